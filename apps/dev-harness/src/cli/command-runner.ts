@@ -1,0 +1,87 @@
+// Runs one command body with its options resolved, its resources closed afterwards (bounded, so a
+// hanging server cannot hold the process), and every failure mapped to a message and an exit code.
+import { Output } from '../terminal/output.js';
+import type { Terminal } from '../terminal/terminal.js';
+import { resolveCommonOptions, type CommonOptions, type RawCommonOptions } from './common-options.js';
+import { ExitCode, HarnessError, UsageError } from './harness-errors.js';
+
+export interface CommandContext {
+  readonly terminal: Terminal;
+  readonly options: CommonOptions;
+  readonly output: Output;
+  /** Registers cleanup, run in reverse order when the command ends (also on failure). */
+  defer(cleanup: () => unknown): void;
+}
+
+/** A command body: resolves to its exit code (0 or 1; usage errors are thrown as UsageError). */
+export type CommandBody = (context: CommandContext) => Promise<ExitCode>;
+
+export interface RunnerSettings {
+  readonly terminal: Terminal;
+  /** Overrides the default state folder (tests). */
+  readonly defaultStateDir?: string;
+}
+
+const CLEANUP_BOUND_MS = 5_000;
+
+/** Resolves options, runs `body`, prints failures; never throws. */
+export async function runCommand(settings: RunnerSettings, raw: RawCommonOptions, body: CommandBody): Promise<ExitCode> {
+  const { terminal } = settings;
+  const json = raw.json === true;
+  let output = new Output(terminal, json, raw.color !== false);
+  const cleanups: Array<() => unknown> = [];
+  let exitCode: ExitCode;
+  try {
+    const options = resolveCommonOptions(raw, {
+      cwd: terminal.cwd,
+      env: terminal.env,
+      ...(settings.defaultStateDir === undefined ? {} : { defaultStateDir: settings.defaultStateDir }),
+    });
+    output = new Output(terminal, options.json, options.colorAllowed);
+    exitCode = await body({ terminal, options, output, defer: (cleanup) => cleanups.push(cleanup) });
+  } catch (error) {
+    exitCode = reportFailure(output, error);
+  } finally {
+    await runCleanups(cleanups, output);
+  }
+  return exitCode;
+}
+
+function reportFailure(output: Output, error: unknown): ExitCode {
+  if (error instanceof UsageError) {
+    output.error(error.message, 'Run with --help for usage.');
+    if (!output.wroteResult) output.result({ ok: false, error: { message: error.message, usage: true } });
+    return ExitCode.usage;
+  }
+  if (error instanceof HarnessError) {
+    output.error(error.message, error.hint);
+    if (!output.wroteResult) output.result({ ok: false, error: { message: error.message, ...error.details } });
+    return ExitCode.failure;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  output.error(`unexpected failure: ${message}`, 'This is a bug in the harness; please report it with the command you ran.');
+  if (error instanceof Error && error.stack !== undefined && output.terminal.env['GRAPHITI_HARNESS_DEBUG'] === '1') {
+    output.terminal.stderr.write(`${error.stack}\n`);
+  }
+  if (!output.wroteResult) output.result({ ok: false, error: { message } });
+  return ExitCode.failure;
+}
+
+async function runCleanups(cleanups: Array<() => unknown>, output: Output): Promise<void> {
+  for (const cleanup of cleanups.reverse()) {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(cleanup),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLEANUP_BOUND_MS);
+          timer.unref();
+        }),
+      ]);
+    } catch (error) {
+      output.warn(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

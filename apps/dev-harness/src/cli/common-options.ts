@@ -1,0 +1,111 @@
+// The options every command takes, declared once and resolved once, so `--json` or `--endpoint`
+// mean the same thing on every command.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import envPaths from 'env-paths';
+import { UsageError } from './harness-errors.js';
+import { parseEndpoint, parseIdentifier, parseInteger, parseScopeSelection, type ScopeSelection } from './option-parsers.js';
+
+/** Options as commander hands them over: raw strings, validated by `resolveCommonOptions`. */
+export interface RawCommonOptions {
+  readonly endpoint?: string;
+  readonly apiKey?: string;
+  readonly stateDir?: string;
+  readonly workspace?: string;
+  readonly session?: string;
+  readonly scopes?: string;
+  readonly timeoutMs?: string;
+  readonly json?: boolean;
+  readonly color?: boolean;
+}
+
+export interface CommonOptions {
+  /** The Graphiti base URL; `undefined` = start the in-process emulator. */
+  readonly endpoint: string | undefined;
+  readonly apiKey: string | undefined;
+  /** Absolute. */
+  readonly stateDir: string;
+  /** Whether `--state-dir` was given (the demo uses a temporary folder otherwise). */
+  readonly stateDirGiven: boolean;
+  /** Absolute path of an existing folder. */
+  readonly workspace: string;
+  readonly session: string | undefined;
+  readonly scopes: ScopeSelection | undefined;
+  /** Per-request timeout to Graphiti, and the recall deadline. */
+  readonly timeoutMs: number;
+  readonly json: boolean;
+  /** `false` with `--no-color`; otherwise decided by the terminal. */
+  readonly colorAllowed: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5_000;
+export const API_KEY_ENVIRONMENT_VARIABLE = 'GRAPHITI_API_KEY';
+const TIMEOUT_BOUNDS = { min: 1, max: 600_000 };
+
+/** The default state folder: the user's data folder (e.g. ~/.local/share/graphiti-harness). */
+export function defaultStateDirectory(): string {
+  return envPaths('graphiti-harness', { suffix: '' }).data;
+}
+
+/** Adds the common options to a command (each command lists them in its own `--help`). */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--endpoint <url>', 'Graphiti base URL (default: an in-process EMULATOR, not Graphiti)').helpGroup('Common options:'))
+    .addOption(
+      new Option('--api-key <key>', `API key sent to the endpoint (default: $${API_KEY_ENVIRONMENT_VARIABLE})`).helpGroup('Common options:'),
+    )
+    .addOption(new Option('--state-dir <dir>', 'durable outbox and stores (default: your user data folder)').helpGroup('Common options:'))
+    .addOption(new Option('--workspace <path>', 'the workspace folder memory belongs to (default: the current folder)').helpGroup('Common options:'))
+    .addOption(new Option('--session <id>', 'chat session id of the session scope').helpGroup('Common options:'))
+    .addOption(new Option('--scopes <list>', 'comma-separated scopes: session,workspace,user').helpGroup('Common options:'))
+    .addOption(new Option('--timeout-ms <ms>', `per-request timeout (default ${DEFAULT_TIMEOUT_MS})`).helpGroup('Common options:'))
+    .addOption(new Option('--json', 'print one JSON object on stdout').helpGroup('Common options:'))
+    .addOption(new Option('--no-color', 'no colours, even on a terminal').helpGroup('Common options:'));
+}
+
+export interface ResolveEnvironment {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Overrides the user data folder (tests). */
+  readonly defaultStateDir?: string;
+}
+
+/** Validates raw options; throws UsageError (exit 2) naming the option and the fix. */
+export function resolveCommonOptions(raw: RawCommonOptions, environment: ResolveEnvironment): CommonOptions {
+  const endpoint = raw.endpoint === undefined ? undefined : parseEndpoint(raw.endpoint);
+  const apiKeyFromEnvironment = environment.env[API_KEY_ENVIRONMENT_VARIABLE];
+  const apiKey = raw.apiKey ?? (apiKeyFromEnvironment !== undefined && apiKeyFromEnvironment !== '' ? apiKeyFromEnvironment : undefined);
+  if (apiKey !== undefined && (apiKey.trim() === '' || /[\r\n]/.test(apiKey))) {
+    throw new UsageError('--api-key is empty or contains a line break; pass the key exactly as issued.');
+  }
+  const workspace = path.resolve(environment.cwd, raw.workspace ?? '.');
+  if (raw.workspace !== undefined && !isDirectory(workspace)) {
+    throw new UsageError(`--workspace ${JSON.stringify(raw.workspace)} is not a folder (resolved to ${workspace}); give an existing folder.`);
+  }
+  if (raw.stateDir !== undefined && raw.stateDir.trim() === '') throw new UsageError('--state-dir is empty; give a folder path.');
+  const stateDir = path.resolve(environment.cwd, raw.stateDir ?? environment.defaultStateDir ?? defaultStateDirectory());
+  if (raw.stateDir !== undefined && fs.existsSync(stateDir) && !isDirectory(stateDir)) {
+    throw new UsageError(`--state-dir ${JSON.stringify(raw.stateDir)} exists and is not a folder; give a folder path.`);
+  }
+  return {
+    endpoint,
+    apiKey,
+    stateDir,
+    stateDirGiven: raw.stateDir !== undefined,
+    workspace,
+    session: raw.session === undefined ? undefined : parseIdentifier(raw.session, '--session'),
+    scopes: raw.scopes === undefined ? undefined : parseScopeSelection(raw.scopes),
+    timeoutMs: raw.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : parseInteger(raw.timeoutMs, '--timeout-ms', TIMEOUT_BOUNDS),
+    json: raw.json === true,
+    colorAllowed: raw.color !== false,
+  };
+}
+
+function isDirectory(candidate: string): boolean {
+  try {
+    return fs.statSync(candidate).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,60 @@
+// The commander program: every command, the default command, and exit codes for bad usage.
+import fs from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import picocolors from 'picocolors';
+import { registerCommands } from '../commands/register-commands.js';
+import { supportsColor } from '../terminal/terminal.js';
+import { runCommand, type RunnerSettings } from './command-runner.js';
+import { ExitCode } from './harness-errors.js';
+
+export const PROGRAM_NAME = 'graphiti-harness';
+
+/**
+ * Runs `graphiti-harness` with `argv` (without the node and script paths) and resolves to the exit
+ * code: 0 ok, 1 failure, 2 bad usage. Never throws and never exits the process.
+ */
+export async function runHarness(argv: readonly string[], settings: RunnerSettings): Promise<ExitCode> {
+  const { terminal } = settings;
+  let exitCode: ExitCode = ExitCode.ok;
+  const program = new Command(PROGRAM_NAME)
+    .description(
+      'The Graphiti Memory packages in a terminal: ingest, recall, promote and inspect memory in a Graphiti knowledge graph.\nWith no command it runs `demo` against an in-process emulator (offline).',
+    )
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
+    .showHelpAfterError(`(run ${PROGRAM_NAME} --help for usage)`)
+    .configureOutput({
+      writeOut: (text) => terminal.stdout.write(text),
+      writeErr: (text) => terminal.stderr.write(text),
+      outputError: (text, write) => {
+        const colors = picocolors.createColors(supportsColor(terminal.stderr, terminal.env));
+        write(colors.red(text));
+      },
+    })
+    .exitOverride();
+  registerCommands(program, async (raw, body) => {
+    exitCode = await runCommand(settings, raw, body);
+  });
+  // Every subcommand reports usage errors through the same override (exit 2, never process.exit).
+  for (const command of program.commands) command.copyInheritedSettings(program);
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    throw error;
+  }
+  return exitCode;
+}
+
+/** The version in package.json (src/cli and dist/cli sit at the same depth). */
+function packageVersion(): string {
+  try {
+    const manifest: unknown = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const version = (manifest as { version?: unknown }).version;
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

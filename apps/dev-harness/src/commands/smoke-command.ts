@@ -1,0 +1,119 @@
+// `graphiti-harness smoke`: writes one message to a temporary group, waits (bounded) until it is
+// stored, and always deletes the group again — the write path end to end.
+import { randomBytes } from 'node:crypto';
+import { Command } from 'commander';
+import type { CommandContext } from '../cli/command-runner.js';
+import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
+import { ExitCode } from '../cli/harness-errors.js';
+import { parseSeconds } from '../cli/option-parsers.js';
+import { openGraphiti } from '../endpoint/open-graphiti.js';
+import { describeGraphitiFailure } from '../terminal/describe-error.js';
+import { sleep } from '../terminal/sleep.js';
+import type { CommandRegistrar } from './command-registrar.js';
+
+interface SmokeOptions extends RawCommonOptions {
+  readonly wait?: string;
+  readonly strict?: boolean;
+}
+
+export const DEFAULT_SMOKE_WAIT_SECONDS = 60;
+
+export const registerSmokeCommand: CommandRegistrar = (program, run) => {
+  program.addCommand(
+    addCommonOptions(
+      new Command('smoke')
+        .description('write a message to a temporary group, wait until it is stored, then delete the group')
+        .option('--wait <seconds>', `how long to wait for the message to become visible (default ${DEFAULT_SMOKE_WAIT_SECONDS})`)
+        .option('--strict', 'exit 1 when there is any warning (e.g. nothing became visible)')
+        .addHelpText('after', '\nExamples:\n  graphiti-harness smoke\n  graphiti-harness smoke --endpoint http://localhost:8000 --wait 180 --json'),
+    ).action((raw: SmokeOptions) => run(raw, (context) => smoke(context, raw))),
+  );
+};
+
+async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCode> {
+  const waitSeconds = raw.wait === undefined ? DEFAULT_SMOKE_WAIT_SECONDS : parseSeconds(raw.wait, '--wait');
+  const { output, options } = context;
+  const { endpoint, client } = await openGraphiti(context);
+  const groupId = `graphiti-harness-smoke-${randomBytes(8).toString('hex')}`;
+  const episodeName = `graphiti-harness.smoke.${randomBytes(6).toString('hex')}`;
+  const warnings: string[] = [];
+  let cleanedUp = false;
+  let visibleAfterMs: number | undefined;
+
+  output.info(`Smoke test against ${endpoint.label}, temporary group ${groupId}`);
+  const interrupted = new AbortController();
+  const interruption = context.terminal.onInterrupt(() => interrupted.abort());
+  try {
+    const started = performance.now();
+    try {
+      await client.addMessages({
+        group_id: groupId,
+        messages: [
+          {
+            content: 'The graphiti-harness smoke test wrote this temporary message; it is deleted right away.',
+            role_type: 'user',
+            role: 'graphiti-harness',
+            name: episodeName,
+            timestamp: new Date().toISOString(),
+            source_description: 'graphiti-harness smoke test',
+          },
+        ],
+      });
+    } catch (error) {
+      throw describeGraphitiFailure(error, endpoint.url, 'Writing the smoke message', options.timeoutMs);
+    }
+    output.info('Message accepted; waiting until it is stored (found through /episodes)…');
+    const progress = output.progress('waiting', Math.max(1, Math.round(waitSeconds)));
+    const deadline = started + waitSeconds * 1000;
+    let delay = 100;
+    try {
+      while (!interrupted.signal.aborted) {
+        let episodes;
+        try {
+          episodes = await client.getEpisodes(groupId, { lastN: 10 }, { signal: interrupted.signal });
+        } catch (error) {
+          if (interrupted.signal.aborted) break;
+          throw describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs);
+        }
+        if (episodes.some((episode) => episode.name === episodeName)) {
+          visibleAfterMs = Math.round(performance.now() - started);
+          break;
+        }
+        const now = performance.now();
+        progress.update(Math.min(Math.round(waitSeconds), Math.round((now - started) / 1000)));
+        if (now >= deadline) break;
+        await sleep(Math.min(delay, deadline - now), interrupted.signal);
+        delay = Math.min(delay * 2, 2_000);
+      }
+    } finally {
+      progress.stop();
+    }
+    if (interrupted.signal.aborted) warnings.push('Interrupted before the message became visible.');
+    else if (visibleAfterMs === undefined) {
+      warnings.push(
+        `The message was accepted (202) but did not become visible through /episodes within ${waitSeconds} s: the server may be slow, or its worker may have stopped processing (restart it; raise --wait for a slow model).`,
+      );
+    }
+  } finally {
+    interruption.dispose();
+    try {
+      await client.deleteGroup(groupId);
+      cleanedUp = true;
+    } catch (error) {
+      const failure = describeGraphitiFailure(error, endpoint.url, 'Deleting the temporary group', options.timeoutMs);
+      warnings.push(`${failure.message} Delete group ${groupId} by hand (DELETE /group/${groupId}).`);
+    }
+  }
+  if (endpoint.emulator !== undefined) warnings.push('This ran against the in-process emulator, not Graphiti: pass --endpoint URL to test a real server.');
+
+  // ok: the write path works and nothing was left behind; "not visible in time" is a warning, since
+  // a real Graphiti may take minutes under load (--strict makes it fail).
+  const ok = cleanedUp;
+  output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, groupId, accepted: true, visible: visibleAfterMs !== undefined, visibleAfterMs: visibleAfterMs ?? null, cleanedUp, warnings });
+  if (visibleAfterMs !== undefined) output.line(`${output.colors.green('✔')} written, stored and visible after ${visibleAfterMs} ms`);
+  else output.line(`${output.colors.yellow('!')} written (accepted), but not visible within ${waitSeconds} s`);
+  output.line(cleanedUp ? `${output.colors.green('✔')} temporary group deleted` : `${output.colors.red('✘')} temporary group NOT deleted: ${groupId}`);
+  for (const warning of warnings) output.warn(warning);
+  if (!cleanedUp) return ExitCode.failure;
+  return raw.strict === true && warnings.length > 0 ? ExitCode.failure : ExitCode.ok;
+}

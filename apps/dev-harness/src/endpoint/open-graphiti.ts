@@ -1,0 +1,28 @@
+// Opens the endpoint (or the in-process emulator) and a client for it, closed with the command.
+import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import type { CommandContext } from '../cli/command-runner.js';
+import { resolveEndpoint, type EmulatorSettings, type ResolvedEndpoint } from './resolve-endpoint.js';
+
+export interface GraphitiSession {
+  readonly endpoint: ResolvedEndpoint;
+  readonly client: GraphitiClient;
+}
+
+/** Retries per request: one, so a flaky network is tolerated but a dead server fails fast. */
+export const HARNESS_MAX_RETRIES = 1;
+
+const USER_AGENT = 'graphiti-harness';
+
+export async function openGraphiti(context: CommandContext, emulatorSettings: EmulatorSettings = {}): Promise<GraphitiSession> {
+  const endpoint = await resolveEndpoint(context.options.endpoint, context.output, emulatorSettings);
+  context.defer(() => endpoint.close());
+  const client = new GraphitiClient({
+    baseUrl: endpoint.url,
+    ...(context.options.apiKey === undefined ? {} : { apiKey: context.options.apiKey }),
+    timeoutMs: context.options.timeoutMs,
+    maxRetries: HARNESS_MAX_RETRIES,
+    userAgent: USER_AGENT,
+  });
+  context.defer(() => client.close());
+  return { endpoint, client };
+}

@@ -1,0 +1,78 @@
+// The bridge between the tests running inside VS Code's extension host and this runner: the tests
+// ask, over loopback HTTP, for what only the runner can do (read the emulator's request log, inject
+// faults, click a button of a modal dialog in the browser, take a screenshot) and report results.
+import http from 'node:http';
+
+/**
+ * @param {{ emulator: any, page: () => any, artifactsDirectory: string, onReport: (report: any) => void }} options
+ */
+export async function startControlServer({ emulator, page, artifactsDirectory, onReport }) {
+  const routes = {
+    'GET /emulator/requests': () =>
+      emulator.requests.map((request) => ({ method: request.method, path: request.path, body: request.body, status: request.status })),
+    'POST /emulator/reset': () => {
+      emulator.clearRequests();
+      emulator.setFaults({});
+      return { ok: true };
+    },
+    'POST /emulator/faults': (body) => {
+      emulator.setFaults(body ?? {});
+      return { ok: true };
+    },
+    'GET /emulator/episodes': () => emulator.state.episodes(),
+    'POST /ui/click-button': async (body) => {
+      const button = page().getByRole('button', { name: body.name, exact: body.exact ?? false }).first();
+      await button.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 15_000 });
+      await button.click();
+      return { ok: true };
+    },
+    'POST /ui/run-command': async (body) => {
+      const current = page();
+      await current.keyboard.press('F1');
+      const input = current.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${body.title}`);
+      await current.locator('.quick-input-list .monaco-list-row', { hasText: body.title }).first().waitFor({ timeout: 10_000 });
+      await current.keyboard.press('Enter');
+      return { ok: true };
+    },
+    'POST /ui/pick': async (body) => {
+      const current = page();
+      const row = current.locator('.quick-input-list .monaco-list-row', { hasText: body.label }).first();
+      await row.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      await row.click();
+      return { ok: true };
+    },
+    'POST /ui/text': async (body) => {
+      const locator = page().locator(body.selector);
+      await locator.first().waitFor({ state: body.state ?? 'attached', timeout: body.timeoutMs ?? 10_000 }).catch(() => undefined);
+      return { texts: await locator.allInnerTexts() };
+    },
+    'POST /ui/screenshot': async (body) => {
+      const file = `${artifactsDirectory}/${String(body.name).replace(/[^a-z0-9-]/gi, '_')}.png`;
+      await page().screenshot({ path: file });
+      return { file };
+    },
+    'POST /report': (body) => {
+      onReport(body);
+      return { ok: true };
+    },
+  };
+
+  const server = http.createServer(async (request, response) => {
+    const chunks = [];
+    for await (const chunk of request) chunks.push(chunk);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const route = routes[`${request.method} ${new URL(request.url ?? '/', 'http://x').pathname}`];
+    try {
+      if (!route) throw new Error(`no route ${request.method} ${request.url}`);
+      const result = await route(raw ? JSON.parse(raw) : undefined);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result ?? null));
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error?.message ?? error) }));
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}

@@ -1,0 +1,178 @@
+// End-to-end tests: the packaged VSIX in a real VS Code (code-server's bundled VS Code server and
+// web workbench, VS Code 1.139), driven in headless Chromium, against the Graphiti emulator.
+// Usage: node e2e/run.mjs [--vsix FILE] [--only SESSION]   (pnpm test:e2e builds the VSIX first)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startControlServer } from './lib/control-server.mjs';
+import { ProcessGroup, freePort, waitForPort } from './lib/processes.mjs';
+import { ensureTools } from './setup.mjs';
+
+const extensionRoot = path.resolve(import.meta.dirname, '..');
+const repoRoot = path.resolve(extensionRoot, '../..');
+const { values: flags } = parseArgs({ options: { vsix: { type: 'string' }, only: { type: 'string' } } });
+
+/** Each session is one VS Code server + one browser page running one suite in the extension host. */
+const sessions = [
+  { name: 'trusted', suite: 'trusted.js', trust: false, timeoutMs: 240_000 },
+  { name: 'untrusted', suite: 'untrusted.js', trust: true, timeoutMs: 120_000 },
+];
+
+const started = Date.now();
+const processes = new ProcessGroup();
+const artifactsDirectory = path.join(extensionRoot, '.e2e-artifacts');
+fs.rmSync(artifactsDirectory, { recursive: true, force: true });
+fs.mkdirSync(artifactsDirectory, { recursive: true });
+const results = [];
+
+function findVsix() {
+  if (flags.vsix) return path.resolve(flags.vsix);
+  const { version } = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'package.json'), 'utf8'));
+  const file = path.join(extensionRoot, `graphiti-memory-${version}.vsix`);
+  if (!fs.existsSync(file)) {
+    throw new Error(`No VSIX at ${file}. Build it first: pnpm package:vsix (pnpm test:e2e does).`);
+  }
+  return file;
+}
+
+async function runSession(session, tools, vsix, emulator) {
+  const temporary = fs.mkdtempSync(path.join(os.tmpdir(), `graphiti-e2e-${session.name}-`));
+  const home = path.join(temporary, 'home');
+  const userData = path.join(temporary, 'user-data');
+  const extensions = path.join(temporary, 'extensions');
+  const workspace = path.join(temporary, 'workspace');
+  for (const directory of [home, path.join(userData, 'User'), extensions, workspace]) fs.mkdirSync(directory, { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'README.md'), '# e2e workspace\n');
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'security.workspace.trust.enabled': session.trust,
+        'security.workspace.trust.startupPrompt': 'never',
+        'workbench.startupEditor': 'none',
+        'chat.commandCenter.enabled': false,
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'telemetry.telemetryLevel': 'off',
+        'graphitiMemory.endpoint': emulator.url,
+      },
+      null,
+      2,
+    ),
+  );
+  const environment = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+  };
+
+  const install = spawnSync(tools.node24, [tools.codeServerBin, '--install-extension', vsix, '--extensions-dir', extensions, '--user-data-dir', userData], {
+    env: environment,
+    encoding: 'utf8',
+  });
+  if (install.status !== 0 || !fs.readdirSync(extensions).some((name) => name.startsWith('graphiti-memory.graphiti-memory'))) {
+    throw new Error(`Installing ${path.basename(vsix)} failed:\n${install.stdout}\n${install.stderr}`);
+  }
+
+  let page;
+  let finish;
+  const finished = new Promise((resolve) => (finish = resolve));
+  const control = await startControlServer({
+    emulator,
+    page: () => page,
+    artifactsDirectory,
+    onReport: (report) => {
+      results.push({ session: session.name, ...report });
+      const mark = report.ok ? '✓' : '✗';
+      console.log(`  ${mark} [${session.name}] ${report.name}${report.ok ? '' : `\n      ${String(report.error).split('\n').join('\n      ')}`}`);
+    },
+  });
+
+  const port = await freePort();
+  const server = processes.start(
+    `vscode-server-${session.name}`,
+    tools.node24,
+    [
+      tools.serverMain,
+      '--host', '127.0.0.1',
+      '--port', String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--extensions-dir', extensions,
+      '--user-data-dir', userData,
+      '--server-data-dir', path.join(temporary, 'server-data'),
+    ],
+    { env: { ...environment, GRAPHITI_E2E_CONTROL: control.url, GRAPHITI_E2E_EMULATOR: emulator.url } },
+  );
+  const { chromium } = await import(pathToFileURL(path.join(tools.playwright, 'index.mjs')).href);
+  let context;
+  try {
+    await waitForPort(port, 60_000, server);
+    context = await chromium.launchPersistentContext(path.join(temporary, 'browser'), {
+      executablePath: tools.chromium,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.exposeFunction('codeAutomationExit', (code) => finish({ code }));
+    const remote = (file) => `vscode-remote://127.0.0.1:${port}${file}`;
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(path.join(import.meta.dirname, 'test-extension'))],
+      ['extensionTestsPath', remote(path.join(import.meta.dirname, 'test-extension', 'suite', session.suite))],
+    ]);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+    const timer = setTimeout(() => finish({ code: 'timeout' }), session.timeoutMs);
+    const outcome = await finished;
+    clearTimeout(timer);
+    if (outcome.code !== 0) {
+      await page.screenshot({ path: path.join(artifactsDirectory, `${session.name}-failure.png`) }).catch(() => undefined);
+      if (outcome.code === 'timeout') {
+        results.push({ session: session.name, name: 'session finished in time', ok: false, error: `no result within ${session.timeoutMs} ms` });
+      }
+      if (!results.some((result) => result.session === session.name)) {
+        results.push({ session: session.name, name: 'suite ran', ok: false, error: `exit ${outcome.code}; server output:\n${server.output.slice(-4000)}` });
+      }
+    }
+  } finally {
+    await context?.close().catch(() => undefined);
+    await control.close();
+    processes.stopAll();
+    fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+let exitCode = 1;
+try {
+  const tools = ensureTools();
+  const vsix = findVsix();
+  const emulatorModule = await import(pathToFileURL(path.join(repoRoot, 'tooling/graphiti-emulator/dist/index.js')).href);
+  const emulator = await emulatorModule.startEmulator({ quiet: true, processingDelayMs: 20 });
+  console.log(`e2e: ${path.basename(vsix)} in VS Code (code-server), Graphiti EMULATOR at ${emulator.url}`);
+  try {
+    for (const session of sessions) {
+      if (flags.only && flags.only !== session.name) continue;
+      emulator.clearRequests();
+      emulator.setFaults({});
+      await runSession(session, tools, vsix, emulator);
+    }
+  } finally {
+    await emulator.close();
+  }
+  const failed = results.filter((result) => !result.ok).length;
+  const passed = results.length - failed;
+  console.log(`\ne2e: ${((Date.now() - started) / 1000).toFixed(1)} s; artifacts in ${path.relative(repoRoot, artifactsDirectory)}`);
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  exitCode = failed === 0 && passed > 0 ? 0 : 1;
+} catch (error) {
+  console.error(`e2e: ${error?.stack ?? error}`);
+} finally {
+  processes.stopAll();
+}
+process.exit(exitCode);

@@ -1,0 +1,33 @@
+// Test-only extension: a scripted language model that records every prompt it receives, and a
+// second chat participant (`@echo`) whose turns VS Code persists like any other participant's.
+const vscode = require('vscode');
+
+/** Every request the scripted model received, newest last: the prompt text of all its messages. */
+const receivedPrompts = [];
+
+function messageText(message) {
+  const parts = Array.isArray(message.content) ? message.content : [message.content];
+  return parts.map((part) => (typeof part === 'string' ? part : (part?.value ?? ''))).join('');
+}
+
+exports.activate = (context) => {
+  context.subscriptions.push(
+    vscode.lm.registerLanguageModelChatProvider('graphiti-e2e', {
+      provideLanguageModelChatInformation: () => [
+        { id: 'scripted-1', name: 'Scripted E2E Model', family: 'scripted', version: '1', maxInputTokens: 128000, maxOutputTokens: 4096, capabilities: { toolCalling: false } },
+      ],
+      provideLanguageModelChatResponse: async (_model, messages, _options, progress) => {
+        const prompt = messages.map(messageText).join('\n');
+        receivedPrompts.push(prompt);
+        const lastUser = messageText(messages[messages.length - 1] ?? { content: '' });
+        progress.report(new vscode.LanguageModelTextPart(`Scripted answer: noted "${lastUser.slice(0, 80)}".`));
+      },
+      provideTokenCount: async (_model, text) => Math.ceil((typeof text === 'string' ? text : messageText(text)).length / 4),
+    }),
+    vscode.chat.createChatParticipant('graphiti-e2e.echo', async (request, _context, stream) => {
+      stream.markdown(`Echo participant heard: ${request.prompt}`);
+      return {};
+    }),
+    vscode.commands.registerCommand('graphitiE2e.receivedPrompts', () => receivedPrompts.slice()),
+  );
+};

@@ -1,0 +1,18 @@
+// vitest setup: `import 'vscode'` in our sources is aliased to the double, but libraries loaded by
+// Node itself (prompt-tsx converts messages with `require('vscode')`) bypass the alias. Route their
+// `require('vscode')` to the same module instance, and start every test from a fresh host.
+import Module from 'node:module';
+import { beforeEach } from 'vitest';
+import * as vscodeDouble from 'vscode';
+import { resetTestHost } from './vscode-double.js';
+
+type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;
+const moduleWithLoader = Module as unknown as { _load: Loader };
+const originalLoad = moduleWithLoader._load;
+moduleWithLoader._load = function load(request, parent, isMain) {
+  return request === 'vscode' ? vscodeDouble : originalLoad.call(this, request, parent, isMain);
+};
+
+beforeEach(() => {
+  resetTestHost();
+});

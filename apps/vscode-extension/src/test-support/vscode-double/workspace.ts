@@ -1,0 +1,174 @@
+// `vscode.workspace`, `commands`, `chat`, `lm` and `env` of the test double. Settings fall back to
+// the defaults the extension's own manifest declares, so tests see what a fresh install sees.
+import fs from 'node:fs';
+import type * as vscode from 'vscode';
+import { Disposable } from './basics.js';
+import { onTestHostReset, testHost } from './test-host.js';
+
+interface ManifestProperty {
+  readonly default?: unknown;
+}
+const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, ManifestProperty> } };
+};
+
+/** The default of a setting as the manifest declares it. */
+export function manifestDefault(key: string): unknown {
+  return manifest.contributes.configuration.properties[key]?.default;
+}
+
+function readSetting(key: string): unknown {
+  const settings = testHost().settings;
+  return settings.has(key) ? settings.get(key) : manifestDefault(key);
+}
+
+class WorkspaceConfigurationDouble {
+  constructor(private readonly section: string | undefined) {}
+  #key(key: string): string {
+    return this.section ? `${this.section}.${key}` : key;
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    const value = readSetting(this.#key(key));
+    return (value === undefined ? defaultValue : value) as T | undefined;
+  }
+  has(key: string): boolean {
+    return readSetting(this.#key(key)) !== undefined;
+  }
+  inspect<T>(key: string) {
+    const full = this.#key(key);
+    const settings = testHost().settings;
+    return {
+      key: full,
+      defaultValue: manifestDefault(full) as T | undefined,
+      globalValue: settings.get(full) as T | undefined,
+    };
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    const full = this.#key(key);
+    if (value === undefined) testHost().settings.delete(full);
+    else testHost().settings.set(full, value);
+    testHost().configurationChanged.fire({
+      affectsConfiguration: (section: string) => full === section || full.startsWith(`${section}.`),
+    });
+    return Promise.resolve();
+  }
+}
+
+export const workspace = {
+  getConfiguration(section?: string) {
+    return new WorkspaceConfigurationDouble(section) as unknown as vscode.WorkspaceConfiguration;
+  },
+  get onDidChangeConfiguration() {
+    return testHost().configurationChanged.event;
+  },
+  get onDidGrantWorkspaceTrust() {
+    return testHost().trustGranted.event;
+  },
+  get onDidChangeWorkspaceFolders() {
+    return testHost().foldersChanged.event;
+  },
+  get isTrusted() {
+    return testHost().trusted;
+  },
+  get workspaceFolders() {
+    return testHost().workspaceFolders;
+  },
+  get name() {
+    return testHost().workspaceName;
+  },
+} satisfies Partial<Record<keyof typeof vscode.workspace, unknown>>;
+
+export const commands = {
+  registerCommand(command: string, callback: (...args: unknown[]) => unknown): vscode.Disposable {
+    const registry = testHost().commands;
+    if (registry.has(command)) throw new Error(`vscode double: command '${command}' already exists`);
+    registry.set(command, callback);
+    return new Disposable(() => registry.delete(command));
+  },
+  async executeCommand<T = unknown>(command: string, ...args: unknown[]): Promise<T> {
+    const host = testHost();
+    host.executedCommands.push({ command, args });
+    if (command === 'setContext') {
+      host.contextKeys.set(String(args[0]), args[1]);
+      return undefined as T;
+    }
+    const handler = host.commands.get(command);
+    return (handler ? await handler(...args) : undefined) as T;
+  },
+  async getCommands(): Promise<string[]> {
+    return [...testHost().commands.keys()];
+  },
+} satisfies Partial<Record<keyof typeof vscode.commands, unknown>>;
+
+export class ChatParticipantDouble {
+  iconPath: vscode.ChatParticipant['iconPath'];
+  followupProvider: vscode.ChatFollowupProvider | undefined;
+  readonly onDidReceiveFeedback = () => new Disposable(() => undefined);
+  disposed = false;
+  constructor(
+    readonly id: string,
+    public requestHandler: vscode.ChatRequestHandler,
+  ) {}
+  dispose(): void {
+    this.disposed = true;
+    chatRegistry.participants.delete(this.id);
+  }
+}
+
+const chatRegistry = {
+  participants: new Map<string, ChatParticipantDouble>(),
+  tools: new Map<string, vscode.LanguageModelTool<unknown>>(),
+};
+onTestHostReset(() => {
+  chatRegistry.participants = new Map();
+  chatRegistry.tools = new Map();
+});
+
+/** Chat participants and language-model tools the extension registered (test helper). */
+export function chatRegistrations(): Readonly<typeof chatRegistry> {
+  return chatRegistry;
+}
+
+export const chat = {
+  createChatParticipant(id: string, handler: vscode.ChatRequestHandler): vscode.ChatParticipant {
+    if (chatRegistry.participants.has(id)) throw new Error(`vscode double: chat participant '${id}' already exists`);
+    const participant = new ChatParticipantDouble(id, handler);
+    chatRegistry.participants.set(id, participant);
+    return participant as unknown as vscode.ChatParticipant;
+  },
+} satisfies Partial<Record<keyof typeof vscode.chat, unknown>>;
+
+export const lm = {
+  registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable {
+    if (chatRegistry.tools.has(name)) throw new Error(`vscode double: tool '${name}' already registered`);
+    chatRegistry.tools.set(name, tool as vscode.LanguageModelTool<unknown>);
+    return new Disposable(() => chatRegistry.tools.delete(name));
+  },
+  get tools(): readonly vscode.LanguageModelToolInformation[] {
+    return [...chatRegistry.tools.keys()].map((name) => ({ name, description: '', inputSchema: undefined, tags: [] }));
+  },
+  async selectChatModels(): Promise<vscode.LanguageModelChat[]> {
+    return [];
+  },
+} satisfies Partial<Record<keyof typeof vscode.lm, unknown>>;
+
+export const env = {
+  appName: 'Visual Studio Code (test double)',
+  appHost: 'desktop',
+  language: 'en',
+  machineId: 'test-machine-id',
+  sessionId: 'test-session-id',
+  uriScheme: 'vscode',
+  async openExternal(): Promise<boolean> {
+    return true;
+  },
+} satisfies Partial<Record<keyof typeof vscode.env, unknown>>;
+
+export const extensions = {
+  getExtension(): undefined {
+    return undefined;
+  },
+  all: [] as const,
+} satisfies Partial<Record<keyof typeof vscode.extensions, unknown>>;
+
+export const version = '1.95.0';

@@ -1,0 +1,234 @@
+// Every outside thing memory-core talks to, as an interface with an inversify token of the same
+// name next to it. Apps (the VS Code extension, the dev harness) bind implementations; tests bind
+// fakes. Nothing here may import Node, VS Code or undici.
+import type {
+  AddMessagesRequest,
+  Episode,
+  FactResult,
+  Healthcheck,
+  Message,
+  Result,
+  SearchQuery,
+  SearchResults,
+} from '@graphiti-memory/graphiti-client';
+
+// ---------------------------------------------------------------------------------------------
+// Shared value types
+
+export type MemoryScope = 'session' | 'workspace' | 'user';
+/** Fixed merge order of recall and the order scopes are listed in everywhere. */
+export const SCOPE_ORDER: readonly MemoryScope[] = ['session', 'workspace', 'user'];
+
+/** One finalized chat turn, as any capture path (participant, VS Code chat log, transcript) yields it. */
+export interface ChatTurn {
+  /** Stable identity of the turn within its session (VS Code's requestId, a transcript uuid). */
+  readonly id: string;
+  /** The chat session the turn belongs to: the `session` scope. */
+  readonly sessionId: string;
+  readonly user: { readonly text: string; readonly timestamp: string };
+  /** Missing for a turn whose answer was never finalized; such a turn sends only the user text. */
+  readonly assistant?: { readonly text: string; readonly timestamp: string };
+  /** Who answered (`@memory`, `copilot`, `claude-code`); metadata only. */
+  readonly participant?: string;
+  /** System or context prompt text: sent only when `includeSystemMessages` is on. */
+  readonly system?: string;
+}
+
+/** A fact returned by recall: the wire fact plus where it came from and how it ranks. */
+export type RecalledFact = FactResult & {
+  readonly scope: MemoryScope;
+  /** 0 is the most relevant; the merged order of recall. */
+  readonly rank: number;
+  /** The fact's `invalid_at` or `expired_at` has passed (present only when such facts are kept). */
+  readonly superseded?: boolean;
+};
+
+/** Per-call options of every Graphiti operation (the client's `RequestOptions`). */
+export interface GraphitiCallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly maxRetries?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Graphiti
+
+/**
+ * The part of `GraphitiClient` memory-core uses. `GraphitiClient` satisfies it structurally.
+ * Errors it throws carry `retryable: boolean` and, for HTTP errors, `status: number`.
+ */
+export interface GraphitiApi {
+  healthcheck(options?: GraphitiCallOptions): Promise<Healthcheck>;
+  addMessages(request: AddMessagesRequest, options?: GraphitiCallOptions): Promise<Result>;
+  search(query: SearchQuery, options?: GraphitiCallOptions): Promise<SearchResults>;
+  getEpisodes(groupId: string, query: { lastN: number }, options?: GraphitiCallOptions): Promise<Episode[]>;
+  deleteEpisode(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
+  deleteGroup(groupId: string, options?: GraphitiCallOptions): Promise<Result>;
+}
+
+/**
+ * Gives the Graphiti connection for the current endpoint and key. Apps recreate the client when
+ * the endpoint or key changes; `undefined` when no valid endpoint is configured.
+ */
+export interface GraphitiConnection {
+  current(): GraphitiApi | undefined;
+}
+export const GraphitiConnection = Symbol.for('graphiti-memory.GraphitiConnection');
+
+// ---------------------------------------------------------------------------------------------
+// Host facts
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or early (without rejecting) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+export const Clock = Symbol.for('graphiti-memory.Clock');
+
+export type LogFields = Readonly<Record<string, string | number | boolean | undefined>>;
+/** Logs outcomes, counts and timings only: never message content, queries or keys. */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+export const Logger = Symbol.for('graphiti-memory.Logger');
+
+export interface GitMetadata {
+  readonly branch?: string;
+  readonly commit?: string;
+  readonly dirty?: boolean;
+}
+
+/** What the host knows about the open workspace and the user. */
+export interface WorkspaceContext {
+  isTrusted(): boolean;
+  /** Workspace folder URIs (any order; scope ids do not depend on it). Empty: no workspace. */
+  folderUris(): readonly string[];
+  /** Normalised git remote URL of the workspace, when known: preferred for the workspace scope. */
+  gitRemote(): string | undefined;
+  /** Branch, commit and dirty flag, when known. Never a path. */
+  gitMetadata(): GitMetadata | undefined;
+  /** The signed-in account id, when the host has one: preferred for the user scope. */
+  accountId(): string | undefined;
+}
+export const WorkspaceContext = Symbol.for('graphiti-memory.WorkspaceContext');
+
+/** The raw settings object (as the host stores it) and its changes; parsed by memory-core. */
+export interface SettingsSource {
+  read(): unknown;
+  onDidChange(listener: () => void): { dispose(): void };
+}
+export const SettingsSource = Symbol.for('graphiti-memory.SettingsSource');
+
+// ---------------------------------------------------------------------------------------------
+// Storage
+
+/** A small persistent key-value store (a VS Code Memento, a JSON file). Values are JSON. */
+export interface KeyValueStore {
+  get<T>(key: string): T | undefined;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+/** Per-machine, per-user state (the user-scope key). */
+export const GlobalStore = Symbol.for('graphiti-memory.GlobalStore');
+/** Per-workspace state (consent, backfill marks). */
+export const WorkspaceStore = Symbol.for('graphiti-memory.WorkspaceStore');
+
+export interface ConsentRecord {
+  /** The endpoint consent was given for, normalised. Consent for another endpoint does not count. */
+  readonly endpoint: string;
+  readonly grantedAt: string;
+}
+/** Consent of this workspace to send data to an endpoint. */
+export interface ConsentStore {
+  get(): ConsentRecord | undefined;
+  grant(endpoint: string): Promise<void>;
+  revoke(): Promise<void>;
+}
+export const ConsentStore = Symbol.for('graphiti-memory.ConsentStore');
+
+/** One message waiting for delivery to one group. */
+export interface OutboxEntry {
+  readonly groupId: string;
+  /** Mapped, redacted, with a unique `name`; never a `uuid`. */
+  readonly message: Message;
+}
+
+export interface OutboxRecord extends OutboxEntry {
+  /** Unique id of the record in this outbox. */
+  readonly id: string;
+  readonly enqueuedAt: number;
+  /** `pending`: not sent yet (or to be sent again); `sent`: accepted, waiting for confirmation. */
+  readonly state: 'pending' | 'sent';
+  readonly attempts: number;
+  readonly sentAt?: number;
+}
+
+export interface OutboxAppendResult {
+  readonly accepted: number;
+  /** Records dropped (oldest first) to stay within `maxQueueSize`. */
+  readonly dropped: number;
+}
+
+export type OutboxDropReason = 'overflow' | 'dead-letter';
+
+/**
+ * The queue of messages between `enqueue` and confirmed delivery. `append` and the `mark*`
+ * methods never wait for I/O (a durable outbox journals them in the background); reads may.
+ * A record leaves the outbox when confirmed or dropped.
+ */
+export interface Outbox {
+  append(entries: readonly OutboxEntry[]): OutboxAppendResult;
+  /** Pending records, oldest first, at most `limit`. */
+  pending(limit: number): Promise<readonly OutboxRecord[]>;
+  /** Records sent and not yet confirmed. */
+  inFlight(): Promise<readonly OutboxRecord[]>;
+  markSent(ids: readonly string[], at: number): void;
+  markConfirmed(ids: readonly string[]): void;
+  /** Back to pending: the send is to be repeated (unconfirmed after the resend window). */
+  markPending(ids: readonly string[]): void;
+  markDropped(ids: readonly string[], reason: OutboxDropReason, detail?: string): void;
+  /** Pending + in flight. */
+  size(): number;
+  /** Whether this process may send now; only one process drains a shared outbox at a time. */
+  acquireDrain(): Promise<boolean>;
+  /** Resolves when everything appended or marked so far is durable. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+export const Outbox = Symbol.for('graphiti-memory.Outbox');
+
+/**
+ * Which messages (by `groupId` + episode name) were already accepted for delivery, so a turn seen
+ * again (rehydrated history, backfill, a re-read transcript) is not sent twice. Durable ledgers
+ * survive restarts.
+ */
+export interface DeliveryLedger {
+  has(key: string): boolean;
+  add(key: string): void;
+}
+export const DeliveryLedger = Symbol.for('graphiti-memory.DeliveryLedger');
+
+// ---------------------------------------------------------------------------------------------
+// Telemetry
+
+export type MemoryEvent =
+  | { readonly type: 'enqueued'; readonly turns: number }
+  | { readonly type: 'sent'; readonly messages: number; readonly groupCount: number; readonly latencyMs: number }
+  | { readonly type: 'retried'; readonly attempt: number; readonly errorClass: string }
+  | { readonly type: 'dropped'; readonly messages: number; readonly reason: 'overflow' | 'gate-closed' | 'secret' }
+  | { readonly type: 'dead-lettered'; readonly messages: number; readonly errorClass: string; readonly reason: string }
+  | { readonly type: 'confirmed'; readonly messages: number; readonly latencyMs: number }
+  | { readonly type: 'resent'; readonly messages: number }
+  | { readonly type: 'recall'; readonly outcome: 'hit' | 'miss' | 'timeout' | 'error' | 'skipped'; readonly facts: number; readonly latencyMs: number }
+  | { readonly type: 'promoted'; readonly kind: string; readonly scope: MemoryScope }
+  | { readonly type: 'redacted'; readonly findings: number };
+
+/** Receives content-free events; apps forward them to logs or counters. */
+export interface TelemetrySink {
+  emit(event: MemoryEvent): void;
+}
+export const TelemetrySink = Symbol.for('graphiti-memory.TelemetrySink');

@@ -1,0 +1,130 @@
+// The text of promoted memories and of the ownership context: one `<graphiti_episode>` block per
+// episode, sent as a `role_type: "system"` message. Graphiti extracts facts from this text, and
+// recall renders it back into prompts, so the block must never be spoofable from inside: text that
+// contains the tag is neutralised and attribute values are escaped.
+import type { MemoryScope } from '../ports.js';
+
+/** The kinds of curated memory a user (or a directive) can promote. */
+export const PROMOTION_KINDS = [
+  'decision',
+  'lesson_learned',
+  'preference',
+  'procedure',
+  'task_update',
+  'terminology',
+] as const;
+export type PromotionKind = (typeof PROMOTION_KINDS)[number];
+
+/** Scopes a promotion may target: promotions outlive a session by definition. */
+export type PromotionScope = 'workspace' | 'user';
+
+export function isPromotionKind(value: unknown): value is PromotionKind {
+  return typeof value === 'string' && (PROMOTION_KINDS as readonly string[]).includes(value);
+}
+
+export interface PromotionEpisodeInput {
+  readonly kind: PromotionKind;
+  readonly scope: PromotionScope;
+  readonly text: string;
+  readonly at: Date;
+}
+
+/**
+ * Formats a promoted memory:
+ * `<graphiti_episode kind="decision" scope="workspace" recorded_at="2026-01-02T03:04:05.000Z">\n…\n</graphiti_episode>`.
+ * The text is trimmed; a `<graphiti_episode` or `</graphiti_episode` inside it is neutralised.
+ * Throws (a caller bug) for an unknown kind or scope, or an invalid date.
+ */
+export function formatPromotionEpisode(input: PromotionEpisodeInput): string {
+  if (!isPromotionKind(input.kind)) {
+    throw new TypeError(
+      `formatPromotionEpisode: unknown kind ${JSON.stringify(input.kind)}; use one of ${PROMOTION_KINDS.join(', ')}.`,
+    );
+  }
+  if (input.scope !== 'workspace' && input.scope !== 'user') {
+    throw new TypeError(
+      `formatPromotionEpisode: scope must be "workspace" or "user", got ${JSON.stringify(input.scope)}.`,
+    );
+  }
+  return episodeBlock(
+    { kind: input.kind, scope: input.scope, recorded_at: isoTime(input.at, 'formatPromotionEpisode') },
+    neutraliseEpisodeTags(input.text.trim()),
+  );
+}
+
+export interface OwnershipContextInput {
+  readonly scope: MemoryScope;
+  /** Who owns the memory: a display name or account label (never a path). */
+  readonly owner: string;
+  /** The workspace's name; only its last path segment is used, so no path leaves the machine. */
+  readonly workspaceName?: string;
+  readonly at: Date;
+}
+
+/**
+ * Formats the ownership context of a group: whose memory it is and what it holds, so facts
+ * extracted from it are attributed to the right person and project. Contains no paths.
+ */
+export function formatOwnershipContext(input: OwnershipContextInput): string {
+  const owner = singleLine(input.owner) || 'the user';
+  const workspace = input.workspaceName === undefined ? '' : lastPathSegment(singleLine(input.workspaceName));
+  const workspaceLabel = workspace === '' ? 'the current workspace' : `the workspace "${workspace}"`;
+  let text: string;
+  switch (input.scope) {
+    case 'session':
+      text =
+        `This memory group holds one chat session of ${owner} in ${workspaceLabel}. ` +
+        `Facts in it come from that conversation.`;
+      break;
+    case 'workspace':
+      text =
+        `This memory group holds the long-term memory of ${workspaceLabel}, owned by ${owner}. ` +
+        `Facts in it describe that project: its decisions, procedures, terminology and tasks.`;
+      break;
+    case 'user':
+      text =
+        `This memory group holds the personal long-term memory of ${owner}. ` +
+        `Facts in it are ${owner}'s preferences, lessons and terminology, shared across all of their workspaces.`;
+      break;
+    default:
+      throw new TypeError(
+        `formatOwnershipContext: scope must be "session", "workspace" or "user", got ${JSON.stringify(input.scope)}.`,
+      );
+  }
+  return episodeBlock(
+    { kind: 'ownership_context', scope: input.scope, recorded_at: isoTime(input.at, 'formatOwnershipContext') },
+    neutraliseEpisodeTags(text),
+  );
+}
+
+function episodeBlock(attributes: Readonly<Record<string, string>>, body: string): string {
+  const rendered = Object.entries(attributes)
+    .map(([name, value]) => `${name}="${escapeAttribute(value)}"`)
+    .join(' ');
+  return `<graphiti_episode ${rendered}>\n${body}\n</graphiti_episode>`;
+}
+
+/** `<` of any opening or closing episode tag becomes `&lt;`, so text cannot end or nest a block. */
+export function neutraliseEpisodeTags(text: string): string {
+  return text.replace(/<(?=\s*\/?\s*graphiti_episode)/gi, '&lt;');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function isoTime(at: Date, caller: string): string {
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
+    throw new TypeError(`${caller}: \`at\` must be a valid Date, got ${String(at)}.`);
+  }
+  return at.toISOString();
+}
+
+function singleLine(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+function lastPathSegment(value: string): string {
+  const segments = value.split(/[\\/]+/).filter((segment) => segment.trim() !== '');
+  return (segments[segments.length - 1] ?? '').trim();
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../ports.js';
+import {
+  VSCODE_CHAT_CREATED,
+  VSCODE_CHAT_FLAT_JSON,
+  VSCODE_CHAT_LEGACY_JSON,
+  VSCODE_CHAT_LOG,
+  VSCODE_CHAT_LOG_LINES,
+  VSCODE_CHAT_SESSION_ID,
+} from './fixtures/vscode-chat-session.js';
+import { parseVsCodeChatSession, VsCodeChatSessionReader } from './index.js';
+
+const iso = (offset: number): string => new Date(VSCODE_CHAT_CREATED + offset).toISOString();
+
+describe('parseVsCodeChatSession', () => {
+  const result = parseVsCodeChatSession(VSCODE_CHAT_LOG);
+
+  it('replays the log and keeps only finished turns', () => {
+    expect(result.turns).toEqual<ChatTurn[]>([
+      {
+        id: 'request_0',
+        sessionId: VSCODE_CHAT_SESSION_ID,
+        user: { text: '@workspace how do I validate settings?', timestamp: iso(0) },
+        assistant: { text: 'Use  a zod schema. Never log the key.', timestamp: iso(4_000) },
+        participant: 'github.copilot.editsAgent',
+      },
+      {
+        id: 'request_1',
+        sessionId: VSCODE_CHAT_SESSION_ID,
+        user: { text: 'and the defaults?', timestamp: iso(60_000) },
+        assistant: { text: 'All features are off by default.', timestamp: iso(70_000) },
+        participant: 'github.copilot.editsAgent',
+      },
+      {
+        id: 'request_7',
+        sessionId: VSCODE_CHAT_SESSION_ID,
+        user: { text: 'second attempt', timestamp: iso(420_000) },
+        assistant: { text: 'Done on the second attempt.', timestamp: iso(430_000) },
+        participant: 'github.copilot.editsAgent',
+      },
+    ]);
+  });
+
+  it('skips cancelled, failed, waiting, in-progress and replaced requests, and never the draft', () => {
+    // request_2 cancelled, _3 failed, _4 complete with errorDetails, _5 waiting, _8 in progress.
+    expect(result.skippedTurns).toBe(5);
+    expect(JSON.stringify(result.turns)).not.toContain('first attempt');
+    expect(JSON.stringify(result.turns)).not.toContain('draft');
+  });
+
+  it('counts lines that are not log entries or cannot be applied, and skips the torn last line', () => {
+    expect(result.malformedLines).toBe(2);
+    expect(result.tornLastLine).toBe(true);
+    expect(result.format).toBe('vscode-chat');
+    expect(result.tokens.before).toBe(result.tokens.after);
+  });
+
+  it('reads the flat .json variant and legacy files', () => {
+    const flat = parseVsCodeChatSession(VSCODE_CHAT_FLAT_JSON);
+    expect(flat.turns.map((turn) => [turn.id, turn.user.text, turn.assistant?.text])).toEqual([['request_0', 'flat question', 'Flat answer.']]);
+    expect(flat.skippedTurns).toBe(1);
+    const legacy = parseVsCodeChatSession(VSCODE_CHAT_LEGACY_JSON);
+    expect(legacy.turns.map((turn) => [turn.id, turn.assistant?.text, turn.participant])).toEqual([
+      ['request_legacy_0', 'Legacy answer.', 'GitHub Copilot'],
+    ]);
+    expect(legacy.skippedTurns).toBe(1);
+  });
+
+  it('reports an unknown version without turns and without throwing', () => {
+    const future = [{ kind: 0, v: { version: 99, sessionId: 's', requests: [] } }, { kind: 2, k: ['requests'], v: [{ requestId: 'r', message: { text: 'q' }, modelState: { value: 1 }, response: [{ value: 'a' }] }] }]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const parsed = parseVsCodeChatSession(future);
+    expect(parsed.unsupportedVersion).toBe(99);
+    expect(parsed.turns).toEqual([]);
+    expect(parseVsCodeChatSession(JSON.stringify({ kind: 0, v: { version: '4.0', requests: [] } })).unsupportedVersion).toBe('4.0');
+  });
+
+  it('never throws on hostile or broken input', () => {
+    const inputs = [
+      '',
+      'not json',
+      '{"kind":1,"k":["requests",0,"x"],"v":1}',
+      '{"kind":0,"v":null}',
+      '{"kind":0,"v":{"requests":{}}}\n{"kind":2,"k":["requests"],"v":[1]}',
+      '{"kind":0,"v":{"requests":[]}}\n{"kind":1,"k":["__proto__","polluted"],"v":true}',
+      '{"kind":0,"v":{"requests":[]}}\n{"kind":2,"k":["requests"],"i":-1}\n{"kind":1,"k":["requests",999999999],"v":{}}',
+      '{"kind":0,"v":{"requests":[null,"x",{"requestId":5}]}}',
+    ];
+    for (const input of inputs) expect(() => parseVsCodeChatSession(input)).not.toThrow();
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(parseVsCodeChatSession(inputs[5] ?? '').malformedLines).toBe(1);
+    expect(parseVsCodeChatSession(inputs[6] ?? '').malformedLines).toBe(2);
+  });
+});
+
+describe('VsCodeChatSessionReader', () => {
+  const lines = VSCODE_CHAT_LOG_LINES.map((line) => `${JSON.stringify(line)}\n`);
+
+  it('holds a request sealed by the last line of a chunk until its response lines arrive', () => {
+    const reader = new VsCodeChatSessionReader();
+    expect(reader.push(lines.slice(0, 2).join('')).map((turn) => turn.id)).toEqual(['request_0']);
+    expect(reader.push(lines.slice(2, 4).join(''))).toEqual([]);
+    const turns = reader.push(lines.slice(4, 6).join(''));
+    expect(turns.map((turn) => turn.assistant?.text)).toEqual(['All features are off by default.']);
+  });
+
+  it('waits while a line is partial and releases held turns at idle', () => {
+    const reader = new VsCodeChatSessionReader();
+    const text = lines.slice(0, 2).join('');
+    expect(reader.push(text.slice(0, -40))).toEqual([]);
+    expect(reader.push(text.slice(-40)).map((turn) => turn.id)).toEqual(['request_0']);
+    expect(reader.push(lines.slice(2, 4).join(''))).toEqual([]);
+    expect(reader.flush().map((turn) => turn.assistant?.text)).toEqual(['All features']);
+  });
+
+  it('emits each request once, however the log is chunked', () => {
+    const whole = parseVsCodeChatSession(VSCODE_CHAT_LOG);
+    for (const size of [1, 13, 256]) {
+      const reader = new VsCodeChatSessionReader();
+      const turns: ChatTurn[] = [];
+      for (let offset = 0; offset < VSCODE_CHAT_LOG.length; offset += size) turns.push(...reader.push(VSCODE_CHAT_LOG.slice(offset, offset + size)));
+      turns.push(...reader.end());
+      expect(turns).toEqual(whole.turns);
+      expect(reader.stats().skippedTurns).toBe(5);
+    }
+  });
+});

@@ -1,0 +1,18 @@
+export { GraphitiMemory, type GraphitiMemoryProps } from './graphiti-memory.js';
+export { PromotedEpisode, promotedEpisodeText, type PromotedEpisodeProps } from './promoted-episode.js';
+export {
+  DIRECTIVE_KINDS,
+  MEMORY_DIRECTIVES_HELP,
+  MemoryDirectivesHelp,
+  type MemoryDirectivesHelpProps,
+} from './memory-directives-help.js';
+export {
+  MEMORY_BLOCK_PREAMBLE,
+  MEMORY_BLOCK_TAG,
+  fitMemoryBlock,
+  formatDay,
+  formatFactLine,
+  memoryBlock,
+  orderByRank,
+  sanitiseFactText,
+} from './fact-lines.js';

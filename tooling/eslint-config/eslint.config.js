@@ -1,0 +1,3 @@
+import { createEslintConfig } from './src/index.js';
+
+export default createEslintConfig(import.meta.dirname);

@@ -1,0 +1,59 @@
+// The dependency direction of DESIGN.md, as data. The rule in layers-rule.js reads only this map,
+// so changing an arrow of the architecture is a one-line change here, reviewed like any other.
+
+/**
+ * @typedef {object} Layer
+ * @property {Record<string, 'runtime' | 'type'>} workspace workspace packages this one may import, and how
+ * @property {boolean} [nodeBuiltins] may import `node:*` and Node's built-in modules at runtime
+ * @property {string[]} [typeOnlyModules] outside modules allowed only as `import type`
+ * @property {string[]} [forbiddenModules] outside modules never allowed
+ */
+
+const platformAgnostic = {
+  nodeBuiltins: false,
+  typeOnlyModules: ['vscode'],
+  forbiddenModules: ['undici'],
+};
+
+/** @type {Record<string, Layer>} */
+export const layers = {
+  '@graphiti-memory/graphiti-client': {
+    workspace: {},
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
+  '@graphiti-memory/memory-core': {
+    workspace: { '@graphiti-memory/graphiti-client': 'type' },
+    ...platformAgnostic,
+  },
+  '@graphiti-memory/memory-node-storage': {
+    workspace: { '@graphiti-memory/memory-core': 'runtime', '@graphiti-memory/graphiti-client': 'type' },
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
+  '@graphiti-memory/prompt-elements': {
+    workspace: { '@graphiti-memory/memory-core': 'type' },
+    ...platformAgnostic,
+  },
+  '@graphiti-memory/graphiti-emulator': {
+    workspace: { '@graphiti-memory/graphiti-client': 'runtime' },
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
+};
+
+/** Packages of `apps/` may import any package; nothing may import an app. */
+export const appLayer = { nodeBuiltins: true };
+
+/**
+ * Test and benchmark files run in Node beside the code they exercise: they may use Node, the
+ * emulator and the client, but still never an app, a deep path or a relative path across packages.
+ */
+export const testFileLayer = {
+  nodeBuiltins: true,
+  extraWorkspace: {
+    '@graphiti-memory/graphiti-emulator': 'runtime',
+    '@graphiti-memory/graphiti-client': 'runtime',
+    '@graphiti-memory/memory-core': 'runtime',
+  },
+};

@@ -1,0 +1,105 @@
+// Proves the layer rule: ESLint, run the way `pnpm lint` runs it, rejects each forbidden import
+// and accepts the allowed ones (so the rule cannot pass by rejecting everything).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const run = promisify(execFile);
+
+/**
+ * @param {string} packageDirectory relative to the repo root
+ * @param {string} file relative to the package
+ * @param {string} code
+ */
+async function layerMessages(packageDirectory, file, code) {
+  const cwd = path.join(root, packageDirectory);
+  const eslint = new ESLint({ cwd });
+  const [result] = await eslint.lintText(code, { filePath: path.join(cwd, file) });
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'graphiti/layers' || message.fatal);
+}
+
+describe('graphiti/layers', () => {
+  const rejected = [
+    ['packages/memory-core', 'src/x.ts', "import { readFile } from 'node:fs';\nvoid readFile;", 'nodeBuiltin'],
+    ['packages/memory-core', 'src/x.ts', "import path from 'path';\nvoid path;", 'nodeBuiltin'],
+    ['packages/memory-core', 'src/x.ts', "import { request } from 'undici';\nvoid request;", 'forbidden'],
+    ['packages/memory-core', 'src/x.ts', "import * as vscode from 'vscode';\nvoid vscode;", 'typeOnly'],
+    [
+      'packages/memory-core',
+      'src/x.ts',
+      "import { GraphitiClient } from '@graphiti-memory/graphiti-client';\nvoid GraphitiClient;",
+      'typeOnly',
+    ],
+    ['packages/prompt-elements', 'src/x.tsx', "import fs from 'node:fs';\nvoid fs;", 'nodeBuiltin'],
+    [
+      'packages/graphiti-client',
+      'src/x.ts',
+      "import { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid createMemoryModule;",
+      'notAllowed',
+    ],
+    ['packages/memory-core', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
+    ['tooling/graphiti-emulator', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
+    [
+      'packages/memory-node-storage',
+      'src/x.ts',
+      "import { x } from '@graphiti-memory/memory-core/src/index.js';\nvoid x;",
+      'deepImport',
+    ],
+    [
+      'packages/memory-node-storage',
+      'src/x.ts',
+      "import { x } from '../../memory-core/src/index.js';\nvoid x;",
+      'crossRelative',
+    ],
+    [
+      'packages/memory-core',
+      'src/x.ts',
+      "import { x } from '@graphiti-memory/memory-node-storage';\nvoid x;",
+      'notAllowed',
+    ],
+    ['packages/memory-core', 'src/x.ts', "const fs = await import('node:fs');\nvoid fs;", 'nodeBuiltin'],
+  ];
+
+  it.each(rejected)('%s/%s rejects: %s', async (packageDirectory, file, code, messageId) => {
+    const messages = await layerMessages(packageDirectory, file, code);
+    expect(messages.map((message) => message.messageId)).toEqual([messageId]);
+    expect(messages[0]?.message.length).toBeGreaterThan(30);
+  });
+
+  const accepted = [
+    ['packages/memory-core', 'src/x.ts', "import type { FactResult } from '@graphiti-memory/graphiti-client';\nexport type F = FactResult;"],
+    ['packages/memory-core', 'src/x.ts', "import type * as vscode from 'vscode';\nexport type U = vscode.Uri;"],
+    ['packages/memory-core', 'src/x.test.ts', "import { startEmulator } from '@graphiti-memory/graphiti-emulator';\nimport fs from 'node:fs';\nvoid startEmulator; void fs;"],
+    ['packages/memory-node-storage', 'src/x.ts', "import fs from 'node:fs';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid fs; void createMemoryModule;"],
+    ['apps/dev-harness', 'src/x.ts', "import { GraphitiClient } from '@graphiti-memory/graphiti-client';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid GraphitiClient; void createMemoryModule;"],
+    ['packages/memory-core', 'src/x.ts', "import { z } from 'zod';\nimport { helper } from './helper.js';\nvoid z; void helper;"],
+  ];
+
+  it.each(accepted)('%s/%s accepts an allowed import', async (packageDirectory, file, code) => {
+    expect(await layerMessages(packageDirectory, file, code)).toEqual([]);
+  });
+
+  it('makes the eslint command fail on a real file with a forbidden import', async () => {
+    const packageDirectory = path.join(root, 'packages/memory-core');
+    const probe = path.join(packageDirectory, 'src', `layer-probe-${process.pid}.ts`);
+    fs.writeFileSync(probe, "import { request } from 'undici';\nexport const probe = request;\n");
+    try {
+      const eslintBin = path.join(root, 'tooling/eslint-config/node_modules/eslint/bin/eslint.js');
+      const outcome = await run(process.execPath, [eslintBin, '--max-warnings=0', probe], {
+        cwd: packageDirectory,
+      }).then(
+        () => ({ code: 0, stdout: '' }),
+        (/** @type {{ code: number, stdout: string }} */ error) => ({ code: error.code, stdout: error.stdout }),
+      );
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toContain('graphiti/layers');
+      expect(outcome.stdout).toContain("may not import 'undici'");
+    } finally {
+      fs.rmSync(probe, { force: true });
+    }
+  });
+});
