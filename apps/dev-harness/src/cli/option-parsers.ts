@@ -94,7 +94,7 @@ export function parseTranscriptFormat(value: string, option = '--format'): Trans
 /** A non-empty identifier such as `--session`: printable, no surrounding spaces, at most 200 characters. */
 export function parseIdentifier(value: string, option: string): string {
   const trimmed = value.trim();
-  if (trimmed === '' || trimmed.length > 200 || /[\u0000-\u001f]/.test(trimmed)) {
+  if (trimmed === '' || trimmed.length > 200 || /\p{Cc}/u.test(trimmed)) {
     throw new UsageError(`${option} ${describe(value)} is not valid; use 1 to 200 printable characters.`);
   }
   return trimmed;

@@ -14,7 +14,7 @@ exports.activate = (context) => {
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider('graphiti-e2e', {
       provideLanguageModelChatInformation: () => [
-        { id: 'scripted-1', name: 'Scripted E2E Model', family: 'scripted', version: '1', maxInputTokens: 128000, maxOutputTokens: 4096, capabilities: { toolCalling: false } },
+        { id: 'scripted-1', name: 'Scripted E2E Model', family: 'scripted', version: '1', maxInputTokens: 128000, maxOutputTokens: 4096, capabilities: { toolCalling: true } },
       ],
       provideLanguageModelChatResponse: async (_model, messages, _options, progress) => {
         const prompt = messages.map(messageText).join('\n');

@@ -174,7 +174,8 @@ export class Position implements Pick<vscode.Position, 'line' | 'character'> {
   ) {}
 }
 
-export class Range implements Pick<vscode.Range, 'start' | 'end' | 'isEmpty'> {
+// Only the shape the extension reads: the real Position/Range carry comparison methods we never call.
+export class Range implements Pick<vscode.Range, 'isEmpty'> {
   constructor(
     readonly start: Position,
     readonly end: Position,
@@ -196,7 +197,7 @@ export class Selection extends Range {
 export class TreeItem implements vscode.TreeItem {
   label?: string | vscode.TreeItemLabel;
   id?: string;
-  iconPath?: vscode.TreeItem['iconPath'];
+  iconPath?: Exclude<vscode.TreeItem['iconPath'], undefined>;
   description?: string | boolean;
   resourceUri?: vscode.Uri;
   tooltip?: string | vscode.MarkdownString;

@@ -1,0 +1,58 @@
+// What `@memory` reads from `ChatContext.history`: the conversation (for the prompt) and the
+// session id it handed out on the first turn (carried in each result's metadata).
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HistoryMessage } from './memory-prompt.js';
+
+/** The metadata `@memory` returns with each result. */
+export interface MemoryResultMetadata {
+  readonly sessionId: string;
+  readonly command?: string | undefined;
+  readonly factsUsed?: number;
+  readonly gateOpen?: boolean;
+}
+
+export function isMemoryMetadata(value: unknown): value is MemoryResultMetadata {
+  return typeof value === 'object' && value !== null && typeof (value as { sessionId?: unknown }).sessionId === 'string';
+}
+
+/**
+ * The chat session's id: the one handed out on an earlier turn of this conversation, else a new
+ * one. VS Code (1.95) gives participants no session id, but each result's metadata comes back in
+ * the history of later requests of the same conversation.
+ */
+export function sessionIdOf(context: vscode.ChatContext): string {
+  for (let index = context.history.length - 1; index >= 0; index -= 1) {
+    const turn = context.history[index];
+    if (turn instanceof vscode.ChatResponseTurn && isMemoryMetadata(turn.result.metadata)) return turn.result.metadata.sessionId;
+  }
+  return randomUUID();
+}
+
+/** The conversation so far as prompt messages (slash-command turns left out). */
+export function historyMessages(context: vscode.ChatContext): HistoryMessage[] {
+  const messages: HistoryMessage[] = [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn) {
+      if (turn.command === undefined) messages.push({ role: 'user', text: turn.prompt });
+    } else if (turn instanceof vscode.ChatResponseTurn) {
+      if (turn.command !== undefined) continue;
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('')
+        .replace(FOOTER_PATTERN, '')
+        .trim();
+      if (text !== '') messages.push({ role: 'assistant', text });
+    }
+  }
+  return messages;
+}
+
+/** The line `@memory` appends after an answer: kept out of the history sent to the model. */
+export function memoryFooter(facts: number, outcome: string): string {
+  if (outcome === 'timeout') return `\n\n---\n_Memory was too slow to answer in time: answered without it._`;
+  if (outcome === 'error') return `\n\n---\n_Memory is unreachable: answered without it._`;
+  if (facts === 0) return '';
+  return `\n\n---\n_Graphiti memory: ${facts} fact${facts === 1 ? '' : 's'} used._`;
+}
+const FOOTER_PATTERN = /\n\n---\n_(?:Graphiti memory|Memory)[^\n]*_\s*$/;

@@ -1,0 +1,223 @@
+// `@memory`: recall under its deadline (fail-open) → the prompt (prompt-tsx) → the model the user
+// picked → streamed answer with how many facts were used → the finished turn enqueued. Slash
+// commands /remember, /recall, /forget, /status. A Graphiti outage never fails the turn.
+import { randomUUID } from 'node:crypto';
+import { renderPrompt } from '@vscode/prompt-tsx';
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { Logger, MemoryGate, type GateDecision } from '@graphiti-memory/memory-core';
+import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
+import { askPromotion } from '../commands/promote-command.js';
+import { LazyIngestion, type Lazy } from '../composition/lazy.js';
+import type { Contribution } from '../composition/tokens.js';
+import { MemoryPromotion, MemoryRecall, type MemoryIngestion } from '../memory/memory-services.js';
+import { MemoryStatus } from '../status/memory-status.js';
+import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
+import { MemoryChatPrompt } from './memory-prompt.js';
+import { parseRememberArguments } from './remember-arguments.js';
+
+export const PARTICIPANT_ID = 'graphiti-memory.memory';
+
+export function gateExplanation(decision: GateDecision): string {
+  if (decision.open) return 'Memory is on.';
+  switch (decision.reason) {
+    case 'disabled':
+      return 'Memory is off in this workspace.';
+    case 'untrusted':
+      return 'Memory is off because this workspace is not trusted.';
+    case 'invalid-settings':
+      return 'Memory is off because a setting is invalid (see "Graphiti Memory: Show Status").';
+    case 'no-endpoint':
+      return 'Memory is off: no Graphiti endpoint is set.';
+    case 'no-consent':
+    case 'consent-for-other-endpoint':
+      return 'Memory is enabled but waits for your consent.';
+  }
+}
+
+@injectable()
+export class MemoryParticipant implements Contribution {
+  constructor(
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(MemoryRecall) private readonly recall: MemoryRecall,
+    @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
+    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(MemoryStatus) private readonly status: MemoryStatus,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  register(context: vscode.ExtensionContext): void {
+    const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
+      this.handle(request, chatContext, stream, token),
+    );
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'images', 'icon.png');
+    participant.followupProvider = { provideFollowups: (result) => this.followups(result) };
+    context.subscriptions.push(participant);
+  }
+
+  async handle(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
+    const sessionId = sessionIdOf(context);
+    try {
+      switch (request.command) {
+        case 'remember':
+          return await this.remember(request, stream, sessionId);
+        case 'recall':
+          return await this.showRecall(request, stream, sessionId, token);
+        case 'forget':
+          return this.forget(stream, sessionId);
+        case 'status':
+          return this.showStatus(stream, sessionId);
+        default:
+          return await this.answer(request, context, stream, token, sessionId);
+      }
+    } catch (error) {
+      // Only the model can fail a turn; anything of memory's is logged and the turn still ends.
+      this.logger.error('chat request failed', { command: request.command, errorClass: error instanceof Error ? error.name : 'unknown' });
+      const message = error instanceof Error ? error.message : String(error);
+      return { errorDetails: { message: `The request failed: ${message}` }, metadata: { sessionId, command: request.command } };
+    }
+  }
+
+  private async answer(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+    sessionId: string,
+  ): Promise<vscode.ChatResult> {
+    const userTimestamp = new Date().toISOString();
+    const decision = this.gate.evaluate();
+    const abort = new AbortController();
+    const cancellation = token.onCancellationRequested(() => abort.abort());
+    try {
+      const recalled = decision.open
+        ? await this.recall.recall({ query: request.prompt, sessionId, signal: abort.signal })
+        : { facts: [], outcome: 'skipped' as const, latencyMs: 0 };
+      if (token.isCancellationRequested) return { metadata: { sessionId } };
+      const { messages } = await renderPrompt(
+        MemoryChatPrompt,
+        { facts: recalled.facts, history: historyMessages(context), request: request.prompt },
+        { modelMaxPromptTokens: request.model.maxInputTokens },
+        request.model,
+        undefined,
+        token,
+      );
+      let answer = '';
+      try {
+        const response = await request.model.sendRequest(messages, {}, token);
+        for await (const fragment of response.text) {
+          if (token.isCancellationRequested) break;
+          answer += fragment;
+          stream.markdown(fragment);
+        }
+      } catch (error) {
+        if (error instanceof vscode.LanguageModelError) {
+          this.logger.warn('model request failed', { code: error.code });
+          return { errorDetails: { message: `The language model could not answer: ${error.message}` }, metadata: { sessionId } };
+        }
+        throw error;
+      }
+      const footer = memoryFooter(recalled.facts.length, recalled.outcome);
+      if (footer !== '') stream.markdown(footer);
+      if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
+      if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
+      this.ingestion.get().enqueue({
+        id: `memory-${randomUUID()}`,
+        sessionId,
+        user: { text: request.prompt, timestamp: userTimestamp },
+        assistant: { text: answer, timestamp: new Date().toISOString() },
+        participant: PARTICIPANT_ID,
+      });
+      const metadata: MemoryResultMetadata = { sessionId, factsUsed: recalled.facts.length, gateOpen: decision.open };
+      return { metadata };
+    } finally {
+      cancellation.dispose();
+    }
+  }
+
+  private async remember(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, sessionId: string): Promise<vscode.ChatResult> {
+    const metadata = { sessionId, command: 'remember' };
+    const decision = this.gate.evaluate();
+    if (!decision.open) {
+      stream.markdown(`${gateExplanation(decision)} Nothing was stored.`);
+      stream.button({ command: 'graphitiMemory.enable', title: 'Enable Graphiti Memory' });
+      return { metadata };
+    }
+    const { text, ...kindAndScope } = parseRememberArguments(request.prompt);
+    // What the prompt did not say is asked for; an empty text opens the input box.
+    const asked = await askPromotion(text === '' ? kindAndScope : { ...kindAndScope, text }, '');
+    if (asked === undefined) {
+      stream.markdown('Nothing was stored. Usage: `/remember [decision|lesson_learned|preference|procedure|task_update|terminology] [workspace|user] text`');
+      return { metadata };
+    }
+    const outcome = await this.promotion.promote(asked);
+    if (!outcome.ok) {
+      stream.markdown(outcome.message);
+      return { metadata };
+    }
+    stream.markdown(`Queued for ${asked.scope} memory:\n\n\`\`\`xml\n${promotedEpisodeText({ kind: asked.kind, scope: asked.scope, text: asked.text })}\n\`\`\``);
+    return { metadata };
+  }
+
+  private async showRecall(
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+    sessionId: string,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
+    const metadata = { sessionId, command: 'recall' };
+    const decision = this.gate.evaluate();
+    if (!decision.open) {
+      stream.markdown(`${gateExplanation(decision)} Nothing can be recalled.`);
+      return { metadata };
+    }
+    if (request.prompt.trim() === '') {
+      stream.markdown('Ask what to recall, e.g. `/recall how do we deploy?`');
+      return { metadata };
+    }
+    const abort = new AbortController();
+    const cancellation = token.onCancellationRequested(() => abort.abort());
+    try {
+      const recalled = await this.recall.recall({ query: request.prompt, sessionId, signal: abort.signal });
+      if (recalled.outcome === 'timeout' || recalled.outcome === 'error') {
+        stream.markdown(`Memory did not answer in time (${recalled.outcome}). Try again, or run "Graphiti Memory: Test Connection".`);
+      } else if (recalled.facts.length === 0) {
+        stream.markdown('Memory holds no facts about that yet.');
+      } else {
+        stream.markdown(`Graphiti memory recalls ${recalled.facts.length} fact${recalled.facts.length === 1 ? '' : 's'}:\n\n${recalled.facts.map(formatFactLine).join('\n')}`);
+      }
+      return { metadata: { ...metadata, factsUsed: recalled.facts.length } };
+    } finally {
+      cancellation.dispose();
+    }
+  }
+
+  private forget(stream: vscode.ChatResponseStream, sessionId: string): vscode.ChatResult {
+    stream.markdown('Forgetting deletes every episode and fact of this workspace from your Graphiti server. You will be asked to confirm.');
+    stream.button({ command: 'graphitiMemory.forgetWorkspace', title: 'Forget Workspace Memory…' });
+    return { metadata: { sessionId, command: 'forget' } };
+  }
+
+  private showStatus(stream: vscode.ChatResponseStream, sessionId: string): vscode.ChatResult {
+    const snapshot = this.status.refresh();
+    stream.markdown(`**Graphiti Memory:** ${snapshot.summary}`);
+    if (snapshot.state === 'off' || snapshot.state === 'needsConsent') stream.button({ command: 'graphitiMemory.enable', title: 'Enable Graphiti Memory' });
+    stream.button({ command: 'graphitiMemory.testConnection', title: 'Test Connection' });
+    return { metadata: { sessionId, command: 'status' } };
+  }
+
+  followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+    const metadata = isMemoryMetadata(result.metadata) ? result.metadata : undefined;
+    if (metadata === undefined || result.errorDetails !== undefined) return [];
+    if (metadata.command === undefined && metadata.gateOpen === true) {
+      return [{ prompt: 'what do you remember about this?', command: 'recall', label: 'Show what memory recalls' }];
+    }
+    if (metadata.command === 'recall') return [{ prompt: '', command: 'remember', label: 'Remember something new' }];
+    return [];
+  }
+}

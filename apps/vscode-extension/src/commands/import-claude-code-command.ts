@@ -1,0 +1,77 @@
+// Import Claude Code Sessions: pick `.jsonl` transcripts (default folder: this workspace's under
+// ~/.claude/projects), parse them, and enqueue every finished turn. Turn ids are stable, so
+// importing a file twice sends nothing new. An argument (file paths) skips the dialog.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
+import { claudeCodeFolderOf, claudeCodeProjectsFolder } from '../capture/claude-code-folders.js';
+import { LazyIngestion, type Lazy } from '../composition/lazy.js';
+import type { Contribution } from '../composition/tokens.js';
+import type { MemoryIngestion } from '../memory/memory-services.js';
+
+export interface ImportResult {
+  readonly ok: boolean;
+  readonly files: number;
+  readonly turns: number;
+  readonly message: string;
+}
+
+@injectable()
+export class ImportClaudeCodeCommand implements Contribution {
+  constructor(
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  register(context: vscode.ExtensionContext): void {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('graphitiMemory.importClaudeCodeSessions', (files?: unknown) => this.run(files)),
+    );
+  }
+
+  async run(files?: unknown): Promise<ImportResult> {
+    const result = await this.#run(files);
+    void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
+    return result;
+  }
+
+  async #run(given: unknown): Promise<ImportResult> {
+    if (!this.gate.evaluate().open) {
+      return { ok: false, files: 0, turns: 0, message: 'Graphiti Memory is off (or waits for consent) here, so nothing was imported.' };
+    }
+    const paths = Array.isArray(given) ? given.map((item) => (item instanceof vscode.Uri ? item.fsPath : String(item))) : await this.#pick();
+    if (paths === undefined || paths.length === 0) return { ok: false, files: 0, turns: 0, message: 'Nothing was imported.' };
+    let turns = 0;
+    let failed = 0;
+    for (const file of paths) {
+      try {
+        const parsed = parseClaudeCodeTranscript(await fs.readFile(file, 'utf8'), { sessionId: path.basename(file, '.jsonl') });
+        for (const turn of parsed.turns) this.ingestion.get().enqueue(turn);
+        turns += parsed.turns.length;
+      } catch (error) {
+        failed += 1;
+        this.logger.warn('import: a transcript could not be read', { errorClass: error instanceof Error ? error.name : 'unknown' });
+      }
+    }
+    this.logger.info('imported Claude Code sessions', { files: paths.length, turns, failed });
+    const unreadable = failed > 0 ? ` ${failed} file(s) could not be read.` : '';
+    return { ok: failed < paths.length, files: paths.length, turns, message: `Graphiti Memory: queued ${turns} turn(s) from ${paths.length - failed} Claude Code session(s).${unreadable}` };
+  }
+
+  async #pick(): Promise<string[] | undefined> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const defaultFolder = folder?.uri.scheme === 'file' ? claudeCodeFolderOf(folder.uri.fsPath) : claudeCodeProjectsFolder();
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Import Claude Code Sessions',
+      defaultUri: vscode.Uri.file(defaultFolder),
+      canSelectMany: true,
+      canSelectFolders: false,
+      filters: { 'Claude Code transcripts': ['jsonl'] },
+      openLabel: 'Import',
+    });
+    return picked?.map((uri) => uri.fsPath);
+  }
+}

@@ -1,0 +1,178 @@
+// Test Connection: a read-only health check, or a smoke test that writes a temporary group, polls
+// /episodes within a bound, warns when nothing appears, and always deletes the group. Accepts
+// 'health' | 'smoke' as an argument (no dialog then) and returns `{ ok, message }`.
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import { endpointProblem, Logger, MemoryConfiguration } from '@graphiti-memory/memory-core';
+import { ApiKeyStore } from '../adapters/api-key-store.js';
+import { createProbeClient } from '../adapters/graphiti-connection.js';
+import { SETTINGS_SECTION } from '../adapters/vscode-settings-source.js';
+import type { Contribution } from '../composition/tokens.js';
+import { describeFailure, errorClass } from './describe-error.js';
+
+export type TestConnectionMode = 'health' | 'smoke';
+
+export interface TestConnectionResult {
+  readonly ok: boolean;
+  readonly mode: TestConnectionMode | undefined;
+  readonly endpoint: string | undefined;
+  readonly message: string;
+  /** Smoke test only: whether the written episode appeared within the bound. */
+  readonly processed?: boolean;
+  /** Smoke test only: whether the temporary group was deleted. */
+  readonly cleanedUp?: boolean;
+}
+
+export interface SmokeTestTiming {
+  readonly pollIntervalMs: number;
+  readonly timeoutMs: number;
+}
+export const SmokeTestTiming = Symbol.for('graphiti-memory.vscode.SmokeTestTiming');
+export const DEFAULT_SMOKE_TEST_TIMING: SmokeTestTiming = { pollIntervalMs: 1000, timeoutMs: 60_000 };
+
+export const HEALTH_ITEM = 'Check health (read-only)';
+export const SMOKE_ITEM = 'Smoke test (writes a temporary group)';
+export const RUN_SMOKE_TEST = 'Run Smoke Test';
+
+@injectable()
+export class TestConnectionCommand implements Contribution {
+  constructor(
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(ApiKeyStore) private readonly apiKeys: ApiKeyStore,
+    @inject(Logger) private readonly logger: Logger,
+    @inject(SmokeTestTiming) private readonly timing: SmokeTestTiming,
+  ) {}
+
+  register(context: vscode.ExtensionContext): void {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('graphitiMemory.testConnection', (mode?: unknown) => this.run(mode)),
+    );
+  }
+
+  async run(requested?: unknown): Promise<TestConnectionResult> {
+    const result = await this.#run(requested);
+    const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void show(result.message);
+    this.logger.info('test connection', { mode: result.mode, ok: result.ok });
+    return result;
+  }
+
+  async #run(requested: unknown): Promise<TestConnectionResult> {
+    const mode = await this.#mode(requested);
+    if (mode === undefined) return { ok: false, mode, endpoint: undefined, message: 'Graphiti Memory: the connection test was cancelled.' };
+    if (!vscode.workspace.isTrusted) {
+      return { ok: false, mode, endpoint: undefined, message: 'Graphiti Memory: no connection test in an untrusted workspace (nothing is ever sent from it).' };
+    }
+    const raw = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>('endpoint') ?? '';
+    if (raw.trim() === '') {
+      return { ok: false, mode, endpoint: undefined, message: 'Graphiti Memory: no endpoint is set. Set graphitiMemory.endpoint to your Graphiti server, e.g. http://localhost:8000.' };
+    }
+    const problem = endpointProblem(raw);
+    if (problem !== undefined) {
+      return { ok: false, mode, endpoint: undefined, message: `Graphiti Memory: the endpoint setting is invalid: it ${problem}. Memory stays off until graphitiMemory.endpoint is fixed.` };
+    }
+    const endpoint = this.configuration.current().endpoint || raw.trim();
+    const timeoutMs = this.configuration.current().timeoutMs;
+    const client = createProbeClient(endpoint, this.apiKeys.current() ?? (await this.apiKeys.load()), timeoutMs);
+    try {
+      return mode === 'health' ? await this.#health(client, endpoint) : await this.#smoke(client, endpoint);
+    } finally {
+      await Promise.resolve(client.close()).catch(() => undefined);
+    }
+  }
+
+  async #mode(requested: unknown): Promise<TestConnectionMode | undefined> {
+    if (requested === 'health' || requested === 'smoke') return requested;
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: HEALTH_ITEM, description: 'GET /healthcheck; sends no data' },
+        { label: SMOKE_ITEM, description: 'Sends one synthetic message, waits for it to be processed, then deletes the group' },
+      ],
+      { title: 'Graphiti Memory: Test Connection', placeHolder: 'How should the connection be tested?' },
+    );
+    if (picked?.label === HEALTH_ITEM) return 'health';
+    if (picked?.label !== SMOKE_ITEM) return undefined;
+    const confirmed = await vscode.window.showWarningMessage(
+      'The smoke test sends data to Graphiti: one synthetic message (no chat content) into a temporary group, which is deleted afterwards.',
+      { modal: true },
+      RUN_SMOKE_TEST,
+    );
+    return confirmed === RUN_SMOKE_TEST ? 'smoke' : undefined;
+  }
+
+  async #health(client: GraphitiClient, endpoint: string): Promise<TestConnectionResult> {
+    try {
+      const health = await client.healthcheck();
+      const healthy = health.status === 'healthy';
+      return {
+        ok: healthy,
+        mode: 'health',
+        endpoint,
+        message: healthy
+          ? `Graphiti at ${endpoint} is healthy.`
+          : `Graphiti at ${endpoint} answered but reports status "${health.status}". Check the server's log.`,
+      };
+    } catch (error) {
+      this.logger.warn('health check failed', { errorClass: errorClass(error) });
+      return { ok: false, mode: 'health', endpoint, message: describeFailure(endpoint, error) };
+    }
+  }
+
+  async #smoke(client: GraphitiClient, endpoint: string): Promise<TestConnectionResult> {
+    const id = randomUUID().replace(/-/g, '');
+    const groupId = `graphiti_memory_smoke_${id}`;
+    const name = `graphiti-memory.smoke.${id}`;
+    let processed = false;
+    let failure: string | undefined;
+    try {
+      await client.addMessages({
+        group_id: groupId,
+        messages: [
+          {
+            content: 'Graphiti Memory smoke test: the test bench lamp is green.',
+            role_type: 'user',
+            role: 'graphiti-memory-smoke-test',
+            name,
+            timestamp: new Date().toISOString(),
+            source_description: 'graphiti-memory smoke test',
+          },
+        ],
+      });
+      const deadline = Date.now() + this.timing.timeoutMs;
+      while (!processed && Date.now() < deadline) {
+        const episodes = await client.getEpisodes(groupId, { lastN: 10 });
+        processed = episodes.some((episode) => episode.name === name);
+        if (!processed) await sleep(this.timing.pollIntervalMs);
+      }
+    } catch (error) {
+      this.logger.warn('smoke test failed', { errorClass: errorClass(error) });
+      failure = describeFailure(endpoint, error);
+    }
+    const cleanedUp = await client.deleteGroup(groupId).then(
+      () => true,
+      (error: unknown) => {
+        this.logger.warn('smoke test cleanup failed', { errorClass: errorClass(error) });
+        return false;
+      },
+    );
+    const cleanup = cleanedUp ? 'The temporary group was deleted.' : `Deleting the temporary group ${groupId} failed; delete it by hand.`;
+    if (failure !== undefined) return { ok: false, mode: 'smoke', endpoint, processed, cleanedUp, message: `${failure} ${cleanup}` };
+    if (!processed) {
+      return {
+        ok: false,
+        mode: 'smoke',
+        endpoint,
+        processed,
+        cleanedUp,
+        message: `Graphiti at ${endpoint} accepted the test message but did not process it within ${Math.round(this.timing.timeoutMs / 1000)} s: its worker may have stopped or its LLM may be failing. Check the server's log and restart it. ${cleanup}`,
+      };
+    }
+    return { ok: true, mode: 'smoke', endpoint, processed, cleanedUp, message: `Graphiti at ${endpoint} stored and processed a test message. ${cleanup}` };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,77 @@
+// Enabling memory asks for consent: through the Enable command, or when `graphitiMemory.enabled`
+// (or the endpoint) changes so that consent is missing. Revoke Consent closes the gate at once.
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { ConsentStore, MemoryConfiguration, MemoryGate } from '@graphiti-memory/memory-core';
+import { updateSetting } from '../adapters/vscode-settings-source.js';
+import type { Contribution } from '../composition/tokens.js';
+import { ConsentFlow, type ConsentAnswer } from './consent-flow.js';
+
+export interface EnableResult {
+  readonly answer: ConsentAnswer;
+  readonly enabled: boolean;
+  readonly message: string;
+}
+
+@injectable()
+export class ConsentContribution implements Contribution {
+  constructor(
+    @inject(ConsentFlow) private readonly flow: ConsentFlow,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(ConsentStore) private readonly consent: ConsentStore,
+  ) {}
+
+  register(context: vscode.ExtensionContext): void {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('graphitiMemory.enable', () => this.enable()),
+      vscode.commands.registerCommand('graphitiMemory.revokeConsent', () => this.revoke()),
+      this.configuration.onDidChange(() => void this.askWhenNeeded()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.askWhenNeeded()),
+    );
+    // Enabled before this window started, without consent: ask once the window is up.
+    setTimeout(() => void this.askWhenNeeded(), 0);
+  }
+
+  /** Asks when memory is on but consent for the endpoint is missing. */
+  async askWhenNeeded(): Promise<ConsentAnswer | undefined> {
+    const decision = this.gate.evaluate();
+    if (decision.open || (decision.reason !== 'no-consent' && decision.reason !== 'consent-for-other-endpoint')) return undefined;
+    return this.flow.ask();
+  }
+
+  async enable(): Promise<EnableResult> {
+    if (!vscode.workspace.isTrusted) {
+      return this.#report('untrusted', false, 'Graphiti Memory stays off in an untrusted workspace: trust the workspace first.');
+    }
+    const problems = this.configuration.problems();
+    if (problems.length > 0) {
+      return this.#report('invalid-settings', false, `Graphiti Memory cannot be enabled: ${problems.join('; ')}`);
+    }
+    if (this.configuration.current().endpoint === '') {
+      return this.#report('no-endpoint', false, 'Graphiti Memory needs an endpoint first: set graphitiMemory.endpoint.');
+    }
+    const answer = await this.flow.ask();
+    if (answer === 'granted' || answer === 'already-granted') {
+      if (!this.configuration.current().enabled) await updateSetting('enabled', true);
+      return this.#report(answer, true, `Graphiti Memory is on for this workspace, sending to ${this.configuration.current().endpoint}.`);
+    }
+    return this.#report(answer, this.configuration.current().enabled, 'Graphiti Memory stays off: nothing was sent.');
+  }
+
+  async revoke(): Promise<{ readonly ok: boolean; readonly message: string }> {
+    const had = this.consent.get() !== undefined;
+    await this.consent.revoke();
+    const message = had
+      ? 'Graphiti Memory: consent revoked. Nothing more is sent from this workspace until you consent again.'
+      : 'Graphiti Memory: this workspace had not given consent; nothing is sent.';
+    void vscode.window.showInformationMessage(message);
+    return { ok: true, message };
+  }
+
+  #report(answer: ConsentAnswer, enabled: boolean, message: string): EnableResult {
+    const show = enabled ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void show(message);
+    return { answer, enabled, message };
+  }
+}

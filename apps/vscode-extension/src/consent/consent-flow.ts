@@ -1,0 +1,84 @@
+// Consent before anything leaves the machine: a modal that names the endpoint and exactly what
+// will be sent (derived from the settings in force), stored per workspace for that endpoint.
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { ConsentStore, MemoryConfiguration, type MemorySettings } from '@graphiti-memory/memory-core';
+import { updateSetting } from '../adapters/vscode-settings-source.js';
+
+export type ConsentAnswer = 'granted' | 'already-granted' | 'declined' | 'untrusted' | 'invalid-settings' | 'no-endpoint';
+
+export const ALLOW = 'Allow';
+export const TURN_OFF = 'Turn Memory Off';
+
+/** What is sent, one line each, for the settings in force. */
+export function describeWhatIsSent(settings: MemorySettings): string[] {
+  const sources = ['your messages and the answers of finished chat turns with @memory'];
+  if (settings.capture.vscodeChat) sources.push('of every chat of this workspace (any participant, GitHub Copilot included)');
+  if (settings.capture.claudeCode) sources.push("of Claude Code conversations in this workspace's folders");
+  const lines = [`• The text of ${sources.join(', and ')}.`, '• Memories you promote (Promote to Memory, /remember, the remember tool).'];
+  if (settings.recall.enabled) lines.push('• Your questions, as search queries, when @memory recalls facts.');
+  if (settings.includeGitMetadata) lines.push('• The git branch, commit and dirty flag (never a path).');
+  if (settings.includeSystemMessages) lines.push('• System prompt text, and one ownership note per memory group.');
+  lines.push(
+    settings.includeGitMetadata || settings.includeSystemMessages
+      ? '• Nothing else: no file contents, paths or keys.'
+      : '• Nothing else: no file contents, paths, git data, system prompts or keys.',
+  );
+  return lines;
+}
+
+@injectable()
+export class ConsentFlow {
+  #inFlight: Promise<ConsentAnswer> | undefined;
+
+  constructor(
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(ConsentStore) private readonly consent: ConsentStore,
+  ) {}
+
+  /** Whether consent for the configured endpoint exists. */
+  hasConsent(): boolean {
+    const endpoint = this.configuration.current().endpoint;
+    return endpoint !== '' && this.consent.get()?.endpoint === endpoint;
+  }
+
+  /**
+   * Asks for consent for the configured endpoint (one dialog at a time: a second caller waits for
+   * the first answer). Declining with "Turn Memory Off" also turns the setting off.
+   */
+  ask(): Promise<ConsentAnswer> {
+    this.#inFlight ??= this.#ask().finally(() => {
+      this.#inFlight = undefined;
+    });
+    return this.#inFlight;
+  }
+
+  async #ask(): Promise<ConsentAnswer> {
+    if (!vscode.workspace.isTrusted) return 'untrusted';
+    if (this.configuration.problems().length > 0) return 'invalid-settings';
+    const settings = this.configuration.current();
+    const endpoint = settings.endpoint;
+    if (endpoint === '') return 'no-endpoint';
+    if (this.hasConsent()) return 'already-granted';
+    const answer = await vscode.window.showWarningMessage(
+      `Allow Graphiti Memory to send chat to ${endpoint}?`,
+      {
+        modal: true,
+        detail: [
+          `Graphiti Memory will send to the Graphiti server at ${endpoint}:`,
+          ...describeWhatIsSent(settings),
+          '',
+          'Consent applies to this workspace and this endpoint only. Revoke it any time with "Graphiti Memory: Revoke Consent".',
+        ].join('\n'),
+      },
+      ALLOW,
+      TURN_OFF,
+    );
+    if (answer === ALLOW) {
+      await this.consent.grant(endpoint);
+      return 'granted';
+    }
+    if (answer === TURN_OFF && settings.enabled) await updateSetting('enabled', false);
+    return 'declined';
+  }
+}

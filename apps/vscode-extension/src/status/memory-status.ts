@@ -1,0 +1,161 @@
+// One snapshot of how memory is doing, for the status bar, Show Status, /status and the welcome
+// view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { MemoryConfiguration, MemoryGate, type GateDecision } from '@graphiti-memory/memory-core';
+import { LazyIngestion, type Lazy } from '../composition/lazy.js';
+import type { DeliveryStats, MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
+import { ConsentEvents } from '../consent/consent-events.js';
+
+export type MemoryState = 'off' | 'untrusted' | 'invalid' | 'needsConsent' | 'ok' | 'failing' | 'notProcessing';
+
+export interface StatusSnapshot {
+  readonly state: MemoryState;
+  readonly gate: GateDecision;
+  readonly enabled: boolean;
+  readonly endpoint: string;
+  readonly queueDepth: number;
+  readonly delivery: DeliveryStats | undefined;
+  readonly lastRecall: RecallOutcomeKind | undefined;
+  readonly problems: readonly string[];
+  /** One line for people: what is going on and what to do. */
+  readonly summary: string;
+}
+
+/** How often delivery counters are read while memory is on (cheap: an in-memory read). */
+export const STATUS_POLL_MS = 2000;
+
+@injectable()
+export class MemoryStatus implements vscode.Disposable {
+  readonly #changed = new vscode.EventEmitter<StatusSnapshot>();
+  readonly onDidChange = this.#changed.event;
+  #lastRecall: RecallOutcomeKind | undefined;
+  #last: string | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #subscriptions: { dispose(): void }[] = [];
+
+  constructor(
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(ConsentEvents) consentEvents: ConsentEvents,
+  ) {
+    const refresh = () => this.refresh();
+    this.#subscriptions.push(
+      configuration.onDidChange(refresh),
+      consentEvents.onDidChange(refresh),
+      vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+    );
+  }
+
+  /** Recall outcomes count as health too: a hanging server shows as failing at the first timeout. */
+  recordRecall(outcome: RecallOutcomeKind): void {
+    if (outcome === 'skipped') return;
+    this.#lastRecall = outcome;
+    this.refresh();
+  }
+
+  snapshot(): StatusSnapshot {
+    const gate = this.gate.evaluate();
+    const settings = this.configuration.current();
+    const problems = this.configuration.problems();
+    const delivery = gate.open ? safeStats(this.ingestion.get()) : safeStats(this.ingestion.peek());
+    const state = stateOf(gate, delivery, this.#lastRecall);
+    const queueDepth = delivery?.queueDepth ?? 0;
+    return {
+      state,
+      gate,
+      enabled: settings.enabled,
+      endpoint: settings.endpoint,
+      queueDepth,
+      delivery,
+      lastRecall: this.#lastRecall,
+      problems,
+      summary: summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems),
+    };
+  }
+
+  /** Recomputes the snapshot and tells listeners when anything visible changed. */
+  refresh(): StatusSnapshot {
+    const snapshot = this.snapshot();
+    const key = JSON.stringify([snapshot.state, snapshot.queueDepth, snapshot.summary]);
+    this.#ensurePolling(snapshot.gate.open);
+    if (key !== this.#last) {
+      this.#last = key;
+      this.#changed.fire(snapshot);
+    }
+    return snapshot;
+  }
+
+  dispose(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    for (const subscription of this.#subscriptions.splice(0)) subscription.dispose();
+    this.#changed.dispose();
+  }
+
+  #ensurePolling(open: boolean): void {
+    if (open && this.#timer === undefined) {
+      this.#timer = setInterval(() => this.refresh(), STATUS_POLL_MS);
+      this.#timer.unref?.();
+    } else if (!open && this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+}
+
+function safeStats(ingestion: MemoryIngestion | undefined): DeliveryStats | undefined {
+  try {
+    return ingestion?.stats();
+  } catch {
+    return undefined;
+  }
+}
+
+function stateOf(gate: GateDecision, delivery: DeliveryStats | undefined, lastRecall: RecallOutcomeKind | undefined): MemoryState {
+  if (!gate.open) {
+    switch (gate.reason) {
+      case 'untrusted':
+        return 'untrusted';
+      case 'invalid-settings':
+        return 'invalid';
+      case 'no-consent':
+      case 'consent-for-other-endpoint':
+        return 'needsConsent';
+      default:
+        return 'off';
+    }
+  }
+  if (delivery?.state === 'accepting-not-processing') return 'notProcessing';
+  if (delivery?.state === 'failing' || lastRecall === 'timeout' || lastRecall === 'error') return 'failing';
+  return 'ok';
+}
+
+function summaryOf(
+  state: MemoryState,
+  gate: GateDecision,
+  endpoint: string,
+  queueDepth: number,
+  delivery: DeliveryStats | undefined,
+  problems: readonly string[],
+): string {
+  switch (state) {
+    case 'off':
+      return gate.open === false && gate.reason === 'no-endpoint'
+        ? 'Memory is off: no endpoint is set (graphitiMemory.endpoint).'
+        : 'Memory is off: nothing is sent. Run "Graphiti Memory: Enable in This Workspace" to turn it on.';
+    case 'untrusted':
+      return 'Memory is off in an untrusted workspace: nothing is sent or recalled.';
+    case 'invalid':
+      return `Memory is off because a setting is invalid: ${problems.join('; ')}`;
+    case 'needsConsent':
+      return `Memory is enabled but waits for your consent to send to ${endpoint}.`;
+    case 'ok':
+      return `Memory is on (${endpoint}); ${queueDepth} message(s) waiting for delivery.`;
+    case 'failing':
+      return `Graphiti at ${endpoint} is failing (${delivery?.lastErrorClass ?? 'recall timed out or failed'}); chat goes on without memory and ${queueDepth} message(s) wait for delivery. Run "Graphiti Memory: Test Connection".`;
+    case 'notProcessing':
+      return `Graphiti at ${endpoint} accepts messages but does not process them (its worker may have stopped); restart the server. ${queueDepth} message(s) wait.`;
+  }
+}

@@ -1,0 +1,39 @@
+// Show Status (returns the snapshot, for tests and automation) and Open Log.
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { LogChannel, type Contribution } from '../composition/tokens.js';
+import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
+
+export const OPEN_LOG = 'Open Log';
+export const TEST_CONNECTION = 'Test Connection';
+
+@injectable()
+export class StatusCommands implements Contribution {
+  constructor(
+    @inject(MemoryStatus) private readonly status: MemoryStatus,
+    @inject(LogChannel) private readonly channel: vscode.LogOutputChannel,
+  ) {}
+
+  register(context: vscode.ExtensionContext): void {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('graphitiMemory.showStatus', () => this.showStatus()),
+      vscode.commands.registerCommand('graphitiMemory.openLog', () => this.channel.show(true)),
+    );
+  }
+
+  async showStatus(): Promise<StatusSnapshot> {
+    const snapshot = this.status.refresh();
+    const delivery = snapshot.delivery;
+    const detail = delivery
+      ? `Queue ${delivery.queueDepth} · enqueued ${delivery.enqueued} · sent ${delivery.sent} · confirmed ${delivery.confirmed} · retried ${delivery.retried} · dropped ${delivery.dropped} · dead-lettered ${delivery.deadLettered}`
+      : undefined;
+    const message = `Graphiti Memory: ${snapshot.summary}`;
+    const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    // Not awaited: the caller gets the snapshot at once, the notification stays until dismissed.
+    void Promise.resolve(show(detail ? `${message} (${detail})` : message, OPEN_LOG, TEST_CONNECTION)).then((choice) => {
+      if (choice === OPEN_LOG) this.channel.show(true);
+      if (choice === TEST_CONNECTION) void vscode.commands.executeCommand('graphitiMemory.testConnection');
+    });
+    return snapshot;
+  }
+}

@@ -1,0 +1,139 @@
+// The public shapes of the emulator. Wire records keep Graphiti's snake_case field names, so what
+// `state` hands a test is exactly what the routes would answer.
+
+/** One name per route of Graphiti's REST service; fault plans and the request log use them. */
+export type RouteName =
+  | 'healthcheck'
+  | 'messages'
+  | 'entity-node'
+  | 'search'
+  | 'get-memory'
+  | 'episodes'
+  | 'get-entity-edge'
+  | 'delete-entity-edge'
+  | 'delete-group'
+  | 'delete-episode'
+  | 'clear';
+
+/**
+ * Faults for one route. The rates are probabilities of mutually exclusive outcomes drawn once per
+ * request (reset, then hang, then error), so their sum should stay at or below 1.
+ */
+export interface FaultSettings {
+  /** Added before the route answers (and before any other fault). */
+  readonly latencyMs?: number;
+  /** Share of requests answered with `errorStatus` instead of being handled. */
+  readonly errorRate?: number;
+  /** Status of injected errors; default 500 (plain text `Internal Server Error`, as upstream). */
+  readonly errorStatus?: number;
+  /** Sent as `Retry-After` on injected errors when set. */
+  readonly retryAfterSeconds?: number;
+  /** Share of requests that never get an answer (until `close()` or `restartServer()`). */
+  readonly hangRate?: number;
+  /** Share of requests whose connection is destroyed without an answer. */
+  readonly resetRate?: number;
+}
+
+/** Per route, or `'*'` for every route; a route's own settings override `'*'` field by field. */
+export type FaultPlan = Partial<Record<RouteName | '*', FaultSettings>>;
+
+/** The fault a request met, if any. Latency alone is not recorded as a fault. */
+export type InjectedFault = 'error' | 'hang' | 'reset';
+
+export interface RecordedRequest {
+  readonly method: string;
+  /** The path without the query string, as sent (percent-encoding kept). */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  /** The parsed JSON body; the raw text when it is not JSON; `null` when there is none. */
+  readonly body: unknown;
+  /** Lowercased header names, sorted. Values are never recorded (they may hold API keys). */
+  readonly headerNames: readonly string[];
+  /** The status answered; 0 when no answer was sent (hang or connection reset). */
+  readonly status: number;
+  /** ISO 8601 time the request arrived. */
+  readonly at: string;
+  /** The matched route, or `null` for unknown paths. */
+  readonly route: RouteName | null;
+  readonly fault: InjectedFault | null;
+}
+
+export interface EpisodeRecord {
+  uuid: string;
+  name: string;
+  group_id: string;
+  labels: string[];
+  created_at: string;
+  source: 'message';
+  source_description: string;
+  content: string;
+  valid_at: string;
+  entity_edges: string[];
+}
+
+export interface FactRecord {
+  uuid: string;
+  name: string;
+  fact: string;
+  valid_at: string | null;
+  invalid_at: string | null;
+  created_at: string;
+  expired_at: string | null;
+  source_node_uuid: string;
+  target_node_uuid: string;
+  episodes: string[];
+}
+
+export interface EntityNodeRecord {
+  uuid: string;
+  name: string;
+  group_id: string;
+  labels: string[];
+  created_at: string;
+  name_embedding: number[];
+  summary: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface EmulatorOptions {
+  /** Port on 127.0.0.1; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Time the single worker spends on each message; default 5 ms. */
+  readonly processingDelayMs?: number;
+  readonly faults?: FaultPlan;
+  /** Seed of the fault dice, for repeatable runs; default random. */
+  readonly seed?: number;
+  /** Default true. When false, one line per request (method, path, status; never bodies) on stderr. */
+  readonly quiet?: boolean;
+}
+
+export interface EmulatorState {
+  /** Processed episodes, in `/episodes` order (oldest first), of one group or all. */
+  episodes(groupId?: string): EpisodeRecord[];
+  /** Facts in creation order, of one group or all. */
+  facts(groupId?: string): FactRecord[];
+  /** Jobs not yet done: waiting plus the one being processed. */
+  queueLength(): number;
+  workerAlive(): boolean;
+  /** Why the worker died (for test diagnostics), or `null` while it lives. */
+  workerError(): string | null;
+}
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:<port>` without a trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request so far, oldest first (a live view). */
+  readonly requests: readonly RecordedRequest[];
+  clearRequests(): void;
+  setFaults(plan: FaultPlan): void;
+  /** Kills the worker as an exception would upstream: queued and later jobs are never processed. */
+  killWorker(): void;
+  /** Like restarting the upstream process: open connections dropped, queue lost, data kept. */
+  restartServer(): Promise<void>;
+  /** Resolves once the worker has nothing more it will do: the queue is empty or the worker is dead. */
+  idle(): Promise<void>;
+  readonly state: EmulatorState;
+  /** Stops listening, ends hung requests and every socket, stops the worker. */
+  close(): Promise<void>;
+}
