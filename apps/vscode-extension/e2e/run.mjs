@@ -17,8 +17,8 @@ const { values: flags } = parseArgs({ options: { vsix: { type: 'string' }, only:
 
 /** Each session is one VS Code server + one browser page running one suite in the extension host. */
 const sessions = [
-  { name: 'trusted', suite: 'trusted.js', trust: false, timeoutMs: 240_000 },
-  { name: 'untrusted', suite: 'untrusted.js', trust: true, timeoutMs: 120_000 },
+  { name: 'trusted', suite: 'trusted.js', trustFeature: false, timeoutMs: 300_000 },
+  { name: 'untrusted', suite: 'untrusted.js', trustFeature: true, timeoutMs: 120_000 },
 ];
 
 const started = Date.now();
@@ -50,7 +50,8 @@ async function runSession(session, tools, vsix, emulator) {
     path.join(userData, 'User', 'settings.json'),
     JSON.stringify(
       {
-        'security.workspace.trust.enabled': session.trust,
+        // Trust feature off: every folder is trusted. On, with no prompt: the folder stays untrusted.
+        'security.workspace.trust.enabled': session.trustFeature,
         'security.workspace.trust.startupPrompt': 'never',
         'workbench.startupEditor': 'none',
         'chat.commandCenter.enabled': false,

@@ -1,1 +1,28 @@
+export { GraphitiClient } from './client.js';
+export {
+  DEFAULT_API_KEY_HEADER,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type GraphitiClientOptions,
+  type RequestOptions,
+} from './options.js';
+export {
+  GraphitiAbortError,
+  GraphitiApiError,
+  GraphitiConnectionError,
+  GraphitiError,
+  GraphitiNotFoundError,
+  GraphitiRateLimitError,
+  GraphitiResponseValidationError,
+  GraphitiServerError,
+  GraphitiTimeoutError,
+  GraphitiUsageError,
+  GraphitiValidationError,
+  isGraphitiError,
+  isRetryableStatus,
+  type GraphitiErrorKind,
+  type RequestDescription,
+} from './errors.js';
+export { newMessagesRequestSchema } from './validation.js';
+export { parseRetryAfter } from './retry-after.js';
 export * from './schemas.js';

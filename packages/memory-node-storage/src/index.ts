@@ -1,1 +1,13 @@
-export {};
+// Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
+export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
+export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
+export { FileDeliveryLedger, type FileDeliveryLedgerOptions, type LedgerRecovery } from './stores/file-delivery-ledger.js';
+export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
+export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
+export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
+export {
+  TranscriptWatcher,
+  type SessionIdleEvent,
+  type TranscriptFileResult,
+  type TranscriptWatcherOptions,
+} from './transcripts/transcript-watcher.js';

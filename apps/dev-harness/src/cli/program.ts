@@ -23,6 +23,22 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Consent: running a command against --endpoint URL is your consent to send that command\'s data there;',
+        'it is recorded for exactly that endpoint (in --state-dir) and never carries over to another one.',
+        'Secrets (tokens, passwords) are redacted or refused before anything is sent.',
+        '',
+        'Exit codes: 0 ok, 1 failure, 2 bad usage.',
+        '',
+        'Examples:',
+        '  graphiti-harness                          # the demo, offline',
+        '  graphiti-harness ingest session.jsonl --wait --endpoint http://localhost:8000',
+        '  graphiti-harness recall "which package manager do we use" --json',
+      ].join('\n'),
+    )
     .showHelpAfterError(`(run ${PROGRAM_NAME} --help for usage)`)
     .configureOutput({
       writeOut: (text) => terminal.stdout.write(text),

@@ -1,9 +1,30 @@
 import type { Command } from 'commander';
+import { registerBenchCommand } from './bench-command.js';
 import type { RunCommand } from './command-registrar.js';
+import { registerDemoCommand } from './demo-command.js';
+import { registerEpisodesCommand } from './episodes-command.js';
+import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
+import { registerIngestCommand } from './ingest-command.js';
+import { registerPromoteCommand } from './promote-command.js';
+import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
+import { registerTrackCommand } from './track-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
-  for (const register of [registerHealthCommand, registerSmokeCommand]) register(program, run);
+  for (const register of [
+    registerDemoCommand,
+    registerHealthCommand,
+    registerSmokeCommand,
+    registerIngestCommand,
+    registerRecallCommand,
+    registerPromoteCommand,
+    registerEpisodesCommand,
+    registerForgetCommand,
+    registerTrackCommand,
+    registerBenchCommand,
+  ]) {
+    register(program, run);
+  }
 }

@@ -1,7 +1,7 @@
 // The prompt of `@memory`: instructions, the recalled facts as one `<graphiti_memory>` block, the
 // conversation so far, and the request. Under a tight budget old history goes first, then facts;
 // the instructions and the request always stay.
-import { AssistantMessage, PrioritizedList, PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { AssistantMessage, PrioritizedList, PromptElement, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
 import type { RecalledFact } from '@graphiti-memory/memory-core';
 import { GraphitiMemory } from '@graphiti-memory/prompt-elements';
 
@@ -25,7 +25,8 @@ export class MemoryChatPrompt extends PromptElement<MemoryChatPromptProps> {
   override render() {
     return (
       <>
-        <SystemMessage priority={100}>{SYSTEM_INSTRUCTIONS}</SystemMessage>
+        {/* A user message: the VS Code language-model API (1.95) has no system role, and prompt-tsx drops system messages in VS Code mode. */}
+        <UserMessage priority={100}>{SYSTEM_INSTRUCTIONS}</UserMessage>
         {this.props.facts.length > 0 ? (
           <UserMessage priority={60} flexGrow={2}>
             <GraphitiMemory facts={this.props.facts} />

@@ -1,7 +1,7 @@
 // The memory operations the extension's features use, as small interfaces the extension owns.
 // memory-core provides the behaviour (recall, promotion, ingestion); memory/ adapts its services
 // to these seams, so a change of a core signature touches one adapter instead of every feature.
-import type { ChatTurn, MemoryScope, OutboxEntry, RecalledFact } from '@graphiti-memory/memory-core';
+import type { ChatTurn, IngestionStats, MemoryScope, OutboxEntry, RecalledFact } from '@graphiti-memory/memory-core';
 
 export type RecallOutcomeKind = 'hit' | 'miss' | 'timeout' | 'error' | 'skipped';
 
@@ -20,6 +20,8 @@ export interface RecallOutcome {
   /** Facts in merged order (rank 0 first); empty when recall was skipped, timed out or failed. */
   readonly facts: readonly RecalledFact[];
   readonly outcome: RecallOutcomeKind;
+  /** Why recall was skipped, when it was. */
+  readonly skippedBecause?: 'gate-closed' | 'recall-disabled' | 'empty-query';
   readonly latencyMs: number;
 }
 
@@ -47,26 +49,12 @@ export interface MemoryPromotion {
 }
 export const MemoryPromotion = Symbol.for('graphiti-memory.vscode.MemoryPromotion');
 
-export type DeliveryState = 'idle' | 'sending' | 'failing' | 'accepting-not-processing';
-
-export interface DeliveryStats {
-  readonly enqueued: number;
-  readonly sent: number;
-  readonly confirmed: number;
-  readonly dropped: number;
-  readonly deadLettered: number;
-  readonly retried: number;
-  readonly resent: number;
-  readonly queueDepth: number;
-  readonly lastErrorClass?: string | undefined;
-  readonly state: DeliveryState;
-}
-
 /** The ingestion pipeline: `enqueue` is O(1) and never waits for the network. */
 export interface MemoryIngestion {
   enqueue(turn: ChatTurn): void;
   enqueueEntries(entries: readonly OutboxEntry[]): void;
-  drain(): Promise<void>;
-  stats(): DeliveryStats;
+  /** Opens the outbox and starts delivery (also of what a previous session left), if not yet. */
+  start(): void;
+  stats(): IngestionStats;
 }
 export const MemoryIngestion = Symbol.for('graphiti-memory.vscode.MemoryIngestion');

@@ -2,9 +2,9 @@
 // view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { MemoryConfiguration, MemoryGate, type GateDecision } from '@graphiti-memory/memory-core';
+import { MemoryConfiguration, MemoryGate, type GateDecision, type IngestionStats } from '@graphiti-memory/memory-core';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
-import type { DeliveryStats, MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
+import type { MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 
 export type MemoryState = 'off' | 'untrusted' | 'invalid' | 'needsConsent' | 'ok' | 'failing' | 'notProcessing';
@@ -15,7 +15,7 @@ export interface StatusSnapshot {
   readonly enabled: boolean;
   readonly endpoint: string;
   readonly queueDepth: number;
-  readonly delivery: DeliveryStats | undefined;
+  readonly delivery: IngestionStats | undefined;
   readonly lastRecall: RecallOutcomeKind | undefined;
   readonly problems: readonly string[];
   /** One line for people: what is going on and what to do. */
@@ -59,7 +59,9 @@ export class MemoryStatus implements vscode.Disposable {
     const gate = this.gate.evaluate();
     const settings = this.configuration.current();
     const problems = this.configuration.problems();
-    const delivery = gate.open ? safeStats(this.ingestion.get()) : safeStats(this.ingestion.peek());
+    // Delivery starts once memory is on (also delivering what an earlier session left queued).
+    if (gate.open) this.ingestion.get().start();
+    const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
     return {
@@ -105,7 +107,7 @@ export class MemoryStatus implements vscode.Disposable {
   }
 }
 
-function safeStats(ingestion: MemoryIngestion | undefined): DeliveryStats | undefined {
+function safeStats(ingestion: MemoryIngestion | undefined): IngestionStats | undefined {
   try {
     return ingestion?.stats();
   } catch {
@@ -113,7 +115,7 @@ function safeStats(ingestion: MemoryIngestion | undefined): DeliveryStats | unde
   }
 }
 
-function stateOf(gate: GateDecision, delivery: DeliveryStats | undefined, lastRecall: RecallOutcomeKind | undefined): MemoryState {
+function stateOf(gate: GateDecision, delivery: IngestionStats | undefined, lastRecall: RecallOutcomeKind | undefined): MemoryState {
   if (!gate.open) {
     switch (gate.reason) {
       case 'untrusted':
@@ -137,7 +139,7 @@ function summaryOf(
   gate: GateDecision,
   endpoint: string,
   queueDepth: number,
-  delivery: DeliveryStats | undefined,
+  delivery: IngestionStats | undefined,
   problems: readonly string[],
 ): string {
   switch (state) {

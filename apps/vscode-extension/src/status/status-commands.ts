@@ -25,7 +25,7 @@ export class StatusCommands implements Contribution {
     const snapshot = this.status.refresh();
     const delivery = snapshot.delivery;
     const detail = delivery
-      ? `Queue ${delivery.queueDepth} · enqueued ${delivery.enqueued} · sent ${delivery.sent} · confirmed ${delivery.confirmed} · retried ${delivery.retried} · dropped ${delivery.dropped} · dead-lettered ${delivery.deadLettered}`
+      ? `queue ${delivery.queueDepth} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
       : undefined;
     const message = `Graphiti Memory: ${snapshot.summary}`;
     const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;

@@ -282,3 +282,23 @@ export class FixedGraphitiConnection implements GraphitiConnection {
     return this.client;
   }
 }
+
+/** The real clock (`Date.now`, `setTimeout`), for tests that talk to the emulator over HTTP. */
+export class RealClock implements Clock {
+  now(): number {
+    return Date.now();
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}

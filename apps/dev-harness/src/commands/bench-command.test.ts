@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/harness-errors.js';
+import { BENCHMARKS, selectBenchmarks } from './bench-command.js';
+
+describe('bench selection', () => {
+  it('lists the required ratios', () => {
+    expect(BENCHMARKS.map((benchmark) => benchmark.name)).toEqual([
+      'client.search.throughput_ratio',
+      'core.recall.concurrency_ratio',
+      'core.enqueue.p99_ratio',
+      'core.ingest.requests_per_message',
+      'storage.enqueue.p99_ratio',
+    ]);
+  });
+
+  it('selects by name or prefix, and refuses names that match nothing', () => {
+    expect(selectBenchmarks('core.').map((benchmark) => benchmark.name)).toHaveLength(3);
+    expect(selectBenchmarks('storage.enqueue.p99_ratio')).toHaveLength(1);
+    expect(() => selectBenchmarks('gpu.')).toThrow(UsageError);
+  });
+});

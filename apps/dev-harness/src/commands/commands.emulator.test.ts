@@ -1,0 +1,146 @@
+// The commands in-process, against a real emulator over loopback HTTP (--endpoint), with a state
+// folder per test.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runHarness } from '../cli/program.js';
+import { capturedTerminal } from '../test-support/captured-terminal.js';
+
+const TRANSCRIPT = [
+  { role: 'user', content: 'The team uses pnpm for installs.', timestamp: '2025-03-01T10:00:00Z' },
+  { role: 'assistant', content: 'Noted. The build runs through turbo.', timestamp: '2025-03-01T10:00:05Z' },
+  { role: 'user', content: 'Alice prefers short answers.', timestamp: '2025-03-01T10:01:00Z' },
+  { role: 'assistant', content: 'Understood.', timestamp: '2025-03-01T10:01:05Z' },
+]
+  .map((line) => JSON.stringify(line))
+  .join('\n');
+
+let emulator: RunningEmulator;
+let folder: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ processingDelayMs: 1 });
+  folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-commands-'));
+  await fs.mkdir(path.join(folder, 'workspace'));
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await fs.rm(folder, { recursive: true, force: true });
+});
+
+async function harness(args: readonly string[]) {
+  const terminal = capturedTerminal({ cwd: path.join(folder, 'workspace') });
+  const exitCode = await runHarness(
+    [...args, '--state-dir', path.join(folder, 'state')],
+    { terminal },
+  );
+  return { exitCode, out: terminal.out(), err: terminal.err(), json: () => JSON.parse(terminal.out()) as Record<string, unknown> };
+}
+
+describe('ingest', () => {
+  it('confirms every message with --wait, and a second run sends nothing new', async () => {
+    const file = path.join(folder, 'session.jsonl');
+    await fs.writeFile(file, `${TRANSCRIPT}\n`);
+    const first = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(first.err).not.toContain('error');
+    expect(first.exitCode).toBe(0);
+    const counts = first.json();
+    expect(counts).toMatchObject({ enqueued: 8, sent: 8, confirmed: 8, dropped: 0, deadLettered: 0 });
+    expect(emulator.state.episodes().length).toBe(8);
+
+    const postsBefore = emulator.requests.filter((request) => request.route === 'messages').length;
+    const second = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(second.exitCode).toBe(0);
+    expect(second.json()).toMatchObject({ enqueued: 0, sent: 0, duplicates: 8 });
+    expect(emulator.requests.filter((request) => request.route === 'messages').length).toBe(postsBefore);
+  });
+
+  it('skips and counts malformed lines without failing', async () => {
+    const file = path.join(folder, 'broken.jsonl');
+    await fs.writeFile(file, `${TRANSCRIPT}\nnot json\n{"role": 3}\n`);
+    const result = await harness(['ingest', file, '--format', 'jsonl', '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(result.exitCode).toBe(0);
+    expect(result.json()).toMatchObject({ malformedLines: 2, confirmed: 8 });
+    expect(result.err).toContain('2 malformed lines');
+  });
+
+  it('exits 2 for an unknown --format and for a missing file', async () => {
+    expect((await harness(['ingest', 'x.jsonl', '--format', 'yaml', '--endpoint', emulator.url])).exitCode).toBe(2);
+    const missing = await harness(['ingest', path.join(folder, 'nope.jsonl'), '--endpoint', emulator.url]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.err).toContain('nope.jsonl');
+  });
+});
+
+describe('recall', () => {
+  it('prints facts, timing and the rendered prompt with --json', async () => {
+    const file = path.join(folder, 'session.jsonl');
+    await fs.writeFile(file, TRANSCRIPT);
+    expect((await harness(['ingest', file, '--wait', '20', '--endpoint', emulator.url])).exitCode).toBe(0);
+    const result = await harness(['recall', 'what does the team use for installs', '--scopes', 'workspace', '--json', '--endpoint', emulator.url]);
+    expect(result.exitCode).toBe(0);
+    const json = result.json() as { facts: Array<Record<string, unknown>>; timedOut: boolean; elapsedMs: number; prompt: string };
+    expect(json.timedOut).toBe(false);
+    expect(typeof json.elapsedMs).toBe('number');
+    expect(json.facts[0]).toMatchObject({ fact: expect.stringMatching(/pnpm/) as unknown, scope: 'workspace', invalid_at: null });
+    expect(json.facts[0]).toHaveProperty('valid_at');
+    expect(json.prompt).toContain('<graphiti_memory>');
+  });
+});
+
+describe('failures', () => {
+  it('names the URL when nothing listens at the endpoint (exit 1)', async () => {
+    const url = emulator.url;
+    await emulator.close();
+    const result = await harness(['recall', 'anything', '--endpoint', url]);
+    expect(result.exitCode).toBe(1);
+    expect(result.err).toContain(url);
+    emulator = await startEmulator();
+  });
+
+  it('gives up on a hanging endpoint within its timeout (exit 1)', async () => {
+    emulator.setFaults({ '*': { hangRate: 1 } });
+    const file = path.join(folder, 'session.jsonl');
+    await fs.writeFile(file, TRANSCRIPT);
+    const started = Date.now();
+    const hanging = await harness(['ingest', file, '--wait', '30', '--endpoint', emulator.url, '--timeout-ms', '300']);
+    expect(hanging.exitCode).toBe(1);
+    expect(hanging.err).toContain('no answer within 300 ms');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('forget refuses without --yes when not on a terminal (exit 2) and deletes with it', async () => {
+    const refused = await harness(['forget', '--scope', 'workspace', '--endpoint', emulator.url]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.err).toContain('--yes');
+    const deleted = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(deleted.exitCode).toBe(0);
+    expect(deleted.json()).toMatchObject({ deleted: true });
+    expect(emulator.requests.some((request) => request.method === 'DELETE' && request.path.startsWith('/group/'))).toBe(true);
+  });
+});
+
+describe('promote and episodes', () => {
+  it('promotes a decision, lists it, and refuses a secret', async () => {
+    const promoted = await harness(['promote', 'We release from main only.', '--kind', 'decision', '--scope', 'workspace', '--json', '--endpoint', emulator.url]);
+    expect(promoted.exitCode).toBe(0);
+    expect(promoted.json()).toMatchObject({ ok: true, confirmed: 1 });
+    const episodes = await harness(['episodes', '--scope', 'workspace', '--last', '5', '--json', '--endpoint', emulator.url]);
+    expect(episodes.exitCode).toBe(0);
+    const list = episodes.json()['episodes'] as Array<{ content: string }>;
+    expect(list.some((episode) => episode.content.includes('We release from main only.'))).toBe(true);
+
+    const secret = await harness(['promote', `deploy with ${['ghp', '_', 'R8n2Kq7Lm4Xw9Tz3Vb6Pc1Hd5Jf0Ys8Ga2Ue'].join('')}`, '--kind', 'procedure', '--scope', 'workspace', '--endpoint', emulator.url]);
+    expect(secret.exitCode).toBe(1);
+    expect(secret.err).toContain('secret');
+  });
+
+  it('exits 2 for an unknown kind', async () => {
+    const result = await harness(['promote', 'x y', '--kind', 'rumour', '--scope', 'workspace', '--endpoint', emulator.url]);
+    expect(result.exitCode).toBe(2);
+    expect(result.err).toContain('decision');
+  });
+});

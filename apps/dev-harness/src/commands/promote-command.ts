@@ -1,0 +1,77 @@
+// `graphiti-harness promote TEXT --kind K --scope S`: a curated memory, sent as a
+// `<graphiti_episode>` system message through ingestion (secret guard first: a secret refuses it).
+import { PROMOTION_KINDS } from '@graphiti-memory/memory-core';
+import { Command } from 'commander';
+import type { CommandContext } from '../cli/command-runner.js';
+import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
+import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
+import { parseScope, parseSeconds, parseText } from '../cli/option-parsers.js';
+import { openHarnessMemory } from '../composition/harness-container.js';
+import { deliveryCounts, waitForDelivery } from '../delivery/wait-for-delivery.js';
+import type { CommandRegistrar } from './command-registrar.js';
+
+interface PromoteOptions extends RawCommonOptions {
+  readonly kind?: string;
+  readonly scope?: string;
+  readonly wait?: string;
+}
+
+const DEFAULT_PROMOTE_WAIT_SECONDS = 60;
+
+export const registerPromoteCommand: CommandRegistrar = (program, run) => {
+  program.addCommand(
+    addCommonOptions(
+      new Command('promote')
+        .description('remember TEXT as a curated memory (decision, preference, …) in the workspace or user scope')
+        .argument('<text>', 'the memory, in quotes')
+        .requiredOption('--kind <kind>', PROMOTION_KINDS.join(' | '))
+        .requiredOption('--scope <scope>', 'workspace | user')
+        .option('--wait <seconds>', `how long to wait until it is stored (default ${DEFAULT_PROMOTE_WAIT_SECONDS})`)
+        .addHelpText(
+          'after',
+          [
+            '',
+            'Text holding a secret (a token, a password) is refused and nothing is sent.',
+            '',
+            'Examples:',
+            '  graphiti-harness promote "We use pnpm, never npm." --kind decision --scope workspace',
+            '  graphiti-harness promote "I prefer short answers." --kind preference --scope user --endpoint http://localhost:8000',
+          ].join('\n'),
+        ),
+    ).action((text: string, raw: PromoteOptions) => run(raw, (context) => promote(context, text, raw))),
+  );
+};
+
+async function promote(context: CommandContext, text: string, raw: PromoteOptions): Promise<ExitCode> {
+  const { output, terminal } = context;
+  const body = parseText(text, 'TEXT');
+  const kind = raw.kind ?? '';
+  if (!(PROMOTION_KINDS as readonly string[]).includes(kind)) {
+    throw new UsageError(`--kind ${JSON.stringify(kind)} is not a memory kind; use one of ${PROMOTION_KINDS.join(', ')}.`);
+  }
+  const scope = parseScope(raw.scope ?? '', ['workspace', 'user'] as const);
+  const waitSeconds = raw.wait === undefined ? DEFAULT_PROMOTE_WAIT_SECONDS : parseSeconds(raw.wait, '--wait');
+
+  const memory = await openHarnessMemory(context);
+  const plan = await memory.promotion.plan({ kind, scope, text: body });
+  if (!plan.ok) {
+    if (plan.reason === 'secret') {
+      throw new HarnessError('the text holds something that looks like a secret (a key, token or password); nothing was sent.', {
+        hint: 'Remove the secret from the text and promote it again.',
+        details: { reason: plan.reason },
+      });
+    }
+    throw new HarnessError(`the memory was refused (${plan.reason}); nothing was sent.`, { details: { reason: plan.reason } });
+  }
+  memory.ingestion.start();
+  memory.ingestion.enqueueEntries([plan.entry]);
+  const outcome = await waitForDelivery(memory.ingestion, { until: 'confirmed', timeoutMs: waitSeconds * 1000, output, terminal });
+  await memory.close();
+  const counts = deliveryCounts(outcome.stats);
+  const alreadyKnown = counts.duplicates > 0;
+  output.result({ ok: outcome.complete, kind, scope, groupId: plan.entry.groupId, name: plan.entry.message.name, alreadyKnown, ...counts });
+  if (alreadyKnown) output.line(`${output.colors.green('✔')} already remembered (${kind}, ${scope})`);
+  else if (outcome.complete) output.line(`${output.colors.green('✔')} remembered as a ${kind} in the ${scope} scope (group ${plan.entry.groupId})`);
+  else output.error(`sent, but not confirmed stored within ${waitSeconds} s.`, 'Run graphiti-harness episodes --scope ' + scope + ' later to check.');
+  return outcome.complete ? ExitCode.ok : ExitCode.failure;
+}

@@ -1,0 +1,122 @@
+// `graphiti-harness recall QUERY`: memory-core's recall (concurrent per-scope searches under a
+// deadline, merged, superseded facts dropped) and the `<graphiti_memory>` block a prompt gets.
+import type { MemoryScope, RecalledFact } from '@graphiti-memory/memory-core';
+import { Command } from 'commander';
+import type { CommandContext } from '../cli/command-runner.js';
+import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
+import { ExitCode } from '../cli/harness-errors.js';
+import { parseInteger, parseText } from '../cli/option-parsers.js';
+import { openHarnessMemory } from '../composition/harness-container.js';
+import { DEFAULT_PROMPT_BUDGET, renderMemoryPrompt } from '../prompt/render-memory-prompt.js';
+import type { Output } from '../terminal/output.js';
+import type { CommandRegistrar } from './command-registrar.js';
+
+interface RecallCommandOptions extends RawCommonOptions {
+  readonly maxFacts?: string;
+  readonly budget?: string;
+  readonly keepSuperseded?: boolean;
+}
+
+export const registerRecallCommand: CommandRegistrar = (program, run) => {
+  program.addCommand(
+    addCommonOptions(
+      new Command('recall')
+        .description('search memory for QUERY and show the <graphiti_memory> block a prompt would get')
+        .argument('<query>', 'what to look for, in quotes')
+        .option('--max-facts <n>', 'at most this many facts (1 to 50, default 10)')
+        .option('--budget <tokens>', `token budget of the rendered block (default ${DEFAULT_PROMPT_BUDGET})`)
+        .option('--keep-superseded', 'also list facts that were contradicted later, marked as superseded')
+        .addHelpText(
+          'after',
+          [
+            '',
+            'Scopes: --scopes session,workspace,user (session needs --session), or auto (picked from the query); default all.',
+            'The deadline is --timeout-ms (at most 10 000 ms): what has not answered by then is left out (timedOut).',
+            '',
+            'Examples:',
+            '  graphiti-harness recall "which package manager do we use"',
+            '  graphiti-harness recall "deploy procedure" --scopes workspace,user --json',
+            '  graphiti-harness recall "what did we decide" --session my-session --endpoint http://localhost:8000',
+          ].join('\n'),
+        ),
+    ).action((query: string, raw: RecallCommandOptions) => run(raw, (context) => recall(context, query, raw))),
+  );
+};
+
+async function recall(context: CommandContext, query: string, raw: RecallCommandOptions): Promise<ExitCode> {
+  const { output, options } = context;
+  const text = parseText(query, 'QUERY');
+  const maxFacts = raw.maxFacts === undefined ? 10 : parseInteger(raw.maxFacts, '--max-facts', { min: 1, max: 50 });
+  const budget = raw.budget === undefined ? DEFAULT_PROMPT_BUDGET : parseInteger(raw.budget, '--budget', { min: 50, max: 200_000 });
+  const memory = await openHarnessMemory(context, { maxFacts });
+  const scopes: readonly MemoryScope[] | 'auto' | 'all' =
+    options.scopes === undefined ? 'all' : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
+  const result = await memory.recall.recall(text, {
+    scopes,
+    maxFacts,
+    timeoutMs: options.timeoutMs,
+    keepSuperseded: raw.keepSuperseded === true,
+    ...(options.session === undefined ? {} : { sessionId: options.session }),
+  });
+  const prompt = await renderMemoryPrompt(result.facts, budget);
+  const failed = result.errors.length > 0 && result.errors.length >= result.scopes.length;
+  output.result({
+    ok: !failed,
+    facts: result.facts.map(factJson),
+    timedOut: result.timedOut,
+    elapsedMs: result.elapsedMs,
+    prompt: prompt.text,
+    promptTokens: prompt.tokenCount,
+    scopes: result.scopes,
+    errors: result.errors,
+    endpoint: memory.endpoint.url,
+    emulator: memory.endpoint.emulator !== undefined,
+  });
+  printRecall(output, result.facts, result, prompt.text);
+  if (failed) {
+    output.error(
+      `every search failed at ${memory.endpoint.url} (${result.errors.map((error) => `${error.scope}: ${error.errorClass}`).join(', ')}).`,
+      'Run graphiti-harness health to see what is wrong with the endpoint.',
+    );
+  }
+  return failed ? ExitCode.failure : ExitCode.ok;
+}
+
+/** A recalled fact for `--json`: the wire fields plus scope, rank and superseded. */
+export function factJson(fact: RecalledFact) {
+  return {
+    fact: fact.fact,
+    valid_at: fact.valid_at ?? null,
+    invalid_at: fact.invalid_at ?? null,
+    expired_at: fact.expired_at ?? null,
+    created_at: fact.created_at,
+    scope: fact.scope,
+    rank: fact.rank,
+    superseded: fact.superseded === true,
+    uuid: fact.uuid,
+    name: fact.name,
+  };
+}
+
+function printRecall(
+  output: Output,
+  facts: readonly RecalledFact[],
+  result: { timedOut: boolean; elapsedMs: number; scopes: readonly MemoryScope[]; errors: readonly { scope: MemoryScope; errorClass: string }[] },
+  prompt: string,
+): void {
+  output.line(
+    `${facts.length} facts from ${result.scopes.length === 0 ? 'no scope' : result.scopes.join(', ')} in ${result.elapsedMs} ms${result.timedOut ? output.colors.yellow(' (deadline passed: some scopes left out)') : ''}`,
+  );
+  for (const error of result.errors) output.warn(`search of the ${error.scope} scope failed: ${error.errorClass}`);
+  if (result.scopes.length === 0) output.warn('no scope could be searched: pass --session ID for the session scope, or --scopes workspace,user.');
+  for (const fact of facts) {
+    const validity = `${fact.valid_at ?? '?'} → ${fact.invalid_at ?? 'now'}`;
+    const mark = fact.superseded === true ? output.colors.yellow(' (superseded)') : '';
+    output.line(`  ${output.colors.dim(`[${fact.scope}]`)} ${fact.fact}${mark} ${output.colors.dim(validity)}`);
+  }
+  if (prompt !== '') {
+    output.line();
+    output.line(output.colors.dim('Rendered for a prompt:'));
+    output.line(prompt);
+  }
+}

@@ -1,0 +1,191 @@
+// The harness's composition root: one inversify container per command, binding memory-core's
+// ports to the terminal (settings from the command line, the workspace folder and its git facts,
+// file stores in the state folder, a durable outbox) and loading memory-core's services.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import {
+  Clock,
+  ConsentStore,
+  createMemoryModule,
+  DeliveryLedger,
+  GlobalStore,
+  GraphitiConnection,
+  GroupIdResolver,
+  IngestionOptions,
+  IngestionService,
+  Logger,
+  MemoryConfiguration,
+  normaliseEndpoint,
+  Outbox,
+  PromotionService,
+  RecallService,
+  SettingsSource,
+  TelemetrySink,
+  WorkspaceContext,
+  WorkspaceStore,
+} from '@graphiti-memory/memory-core';
+import { FileConsentStore, FileDeliveryLedger, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { Container } from 'inversify';
+import type { CommandContext } from '../cli/command-runner.js';
+import { HarnessError } from '../cli/harness-errors.js';
+import { openGraphiti } from '../endpoint/open-graphiti.js';
+import type { EmulatorSettings, ResolvedEndpoint } from '../endpoint/resolve-endpoint.js';
+import { describeGraphitiFailure } from '../terminal/describe-error.js';
+import { CountingTelemetry } from './counting-telemetry.js';
+import { harnessLogger } from './debug-logger.js';
+import { readGitFacts } from './git-facts.js';
+import { harnessSettings, HARNESS_MAX_QUEUE_SIZE, StaticSettingsSource } from './harness-settings.js';
+
+import { stateLayout, type StateLayout } from './state-layout.js';
+import { SystemClock } from './system-clock.js';
+import { TerminalWorkspaceContext } from './terminal-workspace-context.js';
+import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './leftover-journals.js';
+
+/** Default of `--resend-after`: a real Graphiti takes seconds per message, more under load. */
+export const DEFAULT_RESEND_AFTER_SECONDS = 300;
+
+export interface HarnessMemoryOptions {
+  /** Seconds a sent message may stay unconfirmed, with no progress on the server, before it is sent again. */
+  readonly resendAfterSeconds?: number;
+  /** Use a temporary state folder unless --state-dir was given (the demo; the in-process emulator). */
+  readonly temporaryStateUnlessGiven?: boolean;
+  readonly emulator?: EmulatorSettings;
+  readonly autoPromote?: boolean;
+  readonly maxFacts?: number;
+  /** Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL. */
+  readonly preflight?: boolean;
+  /** A workspace folder other than --workspace (the demo uses a fresh one, so it touches no real group). */
+  readonly workspaceFolder?: string;
+}
+
+/** memory-core, composed for one command; closed with the command (by `context.defer`). */
+export interface HarnessMemory {
+  readonly container: Container;
+  readonly endpoint: ResolvedEndpoint;
+  readonly client: GraphitiClient;
+  readonly ingestion: IngestionService;
+  readonly recall: RecallService;
+  readonly promotion: PromotionService;
+  readonly groups: GroupIdResolver;
+  readonly configuration: MemoryConfiguration;
+  readonly telemetry: CountingTelemetry;
+  readonly stateDirectory: string;
+  readonly layout: StateLayout;
+  readonly temporaryState: boolean;
+  /** Stops ingestion (appending what was staged) and closes the stores; idempotent. */
+  close(): Promise<void>;
+}
+
+export async function openHarnessMemory(context: CommandContext, options: HarnessMemoryOptions = {}): Promise<HarnessMemory> {
+  const { terminal, options: common } = context;
+  const { endpoint, client } = await openGraphiti(context, options.emulator ?? {});
+  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs);
+
+  const temporaryState = !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || endpoint.emulator !== undefined);
+  const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
+  if (temporaryState) context.defer(() => fs.rm(stateDirectory, { recursive: true, force: true }));
+  const normalisedEndpoint = normaliseEndpoint(endpoint.url) ?? endpoint.url;
+  const workspaceFolder = options.workspaceFolder ?? common.workspace;
+  const layout = stateLayout(stateDirectory, workspaceFolder, normalisedEndpoint);
+
+  const logger = harnessLogger(terminal.env, terminal.stderr);
+  const clock = new SystemClock();
+  const telemetry = new CountingTelemetry();
+  const settingsSource = new StaticSettingsSource(
+    harnessSettings({
+      endpoint: endpoint.url,
+      options: common,
+      ...(options.autoPromote === undefined ? {} : { autoPromote: options.autoPromote }),
+      ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
+    }),
+  );
+  const [git, globalStore, workspaceStore] = await Promise.all([
+    readGitFacts(workspaceFolder),
+    openStore(layout.globalStore, logger),
+    openStore(layout.workspaceStore, logger),
+  ]);
+  const ledger = await openOrExplain(() => FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger }), layout.deliveryLedger);
+  const outbox = await openOrExplain(
+    () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
+    layout.outboxDirectory,
+  );
+  // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
+  const consent = new FileConsentStore(workspaceStore);
+  if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
+
+  const container = new Container();
+  container.bind(SettingsSource).toConstantValue(settingsSource);
+  container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(workspaceFolder, git));
+  container.bind(GlobalStore).toConstantValue(globalStore);
+  container.bind(WorkspaceStore).toConstantValue(workspaceStore);
+  container.bind(ConsentStore).toConstantValue(consent);
+  container.bind(Outbox).toConstantValue(outbox);
+  container.bind(DeliveryLedger).toConstantValue(ledger);
+  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  container.bind(Clock).toConstantValue(clock);
+  container.bind(Logger).toConstantValue(logger);
+  container.bind(TelemetrySink).toConstantValue(telemetry);
+  container.bind(IngestionOptions).toConstantValue({ resendAfterMs: (options.resendAfterSeconds ?? DEFAULT_RESEND_AFTER_SECONDS) * 1000 });
+  container.loadSync(createMemoryModule());
+
+  const configuration = container.get<MemoryConfiguration>(MemoryConfiguration);
+  const problems = configuration.problems();
+  if (problems.length > 0) {
+    throw new HarnessError(`the harness's memory settings are invalid: ${problems.join('; ')}`, {
+      hint: 'Check --timeout-ms and --scopes; this is otherwise a bug in the harness.',
+    });
+  }
+  const ingestion = container.get<IngestionService>(IngestionService);
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      await ingestion.dispose();
+      await Promise.allSettled([outbox.close(), ledger.close(), globalStore.flush(), workspaceStore.flush()]);
+    })());
+  // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
+  context.defer(close);
+  await adoptLeftoverJournals(outbox, layout.outboxDirectory);
+
+  return {
+    container,
+    endpoint,
+    client,
+    ingestion,
+    recall: container.get<RecallService>(RecallService),
+    promotion: container.get<PromotionService>(PromotionService),
+    groups: container.get<GroupIdResolver>(GroupIdResolver),
+    configuration,
+    telemetry,
+    stateDirectory,
+    layout,
+    temporaryState,
+    close,
+  };
+}
+
+async function preflight(client: GraphitiClient, url: string, timeoutMs: number): Promise<void> {
+  try {
+    await client.healthcheck({ maxRetries: 0 });
+  } catch (error) {
+    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs);
+  }
+}
+
+async function openStore(filePath: string, logger: Logger): Promise<FileKeyValueStore> {
+  return openOrExplain(() => FileKeyValueStore.open(filePath, { logger }), filePath);
+}
+
+async function openOrExplain<T>(open: () => Promise<T>, location: string): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HarnessError(`cannot open the harness state at ${location}${code === undefined ? '' : ` (${code})`}.`, {
+      hint: 'Check that the folder is writable, or pass another --state-dir.',
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,68 @@
+// Helpers shared by the suites: settings, chat submission through the real chat view, and reading
+// what reached the emulator.
+const vscode = require('vscode');
+const { control, waitFor, sleep } = require('./harness.js');
+
+const MODEL = { vendor: 'graphiti-e2e', id: 'scripted-1' };
+
+async function setSetting(key, value) {
+  await vscode.workspace.getConfiguration('graphitiMemory').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+async function emulatorRequests() {
+  return control('GET /emulator/requests');
+}
+
+/** Every request that reached the emulator since the last reset (method, path, body, status). */
+async function networkRequests() {
+  return emulatorRequests();
+}
+
+async function receivedPrompts() {
+  return vscode.commands.executeCommand('graphitiE2e.receivedPrompts');
+}
+
+/** Submits a chat request through the chat view, as a user typing and pressing Enter would. */
+async function submitChat(query) {
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query,
+    isPartialQuery: false,
+    mode: 'ask',
+    modelSelector: MODEL,
+  });
+}
+
+/** Starts a new chat session in the chat view (a new session id, so a new session scope). */
+async function newChatSession() {
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await sleep(500);
+}
+
+/** Waits for the scripted model to receive one more prompt than `before`, and returns it. */
+async function nextPrompt(before, timeoutMs = 30_000) {
+  return waitFor(
+    'the scripted model to receive a prompt',
+    async () => {
+      const prompts = await receivedPrompts();
+      return prompts.length > before ? prompts[prompts.length - 1] : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+}
+
+function episodeNames(episodes) {
+  return episodes.map((episode) => episode.name);
+}
+
+module.exports = {
+  MODEL,
+  setSetting,
+  emulatorRequests,
+  networkRequests,
+  receivedPrompts,
+  submitChat,
+  newChatSession,
+  nextPrompt,
+  episodeNames,
+};

@@ -1,0 +1,231 @@
+// The trusted-workspace session: consent, Test Connection, @memory with recall across sessions, a
+// hanging Graphiti, the language-model tools and capture of another participant's chat.
+const vscode = require('vscode');
+const { assert, control, waitFor, sleep, runTests, emulatorUrl } = require('./harness.js');
+const {
+  setSetting,
+  networkRequests,
+  receivedPrompts,
+  submitChat,
+  newChatSession,
+  nextPrompt,
+  episodeNames,
+} = require('./memory-helpers.js');
+
+const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
+const TURN_NAME = /^graphiti-memory\.turn\..+\.(user|assistant)$/;
+const RECALL_DEADLINE_MS = 750;
+
+async function statusBarText() {
+  const { texts } = await control('POST /ui/text', { selector: '.statusbar-item' });
+  return texts.find((text) => /memory/i.test(text)) ?? texts.join(' | ');
+}
+
+const tests = [
+  {
+    name: '1a the packaged VSIX is installed and activates',
+    fn: async () => {
+      const extension = vscode.extensions.getExtension(EXTENSION_ID);
+      assert.ok(extension, `${EXTENSION_ID} is not installed`);
+      await extension.activate();
+      assert.equal(extension.isActive, true);
+      const commands = await vscode.commands.getCommands(true);
+      for (const id of ['graphitiMemory.testConnection', 'graphitiMemory.promote', 'graphitiMemory.showStatus']) {
+        assert.ok(commands.includes(id), `command ${id} is not registered`);
+      }
+    },
+  },
+  {
+    name: '2a enabling asks for consent; declining sends nothing',
+    fn: async () => {
+      await control('POST /emulator/reset');
+      await setSetting('enabled', true);
+      await control('POST /ui/text', { selector: '.monaco-dialog-box', state: 'visible', timeoutMs: 15_000 });
+      const { texts } = await control('POST /ui/text', { selector: '.monaco-dialog-box' });
+      assert.ok(texts.join(' ').includes(emulatorUrl), `the consent dialog does not name the endpoint: ${texts.join(' ')}`);
+      await control('POST /ui/click-button', { name: 'Cancel', exact: true });
+      // A chat turn after declining must not reach Graphiti either.
+      const before = (await receivedPrompts()).length;
+      await submitChat('@memory Our release branch is called trunk.');
+      await nextPrompt(before);
+      await sleep(3_000);
+      assert.deepEqual(await networkRequests(), [], 'requests reached the emulator without consent');
+    },
+  },
+  {
+    name: '2b accepting consent allows traffic',
+    fn: async () => {
+      const pending = vscode.commands.executeCommand('graphitiMemory.enable');
+      await control('POST /ui/click-button', { name: 'Allow', exact: false });
+      await pending;
+      const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
+      assert.notEqual(status?.state, 'needs-consent', `status after consent: ${JSON.stringify(status)}`);
+    },
+  },
+  {
+    name: '1b Test Connection from the command palette reports the emulator healthy',
+    fn: async () => {
+      await control('POST /ui/run-command', { title: 'Graphiti Memory: Test Connection' });
+      await control('POST /ui/pick', { label: 'health' });
+      const notification = await waitFor('a Test Connection notification', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.notification-list-item-message' });
+        return texts.find((text) => /healthy|reachable/i.test(text));
+      });
+      assert.match(notification, /healthy/i);
+      const result = await vscode.commands.executeCommand('graphitiMemory.testConnection', 'health');
+      assert.equal(result?.ok, true, JSON.stringify(result));
+      assert.ok((await networkRequests()).some((request) => request.path === '/healthcheck'));
+    },
+  },
+  {
+    name: '1c Test Connection reports an unreachable endpoint clearly',
+    fn: async () => {
+      await setSetting('endpoint', 'http://127.0.0.1:9');
+      try {
+        const result = await waitFor('the endpoint change to apply', async () => {
+          const outcome = await vscode.commands.executeCommand('graphitiMemory.testConnection', 'health');
+          return outcome?.ok === false ? outcome : undefined;
+        });
+        assert.match(result.message, /127\.0\.0\.1:9/, `the failure does not name the URL: ${result.message}`);
+      } finally {
+        await setSetting('endpoint', emulatorUrl);
+        // A changed endpoint needs consent again; give it for the emulator once more.
+        const pending = vscode.commands.executeCommand('graphitiMemory.enable');
+        await control('POST /ui/click-button', { name: 'Allow', exact: false }).catch(() => undefined);
+        await pending;
+      }
+    },
+  },
+  {
+    name: '3 @memory answers, ingests the turn, and recalls it in a later session',
+    fn: async () => {
+      await control('POST /emulator/reset');
+      let before = (await receivedPrompts()).length;
+      await submitChat('@memory We deploy the billing API with Fly.io.');
+      await nextPrompt(before);
+      const episodes = await waitFor(
+        'the turn to be stored as a user and an assistant episode',
+        async () => {
+          const turnEpisodes = (await control('GET /emulator/episodes')).filter((episode) => TURN_NAME.test(episode.name));
+          const roles = new Set(turnEpisodes.map((episode) => episode.name.split('.').pop()));
+          return roles.has('user') && roles.has('assistant') ? turnEpisodes : undefined;
+        },
+        30_000,
+      );
+      const userEpisode = episodes.find((episode) => episode.name.endsWith('.user'));
+      assert.match(userEpisode.content, /Fly\.io/);
+      const messages = (await networkRequests()).filter((request) => request.path === '/messages');
+      assert.ok(messages.length >= 1);
+      for (const request of messages) {
+        for (const message of request.body.messages) {
+          assert.equal('uuid' in message, false, 'a message was sent with a uuid');
+          assert.match(message.name, TURN_NAME);
+        }
+      }
+
+      await newChatSession();
+      before = (await receivedPrompts()).length;
+      await submitChat('@memory How do we deploy the billing API?');
+      const prompt = await nextPrompt(before);
+      assert.match(prompt, /<graphiti_memory>/, 'the prompt has no memory block');
+      assert.match(prompt, /<graphiti_memory>[\s\S]*Fly\.io[\s\S]*<\/graphiti_memory>/, 'the recalled fact is not in the block');
+      await sleep(1_000);
+      await control('POST /ui/screenshot', { name: 'chat-answer-with-memory' });
+    },
+  },
+  {
+    name: '4 a hanging Graphiti never holds up a chat turn, and the status bar shows the failure',
+    fn: async () => {
+      await control('POST /emulator/faults', { '*': { hangRate: 1 } });
+      try {
+        const before = (await receivedPrompts()).length;
+        const started = Date.now();
+        await submitChat('@memory Which CI provider do we use?');
+        await nextPrompt(before);
+        const elapsed = Date.now() - started;
+        assert.ok(elapsed < RECALL_DEADLINE_MS + 2_500, `the turn waited ${elapsed} ms for a hanging Graphiti`);
+        const text = await waitFor(
+          'the status bar to show the failure',
+          async () => {
+            const current = await statusBarText();
+            return /fail|error|unreachable|warning/i.test(current) ? current : undefined;
+          },
+          45_000,
+          500,
+        );
+        assert.ok(text);
+        await control('POST /ui/screenshot', { name: 'status-bar-failing' });
+      } finally {
+        await control('POST /emulator/faults', {});
+      }
+    },
+  },
+  {
+    name: '5 the language-model tools are registered and work',
+    fn: async () => {
+      const names = vscode.lm.tools.map((tool) => tool.name);
+      assert.ok(names.includes('graphiti_memory_search'), `tools: ${names.join(', ')}`);
+      assert.ok(names.includes('graphiti_memory_remember'), `tools: ${names.join(', ')}`);
+      const token = new vscode.CancellationTokenSource().token;
+      const search = await vscode.lm.invokeTool('graphiti_memory_search', { input: { query: 'How do we deploy the billing API?' }, toolInvocationToken: undefined }, token);
+      const searchText = search.content.map((part) => part.value ?? '').join('');
+      assert.match(searchText, /Fly\.io/, `search result: ${searchText}`);
+
+      await control('POST /emulator/reset');
+      const remember = vscode.lm.invokeTool(
+        'graphiti_memory_remember',
+        { input: { kind: 'decision', scope: 'workspace', content: 'We adopt zod for validation.' }, toolInvocationToken: undefined },
+        token,
+      );
+      // Remember asks first: the confirmation must be visible before anything is written.
+      const confirmation = await control('POST /ui/text', { selector: '.monaco-dialog-box, .chat-confirmation-widget', state: 'visible', timeoutMs: 15_000 });
+      assert.match(confirmation.texts.join(' '), /zod/, 'the confirmation does not show what will be stored');
+      assert.equal((await networkRequests()).filter((request) => request.path === '/messages').length, 0, 'remember wrote before confirmation');
+      await control('POST /ui/click-button', { name: 'Continue|Allow|Remember' });
+      await remember;
+      await waitFor('the promoted memory to reach Graphiti', async () =>
+        (await networkRequests()).find(
+          (request) => request.path === '/messages' && request.body.messages.some((message) => message.role_type === 'system' && /graphiti_episode kind="decision"/.test(message.content)),
+        ),
+      );
+    },
+  },
+  {
+    name: "7 capture.vscodeChat ingests another participant's turn once",
+    fn: async () => {
+      await control('POST /emulator/reset');
+      await setSetting('capture.vscodeChat', true);
+      await newChatSession();
+      await submitChat('@echo The staging database runs Postgres 16.');
+      const found = await waitFor(
+        'the @echo turn to reach the emulator as user + assistant messages',
+        async () => {
+          const sent = (await networkRequests())
+            .filter((request) => request.path === '/messages')
+            .flatMap((request) => request.body.messages);
+          const user = sent.filter((message) => message.role_type === 'user' && message.content.includes('Postgres 16'));
+          const assistant = sent.filter((message) => message.role_type === 'assistant' && message.content.includes('Echo participant heard'));
+          return user.length > 0 && assistant.length > 0 ? { user, assistant } : undefined;
+        },
+        60_000,
+        500,
+      );
+      await sleep(5_000);
+      const names = episodeNames(await control('GET /emulator/episodes'));
+      const groups = new Set((await networkRequests()).filter((request) => request.path === '/messages').map((request) => request.body.group_id));
+      const perGroup = (role) => names.filter((name) => name.endsWith(`.${role}`)).length / Math.max(groups.size, 1);
+      assert.equal(found.user.length, groups.size, 'the user message was sent more than once per group');
+      assert.equal(perGroup('user'), 1);
+      assert.equal(perGroup('assistant'), 1);
+    },
+  },
+  {
+    name: '8 screenshot of the status bar',
+    fn: async () => {
+      const { file } = await control('POST /ui/screenshot', { name: 'status-bar' });
+      assert.ok(file);
+    },
+  },
+];
+
+exports.run = () => runTests(tests);

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { answerInputBoxes, answerMessages, answerQuickPicks, testHost } from '../test-support/vscode-double.js';
+import { FORGET } from './forget-workspace-command.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+const ON = { 'graphitiMemory.enabled': true };
+
+describe('commands', () => {
+  it('Promote to Memory asks kind → scope → text, prefilled from the selection', async () => {
+    harness = await activateExtension({ settings: ON, consented: true });
+    testHost().activeEditor = { selectedText: 'Releases are cut on Mondays.' };
+    answerQuickPicks('procedure', 'workspace');
+    answerInputBoxes('Releases are cut on Mondays.');
+    const result = await harness.command<{ ok: boolean; groupId: string }>('graphitiMemory.promote');
+    expect(result.ok).toBe(true);
+    expect(testHost().shownInputBoxes[0]?.options?.value).toBe('Releases are cut on Mondays.');
+    await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages'), 5000, 'the promotion sent');
+    const body = harness.emulator.requests.find((request) => request.path === '/messages')?.body as { group_id: string; messages: { content: string }[] };
+    expect(body.group_id).toBe(result.groupId);
+    expect(body.messages[0]?.content).toContain('<graphiti_episode kind="procedure" scope="workspace"');
+  });
+
+  it('Promote refuses a secret', async () => {
+    harness = await activateExtension({ settings: ON, consented: true });
+    const result = await harness.command<{ ok: boolean; reason: string }>('graphitiMemory.promote', {
+      kind: 'procedure',
+      scope: 'workspace',
+      text: 'Deploy with AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    });
+    expect(result).toMatchObject({ ok: false, reason: 'secret' });
+  });
+
+  it('Forget Workspace Memory deletes the group only after confirmation', async () => {
+    harness = await activateExtension({ settings: ON, consented: true });
+    answerMessages(undefined);
+    expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(false);
+    expect(harness.emulator.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    answerMessages(FORGET);
+    expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(true);
+    expect(harness.emulator.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([
+      expect.stringMatching(/^\/group\/gm_workspace_[0-9a-f]+$/),
+    ]);
+  });
+
+  it('Set API Key stores the key in secret storage and sends it; Clear API Key removes it', async () => {
+    harness = await activateExtension();
+    answerInputBoxes('s3cret-key');
+    await harness.command('graphitiMemory.setApiKey');
+    expect(await harness.context.secrets.get('graphitiMemory.apiKey')).toBe('s3cret-key');
+    expect(testHost().shownInputBoxes[0]?.options?.password).toBe(true);
+    await harness.command('graphitiMemory.testConnection', 'health');
+    expect(harness.emulator.requests.at(-1)?.headerNames).toContain('authorization');
+    await harness.command('graphitiMemory.clearApiKey');
+    expect(harness.context.secrets.keys()).toEqual([]);
+    await harness.command('graphitiMemory.testConnection', 'health');
+    expect(harness.emulator.requests.at(-1)?.headerNames).not.toContain('authorization');
+    expect(harness.logText()).not.toContain('s3cret-key');
+  });
+
+  it('Import Claude Code Sessions enqueues each finished turn once', async () => {
+    harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'claude-import-'));
+    const file = path.join(folder, 'session-a.jsonl');
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: 'session-a', timestamp: '2026-01-01T10:00:00Z', message: { role: 'user', content: 'How do we release?' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 'session-a', timestamp: '2026-01-01T10:00:05Z', message: { role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Tag and push.' }] } },
+    ];
+    fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const first = await harness.command<{ turns: number }>('graphitiMemory.importClaudeCodeSessions', [file]);
+    expect(first.turns).toBe(1);
+    await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages'), 5000, 'the import sent');
+    await harness.command('graphitiMemory.importClaudeCodeSessions', [file]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toHaveLength(1);
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('Open Log shows the channel', async () => {
+    harness = await activateExtension();
+    await harness.command('graphitiMemory.openLog');
+    const { windowRegistry } = await import('../test-support/vscode-double.js');
+    expect(windowRegistry().outputChannels[0]?.shown).toBe(1);
+  });
+});

@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { activateExtension, type Harness } from '../test-support/extension-harness.js';
+import { answerMessages, answerQuickPicks, testHost, updateSettings } from '../test-support/vscode-double.js';
+import { HEALTH_ITEM, RUN_SMOKE_TEST, SMOKE_ITEM, type TestConnectionResult } from './test-connection-command.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+const test = (mode?: string) => harness!.command<TestConnectionResult>('graphitiMemory.testConnection', ...(mode ? [mode] : []));
+
+describe('Test Connection', () => {
+  it('reports a healthy server, read-only, without consent', async () => {
+    harness = await activateExtension();
+    const result = await test('health');
+    expect(result).toMatchObject({ ok: true, mode: 'health', message: `Graphiti at ${harness.emulator.url} is healthy.` });
+    expect(harness.emulator.requests.map((request) => request.path)).toEqual(['/healthcheck']);
+    expect(testHost().shownMessages.at(-1)?.message).toBe(result.message);
+  });
+
+  it('offers the health check and the smoke test in a quick pick', async () => {
+    harness = await activateExtension();
+    answerQuickPicks(HEALTH_ITEM);
+    expect((await test()).mode).toBe('health');
+    expect(testHost().shownQuickPicks[0]?.items.map((item) => item.label)).toEqual([HEALTH_ITEM, SMOKE_ITEM]);
+    answerQuickPicks(SMOKE_ITEM);
+    answerMessages(undefined);
+    expect(await test()).toMatchObject({ ok: false, mode: undefined });
+    expect(testHost().shownMessages.some((message) => message.modal && message.items.includes(RUN_SMOKE_TEST))).toBe(true);
+  });
+
+  it('says the server is unreachable, with the URL and what to try', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.endpoint': 'http://127.0.0.1:9', 'graphitiMemory.timeoutMs': 1000 } });
+    const result = await test('health');
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain('http://127.0.0.1:9');
+    expect(result.message).toMatch(/unreachable|did not answer/);
+  });
+
+  it('says why an endpoint is invalid', async () => {
+    harness = await activateExtension();
+    updateSettings({ 'graphitiMemory.endpoint': 'ftp://example.com' });
+    const result = await test('health');
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain('the endpoint setting is invalid');
+    expect(result.message).toContain('http(s) URL');
+    expect(harness.emulator.requests).toEqual([]);
+  });
+
+  it('smoke test: writes a temporary group, sees it processed, and deletes it', async () => {
+    harness = await activateExtension();
+    const result = await test('smoke');
+    expect(result).toMatchObject({ ok: true, processed: true, cleanedUp: true });
+    const paths = harness.emulator.requests.map((request) => `${request.method} ${request.path}`);
+    expect(paths[0]).toBe('POST /messages');
+    expect(paths.at(-1)).toMatch(/^DELETE \/group\/graphiti_memory_smoke_/);
+    expect(harness.emulator.state.episodes()).toEqual([]);
+  });
+
+  it('smoke test: warns when nothing is processed, and still deletes the group', async () => {
+    harness = await activateExtension();
+    harness.emulator.killWorker();
+    const result = await test('smoke');
+    expect(result).toMatchObject({ ok: false, processed: false, cleanedUp: true });
+    expect(result.message).toContain('did not process it');
+    expect(harness.emulator.requests.at(-1)?.method).toBe('DELETE');
+  });
+});

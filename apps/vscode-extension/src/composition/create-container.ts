@@ -1,0 +1,24 @@
+// Builds the container of one activation. Nothing is resolved here: services are created when a
+// contribution needs them, and delivery starts only once memory is on.
+import { Container } from 'inversify';
+import type * as vscode from 'vscode';
+import { createCoreServicesModule } from './memory-module.js';
+import { createExtensionModule } from './extension-module.js';
+import { Contribution } from './tokens.js';
+
+export function createContainer(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.loadSync(createCoreServicesModule(), createExtensionModule({ context, channel, container }));
+  return container;
+}
+
+/** Registers every contribution, in order; one that fails is logged and the others still register. */
+export function registerContributions(container: Container, context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): void {
+  for (const contribution of container.getAll<Contribution>(Contribution)) {
+    try {
+      contribution.register(context);
+    } catch (error) {
+      channel.error(`a feature failed to start: ${contribution.constructor.name} (${error instanceof Error ? error.name : 'unknown'})`);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+// The extension's bindings: VS Code adapters for memory-core's ports, the extension's services,
+// and every contribution (multi-bound under `Contribution`, registered in order by activate).
+import { ContainerModule, type Container } from 'inversify';
+import type * as vscode from 'vscode';
+import {
+  Clock,
+  ConsentStore,
+  GlobalStore,
+  GraphitiConnection,
+  Logger,
+  MemoryConfiguration,
+  SettingsSource,
+  TelemetrySink,
+  WorkspaceContext,
+  WorkspaceStore,
+} from '@graphiti-memory/memory-core';
+import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
+import { RecreatingGraphitiConnection } from '../adapters/graphiti-connection.js';
+import { LogChannelLogger } from '../adapters/log-channel-logger.js';
+import { LogTelemetry } from '../adapters/log-telemetry.js';
+import { MementoConsentStore, MementoKeyValueStore } from '../adapters/memento-stores.js';
+import { SystemClock } from '../adapters/system-clock.js';
+import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
+import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
+import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
+import { MemoryParticipant } from '../chat/memory-participant.js';
+import { ApiKeyCommands } from '../commands/api-key-commands.js';
+import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
+import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.js';
+import { PromoteCommand } from '../commands/promote-command.js';
+import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } from '../commands/test-connection-command.js';
+import { ConsentContribution } from '../consent/consent-contribution.js';
+import { ConsentEvents } from '../consent/consent-events.js';
+import { ConsentFlow } from '../consent/consent-flow.js';
+import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
+import { CoreRecall } from '../memory/core-recall.js';
+import { DeferredIngestion } from '../memory/deferred-ingestion.js';
+import { MemoryPromotion, MemoryRecall, type MemoryIngestion } from '../memory/memory-services.js';
+import { QueuedPromotion } from '../memory/queued-promotion.js';
+import { MemoryStatus } from '../status/memory-status.js';
+import { StatusBarContribution } from '../status/status-bar-contribution.js';
+import { StatusCommands } from '../status/status-commands.js';
+import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
+import { createPipelineFactory } from './ingestion-factory.js';
+import { Lazy, LazyIngestion } from './lazy.js';
+import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
+
+/** Contributions in registration order: the status bar first, so it shows while the rest register. */
+export const CONTRIBUTIONS = [
+  StatusBarContribution,
+  StatusCommands,
+  ConsentContribution,
+  TestConnectionCommand,
+  PromoteCommand,
+  ForgetWorkspaceCommand,
+  ApiKeyCommands,
+  ImportClaudeCodeCommand,
+  MemoryParticipant,
+  MemoryToolsContribution,
+  EpisodesViewContribution,
+  CaptureContribution,
+] as const;
+
+export interface ExtensionModuleOptions {
+  readonly context: vscode.ExtensionContext;
+  readonly channel: vscode.LogOutputChannel;
+  readonly container: Container;
+}
+
+export function createExtensionModule({ context, channel, container }: ExtensionModuleOptions): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(ExtensionContext).toConstantValue(context);
+    bind(LogChannel).toConstantValue(channel);
+
+    // Ports of memory-core.
+    const clock = new SystemClock();
+    const logger = new LogChannelLogger(channel);
+    const consent = new MementoConsentStore(context.workspaceState, clock);
+    bind(Clock).toConstantValue(clock);
+    bind(Logger).toConstantValue(logger);
+    bind(TelemetrySink).toConstantValue(new LogTelemetry(logger));
+    bind(SettingsSource).to(VsCodeSettingsSource).inSingletonScope();
+    bind(WorkspaceContext).toConstantValue(new VsCodeWorkspaceContext());
+    bind(ConsentStore).toConstantValue(consent);
+    bind(ConsentEvents).toConstantValue(consent);
+    bind(GlobalStore).toConstantValue(new MementoKeyValueStore(context.globalState));
+    bind(WorkspaceStore).toConstantValue(new MementoKeyValueStore(context.workspaceState));
+    const apiKeys = new SecretApiKeyStore(context.secrets);
+    context.subscriptions.push(apiKeys);
+    bind(ApiKeyStore).toConstantValue(apiKeys);
+    bind(GraphitiConnection)
+      .toDynamicValue(({ get }) => {
+        const connection = new RecreatingGraphitiConnection(get<MemoryConfiguration>(MemoryConfiguration), apiKeys);
+        context.subscriptions.push(connection);
+        return connection;
+      })
+      .inSingletonScope();
+
+    // The extension's memory seams.
+    bind(LazyIngestion)
+      .toDynamicValue(
+        () =>
+          new Lazy<MemoryIngestion>(() => {
+            const ingestion = new DeferredIngestion(createPipelineFactory(container, context.globalStorageUri?.fsPath), logger);
+            context.subscriptions.push({ dispose: () => void ingestion.dispose() });
+            return ingestion;
+          }),
+      )
+      .inSingletonScope();
+    bind(MemoryRecall).to(CoreRecall).inSingletonScope();
+    bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
+    bind(MemoryStatus).toSelf().inSingletonScope();
+    bind(ConsentFlow).toSelf().inSingletonScope();
+    bind(ScopeForgetter).toSelf().inSingletonScope();
+    bind(EpisodesTreeProvider).toSelf().inSingletonScope();
+    bind(SearchMemoryTool).toSelf().inSingletonScope();
+    bind(RememberTool).toSelf().inSingletonScope();
+    bind(SmokeTestTiming).toConstantValue(DEFAULT_SMOKE_TEST_TIMING);
+    bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
+
+    for (const contribution of CONTRIBUTIONS) {
+      bind(contribution).toSelf().inSingletonScope();
+      bind(Contribution).toService(contribution);
+    }
+  });
+}

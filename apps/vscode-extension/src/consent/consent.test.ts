@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { answerMessages, testHost, updateSettings } from '../test-support/vscode-double.js';
+import { ALLOW, TURN_OFF } from './consent-flow.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+function consentDialogs() {
+  return testHost().shownMessages.filter((message) => message.modal && message.items.includes(ALLOW));
+}
+
+describe('consent', () => {
+  it('asks when memory is turned on, naming the endpoint and what is sent; declining sends nothing', async () => {
+    harness = await activateExtension();
+    answerMessages(TURN_OFF);
+    updateSettings({ 'graphitiMemory.enabled': true });
+    await waitFor(() => consentDialogs().length === 1, 2000, 'the consent dialog');
+    const dialog = consentDialogs()[0];
+    expect(dialog?.message).toContain(harness.emulator.url);
+    expect(dialog?.detail).toContain('The text of your messages and the answers');
+    expect(dialog?.detail).toContain('Nothing else');
+    await waitFor(() => testHost().settings.get('graphitiMemory.enabled') === false, 2000, 'the setting turned off');
+    // A chat request and a promotion after declining: still nothing reaches Graphiti.
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(harness.emulator.requests).toEqual([]);
+    expect(harness.context.workspaceState.get('graphitiMemory.consent')).toBeUndefined();
+  });
+
+  it('grants consent for the endpoint through the Enable command and lets traffic through', async () => {
+    harness = await activateExtension();
+    answerMessages(ALLOW);
+    const result = await harness.command<{ answer: string; enabled: boolean }>('graphitiMemory.enable');
+    expect(result).toMatchObject({ answer: 'granted', enabled: true });
+    expect(testHost().settings.get('graphitiMemory.enabled')).toBe(true);
+    expect(harness.context.workspaceState.get<{ endpoint: string }>('graphitiMemory.consent')?.endpoint).toBe(harness.emulator.url);
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy with Fly.io.' });
+    await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages'), 5000, 'a /messages request');
+  });
+
+  it('asks again when the endpoint changes, and revoking closes the gate', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    expect(consentDialogs()).toHaveLength(0);
+    answerMessages(undefined);
+    updateSettings({ 'graphitiMemory.endpoint': 'http://127.0.0.1:9' });
+    await waitFor(() => consentDialogs().length === 1, 2000, 'a second consent dialog');
+    updateSettings({ 'graphitiMemory.endpoint': harness.emulator.url });
+    const revoked = await harness.command<{ ok: boolean }>('graphitiMemory.revokeConsent');
+    expect(revoked.ok).toBe(true);
+    const status = await harness.command<{ state: string }>('graphitiMemory.showStatus');
+    expect(status.state).toBe('needsConsent');
+  });
+
+  it('never asks or sends in an untrusted workspace', async () => {
+    answerMessages((shown) => (shown.items.includes(ALLOW) ? ALLOW : undefined));
+    harness = await activateExtension({ trusted: false, settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true } });
+    const result = await harness.command<{ answer: string }>('graphitiMemory.enable');
+    expect(result.answer).toBe('untrusted');
+    const test = await harness.command<{ ok: boolean }>('graphitiMemory.testConnection', 'health');
+    expect(test.ok).toBe(false);
+    expect(consentDialogs()).toHaveLength(0);
+    expect(harness.emulator.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as vscode from 'vscode';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { answerMessages, windowRegistry } from '../test-support/vscode-double.js';
+import { DELETE, EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+function provider() {
+  const view = windowRegistry().treeViews.get(EPISODES_VIEW);
+  if (!view) throw new Error('the episodes view is not registered');
+  return view.treeDataProvider as vscode.TreeDataProvider<EpisodeNode>;
+}
+
+describe('episodes view', () => {
+  it('is empty while memory is off (the welcome view explains)', async () => {
+    harness = await activateExtension();
+    expect(await provider().getChildren()).toEqual([]);
+    expect(harness.emulator.requests).toEqual([]);
+  });
+
+  it('lists recent episodes per scope and deletes one after confirmation', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
+    await waitFor(() => harness!.emulator.state.episodes().length === 1, 5000, 'the episode stored');
+    const scopes = (await provider().getChildren()) ?? [];
+    expect(scopes.map((node) => (node.type === 'scope' ? node.scope : node.type))).toEqual(['workspace', 'user']);
+    const episodes = (await provider().getChildren(scopes[0])) ?? [];
+    expect(episodes).toHaveLength(1);
+    const item = await provider().getTreeItem(episodes[0]!);
+    expect(item.label).toBe('We use zod.');
+    expect(item.contextValue).toBe('graphitiMemory.episode');
+    answerMessages(DELETE);
+    const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.deleteEpisode', episodes[0]);
+    expect(result.ok).toBe(true);
+    expect(harness.emulator.state.episodes()).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { activateExtension, type Harness } from '../test-support/extension-harness.js';
+import { answerMessages, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
+import { STATE_CONTEXT_KEY } from './status-bar-contribution.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+const item = () => windowRegistry().statusBarItems[0];
+
+describe('status bar', () => {
+  it('shows off, then needs consent, then on — and sets the welcome-view context key', async () => {
+    harness = await activateExtension();
+    expect(item()?.text).toContain('Memory: off');
+    expect(item()?.command).toBe('graphitiMemory.showStatus');
+    expect(item()?.visible).toBe(true);
+    expect(testHost().contextKeys.get(STATE_CONTEXT_KEY)).toBe('off');
+    answerMessages(undefined);
+    updateSettings({ 'graphitiMemory.enabled': true });
+    expect(item()?.text).toContain('needs consent');
+    expect(testHost().contextKeys.get(STATE_CONTEXT_KEY)).toBe('needsConsent');
+    await harness.context.workspaceState.update('graphitiMemory.consent', { endpoint: harness.emulator.url, grantedAt: '' });
+    await harness.command('graphitiMemory.showStatus');
+    expect(item()?.text).toContain('Memory: on');
+  });
+
+  it('shows invalid settings and says why in Show Status', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.endpoint': 'not a url' } });
+    const snapshot = await harness.command<{ state: string; summary: string }>('graphitiMemory.showStatus');
+    expect(snapshot.state).toBe('invalid');
+    expect(snapshot.summary).toContain('graphitiMemory.endpoint');
+    expect(item()?.text).toContain('invalid settings');
+  });
+
+  it('shows the queue depth and failing when Graphiti refuses messages', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true, emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } } });
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
+    const pipeline = await harness.ingestion();
+    await pipeline.drain();
+    const snapshot = await harness.command<{ state: string; queueDepth: number }>('graphitiMemory.showStatus');
+    expect(snapshot).toMatchObject({ state: 'failing', queueDepth: 1 });
+    expect(item()?.text).toContain('failing · 1 queued');
+  });
+});

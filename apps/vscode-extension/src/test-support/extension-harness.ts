@@ -1,0 +1,82 @@
+// Activates the extension against the `vscode` double, with an emulator as Graphiti: what every
+// contribution test starts from. Timings are shortened; nothing else is replaced.
+import { IngestionOptions } from '@graphiti-memory/memory-core';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import type { Container } from 'inversify';
+import * as vscode from 'vscode';
+import { CaptureTiming } from '../capture/capture-contribution.js';
+import { SmokeTestTiming } from '../commands/test-connection-command.js';
+import { createContainer, registerContributions } from '../composition/create-container.js';
+import { LazyIngestion, type Lazy } from '../composition/lazy.js';
+import type { DeferredIngestion } from '../memory/deferred-ingestion.js';
+import type { MemoryIngestion } from '../memory/memory-services.js';
+import { createExtensionContext, presetSettings, testHost, windowRegistry, type ExtensionContextDouble } from './vscode-double.js';
+
+export interface Harness {
+  readonly emulator: RunningEmulator;
+  readonly context: ExtensionContextDouble;
+  readonly container: Container;
+  /** Runs a command as VS Code would. */
+  command<T = unknown>(id: string, ...args: unknown[]): Promise<T>;
+  /** The ingestion pipeline, opened. */
+  ingestion(): Promise<NonNullable<Awaited<ReturnType<DeferredIngestion['ready']>>>>;
+  /** Requests the emulator received, except health checks. */
+  dataRequests(): RunningEmulator['requests'];
+  logText(): string;
+  dispose(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Settings before activation; the endpoint defaults to the emulator's URL. */
+  readonly settings?: Record<string, unknown>;
+  /** Consent for the emulator's endpoint before activation. */
+  readonly consented?: boolean;
+  readonly trusted?: boolean;
+  readonly workspaceFolder?: string;
+  readonly emulator?: Parameters<typeof startEmulator>[0];
+}
+
+export async function activateExtension(options: HarnessOptions = {}): Promise<Harness> {
+  const emulator = await startEmulator({ quiet: true, processingDelayMs: 5, ...options.emulator });
+  const context = createExtensionContext();
+  const host = testHost();
+  host.trusted = options.trusted ?? true;
+  host.workspaceFolders = [{ uri: vscode.Uri.file(options.workspaceFolder ?? '/work/project'), name: 'project', index: 0 }];
+  presetSettings({ 'graphitiMemory.endpoint': emulator.url, ...options.settings });
+  if (options.consented) {
+    await context.workspaceState.update('graphitiMemory.consent', { endpoint: emulator.url, grantedAt: new Date().toISOString() });
+  }
+  const channel = vscode.window.createOutputChannel('Graphiti Memory', { log: true });
+  const container = createContainer(context.context, channel);
+  container.rebindSync(SmokeTestTiming).toConstantValue({ pollIntervalMs: 20, timeoutMs: 2000 });
+  container.rebindSync(CaptureTiming).toConstantValue({ debounceMs: 20, pollMs: 60_000 });
+  container.bind(IngestionOptions).toConstantValue({ idleRecheckMs: 50, pollIntervalMs: 20, maxPollIntervalMs: 100, retryDelayMs: 20, maxRetryDelayMs: 100 });
+  registerContributions(container, context.context, channel);
+  return {
+    emulator,
+    context,
+    container,
+    command: async <T>(id: string, ...args: unknown[]) => await vscode.commands.executeCommand<T>(id, ...args),
+    async ingestion() {
+      const lazy = container.get<Lazy<MemoryIngestion>>(LazyIngestion);
+      const pipeline = await (lazy.get() as DeferredIngestion).ready();
+      if (pipeline === undefined) throw new Error('harness: the ingestion pipeline did not open');
+      return pipeline;
+    },
+    dataRequests: () => emulator.requests.filter((request) => request.path !== '/healthcheck'),
+    logText: () => windowRegistry().outputChannels.map((output) => output.text()).join('\n'),
+    async dispose() {
+      await context.dispose();
+      await emulator.close();
+    },
+  };
+}
+
+/** Polls `predicate` until it holds (or fails the test after `timeoutMs`). */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`waitFor: ${what} did not hold within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,15 @@
+// `@graphiti-memory/graphiti-client/bench`: the throughput measurement, for the dev harness.
+// Workspace-only: not part of the published package.
+export {
+  BENCHMARK_BODIES,
+  THROUGHPUT_GOAL,
+  benchmarkClientThroughput,
+  formatThroughputTable,
+  measureCallsPerSecond,
+  measureRawRequestsPerSecond,
+  measureRouteThroughput,
+  type BenchmarkServer,
+  type BenchmarkedRoute,
+  type ThroughputResult,
+  type ThroughputSettings,
+} from './throughput.js';

@@ -1,0 +1,213 @@
+// Every failure of the client is a GraphitiError. Callers decide what to do from `kind` and
+// `retryable`, never from message text. Errors are recognised by a registry-wide symbol rather
+// than only by `instanceof`, so two installed copies of this package (a bundled one and a
+// workspace one, say) still recognise each other's errors.
+import type { z } from 'zod';
+import type { ValidationErrorBody } from './schemas.js';
+
+const GRAPHITI_ERROR_BRAND = Symbol.for('@graphiti-memory/graphiti-client.GraphitiError');
+
+export type GraphitiErrorKind =
+  | 'api'
+  | 'not-found'
+  | 'validation'
+  | 'rate-limit'
+  | 'server'
+  | 'connection'
+  | 'timeout'
+  | 'abort'
+  | 'response-validation'
+  | 'usage';
+
+/** The request an error belongs to: method and path (ids in the path, never bodies). */
+export interface RequestDescription {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Whether `value` is an error of this client, from this copy of the package or another one. */
+export function isGraphitiError(value: unknown): value is GraphitiError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[GRAPHITI_ERROR_BRAND] === true
+  );
+}
+
+/** Base of every error the client throws. */
+export abstract class GraphitiError extends Error {
+  abstract readonly kind: GraphitiErrorKind;
+  /** Whether sending the same request again may succeed. The client retries only these. */
+  abstract readonly retryable: boolean;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    // Non-enumerable, so it stays out of JSON and logs.
+    Object.defineProperty(this, GRAPHITI_ERROR_BRAND, { value: true, enumerable: false });
+  }
+}
+
+export interface ApiErrorInit extends RequestDescription {
+  readonly status: number;
+  /** Parsed JSON body, or the raw text when the body is not JSON (plain-text 500s). */
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Delay the server asked for in `Retry-After`, in milliseconds. */
+  readonly retryAfterMs?: number | undefined;
+}
+
+/** Statuses a retry may fix: request timeout, conflict, rate limit, and every server error. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** The server answered with a status outside 2xx. Subclasses exist for 404, 422, 429 and 5xx. */
+export class GraphitiApiError extends GraphitiError {
+  readonly kind: GraphitiErrorKind = 'api';
+  readonly retryable: boolean;
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly method: string;
+  readonly path: string;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, init: ApiErrorInit) {
+    super(message);
+    this.status = init.status;
+    this.body = init.body;
+    this.headers = init.headers;
+    this.method = init.method;
+    this.path = init.path;
+    this.retryAfterMs = init.retryAfterMs;
+    this.retryable = isRetryableStatus(init.status);
+  }
+}
+
+/** 404: the uuid (edge, episode) does not exist. */
+export class GraphitiNotFoundError extends GraphitiApiError {
+  override readonly kind = 'not-found';
+  /** FastAPI's `detail` text, e.g. `edge <uuid> not found`. */
+  readonly detail: string | undefined;
+
+  constructor(message: string, init: ApiErrorInit & { readonly detail: string | undefined }) {
+    super(message, init);
+    this.detail = init.detail;
+  }
+}
+
+/** 422: the server's request validation (FastAPI) refused the body or query. */
+export class GraphitiValidationError extends GraphitiApiError {
+  override readonly kind = 'validation';
+  /** FastAPI's `detail` list (`loc`, `msg`, `type`, `input`), when the body had that shape. */
+  readonly detail: ValidationErrorBody['detail'] | undefined;
+
+  constructor(
+    message: string,
+    init: ApiErrorInit & { readonly detail: ValidationErrorBody['detail'] | undefined },
+  ) {
+    super(message, init);
+    this.detail = init.detail;
+  }
+}
+
+/** 429: a proxy or the server is rate-limiting; `retryAfterMs` says for how long when known. */
+export class GraphitiRateLimitError extends GraphitiApiError {
+  override readonly kind = 'rate-limit';
+}
+
+/** 5xx: the server failed (upstream answers unhandled exceptions with plain-text 500s). */
+export class GraphitiServerError extends GraphitiApiError {
+  override readonly kind = 'server';
+}
+
+/** No HTTP answer: refused, reset, DNS, TLS. Retryable. */
+export class GraphitiConnectionError extends GraphitiError {
+  readonly kind = 'connection';
+  readonly retryable = true;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(message: string, request: RequestDescription, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+/** The attempt (connect, headers and body) did not finish within `timeoutMs`. Retryable. */
+export class GraphitiTimeoutError extends GraphitiError {
+  readonly kind = 'timeout';
+  readonly retryable = true;
+  readonly method: string;
+  readonly path: string;
+  readonly timeoutMs: number;
+
+  constructor(
+    message: string,
+    request: RequestDescription & { readonly timeoutMs: number },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.method = request.method;
+    this.path = request.path;
+    this.timeoutMs = request.timeoutMs;
+  }
+}
+
+/** The caller's AbortSignal fired. Never retried. */
+export class GraphitiAbortError extends GraphitiError {
+  readonly kind = 'abort';
+  readonly retryable = false;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(message: string, request: RequestDescription, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+/** A 2xx answer whose body is not JSON or not the shape of graphiti-api.md. */
+export class GraphitiResponseValidationError extends GraphitiError {
+  readonly kind = 'response-validation';
+  readonly retryable = false;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** The body exactly as received. It may hold memory content: do not log it. */
+  readonly rawBody: string;
+  /** What did not match; empty when the body was not JSON at all. */
+  readonly issues: readonly z.core.$ZodIssue[];
+
+  constructor(
+    message: string,
+    init: RequestDescription & {
+      readonly status: number;
+      readonly rawBody: string;
+      readonly issues: readonly z.core.$ZodIssue[];
+    },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.rawBody = init.rawBody;
+    this.issues = init.issues;
+  }
+}
+
+/** Bad input or options, refused before any request was sent. Fix the call; retrying cannot help. */
+export class GraphitiUsageError extends GraphitiError {
+  readonly kind = 'usage';
+  readonly retryable = false;
+  readonly issues: readonly z.core.$ZodIssue[];
+
+  constructor(message: string, issues: readonly z.core.$ZodIssue[] = []) {
+    super(message);
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,33 @@
+// The client contract against a real Graphiti. Runs only when GRAPHITI_URL points at one (and
+// GRAPHITI_API_KEY when a proxy in front needs a key); skipped, saying so, otherwise. It works in a
+// random temporary group, deletes it afterwards, and never calls /clear.
+import { afterAll, describe } from 'vitest';
+import { GraphitiClient } from './index.js';
+import { defineClientContract } from './test-support/contract.js';
+
+const url = process.env['GRAPHITI_URL'];
+const apiKey = process.env['GRAPHITI_API_KEY'];
+
+if (url === undefined || url === '') {
+  console.log('graphiti-client live suite skipped: set GRAPHITI_URL (and GRAPHITI_API_KEY if needed) to run it against a real Graphiti.');
+}
+
+describe.skipIf(url === undefined || url === '')('live contract against GRAPHITI_URL', () => {
+  let client: GraphitiClient | undefined;
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  defineClientContract({
+    client: () => {
+      // Processing is LLM-bound upstream: allow slow answers, and poll /episodes up to 180 s as
+      // upstream's own end-to-end test does.
+      client = new GraphitiClient({ baseUrl: url ?? '', apiKey: apiKey || undefined, timeoutMs: 60_000 });
+      return client;
+    },
+    processingTimeoutMs: 180_000,
+    pollIntervalMs: 2_000,
+    testTimeoutMs: 240_000,
+  });
+});

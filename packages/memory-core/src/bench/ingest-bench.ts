@@ -1,0 +1,71 @@
+// (c) Ingest of a backlog of turns: how many /messages calls per message batching achieves.
+import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import { startEmulator } from '@graphiti-memory/graphiti-emulator';
+import { InMemoryDeliveryLedger } from '../ingestion/in-memory-delivery-ledger.js';
+import { InMemoryOutbox } from '../ingestion/in-memory-outbox.js';
+import { IngestionService } from '../ingestion/ingestion-service.js';
+import {
+  FakeTurnPlanner,
+  makeTurn,
+  MutableMemoryConfiguration,
+  RealClock,
+  SwitchableGate,
+  waitUntil,
+} from '../ingestion/test-support-ingestion.js';
+import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
+import { benchResult, type BenchResult } from './bench-result.js';
+
+export interface IngestBenchOptions {
+  readonly turns?: number;
+  readonly maxBatchSize?: number;
+  /** Turns are spread over this many chat sessions (one group each). */
+  readonly sessions?: number;
+}
+
+export async function measureIngestRequestsPerMessage(options: IngestBenchOptions = {}): Promise<BenchResult> {
+  const turns = options.turns ?? 10_000;
+  const maxBatchSize = options.maxBatchSize ?? 20;
+  const sessions = options.sessions ?? 50;
+  const emulator = await startEmulator({ processingDelayMs: 0 });
+  const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 10_000 });
+  const clock = new RealClock();
+  const configuration = new MutableMemoryConfiguration({ maxBatchSize, maxQueueSize: turns * 2 + 1 });
+  const connection = new FixedGraphitiConnection(undefined);
+  const telemetry = new RecordingTelemetry();
+  const service = new IngestionService(
+    new FakeTurnPlanner(),
+    new InMemoryOutbox(configuration, clock),
+    new InMemoryDeliveryLedger(),
+    connection,
+    new SwitchableGate(),
+    configuration,
+    clock,
+    new RecordingLogger(),
+    telemetry,
+    { pollIntervalMs: 50, maxPollIntervalMs: 500, idleRecheckMs: 20 },
+  );
+  try {
+    service.start();
+    // The backlog: Graphiti unreachable while the turns arrive, then it comes back.
+    for (let index = 0; index < turns; index++) service.enqueue(makeTurn(index, `bench-${index % sessions}`));
+    await service.settled();
+    const messages = service.stats().counters.enqueued;
+    const started = performance.now();
+    connection.client = client;
+    await waitUntil(() => service.stats().counters.sent >= messages, 'the backlog to be sent', 120_000);
+    const sendMs = performance.now() - started;
+    const calls = emulator.requests.filter((request) => request.route === 'messages').length;
+    return benchResult({
+      name: 'core.ingest.requests_per_message',
+      value: calls,
+      unit: 'requests',
+      baseline: messages,
+      goal: 0.1,
+      details: { maxBatchSize, messages, sessions, sendMs: Math.round(sendMs), ideal: Math.ceil(messages / maxBatchSize) },
+    });
+  } finally {
+    await service.dispose();
+    await client.close();
+    await emulator.close();
+  }
+}

@@ -1,0 +1,75 @@
+// Every policy service resolves through inversify from its token alone: proves each constructor
+// parameter carries its `@inject(Token)` (bundlers emit no decorator metadata to fall back on).
+import { Container } from 'inversify';
+import { describe, expect, it } from 'vitest';
+import {
+  ConfiguredMemorySettings,
+  DefaultGroupIdResolver,
+  DefaultMemoryGate,
+  DefaultPromotionService,
+  DefaultRecallService,
+  DefaultTurnPlanner,
+  GroupIdResolver,
+  MemoryConfiguration,
+  MemoryGate,
+  PromotionService,
+  RecallService,
+  TurnPlanner,
+} from './index-core-a.js';
+import {
+  Clock,
+  ConsentStore,
+  GlobalStore,
+  GraphitiConnection,
+  SettingsSource,
+  TelemetrySink,
+  WorkspaceContext,
+  WorkspaceStore,
+  type ChatTurn,
+} from './ports.js';
+import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
+import { FakeGraphitiApi } from './test-support/fake-graphiti-api.js';
+import {
+  FakeClock,
+  FakeConsentStore,
+  FakeSettingsSource,
+  FakeWorkspaceContext,
+  FixedGraphitiConnection,
+  InMemoryKeyValueStore,
+  RecordingTelemetry,
+} from './test-support/fakes.js';
+
+describe('policy services in a container', () => {
+  it('resolve from their tokens and work together', async () => {
+    const container = new Container();
+    const api = new FakeGraphitiApi();
+    container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true }));
+    container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
+    container.bind(ConsentStore).toConstantValue(new FakeConsentStore('http://localhost:8000'));
+    container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());
+    container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
+    container.bind(Clock).toConstantValue(new FakeClock());
+    container.bind(TelemetrySink).toConstantValue(new RecordingTelemetry());
+    container.bind(GraphitiConnection).toConstantValue(new FixedGraphitiConnection(api));
+    container.bind(SecretGuard).to(SecretlintSecretGuard).inSingletonScope();
+    container.bind(MemoryConfiguration).to(ConfiguredMemorySettings).inSingletonScope();
+    container.bind(MemoryGate).to(DefaultMemoryGate).inSingletonScope();
+    container.bind(GroupIdResolver).to(DefaultGroupIdResolver).inSingletonScope();
+    container.bind(PromotionService).to(DefaultPromotionService).inSingletonScope();
+    container.bind(TurnPlanner).to(DefaultTurnPlanner).inSingletonScope();
+    container.bind(RecallService).to(DefaultRecallService).inSingletonScope();
+
+    const turn: ChatTurn = {
+      id: 't1',
+      sessionId: 's1',
+      user: { text: 'preference: tabs over spaces', timestamp: '2026-01-02T03:04:05Z' },
+    };
+    expect(await container.get<TurnPlanner>(TurnPlanner).plan(turn)).toHaveLength(2);
+    expect((await container.get<PromotionService>(PromotionService).plan({ kind: 'decision', scope: 'user', text: 'x' })).ok).toBe(true);
+    expect((await container.get<RecallService>(RecallService).recall('tabs', { sessionId: 's1' })).scopes).toEqual([
+      'session',
+      'workspace',
+    ]);
+    expect(api.calls.map((call) => call.method)).toEqual(['search', 'search']);
+  });
+});

@@ -1,0 +1,42 @@
+// The one ContainerModule of memory-core: every policy service bound to its token. Apps (the VS Code
+// extension, the dev harness) load it into the container they build and bind the ports of
+// src/ports.ts themselves; memory-core never builds a container.
+import { ContainerModule } from 'inversify';
+import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
+import { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
+import { InMemoryOutbox } from './ingestion/in-memory-outbox.js';
+import { IngestionService } from './ingestion/ingestion-service.js';
+import { TurnPlanner, DefaultTurnPlanner } from './planning/index.js';
+import { DeliveryLedger, Outbox } from './ports.js';
+import { DefaultPromotionService, PromotionService } from './promotion/index.js';
+import { DefaultRecallService, RecallService } from './recall/index.js';
+import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
+import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
+import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
+
+/**
+ * Binds memory-core's services. The app binds: SettingsSource, WorkspaceContext, ConsentStore,
+ * GlobalStore, WorkspaceStore, Clock, Logger, TelemetrySink, GraphitiConnection, Outbox and
+ * DeliveryLedger (durable ones from memory-node-storage, or `createInMemoryStorageModule()`), and
+ * optionally IngestionOptions.
+ */
+export function createMemoryModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(SecretGuard).to(SecretlintSecretGuard).inSingletonScope();
+    bind(MemoryConfiguration).to(ConfiguredMemorySettings).inSingletonScope();
+    bind(MemoryGate).to(DefaultMemoryGate).inSingletonScope();
+    bind(GroupIdResolver).to(DefaultGroupIdResolver).inSingletonScope();
+    bind(PromotionService).to(DefaultPromotionService).inSingletonScope();
+    bind(TurnPlanner).to(DefaultTurnPlanner).inSingletonScope();
+    bind(RecallService).to(DefaultRecallService).inSingletonScope();
+    bind(IngestionService).toSelf().inSingletonScope();
+  });
+}
+
+/** In-memory outbox and delivery ledger: nothing survives the process (tests, one-shot tools). */
+export function createInMemoryStorageModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(Outbox).to(InMemoryOutbox).inSingletonScope();
+    bind(DeliveryLedger).to(InMemoryDeliveryLedger).inSingletonScope();
+  });
+}

@@ -1,0 +1,175 @@
+// Turn planning: everything between a finalized turn and the outbox, run off the chat path by
+// ingestion. Gate, scopes, group ids, mapping, the secret guard, the ownership context and
+// directive auto-promotion, in that order; the result is the list of entries to deliver.
+import type { Message } from '@graphiti-memory/graphiti-client';
+import { inject, injectable } from 'inversify';
+import { parseDirectives } from '../directives/directive-parser.js';
+import { MemoryGate } from '../gate/memory-gate.js';
+import { APP_NAME, isoTimestamp, turnToMessages } from '../mapping/turn-mapping.js';
+import { formatOwnershipContext } from '../promotion/episode-format.js';
+import { PromotionService } from '../promotion/promotion-service.js';
+import {
+  Clock,
+  TelemetrySink,
+  WorkspaceContext,
+  WorkspaceStore,
+  type ChatTurn,
+  type KeyValueStore,
+  type MemoryScope,
+  type OutboxEntry,
+} from '../ports.js';
+import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
+import { folderIdentity, normaliseGitRemote } from '../scopes/group-ids.js';
+import { SecretGuard } from '../secrets/secret-guard.js';
+import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import type { IngestScopeSetting } from '../settings/memory-settings.js';
+
+export interface TurnPlanner {
+  /**
+   * The outbox entries of a finalized turn: `[]` when the gate is closed. Messages are mapped and
+   * redacted; entries for every configured scope, plus the ownership context and directive
+   * promotions when enabled. Never touches the network.
+   */
+  plan(turn: ChatTurn): Promise<readonly OutboxEntry[]>;
+}
+export const TurnPlanner = Symbol.for('graphiti-memory.TurnPlanner');
+
+/** WorkspaceStore key: the group ids that were given their ownership context. */
+export const OWNERSHIP_CONTEXT_STORAGE_KEY = 'graphiti-memory.ownershipContextGroups';
+
+/** The scopes a turn is sent to, in scope order. */
+export function ingestScopes(setting: IngestScopeSetting): MemoryScope[] {
+  return setting === 'both' ? ['session', 'workspace'] : [setting];
+}
+
+/** `graphiti-memory.ownership.<groupId>`: one ownership context per group, ever. */
+export function ownershipMessageName(groupId: string): string {
+  return `${APP_NAME}.ownership.${groupId}`;
+}
+
+@injectable()
+export class DefaultTurnPlanner implements TurnPlanner {
+  private ownershipSent: Set<string> | undefined;
+
+  constructor(
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(SecretGuard) private readonly secretGuard: SecretGuard,
+    @inject(PromotionService) private readonly promotion: PromotionService,
+    @inject(WorkspaceContext) private readonly workspace: WorkspaceContext,
+    @inject(WorkspaceStore) private readonly workspaceStore: KeyValueStore,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+  ) {}
+
+  async plan(turn: ChatTurn): Promise<readonly OutboxEntry[]> {
+    if (!this.gate.evaluate().open) {
+      this.telemetry.emit({ type: 'dropped', messages: turn.assistant ? 2 : 1, reason: 'gate-closed' });
+      return [];
+    }
+    const settings = this.configuration.current();
+    const messages = await this.redactAll(
+      turnToMessages(turn, {
+        app: APP_NAME,
+        maxMessageChars: settings.maxMessageChars,
+        includeSystemMessages: settings.includeSystemMessages,
+        includeGitMetadata: settings.includeGitMetadata,
+        gitMetadata: settings.includeGitMetadata ? this.workspace.gitMetadata() : undefined,
+      }),
+    );
+    const entries: OutboxEntry[] = [];
+    if (messages.length > 0) {
+      const groups = await this.groups.resolveMany(ingestScopes(settings.scopes), { sessionId: turn.sessionId });
+      for (const group of groups) {
+        entries.push(...(await this.ownershipEntries(group, settings.includeSystemMessages)));
+        for (const message of messages) entries.push({ groupId: group.groupId, message });
+      }
+    }
+    if (settings.autoPromote.enabled) {
+      entries.push(...(await this.directivePromotions(turn, settings.includeSystemMessages)));
+    }
+    return entries;
+  }
+
+  private async redactAll(messages: readonly Message[]): Promise<Message[]> {
+    let findings = 0;
+    const redacted = await Promise.all(
+      messages.map(async (message) => {
+        const result = await this.secretGuard.redact(message.content);
+        for (const finding of result.findings) findings += finding.count;
+        return result.text === message.content ? message : { ...message, content: result.text };
+      }),
+    );
+    if (findings > 0) this.telemetry.emit({ type: 'redacted', findings });
+    return redacted;
+  }
+
+  /** Directives of the user text, promoted to their scope; one that held a secret is skipped. */
+  private async directivePromotions(turn: ChatTurn, includeSystemMessages: boolean): Promise<OutboxEntry[]> {
+    const entries: OutboxEntry[] = [];
+    const recordedAt = isoTimestamp(turn.user.timestamp);
+    for (const directive of parseDirectives(turn.user.text)) {
+      const planned = await this.promotion.plan({
+        kind: directive.kind,
+        scope: directive.scope,
+        text: directive.text,
+        ...(recordedAt === undefined ? {} : { now: new Date(recordedAt) }),
+      });
+      // Refusals (a secret in the directive, no such scope) are counted by the promotion service.
+      if (!planned.ok) continue;
+      const group = { scope: directive.scope, groupId: planned.entry.groupId };
+      entries.push(...(await this.ownershipEntries(group, includeSystemMessages)), planned.entry);
+    }
+    return entries;
+  }
+
+  /** The ownership context of `group`, the first time the group is planned for (system messages on). */
+  private async ownershipEntries(group: ResolvedGroup, includeSystemMessages: boolean): Promise<OutboxEntry[]> {
+    if (!includeSystemMessages) return [];
+    const sent = this.sentOwnership();
+    if (sent.has(group.groupId)) return [];
+    // Marked before any await, so two turns planned at once do not both add it.
+    sent.add(group.groupId);
+    const at = new Date(this.clock.now());
+    const workspaceName = this.workspaceName();
+    const text = formatOwnershipContext({
+      scope: group.scope,
+      owner: 'the user',
+      at,
+      ...(workspaceName === undefined ? {} : { workspaceName }),
+    });
+    const { text: content } = await this.secretGuard.redact(text);
+    try {
+      await this.workspaceStore.set(OWNERSHIP_CONTEXT_STORAGE_KEY, [...sent].sort());
+    } catch {
+      // Not persisted: a later run sends it again, which the delivery ledger de-duplicates by name.
+    }
+    const message: Message = {
+      content,
+      role_type: 'system',
+      role: null,
+      name: ownershipMessageName(group.groupId),
+      timestamp: at.toISOString(),
+      source_description: `${APP_NAME} ownership context`,
+    };
+    return [{ groupId: group.groupId, message }];
+  }
+
+  private sentOwnership(): Set<string> {
+    if (this.ownershipSent === undefined) {
+      const stored = this.workspaceStore.get<unknown>(OWNERSHIP_CONTEXT_STORAGE_KEY);
+      this.ownershipSent = new Set(
+        Array.isArray(stored) ? stored.filter((item): item is string => typeof item === 'string') : [],
+      );
+    }
+    return this.ownershipSent;
+  }
+
+  /** The repository's or the first folder's name; the formatter keeps only its last segment. */
+  private workspaceName(): string | undefined {
+    const remote = this.workspace.gitRemote();
+    if (remote !== undefined && normaliseGitRemote(remote) !== '') return normaliseGitRemote(remote);
+    return folderIdentity(this.workspace.folderUris())?.split('\n')[0];
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Promotion: `DefaultPromotionService.plan({ kind, scope, text, now? })` gives the outbox entry of
+ * a curated memory — one `role_type: "system"` message holding a `<graphiti_episode>` block, named
+ * `graphiti-memory.promotion.<hash of kind, scope and text>` — or why it is refused (`gate-closed`,
+ * `secret`, `invalid-kind`, `empty`, `no-scope`). Text with a secret is never sent.
+ */
+export {
+  formatOwnershipContext,
+  formatPromotionEpisode,
+  isPromotionKind,
+  neutraliseEpisodeTags,
+  PROMOTION_KINDS,
+  type OwnershipContextInput,
+  type PromotionEpisodeInput,
+  type PromotionKind,
+  type PromotionScope,
+} from './episode-format.js';
+export {
+  DefaultPromotionService,
+  PromotionService,
+  promotionMessageName,
+  type PromotionPlan,
+  type PromotionRefusal,
+  type PromotionRequest,
+} from './promotion-service.js';

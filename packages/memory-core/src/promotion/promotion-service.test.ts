@@ -1,0 +1,96 @@
+import { messageSchema } from '@graphiti-memory/graphiti-client';
+import { describe, expect, it } from 'vitest';
+import { FakeValues } from '../secrets/corpus/fake-values.js';
+import { createPolicyServices } from '../test-support/memory-services.js';
+import { promotionMessageName } from './promotion-service.js';
+
+const githubToken = `ghp_${new FakeValues('promotion tests').alphanumeric(36)}`;
+
+describe('DefaultPromotionService', () => {
+  it('plans one system message holding the episode block, for the workspace group', async () => {
+    const services = createPolicyServices();
+    const planned = await services.promotion.plan({
+      kind: 'decision',
+      scope: 'workspace',
+      text: '  Adopt zod for every schema.  ',
+      now: new Date('2026-02-03T04:05:06Z'),
+    });
+    expect(planned.ok).toBe(true);
+    if (!planned.ok) return;
+    expect(planned.entry.groupId).toBe(await services.groups.resolve('workspace'));
+    expect(planned.entry.message).toEqual({
+      content:
+        '<graphiti_episode kind="decision" scope="workspace" recorded_at="2026-02-03T04:05:06.000Z">\nAdopt zod for every schema.\n</graphiti_episode>',
+      role_type: 'system',
+      role: null,
+      name: await promotionMessageName('decision', 'workspace', 'Adopt zod for every schema.'),
+      timestamp: '2026-02-03T04:05:06.000Z',
+      source_description: 'graphiti-memory promotion; kind=decision; scope=workspace',
+    });
+    expect(messageSchema.safeParse(planned.entry.message).success).toBe(true);
+    expect(services.telemetry.ofType('promoted')).toEqual([{ type: 'promoted', kind: 'decision', scope: 'workspace' }]);
+  });
+
+  it('names a promotion by kind, scope and text only: stable across time, distinct otherwise', async () => {
+    const services = createPolicyServices();
+    const plan = async (kind: string, scope: 'workspace' | 'user', text: string, now: number) => {
+      const planned = await services.promotion.plan({ kind, scope, text, now });
+      if (!planned.ok) throw new Error(`refused: ${planned.reason}`);
+      return planned.entry;
+    };
+    const first = await plan('preference', 'user', 'Use pnpm', 1);
+    expect((await plan('preference', 'user', 'Use pnpm ', 2)).message.name).toBe(first.message.name);
+    expect(first.message.name).toMatch(/^graphiti-memory\.promotion\.[0-9a-f]{32}$/);
+    expect((await plan('preference', 'workspace', 'Use pnpm', 1)).message.name).not.toBe(first.message.name);
+    expect((await plan('terminology', 'user', 'Use pnpm', 1)).message.name).not.toBe(first.message.name);
+    expect((await plan('preference', 'user', 'Use npm', 1)).message.name).not.toBe(first.message.name);
+    expect(first.groupId).toBe(await services.groups.resolve('user'));
+  });
+
+  it('refuses text with a secret, and counts the drop without content', async () => {
+    const services = createPolicyServices();
+    const planned = await services.promotion.plan({
+      kind: 'procedure',
+      scope: 'workspace',
+      text: `Deploy with token ${githubToken}`,
+    });
+    expect(planned).toEqual({ ok: false, reason: 'secret' });
+    expect(services.telemetry.events).toEqual([{ type: 'dropped', messages: 1, reason: 'secret' }]);
+  });
+
+  it.each([
+    ['invalid-kind', { kind: 'rumour', scope: 'workspace', text: 'x' }],
+    ['empty', { kind: 'lesson_learned', scope: 'workspace', text: '   ' }],
+    ['no-scope', { kind: 'decision', scope: 'session', text: 'x' }],
+  ] as const)('refuses with %s', async (reason, request) => {
+    const services = createPolicyServices();
+    // @ts-expect-error -- the session scope is refused at run time too, for untyped callers.
+    expect(await services.promotion.plan(request)).toEqual({ ok: false, reason });
+  });
+
+  it('refuses with no-scope when the workspace cannot be identified', async () => {
+    const services = createPolicyServices({ workspace: { folderUris: [] } });
+    expect(await services.promotion.plan({ kind: 'decision', scope: 'workspace', text: 'x' })).toEqual({
+      ok: false,
+      reason: 'no-scope',
+    });
+  });
+
+  it('refuses everything while the gate is closed', async () => {
+    const services = createPolicyServices({ consentFor: null });
+    expect(await services.promotion.plan({ kind: 'decision', scope: 'workspace', text: 'x' })).toEqual({
+      ok: false,
+      reason: 'gate-closed',
+    });
+    expect(services.telemetry.events).toEqual([{ type: 'dropped', messages: 1, reason: 'gate-closed' }]);
+  });
+
+  it('keeps long text within maxMessageChars, marked as cut', async () => {
+    const services = createPolicyServices({ settings: { enabled: true, maxMessageChars: 400 } });
+    const planned = await services.promotion.plan({ kind: 'procedure', scope: 'workspace', text: 'step '.repeat(500) });
+    expect(planned.ok).toBe(true);
+    if (!planned.ok) return;
+    expect(planned.entry.message.content.length).toBeLessThanOrEqual(400);
+    expect(planned.entry.message.content).toMatch(/… \[truncated \d+ characters\]\n<\/graphiti_episode>$/);
+  });
+});

@@ -1,0 +1,107 @@
+// Promotion: a curated memory (a decision, a preference, …) becomes one `role_type: "system"`
+// message holding a `<graphiti_episode>` block, addressed to the workspace or user group. This
+// module only plans the entry; ingestion delivers it. Text with a secret is refused, not redacted:
+// a long-lived memory must not keep even the shape of a credential.
+import type { Message } from '@graphiti-memory/graphiti-client';
+import { inject, injectable } from 'inversify';
+import { MemoryGate } from '../gate/memory-gate.js';
+import { truncateText } from '../mapping/truncation.js';
+import { APP_NAME } from '../mapping/turn-mapping.js';
+import { Clock, TelemetrySink, type OutboxEntry } from '../ports.js';
+import { GroupIdResolver } from '../scopes/group-id-resolver.js';
+import { sha256Hex } from '../scopes/sha256.js';
+import { SecretGuard } from '../secrets/secret-guard.js';
+import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import { formatPromotionEpisode, isPromotionKind, type PromotionKind, type PromotionScope } from './episode-format.js';
+
+export interface PromotionRequest {
+  /** One of `PROMOTION_KINDS`; anything else is refused with `invalid-kind`. */
+  readonly kind: string;
+  readonly scope: PromotionScope;
+  readonly text: string;
+  /** When the memory was recorded; the clock's now by default. */
+  readonly now?: Date | number;
+}
+
+export type PromotionRefusal = 'gate-closed' | 'secret' | 'invalid-kind' | 'empty' | 'no-scope';
+
+export type PromotionPlan =
+  | { readonly ok: true; readonly entry: OutboxEntry }
+  | { readonly ok: false; readonly reason: PromotionRefusal };
+
+export interface PromotionService {
+  /**
+   * The outbox entry that promotes `text` (hand it to ingestion), or why it is refused. Never
+   * touches the network; never rejects.
+   */
+  plan(request: PromotionRequest): Promise<PromotionPlan>;
+}
+export const PromotionService = Symbol.for('graphiti-memory.PromotionService');
+
+/** `graphiti-memory.promotion.<32 hex>`: the same memory promoted twice has the same name. */
+export async function promotionMessageName(kind: PromotionKind, scope: PromotionScope, text: string): Promise<string> {
+  const digest = await sha256Hex(`${kind}\n${scope}\n${text.trim()}`);
+  return `${APP_NAME}.promotion.${digest.slice(0, 32)}`;
+}
+
+/** Room the episode block's tags and attributes take around the text. */
+const BLOCK_OVERHEAD = 160;
+
+@injectable()
+export class DefaultPromotionService implements PromotionService {
+  constructor(
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(SecretGuard) private readonly secretGuard: SecretGuard,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+  ) {}
+
+  async plan(request: PromotionRequest): Promise<PromotionPlan> {
+    try {
+      return await this.planUnsafe(request);
+    } catch {
+      // A failing dependency (hashing, storage) must not surface as a rejection in a command.
+      return { ok: false, reason: 'no-scope' };
+    }
+  }
+
+  private async planUnsafe(request: PromotionRequest): Promise<PromotionPlan> {
+    if (!this.gate.evaluate().open) {
+      this.telemetry.emit({ type: 'dropped', messages: 1, reason: 'gate-closed' });
+      return { ok: false, reason: 'gate-closed' };
+    }
+    const { kind, scope } = request;
+    if (!isPromotionKind(kind)) return { ok: false, reason: 'invalid-kind' };
+    const text = typeof request.text === 'string' ? request.text.trim() : '';
+    if (text === '') return { ok: false, reason: 'empty' };
+    if (scope !== 'workspace' && scope !== 'user') return { ok: false, reason: 'no-scope' };
+    const scan = await this.secretGuard.redact(text);
+    if (scan.findings.length > 0) {
+      this.telemetry.emit({ type: 'dropped', messages: 1, reason: 'secret' });
+      return { ok: false, reason: 'secret' };
+    }
+    const groupId = await this.groups.resolve(scope);
+    if (groupId === undefined) return { ok: false, reason: 'no-scope' };
+
+    const at = this.recordedAt(request.now);
+    const maxChars = this.configuration.current().maxMessageChars;
+    const content = formatPromotionEpisode({ kind, scope, text: truncateText(text, maxChars - BLOCK_OVERHEAD), at });
+    const message: Message = {
+      content,
+      role_type: 'system',
+      role: null,
+      name: await promotionMessageName(kind, scope, text),
+      timestamp: at.toISOString(),
+      source_description: `${APP_NAME} promotion; kind=${kind}; scope=${scope}`,
+    };
+    this.telemetry.emit({ type: 'promoted', kind, scope });
+    return { ok: true, entry: { groupId, message } };
+  }
+
+  private recordedAt(now: Date | number | undefined): Date {
+    const at = now === undefined ? new Date(this.clock.now()) : new Date(now);
+    return Number.isNaN(at.getTime()) ? new Date(this.clock.now()) : at;
+  }
+}

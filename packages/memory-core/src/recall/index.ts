@@ -1,0 +1,18 @@
+/**
+ * Recall: `DefaultRecallService.recall(query, { scopes, maxFacts, timeoutMs, signal, sessionId,
+ * keepSuperseded })` searches each scope concurrently, returns within the deadline what arrived
+ * (`timedOut` flagged), merged in scope order (session, workspace, user), de-duplicated by uuid and
+ * fact text, without facts whose `invalid_at`/`expired_at` has passed (or marked `superseded`),
+ * at most `maxFacts`. Never rejects; sends nothing when the gate is closed or the query is blank.
+ * `selectScopes(query, 'auto')` picks scopes from the query's words.
+ */
+export { isSuperseded, mergeFacts, normaliseFactText, wireTime, type MergeOptions, type ScopeFacts } from './fact-merging.js';
+export {
+  DefaultRecallService,
+  errorClassOf,
+  RecallService,
+  type RecallError,
+  type RecallOptions,
+  type RecallResult,
+} from './recall-service.js';
+export { selectScopes } from './scope-selection.js';

@@ -1,0 +1,178 @@
+// Recall: facts for a prompt, under a hard deadline. Per-scope searches start together; whatever
+// arrived by the deadline is merged and returned, the rest aborted. It fails open — no facts,
+// never an exception — because chat must never wait on or break because of memory.
+import type { FactResult } from '@graphiti-memory/graphiti-client';
+import { inject, injectable } from 'inversify';
+import { MemoryGate } from '../gate/memory-gate.js';
+import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope, type RecalledFact } from '../ports.js';
+import { GroupIdResolver } from '../scopes/group-id-resolver.js';
+import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
+import { mergeFacts } from './fact-merging.js';
+import { selectScopes } from './scope-selection.js';
+
+export interface RecallOptions {
+  /** A scope setting (`auto` reads the query) or the scopes themselves; `recall.scopes` by default. */
+  readonly scopes?: RecallScopeSetting | readonly MemoryScope[];
+  /** At most this many facts in all; `recall.maxFacts` by default (1 to 50). */
+  readonly maxFacts?: number;
+  /** The deadline, from the call; `recall.timeoutMs` by default. */
+  readonly timeoutMs?: number;
+  /** Aborting it ends the recall at once with what arrived so far. */
+  readonly signal?: AbortSignal;
+  /** The chat session: needed for the `session` scope (skipped without it). */
+  readonly sessionId?: string;
+  /** Keep facts whose `invalid_at`/`expired_at` has passed, marked `superseded`, instead of dropping them. */
+  readonly keepSuperseded?: boolean;
+}
+
+export interface RecallError {
+  readonly scope: MemoryScope;
+  /** The error's class name (`GraphitiServerError`, …): content-free. */
+  readonly errorClass: string;
+}
+
+export interface RecallResult {
+  /** Merged in scope order (session, workspace, user), de-duplicated, at most `maxFacts`. */
+  readonly facts: readonly RecalledFact[];
+  /** The deadline passed before every search answered. */
+  readonly timedOut: boolean;
+  readonly elapsedMs: number;
+  /** The scopes searched (those that could be resolved), in scope order. */
+  readonly scopes: readonly MemoryScope[];
+  /** Searches that failed before the deadline. */
+  readonly errors: readonly RecallError[];
+}
+
+export interface RecallService {
+  /**
+   * Facts relevant to `query`. Sends nothing when the gate is closed or the query is blank.
+   * Resolves within the deadline (plus scheduling); never rejects.
+   */
+  recall(query: string, options?: RecallOptions): Promise<RecallResult>;
+}
+export const RecallService = Symbol.for('graphiti-memory.RecallService');
+
+type SearchOutcome = { readonly facts: readonly FactResult[] } | { readonly errorClass: string };
+
+/** The class name of a thrown value, never its message. */
+export function errorClassOf(error: unknown): string {
+  if (error !== null && typeof error === 'object') {
+    const name = (error as { name?: unknown }).name;
+    if (typeof name === 'string' && name !== '' && name !== 'Error') return name;
+    const constructorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof constructorName === 'string' && constructorName !== '') return constructorName;
+  }
+  return 'UnknownError';
+}
+
+@injectable()
+export class DefaultRecallService implements RecallService {
+  constructor(
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+  ) {}
+
+  async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
+    const started = this.clock.now();
+    let scopes: MemoryScope[] = [];
+    try {
+      if (typeof query !== 'string' || query.trim() === '' || !this.gate.evaluate().open || options.signal?.aborted) {
+        return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped');
+      }
+      const settings = this.configuration.current().recall;
+      scopes = this.scopesFor(query, options.scopes ?? settings.scopes);
+      const maxFacts = clampInteger(options.maxFacts, settings.maxFacts, SETTING_BOUNDS.recallMaxFacts);
+      const timeoutMs = clampInteger(options.timeoutMs, settings.timeoutMs, { min: 1, max: SETTING_BOUNDS.recallTimeoutMs.max });
+      const api = this.connection.current();
+      if (api === undefined) {
+        const errors = scopes.map((scope) => ({ scope, errorClass: 'NoConnection' }));
+        return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error');
+      }
+      const groups = await this.groups.resolveMany(scopes, options.sessionId === undefined ? {} : { sessionId: options.sessionId });
+      scopes = groups.map((group) => group.scope);
+      if (groups.length === 0) return this.finish(started, { facts: [], timedOut: false, scopes, errors: [] }, 'skipped');
+
+      const outcomes = new Map<MemoryScope, SearchOutcome>();
+      const searchAbort = new AbortController();
+      const searches = groups.map(async ({ scope, groupId }) => {
+        try {
+          const results = await api.search(
+            { group_ids: [groupId], query, max_facts: maxFacts },
+            { signal: searchAbort.signal, timeoutMs, maxRetries: 0 },
+          );
+          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: results.facts });
+        } catch (error) {
+          if (!searchAbort.signal.aborted) outcomes.set(scope, { errorClass: errorClassOf(error) });
+        }
+      });
+      const remaining = Math.max(0, timeoutMs - (this.clock.now() - started));
+      await this.untilDoneOrDeadline(Promise.all(searches), remaining, options.signal);
+      // Snapshot before aborting: a search settling after the deadline does not count.
+      const settled = new Map(outcomes);
+      searchAbort.abort();
+
+      const timedOut = settled.size < groups.length && !options.signal?.aborted;
+      const errors: RecallError[] = [];
+      const found: Array<{ scope: MemoryScope; facts: readonly FactResult[] }> = [];
+      for (const scope of scopes) {
+        const outcome = settled.get(scope);
+        if (outcome === undefined) continue;
+        if ('errorClass' in outcome) errors.push({ scope, errorClass: outcome.errorClass });
+        else found.push({ scope, facts: outcome.facts });
+      }
+      const facts = mergeFacts(found, { maxFacts, now: this.clock.now(), keepSuperseded: options.keepSuperseded === true });
+      const outcome = timedOut ? 'timeout' : facts.length > 0 ? 'hit' : errors.length === groups.length ? 'error' : 'miss';
+      return this.finish(started, { facts, timedOut, scopes, errors }, outcome);
+    } catch (error) {
+      // A broken invariant below (hashing, a misbehaving port): still no exception into chat.
+      const errors = scopes.map((scope) => ({ scope, errorClass: errorClassOf(error) }));
+      return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error');
+    }
+  }
+
+  private scopesFor(query: string, requested: RecallScopeSetting | readonly MemoryScope[]): MemoryScope[] {
+    const selected = typeof requested === 'string' ? selectScopes(query, requested) : requested;
+    return SCOPE_ORDER.filter((scope) => selected.includes(scope));
+  }
+
+  /** Resolves when `work` settles, the deadline passes or `signal` aborts, whichever is first. */
+  private async untilDoneOrDeadline(work: Promise<unknown>, deadlineMs: number, signal: AbortSignal | undefined): Promise<void> {
+    const stopTimer = new AbortController();
+    const stopped: Array<Promise<unknown>> = [work, this.clock.sleep(deadlineMs, stopTimer.signal)];
+    let onAbort: (() => void) | undefined;
+    if (signal) {
+      stopped.push(
+        new Promise<void>((resolve) => {
+          onAbort = resolve;
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      );
+    }
+    try {
+      await Promise.race(stopped);
+    } finally {
+      stopTimer.abort();
+      if (signal && onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private finish(
+    started: number,
+    result: Omit<RecallResult, 'elapsedMs'>,
+    outcome: 'hit' | 'miss' | 'timeout' | 'error' | 'skipped',
+  ): RecallResult {
+    const elapsedMs = Math.max(0, this.clock.now() - started);
+    this.telemetry.emit({ type: 'recall', outcome, facts: result.facts.length, latencyMs: elapsedMs });
+    return { ...result, elapsedMs };
+  }
+}
+
+function clampInteger(value: number | undefined, fallback: number, bounds: { readonly min: number; readonly max: number }): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(bounds.max, Math.max(bounds.min, Math.floor(value)));
+}

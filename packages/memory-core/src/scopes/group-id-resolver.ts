@@ -1,0 +1,124 @@
+// Which group each scope writes to and reads from. Hashing is asynchronous (Web Crypto), so ids
+// are resolved asynchronously once and cached; everything here is off the chat path.
+import { inject, injectable } from 'inversify';
+import { GlobalStore, WorkspaceContext, type KeyValueStore, type MemoryScope } from '../ports.js';
+import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import type { GroupIdStrategy } from '../settings/memory-settings.js';
+import { folderIdentity, hashedGroupId, normaliseGitRemote, rawGroupId } from './group-ids.js';
+
+/** GlobalStore key of the random user key used when the host has no account id. */
+export const USER_KEY_STORAGE_KEY = 'graphiti-memory.userKey';
+
+export interface ScopeContext {
+  /** The chat session: required for the `session` scope. */
+  readonly sessionId?: string;
+}
+
+export interface ResolvedGroup {
+  readonly scope: MemoryScope;
+  readonly groupId: string;
+}
+
+export interface GroupIdResolver {
+  /** The group id of `scope`, or `undefined` when it cannot be known (no session id, no workspace). */
+  resolve(scope: MemoryScope, context?: ScopeContext): Promise<string | undefined>;
+  /** The groups of `scopes` that can be resolved, in the order given. */
+  resolveMany(scopes: readonly MemoryScope[], context?: ScopeContext): Promise<ResolvedGroup[]>;
+}
+export const GroupIdResolver = Symbol.for('graphiti-memory.GroupIdResolver');
+
+/** Keeps the id cache bounded in a long-running host with many sessions. */
+const CACHE_LIMIT = 1000;
+
+/**
+ * `session` ← the chat session id; `workspace` ← the git remote when known, else the sorted,
+ * normalised folder URIs; `user` ← the account id when given, else a random key created once and
+ * kept in the GlobalStore. Each identity is tagged with its source, so an account id and a random
+ * key can never share a group.
+ */
+@injectable()
+export class DefaultGroupIdResolver implements GroupIdResolver {
+  private readonly cache = new Map<string, Promise<string>>();
+  private userKey: Promise<string> | undefined;
+
+  constructor(
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(WorkspaceContext) private readonly workspace: WorkspaceContext,
+    @inject(GlobalStore) private readonly globalStore: KeyValueStore,
+  ) {}
+
+  async resolve(scope: MemoryScope, context: ScopeContext = {}): Promise<string | undefined> {
+    const identity = await this.identityOf(scope, context);
+    if (identity === undefined) return undefined;
+    return this.groupIdFor(this.configuration.current().groupIdStrategy, scope, identity);
+  }
+
+  async resolveMany(scopes: readonly MemoryScope[], context: ScopeContext = {}): Promise<ResolvedGroup[]> {
+    const resolved = await Promise.all(
+      scopes.map(async (scope) => ({ scope, groupId: await this.resolve(scope, context) })),
+    );
+    return resolved.filter((group): group is ResolvedGroup => group.groupId !== undefined);
+  }
+
+  private async identityOf(scope: MemoryScope, context: ScopeContext): Promise<Identity | undefined> {
+    switch (scope) {
+      case 'session': {
+        const sessionId = context.sessionId?.trim();
+        return sessionId ? { source: 'session', value: sessionId } : undefined;
+      }
+      case 'workspace': {
+        const remote = this.workspace.gitRemote();
+        const normalisedRemote = remote === undefined ? '' : normaliseGitRemote(remote);
+        if (normalisedRemote !== '') return { source: 'git-remote', value: normalisedRemote };
+        const folders = folderIdentity(this.workspace.folderUris());
+        return folders === undefined ? undefined : { source: 'folders', value: folders };
+      }
+      case 'user': {
+        const account = this.workspace.accountId()?.trim();
+        if (account) return { source: 'account', value: account };
+        return { source: 'user-key', value: await this.randomUserKey() };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private groupIdFor(strategy: GroupIdStrategy, scope: MemoryScope, identity: Identity): Promise<string> {
+    const cacheKey = `${strategy}\n${scope}\n${identity.source}\n${identity.value}`;
+    let groupId = this.cache.get(cacheKey);
+    if (groupId === undefined) {
+      groupId =
+        strategy === 'raw'
+          ? rawGroupId(scope, identity.value)
+          : hashedGroupId(scope, `${identity.source}:${identity.value}`);
+      if (this.cache.size >= CACHE_LIMIT) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(cacheKey, groupId);
+    }
+    return groupId;
+  }
+
+  private randomUserKey(): Promise<string> {
+    this.userKey ??= this.loadOrCreateUserKey();
+    return this.userKey;
+  }
+
+  private async loadOrCreateUserKey(): Promise<string> {
+    const stored = this.globalStore.get<unknown>(USER_KEY_STORAGE_KEY);
+    if (typeof stored === 'string' && stored.trim() !== '') return stored;
+    const created = globalThis.crypto.randomUUID();
+    try {
+      await this.globalStore.set(USER_KEY_STORAGE_KEY, created);
+    } catch {
+      // Not persisted: this run still uses one key; a later run may create another.
+    }
+    return created;
+  }
+}
+
+interface Identity {
+  readonly source: 'session' | 'git-remote' | 'folders' | 'account' | 'user-key';
+  readonly value: string;
+}

@@ -1,0 +1,25 @@
+/**
+ * Settings: one zod schema (`memorySettingsSchema`) for every `graphitiMemory.*` setting, with
+ * defaults (everything off) and bounds. `parseMemorySettings(raw)` accepts nested objects or flat
+ * dotted keys and never half-applies a bad value: problems yield `DEFAULT_SETTINGS` (disabled) plus
+ * one readable line per problem naming the setting. `ConfiguredMemorySettings` is the
+ * `MemoryConfiguration` over a `SettingsSource`.
+ */
+export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
+export { ConfiguredMemorySettings, MemoryConfiguration } from './memory-configuration.js';
+export {
+  DEFAULT_SETTINGS,
+  GROUP_ID_STRATEGIES,
+  INGEST_SCOPE_SETTINGS,
+  memorySettingsSchema,
+  nestSettings,
+  parseMemorySettings,
+  RECALL_SCOPE_SETTINGS,
+  SETTING_BOUNDS,
+  SETTINGS_SECTION,
+  type GroupIdStrategy,
+  type IngestScopeSetting,
+  type MemorySettings,
+  type MemorySettingsParseResult,
+  type RecallScopeSetting,
+} from './memory-settings.js';

@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, parseMemorySettings, SETTING_BOUNDS, type MemorySettings } from './memory-settings.js';
+
+describe('DEFAULT_SETTINGS', () => {
+  it('has every feature off and the documented defaults', () => {
+    expect(DEFAULT_SETTINGS).toEqual({
+      enabled: false,
+      endpoint: 'http://localhost:8000',
+      timeoutMs: 5000,
+      maxBatchSize: 20,
+      maxQueueSize: 1000,
+      maxMessageChars: 4000,
+      scopes: 'both',
+      groupIdStrategy: 'hashed',
+      includeGitMetadata: false,
+      includeSystemMessages: false,
+      autoPromote: { enabled: false },
+      recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both' },
+      capture: { vscodeChat: false, claudeCode: false },
+    } satisfies MemorySettings);
+  });
+
+  it('is frozen, so no caller can switch a feature on for everyone', () => {
+    expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
+    expect(Object.isFrozen(DEFAULT_SETTINGS.recall)).toBe(true);
+  });
+});
+
+describe('parseMemorySettings', () => {
+  it('gives the defaults for undefined, null and an empty object', () => {
+    for (const raw of [undefined, null, {}]) {
+      expect(parseMemorySettings(raw)).toEqual({ ok: true, settings: DEFAULT_SETTINGS });
+    }
+  });
+
+  it('accepts nested objects', () => {
+    const result = parseMemorySettings({ enabled: true, recall: { enabled: true, maxFacts: 5, scopes: 'auto' } });
+    expect(result.ok).toBe(true);
+    expect(result.settings.enabled).toBe(true);
+    expect(result.settings.recall).toEqual({ enabled: true, timeoutMs: 750, maxFacts: 5, scopes: 'auto' });
+  });
+
+  it('accepts flat dotted keys, with or without the graphitiMemory prefix', () => {
+    const result = parseMemorySettings({
+      'recall.timeoutMs': 500,
+      'graphitiMemory.autoPromote.enabled': true,
+      'capture.claudeCode': true,
+      scopes: 'session',
+    });
+    expect(result.ok).toBe(true);
+    expect(result.settings.recall.timeoutMs).toBe(500);
+    expect(result.settings.autoPromote.enabled).toBe(true);
+    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true });
+    expect(result.settings.scopes).toBe('session');
+  });
+
+  it('lets a dotted key win over the nested value and keeps the nested siblings', () => {
+    const result = parseMemorySettings({ recall: { maxFacts: 3, enabled: true }, 'recall.maxFacts': 7 });
+    expect(result.settings.recall.maxFacts).toBe(7);
+    expect(result.settings.recall.enabled).toBe(true);
+  });
+
+  it('treats null values as not set', () => {
+    const result = parseMemorySettings({ timeoutMs: null, recall: { maxFacts: null }, 'recall.timeoutMs': null });
+    expect(result).toEqual({ ok: true, settings: DEFAULT_SETTINGS });
+  });
+
+  it('normalises the endpoint and allows an empty one (not configured)', () => {
+    expect(parseMemorySettings({ endpoint: ' HTTPS://Graphiti.Example.com:443/api/ ' }).settings.endpoint).toBe(
+      'https://graphiti.example.com/api',
+    );
+    expect(parseMemorySettings({ endpoint: '' })).toMatchObject({ ok: true, settings: { endpoint: '' } });
+  });
+
+  it('names the setting, the rule and the value for an out-of-range number', () => {
+    const result = parseMemorySettings({ enabled: true, 'recall.maxFacts': 500 });
+    expect(result).toEqual({
+      ok: false,
+      settings: DEFAULT_SETTINGS,
+      problems: ['graphitiMemory.recall.maxFacts: must be at most 50 (got 500)'],
+    });
+  });
+
+  it('reports every problem, each naming its setting, and turns the integration off', () => {
+    const result = parseMemorySettings({
+      enabled: true,
+      timeoutMs: 10,
+      maxBatchSize: 2.5,
+      scopes: 'everything',
+      includeGitMetadata: 'yes',
+      endpoint: 'ftp://example.com',
+      recall: 'fast',
+    });
+    expect(result.ok).toBe(false);
+    expect(result.settings.enabled).toBe(false);
+    expect(result.ok ? [] : result.problems).toEqual([
+      'graphitiMemory.endpoint: must be an http(s) URL such as http://localhost:8000',
+      'graphitiMemory.timeoutMs: must be at least 100 (got 10)',
+      'graphitiMemory.maxBatchSize: must be a whole number (got 2.5)',
+      'graphitiMemory.scopes: must be one of "session", "workspace", "both" (got "everything")',
+      'graphitiMemory.includeGitMetadata: must be true or false (got "yes")',
+      'graphitiMemory.recall: must be an object (got "fast")',
+    ]);
+  });
+
+  it('never echoes an endpoint (it may hold a password)', () => {
+    const result = parseMemorySettings({ endpoint: 'https://alice:hunter2@graphiti.example.com' });
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems;
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^graphitiMemory\.endpoint: must not contain a user name or password/);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('refuses a settings value that is not an object', () => {
+    expect(parseMemorySettings('on')).toEqual({
+      ok: false,
+      settings: DEFAULT_SETTINGS,
+      problems: ['graphitiMemory: settings must be an object (got "on")'],
+    });
+  });
+
+  it('ignores unknown keys', () => {
+    expect(parseMemorySettings({ someFutureSetting: 1, 'recall.someFutureSetting': true }).ok).toBe(true);
+  });
+
+  const numericSettings: Array<[string, { min: number; max: number }, (settings: MemorySettings) => number]> = [
+    ['timeoutMs', SETTING_BOUNDS.timeoutMs, (settings) => settings.timeoutMs],
+    ['maxBatchSize', SETTING_BOUNDS.maxBatchSize, (settings) => settings.maxBatchSize],
+    ['maxQueueSize', SETTING_BOUNDS.maxQueueSize, (settings) => settings.maxQueueSize],
+    ['maxMessageChars', SETTING_BOUNDS.maxMessageChars, (settings) => settings.maxMessageChars],
+    ['recall.timeoutMs', SETTING_BOUNDS.recallTimeoutMs, (settings) => settings.recall.timeoutMs],
+    ['recall.maxFacts', SETTING_BOUNDS.recallMaxFacts, (settings) => settings.recall.maxFacts],
+  ];
+
+  it('accepts every whole number within the bounds of each numeric setting', () => {
+    for (const [key, bounds, read] of numericSettings) {
+      fc.assert(
+        fc.property(fc.integer({ min: bounds.min, max: bounds.max }), fc.boolean(), (value, enabled) => {
+          const result = parseMemorySettings({ enabled, [key]: value });
+          expect(result.ok).toBe(true);
+          expect(read(result.settings)).toBe(value);
+          expect(result.settings.enabled).toBe(enabled);
+        }),
+        { numRuns: 50 },
+      );
+    }
+  });
+
+  it('refuses every number outside the bounds, naming the setting, and stays disabled', () => {
+    for (const [key, bounds] of numericSettings) {
+      const outside = fc.oneof(
+        fc.integer({ min: bounds.max + 1, max: bounds.max * 10 + 10 }),
+        fc.integer({ min: -1_000_000, max: bounds.min - 1 }),
+      );
+      fc.assert(
+        fc.property(outside, (value) => {
+          const result = parseMemorySettings({ enabled: true, [key]: value });
+          expect(result.ok).toBe(false);
+          expect(result.settings).toBe(DEFAULT_SETTINGS);
+          const problems = result.ok ? [] : result.problems;
+          expect(problems).toHaveLength(1);
+          expect(problems[0]).toMatch(new RegExp(`^graphitiMemory\\.${key.replace('.', '\\.')}: must be at (most|least) `));
+          expect(problems[0]).toContain(`(got ${value})`);
+        }),
+        { numRuns: 50 },
+      );
+    }
+  });
+});

@@ -1,0 +1,221 @@
+// Every setting of the integration (`graphitiMemory.*`), as one zod schema with its defaults and
+// bounds. Parsing never lets a bad value through half-applied: any problem yields the defaults,
+// disabled, plus a readable message per problem naming the setting.
+import { z } from 'zod';
+import { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
+
+/** The prefix of every setting in the host (VS Code's `graphitiMemory.*`); used in problem texts. */
+export const SETTINGS_SECTION = 'graphitiMemory';
+
+export const INGEST_SCOPE_SETTINGS = ['session', 'workspace', 'both'] as const;
+export type IngestScopeSetting = (typeof INGEST_SCOPE_SETTINGS)[number];
+
+export const RECALL_SCOPE_SETTINGS = ['session', 'workspace', 'both', 'auto', 'all'] as const;
+export type RecallScopeSetting = (typeof RECALL_SCOPE_SETTINGS)[number];
+
+export const GROUP_ID_STRATEGIES = ['hashed', 'raw'] as const;
+export type GroupIdStrategy = (typeof GROUP_ID_STRATEGIES)[number];
+
+/** Bounds of the numeric settings (inclusive), shared by the schema and its documentation. */
+export const SETTING_BOUNDS = {
+  timeoutMs: { min: 100, max: 120_000 },
+  maxBatchSize: { min: 1, max: 100 },
+  maxQueueSize: { min: 1, max: 100_000 },
+  maxMessageChars: { min: 200, max: 100_000 },
+  recallTimeoutMs: { min: 50, max: 10_000 },
+  recallMaxFacts: { min: 1, max: 50 },
+} as const;
+
+function boundedInteger(bounds: { readonly min: number; readonly max: number }, fallback: number) {
+  return z.number().int().min(bounds.min).max(bounds.max).default(fallback);
+}
+
+// An empty endpoint is allowed and means "not configured" (the gate reports `no-endpoint`).
+const endpointSchema = z
+  .string()
+  .superRefine((value, context) => {
+    if (value.trim() === '') return;
+    const problem = endpointProblem(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((value) => (value.trim() === '' ? '' : (normaliseEndpoint(value) ?? '')))
+  .default(DEFAULT_ENDPOINT);
+
+export const memorySettingsSchema = z.object({
+  enabled: z.boolean().default(false),
+  endpoint: endpointSchema,
+  timeoutMs: boundedInteger(SETTING_BOUNDS.timeoutMs, 5000),
+  maxBatchSize: boundedInteger(SETTING_BOUNDS.maxBatchSize, 20),
+  maxQueueSize: boundedInteger(SETTING_BOUNDS.maxQueueSize, 1000),
+  maxMessageChars: boundedInteger(SETTING_BOUNDS.maxMessageChars, 4000),
+  scopes: z.enum(INGEST_SCOPE_SETTINGS).default('both'),
+  groupIdStrategy: z.enum(GROUP_ID_STRATEGIES).default('hashed'),
+  includeGitMetadata: z.boolean().default(false),
+  includeSystemMessages: z.boolean().default(false),
+  autoPromote: z.object({ enabled: z.boolean().default(false) }).prefault({}),
+  recall: z
+    .object({
+      enabled: z.boolean().default(false),
+      timeoutMs: boundedInteger(SETTING_BOUNDS.recallTimeoutMs, 750),
+      maxFacts: boundedInteger(SETTING_BOUNDS.recallMaxFacts, 10),
+      scopes: z.enum(RECALL_SCOPE_SETTINGS).default('both'),
+    })
+    .prefault({}),
+  capture: z
+    .object({ vscodeChat: z.boolean().default(false), claudeCode: z.boolean().default(false) })
+    .prefault({}),
+});
+
+export type MemorySettings = z.infer<typeof memorySettingsSchema>;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Every setting at its default: the integration off. */
+export const DEFAULT_SETTINGS: MemorySettings = deepFreeze(memorySettingsSchema.parse({}));
+
+export type MemorySettingsParseResult =
+  | { readonly ok: true; readonly settings: MemorySettings }
+  | {
+      readonly ok: false;
+      /** `DEFAULT_SETTINGS` (disabled): a bad value never leaves the integration half on. */
+      readonly settings: MemorySettings;
+      /** One readable line per problem, naming the setting: `graphitiMemory.recall.maxFacts: must be at most 50 (got 500)`. */
+      readonly problems: readonly string[];
+    };
+
+/**
+ * Parses the host's settings object. Accepts nested objects (`{ recall: { maxFacts: 5 } }`), flat
+ * dotted keys (`{ 'recall.maxFacts': 5 }`, also with the `graphitiMemory.` prefix) or a mix (a
+ * dotted key wins over the nested value). `undefined`/`null` and `null` values mean "not set".
+ * Unknown keys are ignored, so settings of a newer version do not break an older one.
+ */
+export function parseMemorySettings(raw: unknown): MemorySettingsParseResult {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    return {
+      ok: false,
+      settings: DEFAULT_SETTINGS,
+      problems: [`${SETTINGS_SECTION}: settings must be an object (got ${describeValue(raw)})`],
+    };
+  }
+  const input = nestSettings(raw ?? {});
+  const parsed = memorySettingsSchema.safeParse(input);
+  if (parsed.success) return { ok: true, settings: deepFreeze(parsed.data) };
+  const problems = parsed.error.issues.map((issue) => describeIssue(issue, input));
+  return { ok: false, settings: DEFAULT_SETTINGS, problems: [...new Set(problems)] };
+}
+
+/** Merges flat dotted keys into nested objects and drops `null` values (unset). */
+export function nestSettings(raw: object): Record<string, unknown> {
+  const nested: Record<string, unknown> = {};
+  const dotted: Array<[string[], unknown]> = [];
+  for (const [key, value] of Object.entries(raw)) {
+    const path = stripSection(key).split('.');
+    if (path.length === 1) {
+      nested[path[0] ?? key] = copyWithoutNulls(value);
+    } else {
+      dotted.push([path, value]);
+    }
+  }
+  for (const [path, value] of dotted) {
+    if (value === null || value === undefined) continue;
+    let target: Record<string, unknown> = nested;
+    let reachable = true;
+    for (const segment of path.slice(0, -1)) {
+      const existing = target[segment];
+      if (existing === undefined) {
+        const created: Record<string, unknown> = {};
+        target[segment] = created;
+        target = created;
+      } else if (isPlainRecord(existing)) {
+        target = existing;
+      } else {
+        // A nested value of the wrong type: leave it, the schema reports it.
+        reachable = false;
+        break;
+      }
+    }
+    if (reachable) target[path[path.length - 1] ?? ''] = value;
+  }
+  return nested;
+}
+
+function stripSection(key: string): string {
+  return key.startsWith(`${SETTINGS_SECTION}.`) ? key.slice(SETTINGS_SECTION.length + 1) : key;
+}
+
+function copyWithoutNulls(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (!isPlainRecord(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (child !== null && child !== undefined) copy[key] = copyWithoutNulls(child);
+  }
+  return copy;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function valueAt(input: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
+  let current: unknown = input;
+  for (const segment of path) {
+    if (!isPlainRecord(current)) return undefined;
+    current = current[String(segment)];
+  }
+  return current;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
+  const name = [SETTINGS_SECTION, ...issue.path.map(String)].join('.');
+  const value = valueAt(input, issue.path);
+  // The endpoint may carry credentials in a bad value; never echo it.
+  const got = name === `${SETTINGS_SECTION}.endpoint` ? '' : ` (got ${describeValue(value)})`;
+  switch (issue.code) {
+    case 'too_big':
+      return `${name}: must be at most ${String(issue.maximum)}${got}`;
+    case 'too_small':
+      return `${name}: must be at least ${String(issue.minimum)}${got}`;
+    case 'invalid_value':
+      return `${name}: must be one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}${got}`;
+    case 'invalid_type':
+      return `${name}: must be ${expectedText(issue.expected)}${got}`;
+    case 'custom':
+      return `${name}: ${issue.message}`;
+    default:
+      return `${name}: ${issue.message}${got}`;
+  }
+}
+
+function expectedText(expected: string): string {
+  switch (expected) {
+    case 'int':
+      return 'a whole number';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'string':
+      return 'a string';
+    case 'object':
+      return 'an object';
+    default:
+      return `of type ${expected}`;
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') {
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}

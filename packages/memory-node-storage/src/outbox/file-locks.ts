@@ -1,0 +1,47 @@
+// Cross-process locks through proper-lockfile: a lock is a `<target>.lock` directory whose mtime
+// the holder refreshes every `updateMs`; a lock not refreshed for `staleMs` (its holder died or
+// hung) is taken over. Pure JavaScript, works on every platform and on network drives.
+import lockfile from 'proper-lockfile';
+
+export interface LockTiming {
+  readonly staleMs: number;
+  readonly updateMs: number;
+}
+
+export interface HeldLock {
+  release(): Promise<void>;
+  /** Set when the lock was lost (not refreshed in time and taken by another process). */
+  readonly compromised: boolean;
+}
+
+/** Tries once to take the lock of `target`; `undefined` when another live process holds it. */
+export async function tryLock(target: string, timing: LockTiming, onCompromised: (error: Error) => void): Promise<HeldLock | undefined> {
+  const state = { compromised: false, released: false };
+  try {
+    const release = await lockfile.lock(target, {
+      realpath: false,
+      lockfilePath: `${target}.lock`,
+      stale: timing.staleMs,
+      update: timing.updateMs,
+      retries: 0,
+      onCompromised: (error) => {
+        state.compromised = true;
+        onCompromised(error);
+      },
+    });
+    return {
+      get compromised() {
+        return state.compromised;
+      },
+      release: async () => {
+        if (state.released) return;
+        state.released = true;
+        if (state.compromised) return;
+        await release().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+// The cold part of the outbox's delivery ledger: keys of messages that left the journals
+// (confirmed or dropped, then compacted away), shared by every process of the folder. Each
+// append opens, writes, fsyncs and closes under a short cross-process lock, so a rewrite by one
+// process (when the file grows past twice its bound) never loses another process's keys.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { syncDirectory } from '../journal/journal-file.js';
+import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
+import type { LockTiming } from './file-locks.js';
+
+export const LEDGER_FILE_NAME = 'delivery-ledger.journal';
+
+export class SharedLedgerFile {
+  readonly filePath: string;
+
+  constructor(
+    directory: string,
+    private readonly maxEntries: number,
+    private readonly timing: LockTiming,
+  ) {
+    this.filePath = path.join(directory, LEDGER_FILE_NAME);
+  }
+
+  /** Keys in the file, oldest first, at most `maxEntries`; damaged lines are skipped. */
+  async load(): Promise<{ keys: string[]; tornLines: number; corruptLines: number }> {
+    const content = await fs.readFile(this.filePath).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return Buffer.alloc(0);
+      throw error;
+    });
+    const scan = scanJournal(content);
+    const keys = new Set<string>();
+    for (const value of scan.values) {
+      if (typeof value !== 'string') continue;
+      keys.delete(value);
+      keys.add(value);
+    }
+    return { keys: [...keys].slice(-this.maxEntries), tornLines: scan.tornLines, corruptLines: scan.corruptLines };
+  }
+
+  /** Appends `keys` durably; rewrites the file (deduplicated, bounded) when it grew too long. */
+  async append(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const release = await lockfile.lock(this.filePath, {
+      realpath: false,
+      lockfilePath: `${this.filePath}.lock`,
+      stale: this.timing.staleMs,
+      update: this.timing.updateMs,
+      retries: { retries: 50, minTimeout: 5, maxTimeout: 200 },
+    });
+    try {
+      const content = await fs.readFile(this.filePath).catch(() => Buffer.alloc(0));
+      // A torn tail from a crashed writer is cut off first, so the new lines start on a boundary.
+      const validLength = scanJournal(content).validLength;
+      const handle = await fs.open(this.filePath, 'a+');
+      try {
+        if (validLength < content.length) await handle.truncate(validLength);
+        await handle.write(keys.map((key) => encodeJournalLine(key)).join(''), null, 'utf8');
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      const lines = scanJournal(content).lineCount + keys.length;
+      if (lines > this.maxEntries * 2) await this.#rewrite();
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  async #rewrite(): Promise<void> {
+    const { keys } = await this.load();
+    const temporaryPath = `${this.filePath}.${process.pid}.compacting`;
+    await fs.writeFile(temporaryPath, keys.map((key) => encodeJournalLine(key)).join(''));
+    const handle = await fs.open(temporaryPath, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temporaryPath, this.filePath);
+    await syncDirectory(path.dirname(this.filePath));
+  }
+}
