@@ -154,7 +154,7 @@ describe('graphiti-harness (built binary)', () => {
 
   it('exits 2 on bad usage', async () => {
     const unknownCommand = await harness(['frobnicate']);
-    expect(unknownCommand.exitCode).toBe(2);
+    expect(unknownCommand.exitCode, unknownCommand.stderr).toBe(2);
     const badOption = await harness(['recall', 'x', '--timeout-ms', 'soon']);
     expect(badOption.exitCode).toBe(2);
     expect(badOption.stderr).toContain('--timeout-ms');
@@ -163,7 +163,7 @@ describe('graphiti-harness (built binary)', () => {
   it('prints help with examples for every command', async () => {
     for (const command of ['demo', 'health', 'smoke', 'ingest', 'recall', 'promote', 'episodes', 'forget', 'track', 'bench']) {
       const run = await harness([command, '--help']);
-      expect(run.exitCode, command).toBe(0);
+      expect(run.exitCode, `${command}: ${run.stderr}`).toBe(0);
       expect(run.stdout, command).toContain('Examples:');
     }
   }, 60_000);

@@ -13,7 +13,7 @@ import {
   type RequestDescription,
 } from '../errors.js';
 import { parseResponse } from '../validation.js';
-import { exchange } from './exchange.js';
+import { exchange, type ExchangeResponse } from './exchange.js';
 import { apiErrorFromResponse } from './http-errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -71,7 +71,8 @@ function transportError(
   settings: AttemptSettings,
   timedOut: boolean,
 ): GraphitiError {
-  // Which signal fired decides, not the error's type: undici rejects with the signal's reason.
+  // Which signal fired decides, not the error's type: an aborted exchange rejects with the
+  // signal's reason, whatever the caller made that.
   if (settings.signal?.aborted) {
     return new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request, {
       cause: error,
@@ -110,7 +111,7 @@ export async function sendOnce<Schema extends z.ZodType>(
   const query = call.query === undefined ? '' : `?${new URLSearchParams(call.query).toString()}`;
   const hasBody = call.body !== undefined;
 
-  let response: Awaited<ReturnType<typeof exchange>>;
+  let response: ExchangeResponse;
   try {
     response = await exchange(
       transport.dispatcher,

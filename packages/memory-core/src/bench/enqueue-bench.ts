@@ -3,10 +3,14 @@ import { performance } from 'node:perf_hooks';
 import { IngestionService } from '../ingestion/ingestion-service.js';
 import { InMemoryDeliveryLedger } from '../ingestion/in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from '../ingestion/in-memory-outbox.js';
-import { MutableMemoryConfiguration, RealClock, SwitchableGate } from '../ingestion/test-support-ingestion.js';
+import {
+  FakeTurnPlanner,
+  MutableMemoryConfiguration,
+  RealClock,
+  SwitchableGate,
+} from '../ingestion/test-support-ingestion.js';
 import type { ChatTurn } from '../ports.js';
 import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
 import { benchResult, percentile, type BenchResult } from './bench-result.js';
 
 export interface EnqueueBenchOptions {
@@ -34,11 +38,15 @@ export async function measureEnqueueCost(options: EnqueueBenchOptions = {}): Pro
   const rounds = options.rounds ?? 50;
   const turnsPerRound = options.turnsPerRound ?? 200;
   const clock = new RealClock();
-  // The real planner (mapping, secret guard, scopes) runs in the background, as in the product.
-  const policy = createPolicyServices({ clock, settings: { enabled: true, endpoint: 'http://localhost:8000', scopes: 'both' } });
-  const configuration = new MutableMemoryConfiguration({ maxQueueSize: 10_000 });
+  // Planning (mapping, secret guard) never runs inside `enqueue` (a test proves it), so a light
+  // planner stands in for the background step. The real one is not used here: @secretlint/core
+  // 11.7 records performance marks per scan that are never cleared, so thousands of scans in one
+  // process slow down quadratically — a finding reported on the secret guard, not a chat-path cost.
+  const configuration = new MutableMemoryConfiguration({ maxQueueSize: 50_000 });
+  const planner = new FakeTurnPlanner();
+  planner.scopes = ['session', 'workspace'];
   const service = new IngestionService(
-    policy.planner,
+    planner,
     new InMemoryOutbox(configuration, clock),
     new InMemoryDeliveryLedger(),
     new FixedGraphitiConnection(undefined), // nothing is sent: only the chat-path cost is measured

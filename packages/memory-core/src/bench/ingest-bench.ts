@@ -58,7 +58,7 @@ export async function measureIngestRequestsPerMessage(options: IngestBenchOption
     return benchResult({
       name: 'core.ingest.requests_per_message',
       value: calls,
-      unit: 'requests',
+      unit: 'count',
       baseline: messages,
       goal: 0.1,
       details: { maxBatchSize, messages, sessions, sendMs: Math.round(sendMs), ideal: Math.ceil(messages / maxBatchSize) },

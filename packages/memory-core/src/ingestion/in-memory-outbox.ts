@@ -100,7 +100,8 @@ export class InMemoryOutbox implements Outbox {
     }
   }
 
-  markDropped(ids: readonly string[], reason: OutboxDropReason): void {
+  /** The in-memory outbox keeps no dead-letter journal: `detail` is for durable outboxes. */
+  markDropped(ids: readonly string[], reason: OutboxDropReason, _detail?: string): void {
     for (const id of ids) if (this.remove(id)) this.droppedByReason[reason]++;
   }
 

@@ -1,6 +1,25 @@
-export * from './delivery-failure.js';
-export * from './in-memory-delivery-ledger.js';
-export * from './in-memory-outbox.js';
-export * from './ingestion-options.js';
-export * from './ingestion-service.js';
-export * from './ingestion-stats.js';
+/**
+ * Ingestion: `IngestionService.enqueue(turn)` stages a turn in O(1); a background step plans it
+ * (TurnPlanner), de-duplicates it through the `DeliveryLedger` and appends it to the `Outbox`. The
+ * drain loop sends pending messages in batches per group, retries with backoff, dead-letters what
+ * the server refuses for good, and confirms delivery by finding message names in `/episodes`,
+ * re-sending what never appeared. `InMemoryOutbox` and `InMemoryDeliveryLedger` are the in-process
+ * implementations of the ports.
+ */
+export { classifyFailure, type DeliveryFailure, type FailureDisposition } from './delivery-failure.js';
+export { DeliveryTracker } from './delivery-tracker.js';
+export { DEFAULT_LEDGER_CAPACITY, deliveryKey, InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
+export { InMemoryOutbox, type OutboxLimits } from './in-memory-outbox.js';
+export {
+  DEFAULT_INGESTION_OPTIONS,
+  IngestionOptions,
+  resolveIngestionOptions,
+  retryDelay,
+} from './ingestion-options.js';
+export { IngestionService } from './ingestion-service.js';
+export type {
+  ConfirmationResult,
+  IngestionCounters,
+  IngestionState,
+  IngestionStats,
+} from './ingestion-stats.js';

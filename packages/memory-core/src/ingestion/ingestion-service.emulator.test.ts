@@ -3,6 +3,7 @@ import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
+import { createPolicyServices } from '../test-support/memory-services.js';
 import { InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
 import type { IngestionOptions } from './ingestion-options.js';
@@ -158,5 +159,78 @@ describe('IngestionService over HTTP (emulator)', () => {
     expect(await second.service.waitForConfirmation({ timeoutMs: 10_000 })).toEqual({ confirmed: 2, pending: 0 });
     expect(messageCalls(first.emulator)).toHaveLength(1);
     expect(episodeNames(first.emulator)).toEqual(['test.turn.t1.user', 'test.turn.t1.assistant']);
+  });
+});
+
+describe('IngestionService with the real planner over HTTP', () => {
+  it('scopes both: each turn reaches the session and the workspace group, confirmed once', async () => {
+    const emulator = await startEmulator({ processingDelayMs: 1 });
+    cleanups.push(() => emulator.close());
+    const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 2_000 });
+    cleanups.push(async () => client.close());
+    const clock = new RealClock();
+    const policy = createPolicyServices({
+      api: client,
+      clock,
+      settings: { enabled: true, endpoint: emulator.url, scopes: 'both', maxBatchSize: 20 },
+      consentFor: emulator.url,
+    });
+    const service = new IngestionService(
+      policy.planner,
+      new InMemoryOutbox(policy.configuration, clock),
+      new InMemoryDeliveryLedger(),
+      policy.connection,
+      policy.gate,
+      policy.configuration,
+      clock,
+      new RecordingLogger(),
+      policy.telemetry,
+      { pollIntervalMs: 20, maxPollIntervalMs: 100 },
+    );
+    cleanups.push(() => service.dispose());
+    service.start();
+    for (let index = 0; index < 3; index++) service.enqueue(makeTurn(index));
+    expect(await service.waitForConfirmation({ timeoutMs: 10_000 })).toEqual({ confirmed: 12, pending: 0 });
+    const groups = [...new Set(messageCalls(emulator).map((call) => call.groupId))];
+    expect(groups).toHaveLength(2);
+    for (const groupId of groups) {
+      const names = episodeNames(emulator, groupId);
+      expect(names).toHaveLength(6);
+      expect(new Set(names).size).toBe(6);
+    }
+    expect(messageCalls(emulator)).toHaveLength(2);
+  });
+
+  it('sends nothing while the gate is closed (no consent)', async () => {
+    const emulator = await startEmulator();
+    cleanups.push(() => emulator.close());
+    const client = new GraphitiClient({ baseUrl: emulator.url });
+    cleanups.push(async () => client.close());
+    const clock = new RealClock();
+    const policy = createPolicyServices({
+      api: client,
+      clock,
+      settings: { enabled: true, endpoint: emulator.url },
+      consentFor: null,
+    });
+    const outbox = new InMemoryOutbox(policy.configuration, clock);
+    const service = new IngestionService(
+      policy.planner,
+      outbox,
+      new InMemoryDeliveryLedger(),
+      policy.connection,
+      policy.gate,
+      policy.configuration,
+      clock,
+      new RecordingLogger(),
+      policy.telemetry,
+    );
+    cleanups.push(() => service.dispose());
+    service.start();
+    service.enqueue(makeTurn(1));
+    await service.settled();
+    await service.drain();
+    expect(emulator.requests).toHaveLength(0);
+    expect(outbox.size()).toBe(0); // the planner plans nothing while the gate is closed
   });
 });

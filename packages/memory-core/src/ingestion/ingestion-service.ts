@@ -599,7 +599,8 @@ export class IngestionService {
     const now = this.clock.now();
     const found = records.filter((record) => record.message.name !== undefined && names.has(record.message.name));
     if (found.length > 0) this.confirm(groupId, found, now);
-    const due = records.filter((record) => !found.includes(record) && this.tracker.resendDue(record, now));
+    const foundIds = new Set(found.map((record) => record.id));
+    const due = records.filter((record) => !foundIds.has(record.id) && this.tracker.resendDue(record, now));
     if (due.length > 0) this.resend(groupId, due, now);
     this.tracker.polled(groupId, now, found.length > 0);
   }

@@ -13,7 +13,6 @@ import type { GateDecision, MemoryGate } from '../gate/index.js';
 import type { TurnPlanner } from '../planning/index.js';
 import type {
   ChatTurn,
-  Clock,
   DeliveryLedger,
   GraphitiApi,
   GraphitiCallOptions,
@@ -21,6 +20,9 @@ import type {
 } from '../ports.js';
 import { DEFAULT_SETTINGS, type MemoryConfiguration, type MemorySettings } from '../settings/index.js';
 import { FakeClock, FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
+
+/** Wall-clock time and real timers (core-A's), re-exported for ingestion's tests and benchmarks. */
+export { RealClock } from '../test-support/fakes.js';
 import { InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
 import type { IngestionOptions } from './ingestion-options.js';
@@ -291,29 +293,6 @@ export function createIngestionFixture(fixture: IngestionFixtureOptions = {}) {
     { random: () => 0.5, ...fixture.options },
   );
   return { service, clock, configuration, graphiti, connection, outbox, ledger, planner, gate, telemetry, logger };
-}
-
-/** Wall-clock time and real timers, for tests over loopback HTTP and benchmarks. */
-export class RealClock implements Clock {
-  now(): number {
-    return Date.now();
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (signal?.aborted) {
-        resolve();
-        return;
-      }
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      signal?.addEventListener('abort', done, { once: true });
-    });
-  }
 }
 
 /** Polls `condition` every 5 ms until it holds; throws with `what` after `timeoutMs`. */

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Outbox, OutboxEntry } from '@graphiti-memory/memory-core';
+import { InMemoryOutbox, type Outbox, type OutboxEntry } from '@graphiti-memory/memory-core';
 import { FileOutbox } from '../outbox/file-outbox.js';
 import { benchResult, percentile, round, type BenchResult } from './bench-result.js';
 
@@ -26,13 +26,7 @@ async function temporaryFolder(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'storage-bench-'));
 }
 
-/** memory-core's in-memory outbox, loaded by name so this file builds before memory-core exports it. */
-async function createInMemoryOutbox(maxQueueSize: number): Promise<Outbox> {
-  const core = (await import('@graphiti-memory/memory-core')) as Record<string, unknown>;
-  const InMemoryOutbox = core.InMemoryOutbox as (new (limits: unknown, clock: unknown) => Outbox) | undefined;
-  if (InMemoryOutbox === undefined) {
-    throw new Error('@graphiti-memory/memory-core does not export InMemoryOutbox; the ratio needs it as its baseline. Export it from memory-core\'s index.');
-  }
+function createInMemoryOutbox(maxQueueSize: number): Outbox {
   return new InMemoryOutbox({ current: () => ({ maxQueueSize }) }, { now: () => Date.now() });
 }
 
@@ -51,7 +45,7 @@ export async function measureEnqueueLatency(options: { appends?: number } = {}):
   const appends = options.appends ?? 50_000;
   const directory = await temporaryFolder();
   const file = await FileOutbox.open({ directory, maxQueueSize: 10_000 });
-  const memory = await createInMemoryOutbox(10_000);
+  const memory = createInMemoryOutbox(10_000);
   const fileSamples: number[] = [];
   const memorySamples: number[] = [];
   // Warm up both, then interleave rounds so garbage collection and JIT hit both alike.
@@ -125,26 +119,33 @@ async function drainSome(outbox: FileOutbox, count: number): Promise<void> {
 export async function measureJournalGrowth(options: { turns?: number; maxQueueSize?: number } = {}): Promise<BenchResult> {
   const turns = options.turns ?? 100_000;
   const directory = await temporaryFolder();
-  const outbox = await FileOutbox.open({ directory, maxQueueSize: options.maxQueueSize ?? 1_000 });
+  const maxQueueSize = options.maxQueueSize ?? 1_000;
+  const outbox = await FileOutbox.open({ directory, maxQueueSize });
   const checkpoints: { turns: number; journalBytes: number; rssMegabytes: number }[] = [];
+  let unsettledLargest = 0;
   for (let done = 0; done < turns; done += 100) {
     outbox.append(Array.from({ length: 100 }, (_, offset) => benchEntry(done + offset)));
     await yieldToEventLoop();
     if ((done + 100) % (turns / 4) === 0) {
       await outbox.flush();
+      const { size: beforeSettling } = await fs.stat(outbox.stats().journalPath);
+      // Appends here outpace any disk by far; "bounded" means: once the running compaction lands.
+      while (outbox.stats().compacting) await new Promise((resolve) => setTimeout(resolve, 5));
+      await outbox.flush();
       const { size } = await fs.stat(outbox.stats().journalPath);
+      unsettledLargest = Math.max(unsettledLargest, beforeSettling);
       checkpoints.push({ turns: done + 100, journalBytes: size, rssMegabytes: round(process.memoryUsage().rss / 2 ** 20) });
     }
   }
   const stats = outbox.stats();
   await outbox.close();
   await fs.rm(directory, { recursive: true, force: true });
-  const first = checkpoints[0];
   const last = checkpoints.at(-1);
-  // Compaction runs when dropped records dominate, so a checkpoint may land just before or after one:
-  // the largest size seen, against the first checkpoint, is what must stay bounded.
+  // The largest settled size must stay bounded, against what the capped queue itself takes in a
+  // freshly compacted journal (about one `enqueued` line per live record).
   const largest = Math.max(...checkpoints.map((checkpoint) => checkpoint.journalBytes));
-  const details: Record<string, number> = { droppedOverflow: stats.droppedOverflow, compactions: stats.compactions };
+  const liveBytes = (maxQueueSize * (Buffer.byteLength(JSON.stringify({ t: 'enqueued', id: 'xxxxxxxxxxxxxxxxxxxxxx-xxxx', ...benchEntry(turns), enqueuedAt: Date.now() })) + 10));
+  const details: Record<string, number> = { droppedOverflow: stats.droppedOverflow, compactions: stats.compactions, uncappedJournalBytesEstimate: Math.round((liveBytes / maxQueueSize) * turns), largestJournalBytesMidCompaction: unsettledLargest };
   for (const checkpoint of checkpoints) {
     details[`journalBytesAt${checkpoint.turns}`] = checkpoint.journalBytes;
     details[`rssMegabytesAt${checkpoint.turns}`] = checkpoint.rssMegabytes;
@@ -152,8 +153,8 @@ export async function measureJournalGrowth(options: { turns?: number; maxQueueSi
   return benchResult({
     name: 'storage.journal.growth_ratio',
     value: largest,
-    baseline: Math.max(first?.journalBytes ?? 1, 1),
-    unit: 'bytes (largest checkpoint journal ÷ first)',
+    baseline: liveBytes,
+    unit: 'bytes (largest settled journal ÷ the capped queue compacted)',
     goal: 3,
     details: { ...details, finalJournalBytes: last?.journalBytes ?? 0, finalRssMegabytes: last?.rssMegabytes ?? 0 },
   });

@@ -6,13 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadIngestionService } from '../test-support/ingestion-service-loader.js';
 import { temporaryDirectory } from '../test-support/journal-fixtures.js';
 
 const TOTAL = 2_000;
 const packageDirectory = path.resolve(import.meta.dirname, '..', '..');
 const childScript = path.join(packageDirectory, 'src', 'test-support', 'chaos-child.ts');
-const ingestionReady = (await loadIngestionService()) !== undefined;
 
 let emulator: RunningEmulator | undefined;
 const children: ChildProcess[] = [];
@@ -66,8 +64,7 @@ function spawnChild(directory: string, url: string): ChildRun {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('crash and chaos', () => {
-  // Until memory-core's entry exports IngestionService, say so rather than pass silently.
-  it.skipIf(!ingestionReady)(`delivers each of ${TOTAL} messages exactly once through SIGKILLs, faults and a worker death`, async () => {
+  it(`delivers each of ${TOTAL} messages exactly once through SIGKILLs, faults and a worker death`, async () => {
     const seed = Math.floor(Math.random() * 2 ** 31);
     let dice = seed;
     const random = (): number => {

@@ -73,6 +73,8 @@ export interface FileOutboxStats {
   readonly journalLines: number;
   readonly compactions: number;
   readonly drainHeld: boolean;
+  /** A compaction is being written. */
+  readonly compacting: boolean;
 }
 
 const DRAIN_LOCK_TARGET = 'drain';
@@ -321,6 +323,7 @@ export class FileOutbox implements Outbox {
       journalBytes: this.journal.length,
       journalLines: this.journal.lineCount,
       drainHeld: this.#drainLock !== undefined,
+      compacting: this.#compacting,
     };
   }
 
@@ -415,6 +418,10 @@ export class FileOutbox implements Outbox {
 
   #acknowledged(count: number): void {
     this.#acknowledgedSinceCompaction += count;
+    this.#maybeCompact();
+  }
+
+  #maybeCompact(): void {
     const minimumLines = this.options.compactMinLines ?? 1_000;
     if (this.#compacting || this.#adopting !== undefined || this.#closed) return;
     if (this.journal.lineCount < minimumLines || this.#acknowledgedSinceCompaction <= this.#records.size) return;
@@ -448,6 +455,8 @@ export class FileOutbox implements Outbox {
       )
       .finally(() => {
         this.#compacting = false;
+        // Acknowledgements made while this one was written may already dominate again.
+        if (!this.#closed) this.#maybeCompact();
       });
   }
 

@@ -49,19 +49,22 @@ export class SharedLedgerFile {
       retries: { retries: 50, minTimeout: 5, maxTimeout: 200 },
     });
     try {
-      const content = await fs.readFile(this.filePath).catch(() => Buffer.alloc(0));
-      // A torn tail from a crashed writer is cut off first, so the new lines start on a boundary.
-      const validLength = scanJournal(content).validLength;
+      const text = keys.map((key) => encodeJournalLine(key)).join('');
       const handle = await fs.open(this.filePath, 'a+');
+      let size: number;
       try {
-        if (validLength < content.length) await handle.truncate(validLength);
-        await handle.write(keys.map((key) => encodeJournalLine(key)).join(''), null, 'utf8');
+        // A torn tail from a crashed writer is cut off first, so the new lines start on a boundary.
+        const validLength = await lastLineEnd(handle);
+        const { size: currentSize } = await handle.stat();
+        if (validLength < currentSize) await handle.truncate(validLength);
+        await handle.write(text, null, 'utf8');
         await handle.datasync();
+        size = validLength + Buffer.byteLength(text, 'utf8');
       } finally {
         await handle.close();
       }
-      const lines = scanJournal(content).lineCount + keys.length;
-      if (lines > this.maxEntries * 2) await this.#rewrite();
+      const averageLineBytes = Buffer.byteLength(text, 'utf8') / keys.length;
+      if (size / averageLineBytes > this.maxEntries * 2) await this.#rewrite();
     } finally {
       await release().catch(() => undefined);
     }
@@ -80,4 +83,18 @@ export class SharedLedgerFile {
     await fs.rename(temporaryPath, this.filePath);
     await syncDirectory(path.dirname(this.filePath));
   }
+}
+
+/** Bytes up to and including the last line break (reads only the tail of the file). */
+async function lastLineEnd(handle: fs.FileHandle): Promise<number> {
+  const { size } = await handle.stat();
+  const chunk = 64 * 1024;
+  for (let end = size; end > 0; end -= chunk) {
+    const start = Math.max(0, end - chunk);
+    const buffer = Buffer.alloc(end - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    const newline = buffer.lastIndexOf(0x0a);
+    if (newline !== -1) return start + newline + 1;
+  }
+  return 0;
 }

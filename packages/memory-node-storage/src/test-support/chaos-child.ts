@@ -3,9 +3,10 @@
 // before), drains through memory-core's IngestionService against the emulator, and reports on
 // stdout. The parent kills it with SIGKILL at random points; only the last one runs to the end.
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
-import type { OutboxEntry } from '@graphiti-memory/memory-core';
+import { IngestionService, type OutboxEntry } from '@graphiti-memory/memory-core';
 import { FileOutbox } from '../outbox/file-outbox.js';
-import { loadIngestionService } from './ingestion-service-loader.js';
+
+type IngestionArguments = ConstructorParameters<typeof IngestionService>;
 
 const directory = requiredEnvironment('CHAOS_DIRECTORY');
 const url = requiredEnvironment('CHAOS_URL');
@@ -59,16 +60,15 @@ async function main(): Promise<void> {
   const client = new GraphitiClient({ baseUrl: url, timeoutMs: 1_000, maxRetries: 0 });
   const settings = { enabled: true, endpoint: url, timeoutMs: 1_000, maxBatchSize: 25, maxQueueSize: 1_000_000 };
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  const IngestionService = await loadIngestionService();
-  if (IngestionService === undefined) throw new Error('@graphiti-memory/memory-core does not export IngestionService yet');
   // The planner is not used: messages arrive ready through enqueueEntries (ledger-deduplicated all the same).
   const service = new IngestionService(
     { plan: async () => [] },
     outbox,
     outbox.deliveryLedger,
     { current: () => client },
-    { evaluate: () => ({ open: true }) },
-    { current: () => settings, problems: () => [], onDidChange: () => ({ dispose() {} }) },
+    { evaluate: () => ({ open: true, endpoint: url }) },
+    // Only the fields ingestion reads; the rest of MemorySettings does not matter here.
+    { current: () => settings, problems: () => [], onDidChange: () => ({ dispose() {} }) } as unknown as IngestionArguments[5],
     { now: () => Date.now(), sleep },
     quiet,
     { emit() {} },

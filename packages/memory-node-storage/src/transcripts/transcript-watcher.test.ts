@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { transcriptParsers } from './core-transcripts.js';
 import { defaultClaudeCodeProjectsFolder } from './default-folders.js';
 import { checkPathUnderRoot } from './path-guard.js';
 import { TranscriptWatcher, type SessionIdleEvent, type TranscriptWatcherOptions } from './transcript-watcher.js';
@@ -41,8 +40,7 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
   }
 }
 
-// Runs once memory-core's entry exports its transcript parsers (see core-transcripts.ts); skipped, visibly, before.
-describe.skipIf(transcriptParsers() === undefined)('TranscriptWatcher', () => {
+describe('TranscriptWatcher', () => {
   it('hands over new turns once a session is idle, keeping a partial last line for later', async () => {
     const root = await temporaryDirectory();
     const offsets = await FileKeyValueStore.open(path.join(root, '..', `${path.basename(root)}-offsets.json`));

@@ -6,15 +6,18 @@
 // are stable, and the delivery ledger drops what was already sent) but never skips.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ChatTurn, KeyValueStore, Logger } from '@graphiti-memory/memory-core';
-import { watch, type FSWatcher } from 'chokidar';
 import {
-  requireTranscriptParsers,
+  createTranscriptReader,
+  detectTranscriptFormat,
+  parseTranscript,
+  type ChatTurn,
+  type KeyValueStore,
+  type Logger,
   type TranscriptFormat,
   type TranscriptOptions,
-  type TranscriptParsers,
   type TranscriptReader,
-} from './core-transcripts.js';
+} from '@graphiti-memory/memory-core';
+import { watch, type FSWatcher } from 'chokidar';
 import { checkPathUnderRoot, type PathRefusal } from './path-guard.js';
 
 export interface SessionIdleEvent {
@@ -82,11 +85,8 @@ export class TranscriptWatcher {
   #watcher: FSWatcher | undefined;
   #closed = false;
   #counters = { refused: 0, deliveredTurns: 0, failedDeliveries: 0 };
-  readonly #parsers: TranscriptParsers;
 
-  private constructor(private readonly options: TranscriptWatcherOptions) {
-    this.#parsers = requireTranscriptParsers();
-  }
+  private constructor(private readonly options: TranscriptWatcherOptions) {}
 
   /** Starts watching; resolves once the existing files were seen. */
   static async start(options: TranscriptWatcherOptions): Promise<TranscriptWatcher> {
@@ -223,7 +223,7 @@ export class TranscriptWatcher {
     const content = await fs.readFile(state.realPath);
     const format = await this.#detectFormat(state);
     if (format === 'vscode-chat') {
-      const parsed = this.#parsers.parseTranscript(content.toString('utf8'), 'vscode-chat', this.options.transcriptOptions ?? {});
+      const parsed = parseTranscript(content.toString('utf8'), 'vscode-chat', this.options.transcriptOptions ?? {});
       state.emitted = (parsed?.turns ?? []).map((turn) => turn.id).slice(-MAX_REMEMBERED_IDS);
     }
     state.committedOffset = state.readOffset = content.lastIndexOf(0x0a) + 1;
@@ -239,7 +239,7 @@ export class TranscriptWatcher {
     try {
       const buffer = Buffer.alloc(64 * 1024);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      state.format = this.#parsers.detectTranscriptFormat(buffer.toString('utf8', 0, bytesRead), state.realPath);
+      state.format = detectTranscriptFormat(buffer.toString('utf8', 0, bytesRead), state.realPath);
     } finally {
       await handle.close();
     }
@@ -262,7 +262,7 @@ export class TranscriptWatcher {
         state.heldLines = 0;
       }
       // The file name as default session id: a reader started mid-file (after a restart) names turns as before.
-      state.reader ??= this.#parsers.createTranscriptReader(format, { sessionId: sessionIdOf(state.realPath), ...this.options.transcriptOptions });
+      state.reader ??= createTranscriptReader(format, { sessionId: sessionIdOf(state.realPath), ...this.options.transcriptOptions });
       while (state.readOffset < size) {
         const length = Math.min(size - state.readOffset, MAX_READ_BYTES);
         const buffer = Buffer.alloc(length);
@@ -288,7 +288,7 @@ export class TranscriptWatcher {
     if (format === 'vscode-chat') {
       const content = await fs.readFile(state.realPath);
       wholeSize = content.length;
-      const parsed = this.#parsers.parseTranscript(content.toString('utf8'), 'vscode-chat', this.options.transcriptOptions ?? {});
+      const parsed = parseTranscript(content.toString('utf8'), 'vscode-chat', this.options.transcriptOptions ?? {});
       const emitted = new Set(state.emitted);
       turns = (parsed?.turns ?? []).filter((turn) => !emitted.has(turn.id));
       lines = countLines(content.toString('utf8', Math.min(state.committedOffset, content.length)));
