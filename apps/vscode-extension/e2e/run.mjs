@@ -87,6 +87,9 @@ async function runSession(session, tools, vsix, emulator) {
     emulator,
     page: () => page,
     artifactsDirectory,
+    // The suite runs from the test extension's activation (not as VS Code "extension tests", in
+    // which the workbench refuses every modal dialog) and says here when it is done.
+    onDone: (outcome) => finish({ code: outcome?.code ?? 1 }),
     onReport: (report) => {
       results.push({ session: session.name, ...report });
       const mark = report.ok ? '✓' : '✗';
@@ -104,12 +107,11 @@ async function runSession(session, tools, vsix, emulator) {
       '--port', String(port),
       '--without-connection-token',
       '--accept-server-license-terms',
-      '--enable-smoke-test-driver',
       '--extensions-dir', extensions,
       '--user-data-dir', userData,
       '--server-data-dir', path.join(temporary, 'server-data'),
     ],
-    { env: { ...environment, GRAPHITI_E2E_CONTROL: control.url, GRAPHITI_E2E_EMULATOR: emulator.url } },
+    { env: { ...environment, GRAPHITI_E2E_CONTROL: control.url, GRAPHITI_E2E_EMULATOR: emulator.url, GRAPHITI_E2E_SUITE: session.suite } },
   );
   const { chromium } = await import(pathToFileURL(path.join(tools.playwright, 'index.mjs')).href);
   let context;
@@ -122,12 +124,8 @@ async function runSession(session, tools, vsix, emulator) {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = context.pages()[0] ?? (await context.newPage());
-    await page.exposeFunction('codeAutomationExit', (code) => finish({ code }));
     const remote = (file) => `vscode-remote://127.0.0.1:${port}${file}`;
-    const payload = JSON.stringify([
-      ['extensionDevelopmentPath', remote(path.join(import.meta.dirname, 'test-extension'))],
-      ['extensionTestsPath', remote(path.join(import.meta.dirname, 'test-extension', 'suite', session.suite))],
-    ]);
+    const payload = JSON.stringify([['extensionDevelopmentPath', remote(path.join(import.meta.dirname, 'test-extension'))]]);
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
     const timer = setTimeout(() => finish({ code: 'timeout' }), session.timeoutMs);
     const outcome = await finished;

@@ -1,14 +1,11 @@
 // Proves the layer rule: ESLint, run the way `pnpm lint` runs it, rejects each forbidden import
 // and accepts the allowed ones (so the rule cannot pass by rejecting everything).
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const run = promisify(execFile);
 
 /**
  * @param {string} packageDirectory relative to the repo root
@@ -83,23 +80,18 @@ describe('graphiti/layers', () => {
     expect(await layerMessages(packageDirectory, file, code)).toEqual([]);
   });
 
-  it('makes the eslint command fail on a real file with a forbidden import', async () => {
+  it('makes the eslint command fail on a file with a forbidden import', async () => {
+    // The CLI as `pnpm lint` runs it, reading the file from stdin under a path inside memory-core:
+    // no probe file is written into the package, so parallel lint and type-check runs never see one.
     const packageDirectory = path.join(root, 'packages/memory-core');
-    const probe = path.join(packageDirectory, 'src', `layer-probe-${process.pid}.ts`);
-    fs.writeFileSync(probe, "import { request } from 'undici';\nexport const probe = request;\n");
-    try {
-      const eslintBin = path.join(root, 'tooling/eslint-config/node_modules/eslint/bin/eslint.js');
-      const outcome = await run(process.execPath, [eslintBin, '--max-warnings=0', probe], {
-        cwd: packageDirectory,
-      }).then(
-        () => ({ code: 0, stdout: '' }),
-        (/** @type {{ code: number, stdout: string }} */ error) => ({ code: error.code, stdout: error.stdout }),
-      );
-      expect(outcome.code).toBe(1);
-      expect(outcome.stdout).toContain('graphiti/layers');
-      expect(outcome.stdout).toContain("may not import 'undici'");
-    } finally {
-      fs.rmSync(probe, { force: true });
-    }
+    const eslintBin = path.join(root, 'tooling/eslint-config/node_modules/eslint/bin/eslint.js');
+    const outcome = spawnSync(
+      process.execPath,
+      [eslintBin, '--max-warnings=0', '--stdin', '--stdin-filename', path.join(packageDirectory, 'src', 'layer-probe.ts')],
+      { cwd: packageDirectory, input: "import { request } from 'undici';\nexport const probe = request;\n", encoding: 'utf8' },
+    );
+    expect(outcome.status).toBe(1);
+    expect(outcome.stdout).toContain('graphiti/layers');
+    expect(outcome.stdout).toContain("may not import 'undici'");
   });
 });

@@ -4,9 +4,9 @@
 import http from 'node:http';
 
 /**
- * @param {{ emulator: any, page: () => any, artifactsDirectory: string, onReport: (report: any) => void }} options
+ * @param {{ emulator: any, page: () => any, artifactsDirectory: string, onReport: (report: any) => void, onDone: (outcome: any) => void }} options
  */
-export async function startControlServer({ emulator, page, artifactsDirectory, onReport }) {
+export async function startControlServer({ emulator, page, artifactsDirectory, onReport, onDone }) {
   const routes = {
     'GET /emulator/requests': () =>
       emulator.requests.map((request) => ({ method: request.method, path: request.path, body: request.body, status: request.status })),
@@ -52,6 +52,10 @@ export async function startControlServer({ emulator, page, artifactsDirectory, o
       const file = `${artifactsDirectory}/${String(body.name).replace(/[^a-z0-9-]/gi, '_')}.png`;
       await page().screenshot({ path: file });
       return { file };
+    },
+    'POST /done': (body) => {
+      onDone(body);
+      return { ok: true };
     },
     'POST /report': (body) => {
       onReport(body);

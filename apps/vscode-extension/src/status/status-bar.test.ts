@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { activateExtension, type Harness } from '../test-support/extension-harness.js';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerMessages, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
 import { STATE_CONTEXT_KEY } from './status-bar-contribution.js';
 
@@ -39,7 +39,11 @@ describe('status bar', () => {
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true, emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } } });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     const pipeline = await harness.ingestion();
-    await pipeline.drain();
+    // Planning runs off the chat path: drain until the refused send has been recorded.
+    await waitFor(async () => {
+      await pipeline.drain();
+      return pipeline.stats().state === 'failing';
+    }, 15_000, 'the refused send to be recorded');
     const snapshot = await harness.command<{ state: string; queueDepth: number }>('graphitiMemory.showStatus');
     expect(snapshot).toMatchObject({ state: 'failing', queueDepth: 1 });
     expect(item()?.text).toContain('failing · 1 queued');

@@ -47,6 +47,8 @@ const PENDING_PER_PASS = 1000;
 @injectable()
 export class IngestionService {
   private readonly options: IngestionOptions;
+  /** When this service started: records sent earlier were recovered from a previous run. */
+  private readonly createdAt: number;
   private readonly counters = emptyCounters();
   private readonly tracker: DeliveryTracker;
   private readonly lifetime = new AbortController();
@@ -87,6 +89,7 @@ export class IngestionService {
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
   ) {
     this.options = resolveIngestionOptions(options);
+    this.createdAt = clock.now();
     this.tracker = new DeliveryTracker(this.options, clock.now());
   }
 
@@ -568,13 +571,33 @@ export class IngestionService {
     }
   }
 
+  /**
+   * How many of the group's newest episodes one poll reads. Fresh sends are near the top, so a small
+   * window finds them; a record sent before this service started (recovered after a crash), sent
+   * more than once, or waiting longer than a few polls may have been pushed down by later episodes
+   * (of this or another process), so those are looked for in the widest window.
+   */
+  private episodesWindow(records: readonly OutboxRecord[]): number {
+    const now = this.clock.now();
+    const patience = this.options.maxPollIntervalMs * 2;
+    const mayBeBuried = records.some(
+      (record) =>
+        record.attempts > 1 ||
+        record.sentAt === undefined ||
+        record.sentAt < this.createdAt ||
+        now - record.sentAt > patience,
+    );
+    if (mayBeBuried) return MAX_EPISODES_PER_POLL;
+    return Math.min(Math.max(2 * records.length, MIN_EPISODES_PER_POLL), MAX_EPISODES_PER_POLL);
+  }
+
   private async pollGroup(
     api: GraphitiApi,
     groupId: string,
     records: readonly OutboxRecord[],
     timeoutMs: number,
   ): Promise<void> {
-    const lastN = Math.min(Math.max(2 * records.length, MIN_EPISODES_PER_POLL), MAX_EPISODES_PER_POLL);
+    const lastN = this.episodesWindow(records);
     let names: Set<string>;
     try {
       const episodes = await api.getEpisodes(
