@@ -11,6 +11,9 @@ import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-sett
 import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
 
+
+/** How far past the recall deadline a search's own timeout lies (see the search call). */
+const SEARCH_TIMEOUT_MARGIN_MS = 1_000;
 export interface RecallOptions {
   /** A scope setting (`auto` reads the query) or the scopes themselves; `recall.scopes` by default. */
   readonly scopes?: RecallScopeSetting | readonly MemoryScope[];
@@ -103,7 +106,9 @@ export class DefaultRecallService implements RecallService {
         try {
           const results = await api.search(
             { group_ids: [groupId], query, max_facts: maxFacts },
-            { signal: searchAbort.signal, timeoutMs, maxRetries: 0 },
+            // The deadline aborts every search itself; the client's own timeout is only a backstop,
+            // set past the deadline so a slow search always ends as `timedOut`, never as an error.
+            { signal: searchAbort.signal, timeoutMs: timeoutMs + SEARCH_TIMEOUT_MARGIN_MS, maxRetries: 0 },
           );
           if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: results.facts });
         } catch (error) {

@@ -15,7 +15,7 @@ import {
   PromotionService,
   RecallService,
   TurnPlanner,
-} from './index-core-a.js';
+} from './index.js';
 import {
   Clock,
   ConsentStore,

@@ -1,0 +1,96 @@
+// The whole pipeline as an app composes it: createMemoryModule() + in-memory storage, against the
+// emulator over HTTP: a turn is enqueued, confirmed through /episodes, and recalled.
+import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { Container } from 'inversify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IngestionOptions } from './ingestion/index.js';
+import { IngestionService } from './ingestion/ingestion-service.js';
+import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
+import {
+  Clock,
+  ConsentStore,
+  GlobalStore,
+  GraphitiConnection,
+  Logger,
+  SettingsSource,
+  TelemetrySink,
+  WorkspaceContext,
+  WorkspaceStore,
+} from './ports.js';
+import { RecallService } from './recall/index.js';
+import {
+  FakeConsentStore,
+  FakeSettingsSource,
+  FakeWorkspaceContext,
+  InMemoryKeyValueStore,
+  RealClock,
+  RecordingLogger,
+  RecordingTelemetry,
+} from './test-support/fakes.js';
+
+let emulator: RunningEmulator;
+let client: GraphitiClient;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ processingDelayMs: 2 });
+  client = new GraphitiClient({ baseUrl: emulator.url });
+});
+afterEach(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+async function compose(consentFor: string): Promise<Container> {
+  const container = new Container();
+  container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, endpoint: emulator.url }));
+  container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
+  container.bind(ConsentStore).toConstantValue(new FakeConsentStore(consentFor));
+  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());
+  container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
+  container.bind(Clock).toConstantValue(new RealClock());
+  container.bind(Logger).toConstantValue(new RecordingLogger());
+  container.bind(TelemetrySink).toConstantValue(new RecordingTelemetry());
+  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
+  await container.load(createMemoryModule(), createInMemoryStorageModule());
+  return container;
+}
+
+const turn = {
+  id: 'turn-1',
+  sessionId: 'chat-1',
+  user: { text: 'We deploy the billing API with Fly.io.', timestamp: '2026-11-23T10:00:00Z' },
+  assistant: { text: 'Understood, Fly.io it is.', timestamp: '2026-11-23T10:00:02Z' },
+};
+
+describe('createMemoryModule', () => {
+  it('composes a pipeline that stores a turn, confirms it and recalls it', async () => {
+    const container = await compose(emulator.url);
+    const ingestion = container.get(IngestionService);
+    ingestion.start();
+    ingestion.enqueue(turn);
+    const confirmation = await ingestion.waitForConfirmation({ timeoutMs: 15_000 });
+    expect(confirmation.pending).toBe(0);
+    const names = emulator.state.episodes().map((episode) => episode.name);
+    expect(names.filter((name) => name === 'graphiti-memory.turn.turn-1.user')).toHaveLength(2); // session + workspace
+    expect(names.filter((name) => name === 'graphiti-memory.turn.turn-1.assistant')).toHaveLength(2);
+    const recall = await container.get<RecallService>(RecallService).recall('How do we deploy the billing API?', { sessionId: 'chat-2' });
+    expect(recall.timedOut).toBe(false);
+    expect(recall.facts.map((fact) => fact.fact).join('\n')).toContain('Fly.io');
+    expect(recall.facts.every((fact) => fact.scope === 'workspace')).toBe(true);
+    await ingestion.dispose();
+  });
+
+  it('sends nothing when consent was given for another endpoint', async () => {
+    const container = await compose('http://elsewhere.example:8000');
+    const ingestion = container.get(IngestionService);
+    ingestion.start();
+    ingestion.enqueue(turn);
+    await container.get<RecallService>(RecallService).recall('How do we deploy?', { sessionId: 'chat-1' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await ingestion.drain();
+    expect(emulator.requests).toEqual([]);
+    await ingestion.dispose();
+  });
+});
