@@ -38,7 +38,24 @@ function findVsix() {
   return file;
 }
 
-async function runSession(session, tools, vsix, emulator) {
+/**
+ * Packages the test-only extension (scripted model, @echo, the suites) as a VSIX: installed like a
+ * user's extension, not as "extension tests", because VS Code refuses every modal dialog (the
+ * consent prompt) in an extension-tests window.
+ */
+function packageSupportExtension() {
+  const file = path.join(os.tmpdir(), `graphiti-e2e-support-${process.pid}.vsix`);
+  const vsce = path.join(extensionRoot, 'node_modules/.bin/vsce');
+  const result = spawnSync(
+    vsce,
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--out', file],
+    { cwd: path.join(import.meta.dirname, 'test-extension'), encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`Packaging the e2e support extension failed:\n${result.stdout}\n${result.stderr}`);
+  return file;
+}
+
+async function runSession(session, tools, vsix, supportVsix, emulator) {
   const temporary = fs.mkdtempSync(path.join(os.tmpdir(), `graphiti-e2e-${session.name}-`));
   const home = path.join(temporary, 'home');
   const userData = path.join(temporary, 'user-data');
@@ -72,12 +89,15 @@ async function runSession(session, tools, vsix, emulator) {
     XDG_CACHE_HOME: path.join(home, '.cache'),
   };
 
-  const install = spawnSync(tools.node24, [tools.codeServerBin, '--install-extension', vsix, '--extensions-dir', extensions, '--user-data-dir', userData], {
-    env: environment,
-    encoding: 'utf8',
-  });
-  if (install.status !== 0 || !fs.readdirSync(extensions).some((name) => name.startsWith('graphiti-memory.graphiti-memory'))) {
-    throw new Error(`Installing ${path.basename(vsix)} failed:\n${install.stdout}\n${install.stderr}`);
+  for (const file of [vsix, supportVsix]) {
+    const install = spawnSync(tools.node24, [tools.codeServerBin, '--install-extension', file, '--extensions-dir', extensions, '--user-data-dir', userData], {
+      env: environment,
+      encoding: 'utf8',
+    });
+    if (install.status !== 0) throw new Error(`Installing ${path.basename(file)} failed:\n${install.stdout}\n${install.stderr}`);
+  }
+  if (!fs.readdirSync(extensions).some((name) => name.startsWith('graphiti-memory.graphiti-memory'))) {
+    throw new Error(`Installing ${path.basename(vsix)} left no graphiti-memory folder in ${extensions}.`);
   }
 
   let page;
@@ -124,9 +144,7 @@ async function runSession(session, tools, vsix, emulator) {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = context.pages()[0] ?? (await context.newPage());
-    const remote = (file) => `vscode-remote://127.0.0.1:${port}${file}`;
-    const payload = JSON.stringify([['extensionDevelopmentPath', remote(path.join(import.meta.dirname, 'test-extension'))]]);
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
     const timer = setTimeout(() => finish({ code: 'timeout' }), session.timeoutMs);
     const outcome = await finished;
     clearTimeout(timer);
@@ -151,6 +169,7 @@ let exitCode = 1;
 try {
   const tools = ensureTools();
   const vsix = findVsix();
+  const supportVsix = packageSupportExtension();
   const emulatorModule = await import(pathToFileURL(path.join(repoRoot, 'tooling/graphiti-emulator/dist/index.js')).href);
   const emulator = await emulatorModule.startEmulator({ quiet: true, processingDelayMs: 20 });
   console.log(`e2e: ${path.basename(vsix)} in VS Code (code-server), Graphiti EMULATOR at ${emulator.url}`);
@@ -159,7 +178,7 @@ try {
       if (flags.only && flags.only !== session.name) continue;
       emulator.clearRequests();
       emulator.setFaults({});
-      await runSession(session, tools, vsix, emulator);
+      await runSession(session, tools, vsix, supportVsix, emulator);
     }
   } finally {
     await emulator.close();

@@ -2,13 +2,15 @@
 // contribution needs them, and delivery starts only once memory is on.
 import { Container } from 'inversify';
 import type * as vscode from 'vscode';
-import { createCoreServicesModule } from './memory-module.js';
+import { createMemoryModule } from '@graphiti-memory/memory-core';
 import { createExtensionModule } from './extension-module.js';
 import { Contribution } from './tokens.js';
 
 export function createContainer(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.loadSync(createCoreServicesModule(), createExtensionModule({ context, channel, container }));
+  // memory-core's services; IngestionService is re-bound in the child container that owns the
+  // durable outbox (see ingestion-factory.ts), so the parent's binding is never resolved.
+  container.loadSync(createMemoryModule(), createExtensionModule({ context, channel, container }));
   return container;
 }
 

@@ -51,6 +51,30 @@ async function nextPrompt(before, timeoutMs = 30_000) {
   );
 }
 
+async function dialogVisible() {
+  const { texts } = await control('POST /ui/text', { selector: '.monaco-dialog-box', timeoutMs: 1_000 });
+  return texts.length > 0;
+}
+
+/**
+ * Answers "Allow" to the consent dialog until the extension no longer waits for consent: a changed
+ * endpoint may raise the dialog on its own, or the Enable command raises it.
+ */
+async function grantConsent() {
+  await waitFor(
+    'consent to be recorded',
+    async () => {
+      const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
+      if (status?.state !== 'needsConsent') return true;
+      if (!(await dialogVisible())) void vscode.commands.executeCommand('graphitiMemory.enable');
+      await control('POST /ui/click-button', { name: 'Allow', exact: true, timeoutMs: 5_000 }).catch(() => undefined);
+      return false;
+    },
+    30_000,
+    500,
+  );
+}
+
 function episodeNames(episodes) {
   return episodes.map((episode) => episode.name);
 }
@@ -65,4 +89,5 @@ module.exports = {
   newChatSession,
   nextPrompt,
   episodeNames,
+  grantConsent,
 };

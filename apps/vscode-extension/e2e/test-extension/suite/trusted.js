@@ -10,6 +10,7 @@ const {
   newChatSession,
   nextPrompt,
   episodeNames,
+  grantConsent,
 } = require('./memory-helpers.js');
 
 const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
@@ -90,9 +91,7 @@ const tests = [
       } finally {
         await setSetting('endpoint', emulatorUrl);
         // A changed endpoint needs consent again; give it for the emulator once more.
-        const pending = vscode.commands.executeCommand('graphitiMemory.enable');
-        await control('POST /ui/click-button', { name: 'Allow', exact: false }).catch(() => undefined);
-        await pending;
+        await grantConsent();
       }
     },
   },
