@@ -47,10 +47,12 @@ let loading: Promise<Secretlint> | undefined;
 /** Loads secretlint once; a failed load is retried on the next call. */
 export function loadSecretlint(): Promise<Secretlint> {
   loading ??= (async () => {
-    const [core, preset] = await Promise.all([
+    const [core, preset, profiler] = await Promise.all([
       import('@secretlint/core'),
       import('@secretlint/secretlint-rule-preset-recommend'),
+      import('@secretlint/profiler'),
     ]);
+    silenceProfiler(profiler.secretLintProfiler);
     // The preset's rules registered one by one: secretlint ignores `disabled` on rules nested in
     // a preset, and `filter-comments` must not run (a `secretlint-disable` comment in chat text
     // would switch the guard off).
@@ -70,6 +72,16 @@ export function loadSecretlint(): Promise<Secretlint> {
     loading = undefined;
   });
   return loading;
+}
+
+/**
+ * secretlint's shared profiler puts a global performance mark per rule per scan and keeps every
+ * one in an array it searches on each new mark: a long-lived process (an extension host scanning
+ * every chat turn) slows down and grows without bound. Memory never reads the profile, so marking
+ * becomes a no-op.
+ */
+export function silenceProfiler(profiler: { mark: (...marker: never[]) => void }): void {
+  profiler.mark = () => undefined;
 }
 
 /** Runs the recommended preset on `text`. Rejects when secretlint cannot load or run. */

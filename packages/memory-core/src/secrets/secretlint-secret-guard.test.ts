@@ -58,6 +58,17 @@ describe('SecretlintSecretGuard on the secret corpus', () => {
     }
   });
 
+  it('rescans what a redaction uncovers, so one call is as good as two', async () => {
+    // Found by the property test: the token runs into the PEM header and, with the header's
+    // words, does not look random; once the key is replaced it stands alone and does.
+    const token = 'Jsha512-gac1Y/MfvEnp/+z++JB/+aR//9YP//ZJ35Z4';
+    const text = `p0+i;5a<(h/C7+rO/W51jr0+//T++q+SWWa14+/+1++0R/U/+0++11<^*${token}//-----BEGIN RSA PRIVATE KEY-----A_msk7wD;`;
+    const result = await guard.redact(text);
+    expect(result.text).not.toContain(token);
+    expect(result.findings.map((finding) => finding.kind)).toEqual(['high-entropy', 'private-key']);
+    expect((await guard.redact(result.text)).text).toBe(result.text);
+  });
+
   it('redacts everything with its own rules alone when secretlint fails (fail closed)', async () => {
     const broken = new BrokenSecretlintGuard();
     for (const sample of secretCorpus) {
