@@ -21,7 +21,9 @@ export async function startControlServer({ emulator, page, artifactsDirectory, o
     },
     'GET /emulator/episodes': () => emulator.state.episodes(),
     'POST /ui/click-button': async (body) => {
-      const button = page().getByRole('button', { name: body.name, exact: body.exact ?? false }).first();
+      // `pattern`: a regular expression for buttons whose title differs by VS Code version or place.
+      const name = typeof body.pattern === 'string' ? new RegExp(body.pattern) : body.name;
+      const button = page().getByRole('button', { name, exact: body.exact ?? false }).first();
       await button.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 15_000 });
       await button.click();
       return { ok: true };

@@ -37,7 +37,7 @@ export class ConsentContribution implements Contribution {
   async askWhenNeeded(): Promise<ConsentAnswer | undefined> {
     const decision = this.gate.evaluate();
     if (decision.open || (decision.reason !== 'no-consent' && decision.reason !== 'consent-for-other-endpoint')) return undefined;
-    return this.flow.ask();
+    return this.flow.ask({ automatic: true });
   }
 
   async enable(): Promise<EnableResult> {

@@ -29,7 +29,10 @@ export function describeWhatIsSent(settings: MemorySettings): string[] {
 
 @injectable()
 export class ConsentFlow {
-  #inFlight: Promise<ConsentAnswer> | undefined;
+  #inFlight: { readonly endpoint: string; readonly answer: Promise<ConsentAnswer> } | undefined;
+  // Endpoints the user dismissed in this window: a setting change does not ask about them again
+  // (no nagging); the Enable command always asks.
+  readonly #dismissed = new Set<string>();
 
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
@@ -43,14 +46,25 @@ export class ConsentFlow {
   }
 
   /**
-   * Asks for consent for the configured endpoint (one dialog at a time: a second caller waits for
-   * the first answer). Declining with "Turn Memory Off" also turns the setting off.
+   * Asks for consent for the configured endpoint, one dialog at a time. A caller asking for the
+   * endpoint already on screen shares that answer; when the endpoint changed meanwhile, the answer
+   * to the old dialog only covers the old endpoint, so the new one is asked about after it.
+   * Declining with "Turn Memory Off" also turns the setting off. `automatic` asks (after a setting
+   * changed) skip an endpoint the user already dismissed in this window.
    */
-  ask(): Promise<ConsentAnswer> {
-    this.#inFlight ??= this.#ask().finally(() => {
-      this.#inFlight = undefined;
-    });
-    return this.#inFlight;
+  ask(options: { readonly automatic?: boolean } = {}): Promise<ConsentAnswer> {
+    const endpoint = this.configuration.current().endpoint;
+    if (options.automatic === true && this.#dismissed.has(endpoint)) return Promise.resolve('declined');
+    const previous = this.#inFlight;
+    if (previous !== undefined && previous.endpoint === endpoint) return previous.answer;
+    const answer = (previous?.answer ?? Promise.resolve<ConsentAnswer>('declined'))
+      .catch(() => 'declined' as const)
+      .then(() => (options.automatic === true && this.#dismissed.has(endpoint) ? 'declined' : this.#ask()))
+      .finally(() => {
+        if (this.#inFlight?.answer === answer) this.#inFlight = undefined;
+      });
+    this.#inFlight = { endpoint, answer };
+    return answer;
   }
 
   async #ask(): Promise<ConsentAnswer> {
@@ -75,9 +89,11 @@ export class ConsentFlow {
       TURN_OFF,
     );
     if (answer === ALLOW) {
+      this.#dismissed.delete(endpoint);
       await this.consent.grant(endpoint);
       return 'granted';
     }
+    this.#dismissed.add(endpoint);
     if (answer === TURN_OFF && settings.enabled) await updateSetting('enabled', false);
     return 'declined';
   }

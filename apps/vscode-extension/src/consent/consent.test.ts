@@ -55,6 +55,37 @@ describe('consent', () => {
     expect(status.state).toBe('needsConsent');
   });
 
+  it('asks about the new endpoint after a dialog for the old one is answered', async () => {
+    harness = await activateExtension();
+    const url = harness.emulator.url;
+    let dismissFirst: () => void = () => undefined;
+    answerMessages(
+      () => new Promise<undefined>((resolve) => (dismissFirst = () => resolve(undefined))),
+      (shown) => (shown.message.includes(url) ? ALLOW : undefined),
+    );
+    updateSettings({ 'graphitiMemory.enabled': true, 'graphitiMemory.endpoint': 'http://127.0.0.1:9' });
+    await waitFor(() => consentDialogs().length === 1, 2000, 'a dialog for the unreachable endpoint');
+    // The user goes back to the first endpoint while the dialog is still open, then dismisses it.
+    updateSettings({ 'graphitiMemory.endpoint': url });
+    dismissFirst();
+    await waitFor(() => consentDialogs().length === 2, 2000, 'a dialog for the endpoint now configured');
+    expect(consentDialogs().map((dialog) => dialog.message.includes(url))).toEqual([false, true]);
+    await waitFor(() => harness!.context.workspaceState.get<{ endpoint: string }>('graphitiMemory.consent')?.endpoint === url, 2000, 'consent for it');
+  });
+
+  it('does not ask again about an endpoint the user dismissed, unless asked to enable', async () => {
+    harness = await activateExtension();
+    answerMessages(undefined, ALLOW);
+    updateSettings({ 'graphitiMemory.enabled': true });
+    await waitFor(() => consentDialogs().length === 1, 2000, 'the consent dialog');
+    updateSettings({ 'graphitiMemory.recall.enabled': true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(consentDialogs()).toHaveLength(1);
+    const result = await harness.command<{ answer: string }>('graphitiMemory.enable');
+    expect(result.answer).toBe('granted');
+    expect(consentDialogs()).toHaveLength(2);
+  });
+
   it('never asks or sends in an untrusted workspace', async () => {
     answerMessages((shown) => (shown.items.includes(ALLOW) ? ALLOW : undefined));
     harness = await activateExtension({ trusted: false, settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true } });

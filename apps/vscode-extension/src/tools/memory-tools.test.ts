@@ -50,3 +50,11 @@ describe('language-model tools', () => {
     expect(text).toMatch(/- \[workspace\] .*Fly\.io/);
   });
 });
+
+describe('search with recall turned off', () => {
+  it('says recall is off instead of claiming memory is empty, and sends no query', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('graphitiMemory.recall.enabled');
+    expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
+  });
+});

@@ -59,6 +59,9 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
       if (recalled.outcome === 'timeout' || recalled.outcome === 'error') {
         return textResult('Graphiti memory did not answer in time; answer without it.');
       }
+      if (recalled.skippedBecause === 'recall-disabled') {
+        return textResult('Recall is turned off (setting graphitiMemory.recall.enabled), so memory was not searched. Answer without it.');
+      }
       if (recalled.facts.length === 0) return textResult('Graphiti memory holds no facts about this.');
       return textResult(
         [

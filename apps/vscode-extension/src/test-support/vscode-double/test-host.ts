@@ -29,8 +29,8 @@ export interface ShownInputBox {
 
 /** Answers to the next dialogs, consumed in order. No answer left: the user dismissed it. */
 export interface ScriptedAnswers {
-  /** Button title to click, or `undefined` to dismiss; a function picks from what was shown. */
-  messages: ((shown: ShownMessage) => string | undefined)[];
+  /** Button title to click, or `undefined` to dismiss; a function picks from what was shown, maybe later. */
+  messages: ((shown: ShownMessage) => string | undefined | Promise<string | undefined>)[];
   /** Label of the item to pick, or `undefined` to dismiss. */
   quickPicks: ((shown: ShownQuickPick) => string | undefined)[];
   /** Text to type, or `undefined` to press Escape. */
@@ -129,7 +129,9 @@ export function grantWorkspaceTrust(): void {
 }
 
 /** Scripts the next answers to modal or non-modal messages: a button title or `undefined`. */
-export function answerMessages(...answers: (string | undefined | ((shown: ShownMessage) => string | undefined))[]): void {
+export function answerMessages(
+  ...answers: (string | undefined | ((shown: ShownMessage) => string | undefined | Promise<string | undefined>))[]
+): void {
   state.answers.messages.push(...answers.map((answer) => (typeof answer === 'function' ? answer : () => answer)));
 }
 

@@ -144,13 +144,17 @@ function showMessage(severity: MessageSeverity, message: string, rest: unknown[]
   const shown: ShownMessage = { severity, message, modal: options?.modal === true, detail: options?.detail, items: titles };
   const host = testHost();
   host.shownMessages.push(shown);
+  const pick = (answer: string | undefined): MessageItemLike | undefined => {
+    if (answer === undefined) return undefined;
+    const index = titles.indexOf(answer);
+    if (index < 0) {
+      throw new Error(`vscode double: the test answered "${answer}" but the message "${message}" offers ${JSON.stringify(titles)}`);
+    }
+    return items[index];
+  };
   const answer = host.answers.messages.shift()?.(shown);
-  if (answer === undefined) return Promise.resolve(undefined);
-  const index = titles.indexOf(answer);
-  if (index < 0) {
-    throw new Error(`vscode double: the test answered "${answer}" but the message "${message}" offers ${JSON.stringify(titles)}`);
-  }
-  return Promise.resolve(items[index]);
+  // A promised answer is a dialog the user leaves open until the test settles it.
+  return answer instanceof Promise ? answer.then(pick) : Promise.resolve(pick(answer));
 }
 
 function labelOf(item: string | vscode.QuickPickItem): string {
