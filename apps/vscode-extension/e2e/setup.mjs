@@ -64,7 +64,19 @@ function ensureDebianPackages() {
   }
 }
 
-function ensureNpmPackage(directory, spec, check, env = process.env) {
+/**
+ * The environment without what a package manager exported for the script that runs us (`pnpm
+ * test:e2e` sets `npm_config_user_agent` to its own Node's version, which npm would then pass on
+ * and code-server's install check would read instead of Node 24's).
+ */
+function installEnvironment(extra = {}) {
+  const environment = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && !name.startsWith('PNPM_') && name !== 'INIT_CWD'),
+  );
+  return { ...environment, ...extra };
+}
+
+function ensureNpmPackage(directory, spec, check, env = installEnvironment()) {
   if (fs.existsSync(check)) return;
   fs.mkdirSync(directory, { recursive: true });
   if (!fs.existsSync(path.join(directory, 'package.json'))) {
@@ -98,20 +110,18 @@ export function ensureTools() {
   const codeServerRoot = path.join(codeServerDirectory, 'node_modules', 'code-server');
   const serverMain = path.join(codeServerRoot, 'lib', 'vscode', 'out', 'server-main.js');
   const node24Bin = path.dirname(node24);
-  ensureNpmPackage(codeServerDirectory, `code-server@${CODE_SERVER_VERSION}`, path.join(codeServerRoot, 'lib', 'vscode', 'node_modules'), {
-    ...process.env,
+  ensureNpmPackage(codeServerDirectory, `code-server@${CODE_SERVER_VERSION}`, path.join(codeServerRoot, 'lib', 'vscode', 'node_modules'), installEnvironment({
     PATH: `${node24Bin}${path.delimiter}${process.env.PATH}`,
     npm_config_nodedir: path.dirname(node24Bin),
     NODEDIR: path.dirname(node24Bin),
-  });
+  }));
   if (!fs.existsSync(serverMain)) throw new SetupError(`code-server installed, but ${serverMain} is missing.`);
 
   const playwrightDirectory = path.join(cache, `playwright-${PLAYWRIGHT_VERSION}`);
   const playwright = path.join(playwrightDirectory, 'node_modules', 'playwright-core');
-  ensureNpmPackage(playwrightDirectory, `playwright-core@${PLAYWRIGHT_VERSION}`, path.join(playwright, 'package.json'), {
-    ...process.env,
+  ensureNpmPackage(playwrightDirectory, `playwright-core@${PLAYWRIGHT_VERSION}`, path.join(playwright, 'package.json'), installEnvironment({
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-  });
+  }));
 
   return { node24, codeServerRoot, serverMain, codeServerBin: path.join(codeServerRoot, 'out', 'node', 'entry.js'), chromium, playwright };
 }
