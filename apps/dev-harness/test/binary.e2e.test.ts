@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_TRANSCRIPT } from '../src/test-support/sample-transcript.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const binary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
@@ -39,15 +40,6 @@ function harness(args: readonly string[], options: { cwd?: string; killAfterMs?:
   });
 }
 
-const TRANSCRIPT = [
-  { role: 'user', content: 'The team uses pnpm for installs.', timestamp: '2025-03-01T10:00:00Z' },
-  { role: 'assistant', content: 'Noted. The build runs through turbo.', timestamp: '2025-03-01T10:00:05Z' },
-  { role: 'user', content: 'Alice prefers short answers.', timestamp: '2025-03-01T10:01:00Z' },
-  { role: 'assistant', content: 'Understood.', timestamp: '2025-03-01T10:01:05Z' },
-]
-  .map((line) => JSON.stringify(line))
-  .join('\n');
-
 let emulator: RunningEmulator;
 let folder: string;
 
@@ -78,7 +70,7 @@ describe('graphiti-harness (built binary)', () => {
 
   it('ingests a jsonl transcript with --wait, and a second run sends nothing new', async () => {
     const file = path.join(folder, 'session.jsonl');
-    await fs.writeFile(file, TRANSCRIPT);
+    await fs.writeFile(file, SAMPLE_TRANSCRIPT);
     const state = path.join(folder, 'state-ingest');
     const first = await harness(['ingest', file, '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', state]);
     expect(first.exitCode).toBe(0);
@@ -92,7 +84,7 @@ describe('graphiti-harness (built binary)', () => {
     const slow = await startEmulator({ processingDelayMs: 600 });
     try {
       const file = path.join(folder, 'killed.jsonl');
-      await fs.writeFile(file, TRANSCRIPT);
+      await fs.writeFile(file, SAMPLE_TRANSCRIPT);
       const state = path.join(folder, 'state-killed');
       const killed = await harness(['ingest', file, '--wait', '60', '--endpoint', slow.url, '--state-dir', state], { killAfterMs: 2_500 });
       expect(killed.exitCode).toBeNull();
@@ -144,7 +136,7 @@ describe('graphiti-harness (built binary)', () => {
 
   it('skips and counts malformed transcript lines without crashing', async () => {
     const file = path.join(folder, 'broken.jsonl');
-    await fs.writeFile(file, `garbage\n${TRANSCRIPT}\n{"role": 7}\n{"unterminated": \n`);
+    await fs.writeFile(file, `garbage\n${SAMPLE_TRANSCRIPT}\n{"role": 7}\n{"unterminated": \n`);
     const run = await harness(['ingest', file, '--format', 'jsonl', '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', path.join(folder, 'state-broken')]);
     expect(run.exitCode).toBe(0);
     const result = JSON.parse(run.stdout) as { malformedLines: number; confirmed: number };

@@ -48,6 +48,21 @@ export abstract class GraphitiError extends Error {
   }
 }
 
+/**
+ * An error about one request: it carries the request's method and path. Declared once here so
+ * each kind of request error adds only what is its own. Not exported: callers test `kind`.
+ */
+abstract class GraphitiRequestError extends GraphitiError {
+  readonly method: string;
+  readonly path: string;
+
+  constructor(message: string, request: RequestDescription, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
 export interface ApiErrorInit extends RequestDescription {
   readonly status: number;
   /** Parsed JSON body, or the raw text when the body is not JSON (plain-text 500s). */
@@ -63,23 +78,19 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** The server answered with a status outside 2xx. Subclasses exist for 404, 422, 429 and 5xx. */
-export class GraphitiApiError extends GraphitiError {
+export class GraphitiApiError extends GraphitiRequestError {
   readonly kind: GraphitiErrorKind = 'api';
   readonly retryable: boolean;
   readonly status: number;
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;
-  readonly method: string;
-  readonly path: string;
   readonly retryAfterMs: number | undefined;
 
   constructor(message: string, init: ApiErrorInit) {
-    super(message);
+    super(message, init);
     this.status = init.status;
     this.body = init.body;
     this.headers = init.headers;
-    this.method = init.method;
-    this.path = init.path;
     this.retryAfterMs = init.retryAfterMs;
     this.retryable = isRetryableStatus(init.status);
   }
@@ -123,25 +134,15 @@ export class GraphitiServerError extends GraphitiApiError {
 }
 
 /** No HTTP answer: refused, reset, DNS, TLS. Retryable. */
-export class GraphitiConnectionError extends GraphitiError {
+export class GraphitiConnectionError extends GraphitiRequestError {
   readonly kind = 'connection';
   readonly retryable = true;
-  readonly method: string;
-  readonly path: string;
-
-  constructor(message: string, request: RequestDescription, options?: { cause?: unknown }) {
-    super(message, options);
-    this.method = request.method;
-    this.path = request.path;
-  }
 }
 
 /** The attempt (connect, headers and body) did not finish within `timeoutMs`. Retryable. */
-export class GraphitiTimeoutError extends GraphitiError {
+export class GraphitiTimeoutError extends GraphitiRequestError {
   readonly kind = 'timeout';
   readonly retryable = true;
-  readonly method: string;
-  readonly path: string;
   readonly timeoutMs: number;
 
   constructor(
@@ -149,33 +150,21 @@ export class GraphitiTimeoutError extends GraphitiError {
     request: RequestDescription & { readonly timeoutMs: number },
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.method = request.method;
-    this.path = request.path;
+    super(message, request, options);
     this.timeoutMs = request.timeoutMs;
   }
 }
 
 /** The caller's AbortSignal fired. Never retried. */
-export class GraphitiAbortError extends GraphitiError {
+export class GraphitiAbortError extends GraphitiRequestError {
   readonly kind = 'abort';
   readonly retryable = false;
-  readonly method: string;
-  readonly path: string;
-
-  constructor(message: string, request: RequestDescription, options?: { cause?: unknown }) {
-    super(message, options);
-    this.method = request.method;
-    this.path = request.path;
-  }
 }
 
 /** A 2xx answer whose body is not JSON or not the shape of graphiti-api.md. */
-export class GraphitiResponseValidationError extends GraphitiError {
+export class GraphitiResponseValidationError extends GraphitiRequestError {
   readonly kind = 'response-validation';
   readonly retryable = false;
-  readonly method: string;
-  readonly path: string;
   readonly status: number;
   /** The body exactly as received. It may hold memory content: do not log it. */
   readonly rawBody: string;
@@ -191,9 +180,7 @@ export class GraphitiResponseValidationError extends GraphitiError {
     },
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.method = init.method;
-    this.path = init.path;
+    super(message, init, options);
     this.status = init.status;
     this.rawBody = init.rawBody;
     this.issues = init.issues;

@@ -1,8 +1,7 @@
 // client.search.throughput_ratio through graphiti-client's own benchmark (autocannon's raw floor
 // vs the client, same route, body and concurrency), against an emulator on a worker thread seeded
 // with facts so /search has something to rank. Short rounds: the harness's bench is a quick check.
-import { Worker } from 'node:worker_threads';
-import { measureRouteThroughput, type BenchmarkServer } from '@graphiti-memory/graphiti-client/bench';
+import { measureRouteThroughput, startServerThread, type BenchmarkServer } from '@graphiti-memory/graphiti-client/bench';
 import { round, type BenchmarkResult } from './benchmark-result.js';
 
 const CONNECTIONS = 10;
@@ -24,17 +23,5 @@ export async function benchmarkClientSearch(durationSeconds = 2): Promise<Benchm
 async function startEmulatorThread(): Promise<BenchmarkServer> {
   // The thread runs the same kind of module as this file (.js when built, .ts from source).
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const worker = new Worker(new URL(`./emulator-thread${extension}`, import.meta.url));
-  const url = await new Promise<string>((resolve, reject) => {
-    worker.once('message', (message: { url: string }) => resolve(message.url));
-    worker.once('error', reject);
-  });
-  return {
-    url,
-    close: async () => {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.postMessage('close');
-      await exited;
-    },
-  };
+  return startServerThread(new URL(`./emulator-thread${extension}`, import.meta.url));
 }

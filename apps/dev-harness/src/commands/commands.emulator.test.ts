@@ -7,15 +7,7 @@ import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-e
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHarness } from '../cli/program.js';
 import { capturedTerminal } from '../test-support/captured-terminal.js';
-
-const TRANSCRIPT = [
-  { role: 'user', content: 'The team uses pnpm for installs.', timestamp: '2025-03-01T10:00:00Z' },
-  { role: 'assistant', content: 'Noted. The build runs through turbo.', timestamp: '2025-03-01T10:00:05Z' },
-  { role: 'user', content: 'Alice prefers short answers.', timestamp: '2025-03-01T10:01:00Z' },
-  { role: 'assistant', content: 'Understood.', timestamp: '2025-03-01T10:01:05Z' },
-]
-  .map((line) => JSON.stringify(line))
-  .join('\n');
+import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
 
 let emulator: RunningEmulator;
 let folder: string;
@@ -43,7 +35,7 @@ async function harness(args: readonly string[]) {
 describe('ingest', () => {
   it('confirms every message with --wait, and a second run sends nothing new', async () => {
     const file = path.join(folder, 'session.jsonl');
-    await fs.writeFile(file, `${TRANSCRIPT}\n`);
+    await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n`);
     const first = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(first.err).not.toContain('error');
     expect(first.exitCode).toBe(0);
@@ -60,7 +52,7 @@ describe('ingest', () => {
 
   it('skips and counts malformed lines without failing', async () => {
     const file = path.join(folder, 'broken.jsonl');
-    await fs.writeFile(file, `${TRANSCRIPT}\nnot json\n{"role": 3}\n`);
+    await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\nnot json\n{"role": 3}\n`);
     const result = await harness(['ingest', file, '--format', 'jsonl', '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(result.exitCode).toBe(0);
     expect(result.json()).toMatchObject({ malformedLines: 2, confirmed: 8 });
@@ -78,7 +70,7 @@ describe('ingest', () => {
 describe('recall', () => {
   it('prints facts, timing and the rendered prompt with --json', async () => {
     const file = path.join(folder, 'session.jsonl');
-    await fs.writeFile(file, TRANSCRIPT);
+    await fs.writeFile(file, SAMPLE_TRANSCRIPT);
     expect((await harness(['ingest', file, '--wait', '20', '--endpoint', emulator.url])).exitCode).toBe(0);
     const result = await harness(['recall', 'what does the team use for installs', '--scopes', 'workspace', '--json', '--endpoint', emulator.url]);
     expect(result.exitCode).toBe(0);
@@ -104,7 +96,7 @@ describe('failures', () => {
   it('gives up on a hanging endpoint within its timeout (exit 1)', async () => {
     emulator.setFaults({ '*': { hangRate: 1 } });
     const file = path.join(folder, 'session.jsonl');
-    await fs.writeFile(file, TRANSCRIPT);
+    await fs.writeFile(file, SAMPLE_TRANSCRIPT);
     const started = Date.now();
     const hanging = await harness(['ingest', file, '--wait', '30', '--endpoint', emulator.url, '--timeout-ms', '300']);
     expect(hanging.exitCode).toBe(1);

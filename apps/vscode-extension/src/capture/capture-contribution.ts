@@ -1,19 +1,30 @@
-// capture.vscodeChat and capture.claudeCode: folder captures that run only while their setting is
-// on and the gate is open, started and stopped as settings, consent and trust change.
+// capture.vscodeChat and capture.claudeCode: transcript captures that run only while their setting
+// is on and the gate is open, started and stopped as settings, consent and trust change. Offsets
+// and turn ids already handed over persist in workspaceState.
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Logger, MemoryConfiguration, MemoryGate, parseClaudeCodeTranscript, parseVsCodeChatSession } from '@graphiti-memory/memory-core';
+import { Logger, MemoryConfiguration, MemoryGate, WorkspaceStore, type KeyValueStore } from '@graphiti-memory/memory-core';
 import { PARTICIPANT_ID } from '../chat/memory-participant.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
 import type { MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { claudeCodeFolderOf } from './claude-code-folders.js';
-import { DEFAULT_CAPTURE_TIMING, FolderCapture, type FolderCaptureTiming } from './folder-capture.js';
+import { TranscriptCapture } from './transcript-capture.js';
 
+export interface CaptureTiming {
+  /** VS Code writes a turn to its session log only once it is finalized: a short quiet time is enough. */
+  readonly vscodeChatIdleMs: number;
+  /** Claude Code appends while a turn is under way (tool calls, permission prompts): wait longer. */
+  readonly claudeCodeIdleMs: number;
+  /** Changes closer than this are read together. */
+  readonly debounceMs: number;
+  /** How often a transcript folder that does not exist yet is looked for. */
+  readonly folderCheckMs: number;
+}
 export const CaptureTiming = Symbol.for('graphiti-memory.vscode.CaptureTiming');
-export { DEFAULT_CAPTURE_TIMING };
+export const DEFAULT_CAPTURE_TIMING: CaptureTiming = { vscodeChatIdleMs: 2_000, claudeCodeIdleMs: 5 * 60_000, debounceMs: 250, folderCheckMs: 10_000 };
 
 /** `workspaceStorage/<id>/chatSessions`: the sibling of the extension's own `storageUri` folder. */
 export function chatSessionsFolder(storageUri: vscode.Uri | undefined): string | undefined {
@@ -22,50 +33,48 @@ export function chatSessionsFolder(storageUri: vscode.Uri | undefined): string |
 
 @injectable()
 export class CaptureContribution implements Contribution {
-  #vscodeChat: FolderCapture | undefined;
-  #claudeCode: FolderCapture[] = [];
+  #vscodeChat: TranscriptCapture | undefined;
+  #claudeCode: TranscriptCapture[] = [];
 
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
     @inject(MemoryStatus) private readonly status: MemoryStatus,
+    @inject(WorkspaceStore) private readonly workspaceStore: KeyValueStore,
     @inject(Logger) private readonly logger: Logger,
-    @inject(CaptureTiming) private readonly timing: FolderCaptureTiming,
+    @inject(CaptureTiming) private readonly timing: CaptureTiming,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    const enqueue = (turn: Parameters<MemoryIngestion['enqueue']>[0]) => this.ingestion.get().enqueue(turn);
+    const options = {
+      offsets: this.workspaceStore,
+      enqueue: (turn: Parameters<MemoryIngestion['enqueue']>[0]) => this.ingestion.get().enqueue(turn),
+      logger: this.logger,
+      debounceMs: this.timing.debounceMs,
+      folderCheckMs: this.timing.folderCheckMs,
+    };
     const chatFolder = chatSessionsFolder(context.storageUri);
     if (chatFolder !== undefined) {
-      this.#vscodeChat = new FolderCapture(
+      this.#vscodeChat = new TranscriptCapture(
         {
           name: 'vscode-chat',
           folder: chatFolder,
-          extensions: ['.jsonl', '.json'],
-          parse: (text, file) => parseVsCodeChatSession(text, { sessionId: path.basename(file).replace(/\.jsonl?$/, '') }),
+          format: 'vscode-chat',
+          idleMs: this.timing.vscodeChatIdleMs,
           // @memory's own turns are enqueued by the participant already.
           skip: (turn) => turn.participant === PARTICIPANT_ID,
         },
-        enqueue,
-        this.logger,
-        this.timing,
+        options,
       );
     }
     this.#claudeCode = (vscode.workspace.workspaceFolders ?? [])
       .filter((folder) => folder.uri.scheme === 'file')
       .map(
         (folder) =>
-          new FolderCapture(
-            {
-              name: 'claude-code',
-              folder: claudeCodeFolderOf(folder.uri.fsPath),
-              extensions: ['.jsonl'],
-              parse: (text, file) => parseClaudeCodeTranscript(text, { sessionId: path.basename(file, '.jsonl') }),
-            },
-            enqueue,
-            this.logger,
-            this.timing,
+          new TranscriptCapture(
+            { name: 'claude-code', folder: claudeCodeFolderOf(folder.uri.fsPath), format: 'claude-code', idleMs: this.timing.claudeCodeIdleMs },
+            options,
           ),
       );
     context.subscriptions.push(this.status.onDidChange(() => this.update()), this.configuration.onDidChange(() => this.update()), {
@@ -78,25 +87,21 @@ export class CaptureContribution implements Contribution {
   update(): void {
     const open = this.gate.evaluate().open;
     const capture = this.configuration.current().capture;
-    toggle(this.#vscodeChat, open && capture.vscodeChat);
-    for (const claude of this.#claudeCode) toggle(claude, open && capture.claudeCode);
+    void this.#vscodeChat?.set(open && capture.vscodeChat);
+    for (const claude of this.#claudeCode) void claude.set(open && capture.claudeCode);
   }
 
-  /** Scans every running capture now (tests, and a manual refresh). */
+  /** Reads every running capture's transcripts now (tests, and a manual refresh); resolves with the turns handed over. */
   async scanNow(): Promise<number> {
-    const running = [this.#vscodeChat, ...this.#claudeCode].filter((capture): capture is FolderCapture => capture?.running === true);
-    const counts = await Promise.all(running.map((capture) => capture.scan()));
+    const counts = await Promise.all(this.#captures().map((capture) => capture.scanNow()));
     return counts.reduce((sum, count) => sum + count, 0);
   }
 
-  stopAll(): void {
-    this.#vscodeChat?.stop();
-    for (const claude of this.#claudeCode) claude.stop();
+  async stopAll(): Promise<void> {
+    await Promise.all(this.#captures().map((capture) => capture.set(false)));
   }
-}
 
-function toggle(capture: FolderCapture | undefined, on: boolean): void {
-  if (capture === undefined) return;
-  if (on) capture.start();
-  else capture.stop();
+  #captures(): TranscriptCapture[] {
+    return this.#vscodeChat === undefined ? this.#claudeCode : [this.#vscodeChat, ...this.#claudeCode];
+  }
 }

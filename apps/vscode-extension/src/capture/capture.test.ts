@@ -1,13 +1,19 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { updateSettings } from '../test-support/vscode-double.js';
 import { CaptureContribution } from './capture-contribution.js';
+import { claudeCodeFolderOf } from './claude-code-folders.js';
 
 let harness: Harness | undefined;
+const temporaryFolders: string[] = [];
 afterEach(async () => {
   await harness?.dispose();
   harness = undefined;
+  vi.unstubAllEnvs();
+  for (const folder of temporaryFolders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 function request(id: string, text: string, answer: string, modelState: number, agent = 'github.copilot.default') {
@@ -40,6 +46,22 @@ function userMessages(harness: Harness): string[] {
     .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
     .filter((message) => message.role_type === 'user')
     .map((message) => message.content);
+}
+
+function groupIds(harness: Harness): string[] {
+  return [...new Set(harness.emulator.requests.filter((entry) => entry.path === '/messages').map((entry) => (entry.body as { group_id: string }).group_id))];
+}
+
+/** Lines as Claude Code appends them: a prompt, then the assistant's answer. */
+function claudeCodeTurn(sessionId: string, id: string, prompt: string, answer: string, second: number): string {
+  const base = { isSidechain: false, userType: 'external', cwd: '/work/project', sessionId, version: '2.0.61' };
+  const at = (offset: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, second + offset)).toISOString();
+  return [
+    { ...base, type: 'user', parentUuid: null, uuid: `${id}-u`, timestamp: at(0), message: { role: 'user', content: prompt } },
+    { ...base, type: 'assistant', parentUuid: `${id}-u`, uuid: `${id}-a`, timestamp: at(1), message: { role: 'assistant', content: [{ type: 'text', text: answer }], stop_reason: 'end_turn' } },
+  ]
+    .map((line) => `${JSON.stringify(line)}\n`)
+    .join('');
 }
 
 describe('capture.vscodeChat', () => {
@@ -77,11 +99,76 @@ describe('capture.vscodeChat', () => {
     expect(harness.logText()).not.toContain('Fly.io');
   });
 
+  it('reads a session once it went quiet, without a manual scan', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
+    fs.mkdirSync(folder, { recursive: true });
+    const capture = harness.container.get(CaptureContribution);
+    // The folder appeared after activation: the scan starts its watcher (the harness looks for it only every minute).
+    expect(await capture.scanNow()).toBe(0);
+    fs.writeFileSync(path.join(folder, 'session-1.jsonl'), sessionLog());
+    await waitFor(() => userMessages(harness!).length === 2, 5000, 'two turns sent');
+  });
+
+  it('keeps what it handed over across a restart: nothing sent twice, nothing written meanwhile skipped', async () => {
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
+      consented: true,
+    });
+    const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
+    const file = path.join(folder, 'session-1.jsonl');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(file, sessionLog());
+    const capture = harness.container.get(CaptureContribution);
+    await capture.scanNow();
+    await waitFor(() => userMessages(harness!).length === 2, 5000, 'two turns sent');
+    expect(harness.context.workspaceState.keys().some((key) => key.includes('transcript-offset'))).toBe(true);
+    // The session's id is its scope.
+    expect(groupIds(harness)).toEqual(['gm_session_session-1']);
+
+    updateSettings({ 'graphitiMemory.capture.vscodeChat': false });
+    await capture.stopAll();
+    fs.appendFileSync(file, `${JSON.stringify({ kind: 2, k: ['requests'], v: [request('request_5', 'Which region?', 'Frankfurt.', 1)] })}\n`);
+    updateSettings({ 'graphitiMemory.capture.vscodeChat': true });
+    // A new watcher, with only the stored offsets and turn ids to go by: it hands over the new turn alone.
+    await capture.scanNow();
+    await waitFor(() => userMessages(harness!).length === 3, 5000, 'the new turn sent');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await harness.ingestion()).stats().counters.turns).toBe(3);
+    expect(userMessages(harness)).toHaveLength(3);
+    expect(userMessages(harness).join('\n')).toContain('Which region?');
+  });
+
   it('does not read anything while the setting is off', async () => {
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, 'session-1.jsonl'), sessionLog());
     expect(await harness.container.get(CaptureContribution).scanNow()).toBe(0);
+  });
+});
+
+describe('capture.claudeCode', () => {
+  it("ingests each turn of the workspace folder's Claude Code sessions once, scoped to the session", async () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
+    temporaryFolders.push(config);
+    vi.stubEnv('CLAUDE_CONFIG_DIR', config);
+    const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
+    fs.mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, 'c0ffee.jsonl');
+    fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', 'A stale lock.', 0));
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
+      consented: true,
+    });
+    // Handed over once the session is quiet (150 ms in tests).
+    await waitFor(() => userMessages(harness!).length === 1, 5000, 'the first turn sent');
+    fs.appendFileSync(file, claudeCodeTurn('c0ffee', 't2', 'And the fix?', 'Refresh the lock.', 10));
+    await waitFor(() => userMessages(harness!).length === 2, 5000, 'the second turn sent');
+    expect(await harness.container.get(CaptureContribution).scanNow()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(userMessages(harness)).toEqual(['Why does the outbox test fail?', 'And the fix?']);
+    expect(groupIds(harness)).toEqual(['gm_session_c0ffee']);
+    expect(harness.logText()).not.toContain('outbox test');
   });
 });

@@ -1,7 +1,7 @@
 // Ingestion whose durable storage opens in the background: activation and the chat path never
 // wait for the file system. Until the outbox is open, turns are staged here (bounded) and handed
 // over in order; if the durable outbox cannot be opened, an in-memory one is used instead.
-import type { ChatTurn, IngestionStats, Logger, OutboxEntry } from '@graphiti-memory/memory-core';
+import { emptyCounters, type ChatTurn, type IngestionStats, type Logger, type OutboxEntry } from '@graphiti-memory/memory-core';
 import type { MemoryIngestion } from './memory-services.js';
 
 /** The part of memory-core's IngestionService used here. */
@@ -23,17 +23,7 @@ type Staged = { readonly turn: ChatTurn } | { readonly entries: readonly OutboxE
 /** More staged items than this while storage opens means something is wrong: drop the oldest. */
 export const MAX_STAGED = 1000;
 
-const EMPTY_COUNTERS: IngestionStats['counters'] = {
-  turns: 0,
-  enqueued: 0,
-  duplicates: 0,
-  sent: 0,
-  confirmed: 0,
-  dropped: 0,
-  deadLettered: 0,
-  retried: 0,
-  resent: 0,
-};
+const EMPTY_COUNTERS: IngestionStats['counters'] = emptyCounters();
 
 export class DeferredIngestion implements MemoryIngestion {
   #pipeline: IngestionPipeline | undefined;

@@ -49,7 +49,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
   const channel = vscode.window.createOutputChannel('Graphiti Memory', { log: true });
   const container = createContainer(context.context, channel);
   container.rebindSync(SmokeTestTiming).toConstantValue({ pollIntervalMs: 20, timeoutMs: 2000 });
-  container.rebindSync(CaptureTiming).toConstantValue({ debounceMs: 20, pollMs: 60_000 });
+  container.rebindSync(CaptureTiming).toConstantValue({ vscodeChatIdleMs: 50, claudeCodeIdleMs: 150, debounceMs: 20, folderCheckMs: 60_000 });
   container.bind(IngestionOptions).toConstantValue({ idleRecheckMs: 50, pollIntervalMs: 20, maxPollIntervalMs: 100, retryDelayMs: 20, maxRetryDelayMs: 100 });
   registerContributions(container, context.context, channel);
   return {

@@ -13,3 +13,4 @@ export {
   type ThroughputResult,
   type ThroughputSettings,
 } from './throughput.js';
+export { startServerThread } from './server-thread.js';

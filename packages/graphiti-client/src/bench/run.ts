@@ -2,8 +2,8 @@
 // of the raw HTTP floor autocannon measures against the same emulator routes in the same run.
 // `--json` prints `{ results: [...] }` for machines; `--duration N` and `--connections N` tune it.
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { GraphitiClient } from '../client.js';
+import { startServerThread } from './server-thread.js';
 import {
   BENCHMARK_BODIES,
   benchmarkClientThroughput,
@@ -33,21 +33,7 @@ const log = (line: string): void => {
 /** Starts an emulator on its own thread; the thread runs the same module kind as this file. */
 async function startEmulatorThread(): Promise<BenchmarkServer> {
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const worker = new Worker(new URL(`./emulator-thread${extension}`, import.meta.url), {
-    workerData: { processingDelayMs: 1 },
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    worker.once('message', (message: { url: string }) => resolve(message.url));
-    worker.once('error', reject);
-  });
-  return {
-    url,
-    close: async () => {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.postMessage('close');
-      await exited;
-    },
-  };
+  return startServerThread(new URL(`./emulator-thread${extension}`, import.meta.url), { processingDelayMs: 1 });
 }
 
 /** A search server holds facts of the benchmark group, so /search has something to rank. */

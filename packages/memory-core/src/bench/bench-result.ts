@@ -1,6 +1,12 @@
-/** One benchmark outcome, in the shape the harness and CI read. */
-export interface BenchResult {
-  readonly name: 'core.enqueue.p99_ratio' | 'core.recall.concurrency_ratio' | 'core.ingest.requests_per_message';
+/** The names of memory-core's own benchmarks. */
+export type CoreBenchName = 'core.enqueue.p99_ratio' | 'core.recall.concurrency_ratio' | 'core.ingest.requests_per_message';
+
+/**
+ * One benchmark outcome, in the shape the harness and CI read. Generic over the name so other
+ * packages' benchmarks (memory-node-storage's) share this shape and `benchResult`.
+ */
+export interface BenchResult<Name extends string = CoreBenchName> {
+  readonly name: Name;
   /** The measured quantity, in `unit`. */
   readonly value: number;
   readonly unit: string;
@@ -15,9 +21,9 @@ export interface BenchResult {
   readonly details?: Readonly<Record<string, number | string>>;
 }
 
-export function benchResult(
-  fields: Omit<BenchResult, 'ratio' | 'pass'> & { readonly ratio?: number },
-): BenchResult {
+export function benchResult<Name extends string = CoreBenchName>(
+  fields: Omit<BenchResult<Name>, 'ratio' | 'pass'> & { readonly ratio?: number },
+): BenchResult<Name> {
   const ratio = fields.ratio ?? (fields.baseline === 0 ? Number.POSITIVE_INFINITY : fields.value / fields.baseline);
   return { ...fields, ratio: round(ratio), value: round(fields.value), baseline: round(fields.baseline), pass: ratio <= fields.goal };
 }
@@ -28,6 +34,7 @@ export function percentile(sorted: readonly number[], fraction: number): number 
   return sorted[index] ?? Number.NaN;
 }
 
-function round(value: number): number {
+/** Four decimals: enough to compare ratios, few enough to read. */
+export function round(value: number): number {
   return Number.isFinite(value) ? Math.round(value * 10_000) / 10_000 : value;
 }

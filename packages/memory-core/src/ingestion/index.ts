@@ -17,9 +17,10 @@ export {
   retryDelay,
 } from './ingestion-options.js';
 export { IngestionService } from './ingestion-service.js';
-export type {
-  ConfirmationResult,
-  IngestionCounters,
-  IngestionState,
-  IngestionStats,
+export {
+  emptyCounters,
+  type ConfirmationResult,
+  type IngestionCounters,
+  type IngestionState,
+  type IngestionStats,
 } from './ingestion-stats.js';

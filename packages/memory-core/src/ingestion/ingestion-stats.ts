@@ -59,6 +59,7 @@ export interface ConfirmationResult {
 
 export type MutableCounters = { -readonly [K in keyof IngestionCounters]: IngestionCounters[K] };
 
+/** All counters at zero: a new service's, or a host's before its service exists. */
 export function emptyCounters(): MutableCounters {
   return {
     turns: 0,

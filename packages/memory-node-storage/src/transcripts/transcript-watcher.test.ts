@@ -124,6 +124,38 @@ describe('TranscriptWatcher', () => {
     expect(await watcher.processFile('s.jsonl')).toEqual({ ok: true, deliveredTurns: 1 });
     expect(await watcher.processFile('s.jsonl')).toEqual({ ok: true, deliveredTurns: 0 });
   });
+
+  it('processAll reads every transcript under the root at once, nested ones included', async () => {
+    const root = await temporaryDirectory();
+    await fs.mkdir(path.join(root, 'nested'));
+    await fs.writeFile(path.join(root, 'a.jsonl'), line('user', 'A', 1) + line('assistant', 'Yes', 2));
+    await fs.writeFile(path.join(root, 'nested', 'b.jsonl'), line('user', 'B', 3) + line('assistant', 'No', 4));
+    await fs.writeFile(path.join(root, 'notes.txt'), 'not a transcript\n');
+    const events: SessionIdleEvent[] = [];
+    const watcher = await startWatcher({ root, offsets: await FileKeyValueStore.open(path.join(root, '..', `${path.basename(root)}-all.json`)), idleMs: 60_000 }, events);
+    expect(await watcher.processAll()).toBe(2);
+    expect(events.flatMap((event) => event.newTurns.map((turn) => turn.user.text)).sort()).toEqual(['A', 'B']);
+    expect(await watcher.processAll()).toBe(0);
+  });
+
+  it('names VS Code chat turns by the file when the session has no id, and skips an unknown version with one log line', async () => {
+    const root = await temporaryDirectory();
+    const request = { requestId: 'request_1', message: { text: 'Question' }, response: [{ value: 'Answer' }], modelState: { value: 1 } };
+    await fs.writeFile(path.join(root, 'abc-123.jsonl'), `${JSON.stringify({ kind: 0, v: { version: 3, requests: [request] } })}\n`);
+    await fs.writeFile(path.join(root, 'future.jsonl'), `${JSON.stringify({ kind: 0, v: { version: 99, sessionId: 'f', requests: [request] } })}\n`);
+    const warnings: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (message: string) => warnings.push(message), error: () => undefined };
+    const events: SessionIdleEvent[] = [];
+    const watcher = await startWatcher(
+      { root, offsets: await FileKeyValueStore.open(path.join(root, '..', `${path.basename(root)}-vs.json`)), format: 'vscode-chat', idleMs: 60_000, logger },
+      events,
+    );
+    expect(await watcher.processAll()).toBe(1);
+    expect(events.flatMap((event) => event.newTurns.map((turn) => turn.sessionId))).toEqual(['abc-123']);
+    await fs.appendFile(path.join(root, 'future.jsonl'), '\n');
+    expect(await watcher.processAll()).toBe(0);
+    expect(warnings.filter((warning) => warning.includes('unknown format version'))).toHaveLength(1);
+  });
 });
 
 describe('checkPathUnderRoot', () => {

@@ -3,8 +3,10 @@
 // from the last byte offset, complete lines only; VS Code's chat session logs (rewritten or
 // compacted by VS Code) are re-parsed whole and filtered by the turn ids already handed over.
 // The offset is persisted only after `onSessionIdle` resolved, so a crash re-delivers (turn ids
-// are stable, and the delivery ledger drops what was already sent) but never skips.
-import { promises as fs } from 'node:fs';
+// are stable, and the delivery ledger drops what was already sent) but never skips. A file of a
+// format version the parser does not know is skipped with one log line. Nothing throws into the
+// host: timer-driven reads and hand-overs log their failures instead of rejecting.
+import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import {
   createTranscriptReader,
@@ -70,6 +72,8 @@ interface FileState {
   heldLines: number;
   emitted: string[];
   lastActivity: number;
+  /** The file's format version is unknown to the parser; logged once. */
+  unsupportedLogged: boolean;
   debounceTimer: NodeJS.Timeout | undefined;
   idleTimer: NodeJS.Timeout | undefined;
   queue: Promise<unknown>;
@@ -103,6 +107,34 @@ export class TranscriptWatcher {
     const state = await this.#stateFor(filePath, 'read');
     if (!('realPath' in state)) return state;
     return this.#serial(state, () => this.#deliver(state));
+  }
+
+  /**
+   * Reads every transcript under the root now and hands its new turns over without waiting for
+   * quiet (a manual refresh, tests); resolves with the number of turns handed over. Never rejects.
+   */
+  async processAll(): Promise<number> {
+    if (this.#closed) return 0;
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(this.options.root, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') this.options.logger?.warn('transcript folder could not be listed', { code: errorCode(error) });
+      return 0;
+    }
+    const files = entries
+      .filter((entry) => entry.isFile() && TRANSCRIPT_EXTENSION.test(entry.name))
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .sort();
+    let delivered = 0;
+    for (const file of files) {
+      const result = await this.processFile(file).catch((error: unknown) => {
+        this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) });
+        return undefined;
+      });
+      if (result?.ok === true) delivered += result.deliveredTurns;
+    }
+    return delivered;
   }
 
   stats(): { readonly files: number; readonly refused: number; readonly deliveredTurns: number; readonly failedDeliveries: number } {
@@ -159,7 +191,9 @@ export class TranscriptWatcher {
     clearTimeout(state.debounceTimer);
     state.debounceTimer = setTimeout(() => {
       state.debounceTimer = undefined;
-      void this.#serial(state, () => this.#readNew(state)).finally(() => this.#armIdle(state));
+      void this.#serial(state, () => this.#readNew(state))
+        .catch((error: unknown) => this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) }))
+        .finally(() => this.#armIdle(state));
     }, this.options.debounceMs ?? 250);
   }
 
@@ -171,13 +205,17 @@ export class TranscriptWatcher {
     state.idleTimer = setTimeout(() => {
       state.idleTimer = undefined;
       if (Date.now() - state.lastActivity < idleMs) return this.#armIdle(state);
-      void this.#serial(state, () => this.#deliver(state)).then((result) => {
-        // A failed hand-over keeps its turns and is retried after another quiet period.
-        if (!result.ok && result.reason === 'delivery-failed') {
-          state.lastActivity = Date.now();
-          this.#armIdle(state);
-        }
-      });
+      void this.#serial(state, () => this.#deliver(state)).then(
+        (result) => {
+          // A failed hand-over keeps its turns and is retried after another quiet period.
+          if (!result.ok && result.reason === 'delivery-failed') {
+            state.lastActivity = Date.now();
+            this.#armIdle(state);
+          }
+        },
+        // Gone or unreadable meanwhile (deleted, permissions): the next change starts over.
+        (error: unknown) => this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) }),
+      );
     }, wait);
     state.idleTimer.unref();
   }
@@ -203,6 +241,7 @@ export class TranscriptWatcher {
       heldLines: 0,
       emitted: [...(stored?.emitted ?? [])],
       lastActivity: Date.now(),
+      unsupportedLogged: false,
       debounceTimer: undefined,
       idleTimer: undefined,
       queue: Promise.resolve(),
@@ -223,7 +262,7 @@ export class TranscriptWatcher {
     const content = await fs.readFile(state.realPath);
     const format = await this.#detectFormat(state);
     if (format === 'vscode-chat') {
-      const parsed = parseTranscript(content.toString('utf8'), 'vscode-chat', this.options.transcriptOptions ?? {});
+      const parsed = parseTranscript(content.toString('utf8'), 'vscode-chat', this.#parseOptions(state));
       state.emitted = (parsed?.turns ?? []).map((turn) => turn.id).slice(-MAX_REMEMBERED_IDS);
     }
     state.committedOffset = state.readOffset = content.lastIndexOf(0x0a) + 1;
@@ -262,7 +301,7 @@ export class TranscriptWatcher {
         state.heldLines = 0;
       }
       // The file name as default session id: a reader started mid-file (after a restart) names turns as before.
-      state.reader ??= createTranscriptReader(format, { sessionId: sessionIdOf(state.realPath), ...this.options.transcriptOptions });
+      state.reader ??= createTranscriptReader(format, this.#parseOptions(state));
       while (state.readOffset < size) {
         const length = Math.min(size - state.readOffset, MAX_READ_BYTES);
         const buffer = Buffer.alloc(length);
@@ -274,6 +313,7 @@ export class TranscriptWatcher {
         state.heldLines += countLines(text);
         state.readOffset += end;
       }
+      this.#noteUnsupported(state, state.reader.stats().unsupportedVersion);
     } finally {
       await handle.close();
     }
@@ -288,7 +328,8 @@ export class TranscriptWatcher {
     if (format === 'vscode-chat') {
       const content = await fs.readFile(state.realPath);
       wholeSize = content.length;
-      const parsed = parseTranscript(content.toString('utf8'), 'vscode-chat', this.options.transcriptOptions ?? {});
+      const parsed = parseTranscript(content.toString('utf8'), 'vscode-chat', this.#parseOptions(state));
+      this.#noteUnsupported(state, parsed?.unsupportedVersion);
       const emitted = new Set(state.emitted);
       turns = (parsed?.turns ?? []).filter((turn) => !emitted.has(turn.id));
       lines = countLines(content.toString('utf8', Math.min(state.committedOffset, content.length)));
@@ -324,6 +365,17 @@ export class TranscriptWatcher {
     }
     await this.#persist(state);
     return { ok: true, deliveredTurns: turns.length };
+  }
+
+  /** The file name is the session id when the transcript names none (VS Code names files by session). */
+  #parseOptions(state: FileState): TranscriptOptions {
+    return { sessionId: sessionIdOf(state.realPath), ...this.options.transcriptOptions };
+  }
+
+  #noteUnsupported(state: FileState, version: number | string | undefined): void {
+    if (version === undefined || state.unsupportedLogged) return;
+    state.unsupportedLogged = true;
+    this.options.logger?.warn('transcript of an unknown format version skipped', { format: state.format, version: String(version).slice(0, 32) });
   }
 
   #persist(state: FileState): Promise<void> {
