@@ -90,7 +90,7 @@ describe('crash and chaos', () => {
       await run.exited;
     }
     const last = spawnChild(directory, emulator.url);
-    const code = await Promise.race([last.exited, sleep(60_000).then(() => 'timeout' as const)]);
+    const code = await Promise.race([last.exited, sleep(110_000).then(() => 'timeout' as const)]);
     const done = last.events.find((event) => event.event === 'done');
     expect({ code, done: done !== undefined, seed }, last.stderr).toEqual({ code: 0, done: true, seed });
     emulator.setFaults({});
@@ -114,5 +114,5 @@ describe('crash and chaos', () => {
       duplicated: [],
       duplicatedCount: 0,
     });
-  }, 120_000);
+  }, 180_000);
 });
