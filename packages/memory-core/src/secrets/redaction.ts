@@ -33,8 +33,19 @@ export function applyRedactions(text: string, spans: readonly SecretSpan[]): Red
     position = span.end;
   }
   parts.push(text.slice(position));
-  const findings: RedactionFinding[] = [...counts]
+  return { text: parts.join(''), findings: findingsOf(counts) };
+}
+
+/** The findings of several redactions of one text, counted per kind. */
+export function addFindings(...lists: readonly (readonly RedactionFinding[])[]): RedactionFinding[] {
+  const counts = new Map<string, number>();
+  for (const finding of lists.flat()) counts.set(finding.kind, (counts.get(finding.kind) ?? 0) + finding.count);
+  return findingsOf(counts);
+}
+
+/** One finding per kind, sorted by kind (the order `RedactionResult` promises). */
+function findingsOf(counts: ReadonlyMap<string, number>): RedactionFinding[] {
+  return [...counts]
     .map(([kind, count]) => ({ kind, count }))
     .sort((left, right) => (left.kind < right.kind ? -1 : left.kind > right.kind ? 1 : 0));
-  return { text: parts.join(''), findings };
 }

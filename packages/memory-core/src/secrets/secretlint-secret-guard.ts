@@ -5,9 +5,9 @@ import { injectable } from 'inversify';
 import { findSecretAssignments } from './assignment-rule.js';
 import { findHighEntropyTokens } from './entropy-rule.js';
 import { findProviderTokens } from './provider-token-rules.js';
-import { applyRedactions } from './redaction.js';
+import { addFindings, applyRedactions } from './redaction.js';
 import { scanWithSecretlint } from './secretlint-scanner.js';
-import { redactionMarker, type RedactionFinding, type RedactionResult, type SecretGuard, type SecretSpan } from './secret-guard.js';
+import { redactionMarker, type RedactionResult, type SecretGuard, type SecretSpan } from './secret-guard.js';
 import { findAuthorizationTokens, findCommandLineSecrets, findCredentialUrls, findPrivateKeys } from './structure-rules.js';
 
 /** Kind of the marker that replaces a whole text the guard could not scan. */
@@ -73,14 +73,6 @@ export class SecretlintSecretGuard implements SecretGuard {
       return { text: redactionMarker(UNSCANNED_KIND), findings: [{ kind: UNSCANNED_KIND, count: 1 }] };
     }
   }
-}
-
-function addFindings(first: readonly RedactionFinding[], second: readonly RedactionFinding[]): RedactionFinding[] {
-  const counts = new Map<string, number>();
-  for (const finding of [...first, ...second]) counts.set(finding.kind, (counts.get(finding.kind) ?? 0) + finding.count);
-  return [...counts]
-    .map(([kind, count]) => ({ kind, count }))
-    .sort((left, right) => (left.kind < right.kind ? -1 : left.kind > right.kind ? 1 : 0));
 }
 
 let sharedGuard: SecretGuard | undefined;
