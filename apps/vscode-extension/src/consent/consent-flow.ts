@@ -54,12 +54,10 @@ export class ConsentFlow {
    */
   ask(options: { readonly automatic?: boolean } = {}): Promise<ConsentAnswer> {
     const endpoint = this.configuration.current().endpoint;
-    if (options.automatic === true && this.#dismissed.has(endpoint)) return Promise.resolve('declined');
     const previous = this.#inFlight;
     if (previous !== undefined && previous.endpoint === endpoint) return previous.answer;
-    const answer = (previous?.answer ?? Promise.resolve<ConsentAnswer>('declined'))
-      .catch(() => 'declined' as const)
-      .then(() => (options.automatic === true && this.#dismissed.has(endpoint) ? 'declined' : this.#ask()))
+    const answer = (previous?.answer.catch(() => undefined) ?? Promise.resolve())
+      .then(() => this.#ask(options.automatic === true))
       .finally(() => {
         if (this.#inFlight?.answer === answer) this.#inFlight = undefined;
       });
@@ -67,13 +65,14 @@ export class ConsentFlow {
     return answer;
   }
 
-  async #ask(): Promise<ConsentAnswer> {
+  async #ask(automatic: boolean): Promise<ConsentAnswer> {
     if (!vscode.workspace.isTrusted) return 'untrusted';
     if (this.configuration.problems().length > 0) return 'invalid-settings';
     const settings = this.configuration.current();
     const endpoint = settings.endpoint;
     if (endpoint === '') return 'no-endpoint';
     if (this.hasConsent()) return 'already-granted';
+    if (automatic && this.#dismissed.has(endpoint)) return 'declined';
     const answer = await vscode.window.showWarningMessage(
       `Allow Graphiti Memory to send chat to ${endpoint}?`,
       {
