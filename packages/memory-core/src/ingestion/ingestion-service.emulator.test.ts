@@ -162,33 +162,43 @@ describe('IngestionService over HTTP (emulator)', () => {
   });
 });
 
+/** The real planner, gate and settings (memory-core's policy services) against a fresh emulator. */
+async function setupWithPolicy(
+  settings: Record<string, unknown>,
+  { consent, ...options }: Partial<IngestionOptions> & { readonly consent: boolean },
+): Promise<{ emulator: RunningEmulator; service: IngestionService; outbox: InMemoryOutbox }> {
+  const emulator = await startEmulator({ processingDelayMs: 1 });
+  cleanups.push(() => emulator.close());
+  const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 2_000 });
+  cleanups.push(async () => client.close());
+  const clock = new RealClock();
+  const policy = createPolicyServices({
+    api: client,
+    clock,
+    settings: { enabled: true, endpoint: emulator.url, ...settings },
+    consentFor: consent ? emulator.url : null,
+  });
+  const outbox = new InMemoryOutbox(policy.configuration, clock);
+  const service = new IngestionService(
+    policy.planner,
+    outbox,
+    new InMemoryDeliveryLedger(),
+    policy.connection,
+    policy.gate,
+    policy.configuration,
+    clock,
+    new RecordingLogger(),
+    policy.telemetry,
+    options,
+  );
+  cleanups.push(() => service.dispose());
+  service.start();
+  return { emulator, service, outbox };
+}
+
 describe('IngestionService with the real planner over HTTP', () => {
   it('scopes both: each turn reaches the session and the workspace group, confirmed once', async () => {
-    const emulator = await startEmulator({ processingDelayMs: 1 });
-    cleanups.push(() => emulator.close());
-    const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 2_000 });
-    cleanups.push(async () => client.close());
-    const clock = new RealClock();
-    const policy = createPolicyServices({
-      api: client,
-      clock,
-      settings: { enabled: true, endpoint: emulator.url, scopes: 'both', maxBatchSize: 20 },
-      consentFor: emulator.url,
-    });
-    const service = new IngestionService(
-      policy.planner,
-      new InMemoryOutbox(policy.configuration, clock),
-      new InMemoryDeliveryLedger(),
-      policy.connection,
-      policy.gate,
-      policy.configuration,
-      clock,
-      new RecordingLogger(),
-      policy.telemetry,
-      { pollIntervalMs: 20, maxPollIntervalMs: 100 },
-    );
-    cleanups.push(() => service.dispose());
-    service.start();
+    const { emulator, service } = await setupWithPolicy({ scopes: 'both', maxBatchSize: 20 }, { consent: true, pollIntervalMs: 20, maxPollIntervalMs: 100 });
     for (let index = 0; index < 3; index++) service.enqueue(makeTurn(index));
     expect(await service.waitForConfirmation({ timeoutMs: 10_000 })).toEqual({ confirmed: 12, pending: 0 });
     const groups = [...new Set(messageCalls(emulator).map((call) => call.groupId))];
@@ -202,31 +212,7 @@ describe('IngestionService with the real planner over HTTP', () => {
   });
 
   it('sends nothing while the gate is closed (no consent)', async () => {
-    const emulator = await startEmulator();
-    cleanups.push(() => emulator.close());
-    const client = new GraphitiClient({ baseUrl: emulator.url });
-    cleanups.push(async () => client.close());
-    const clock = new RealClock();
-    const policy = createPolicyServices({
-      api: client,
-      clock,
-      settings: { enabled: true, endpoint: emulator.url },
-      consentFor: null,
-    });
-    const outbox = new InMemoryOutbox(policy.configuration, clock);
-    const service = new IngestionService(
-      policy.planner,
-      outbox,
-      new InMemoryDeliveryLedger(),
-      policy.connection,
-      policy.gate,
-      policy.configuration,
-      clock,
-      new RecordingLogger(),
-      policy.telemetry,
-    );
-    cleanups.push(() => service.dispose());
-    service.start();
+    const { emulator, service, outbox } = await setupWithPolicy({}, { consent: false });
     service.enqueue(makeTurn(1));
     await service.settled();
     await service.drain();
