@@ -128,14 +128,17 @@ export class TranscriptWatcher {
       .sort();
     let delivered = 0;
     for (const file of files) {
-      const result = await this.processFile(file).catch((error: unknown) => {
-        this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) });
-        return undefined;
-      });
+      const result = await this.processFile(file).catch(this.#warnUnreadable);
       if (result?.ok === true) delivered += result.deliveredTurns;
     }
     return delivered;
   }
+
+  /** A file gone or unreadable meanwhile (deleted, permissions): logged, never thrown into the host. */
+  readonly #warnUnreadable = (error: unknown): undefined => {
+    this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) });
+    return undefined;
+  };
 
   stats(): { readonly files: number; readonly refused: number; readonly deliveredTurns: number; readonly failedDeliveries: number } {
     return { files: this.#files.size, ...this.#counters };
@@ -165,9 +168,7 @@ export class TranscriptWatcher {
     let initialScan = true;
     const initialFiles: Promise<void>[] = [];
     const onFile = (filePath: string, initial: boolean): void => {
-      const handled = this.#onActivity(filePath, initial).catch((error: unknown) =>
-        this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) }),
-      );
+      const handled = this.#onActivity(filePath, initial).catch(this.#warnUnreadable);
       if (initial) initialFiles.push(handled);
     };
     watcher.on('add', (filePath) => onFile(filePath, initialScan));
@@ -192,7 +193,7 @@ export class TranscriptWatcher {
     state.debounceTimer = setTimeout(() => {
       state.debounceTimer = undefined;
       void this.#serial(state, () => this.#readNew(state))
-        .catch((error: unknown) => this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) }))
+        .catch(this.#warnUnreadable)
         .finally(() => this.#armIdle(state));
     }, this.options.debounceMs ?? 250);
   }
@@ -214,7 +215,7 @@ export class TranscriptWatcher {
           }
         },
         // Gone or unreadable meanwhile (deleted, permissions): the next change starts over.
-        (error: unknown) => this.options.logger?.warn('transcript watcher could not read a file', { code: errorCode(error) }),
+        this.#warnUnreadable,
       );
     }, wait);
     state.idleTimer.unref();
