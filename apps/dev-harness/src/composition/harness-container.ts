@@ -83,7 +83,7 @@ export interface HarnessMemory {
 export async function openHarnessMemory(context: CommandContext, options: HarnessMemoryOptions = {}): Promise<HarnessMemory> {
   const { terminal, options: common } = context;
   const { endpoint, client } = await openGraphiti(context, options.emulator ?? {});
-  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs);
+  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined);
 
   const temporaryState = !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || endpoint.emulator !== undefined);
   const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
@@ -170,11 +170,11 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   };
 }
 
-async function preflight(client: GraphitiClient, url: string, timeoutMs: number): Promise<void> {
+async function preflight(client: GraphitiClient, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
   try {
     await client.healthcheck({ maxRetries: 0 });
   } catch (error) {
-    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs);
+    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs, { apiKeyGiven });
   }
 }
 
