@@ -1,4 +1,5 @@
 // Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
+export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
 export { FileDeliveryLedger, type FileDeliveryLedgerOptions, type LedgerRecovery } from './stores/file-delivery-ledger.js';

@@ -9,7 +9,6 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
-  DeliveryLedger,
   GlobalStore,
   GraphitiConnection,
   GroupIdResolver,
@@ -18,7 +17,6 @@ import {
   Logger,
   MemoryConfiguration,
   normaliseEndpoint,
-  Outbox,
   PromotionService,
   RecallService,
   SettingsSource,
@@ -26,7 +24,7 @@ import {
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
-import { FileConsentStore, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { createNodeStorageModule, FileOutbox, type FileKeyValueStore } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
 import { HarnessError } from '../cli/harness-errors.js';
@@ -103,29 +101,29 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
     }),
   );
+  const container = new Container();
+  // The stores, the outbox and its delivery ledger (one ledger, checked under the outbox's lock, so
+  // two runs never both send a message) come from memory-node-storage's module.
+  container.loadSync(
+    createNodeStorageModule({
+      outbox: { directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS },
+      globalStoreFile: layout.globalStore,
+      workspaceStoreFile: layout.workspaceStore,
+      logger,
+    }),
+  );
   const [git, globalStore, workspaceStore] = await Promise.all([
     readGitFacts(workspaceFolder),
-    openStore(layout.globalStore, logger),
-    openStore(layout.workspaceStore, logger),
+    openOrExplain(() => container.getAsync<FileKeyValueStore>(GlobalStore), layout.globalStore),
+    openOrExplain(() => container.getAsync<FileKeyValueStore>(WorkspaceStore), layout.workspaceStore),
   ]);
-  const outbox = await openOrExplain(
-    () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
-    layout.outboxDirectory,
-  );
-  // One ledger with the outbox: checked and written under its lock, so two runs never both send a message.
-  const ledger = outbox.deliveryLedger;
+  const consent = await container.getAsync<ConsentStore>(ConsentStore);
+  const outbox = await openOrExplain(() => container.getAsync(FileOutbox), layout.outboxDirectory);
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
-  const consent = new FileConsentStore(workspaceStore);
   if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
 
-  const container = new Container();
   container.bind(SettingsSource).toConstantValue(settingsSource);
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(workspaceFolder, git));
-  container.bind(GlobalStore).toConstantValue(globalStore);
-  container.bind(WorkspaceStore).toConstantValue(workspaceStore);
-  container.bind(ConsentStore).toConstantValue(consent);
-  container.bind(Outbox).toConstantValue(outbox);
-  container.bind(DeliveryLedger).toConstantValue(ledger);
   container.bind(GraphitiConnection).toConstantValue({ current: () => client });
   container.bind(Clock).toConstantValue(clock);
   container.bind(Logger).toConstantValue(logger);
@@ -140,6 +138,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       hint: 'Check --timeout-ms and --scopes; this is otherwise a bug in the harness.',
     });
   }
+  // Every asynchronously opened store is resolved above, so synchronous gets find them cached.
   const ingestion = container.get<IngestionService>(IngestionService);
 
   let closed: Promise<void> | undefined;
@@ -176,10 +175,6 @@ async function preflight(client: GraphitiClient, url: string, timeoutMs: number,
   } catch (error) {
     throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs, { apiKeyGiven });
   }
-}
-
-async function openStore(filePath: string, logger: Logger): Promise<FileKeyValueStore> {
-  return openOrExplain(() => FileKeyValueStore.open(filePath, { logger }), filePath);
 }
 
 async function openOrExplain<T>(open: () => Promise<T>, location: string): Promise<T> {

@@ -14,7 +14,7 @@ import {
   type OutboxEntry,
   type OutboxRecord,
 } from '../ports.js';
-import { MemoryConfiguration } from '../settings/index.js';
+import { DEFAULT_SETTINGS, MemoryConfiguration } from '../settings/index.js';
 import { classifyFailure, type DeliveryFailure } from './delivery-failure.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { IngestionOptions, resolveIngestionOptions, retryDelay } from './ingestion-options.js';
@@ -504,11 +504,10 @@ export class IngestionService {
 
   /** Dead-letters the records unconfirmed past `maxAgeHours`; returns the others. */
   private expire(records: readonly OutboxRecord[]): readonly OutboxRecord[] {
-    const maxAgeMs = this.configuration.current().maxAgeHours * 3_600_000;
+    const hours = deliveryLimits(this.configuration.current()).maxAgeHours;
     const now = this.clock.now();
-    const expired = records.filter((record) => now - record.enqueuedAt > maxAgeMs);
+    const expired = records.filter((record) => now - record.enqueuedAt > hours * 3_600_000);
     if (expired.length === 0) return records;
-    const hours = this.configuration.current().maxAgeHours;
     this.deadLetter(expired, { disposition: 'dead-letter', errorClass: 'Expired', reason: `unconfirmed after ${hours} h` });
     const gone = new Set(expired.map((record) => record.id));
     return records.filter((record) => !gone.has(record.id));
@@ -549,7 +548,7 @@ export class IngestionService {
           this.changeInFlight(groupId, -chunk.length);
           this.failed(failure);
           // This send was attempt `attempts + 1`; at `maxAttempts` the message stops being retried.
-          const maxAttempts = this.configuration.current().maxAttempts;
+          const { maxAttempts } = deliveryLimits(this.configuration.current());
           const exhausted = chunk.filter((record) => record.attempts + 1 >= maxAttempts);
           if (exhausted.length > 0) {
             this.deadLetter(exhausted, { ...failure, reason: `failed ${maxAttempts} times, last: ${failure.reason}` });
@@ -730,7 +729,7 @@ export class IngestionService {
   }
 
   private resend(groupId: string, due: readonly OutboxRecord[], now: number): void {
-    const maxAttempts = this.configuration.current().maxAttempts;
+    const { maxAttempts } = deliveryLimits(this.configuration.current());
     const exhausted = due.filter((record) => record.attempts >= maxAttempts);
     if (exhausted.length > 0) {
       this.changeInFlight(groupId, -exhausted.length);
@@ -750,6 +749,16 @@ export class IngestionService {
       serverShowsProgress: !noProgress,
     });
   }
+}
+
+/** The bounds of delivery; a host that passes partial settings gets the defaults, never "no bound" by accident. */
+function deliveryLimits(settings: { readonly maxAttempts?: number; readonly maxAgeHours?: number }): { maxAttempts: number; maxAgeHours: number } {
+  const positive = (value: number | undefined, fallback: number): number =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 1 ? value : fallback;
+  return {
+    maxAttempts: positive(settings.maxAttempts, DEFAULT_SETTINGS.maxAttempts),
+    maxAgeHours: positive(settings.maxAgeHours, DEFAULT_SETTINGS.maxAgeHours),
+  };
 }
 
 function groupByGroupId(records: readonly OutboxRecord[]): Map<string, OutboxRecord[]> {
