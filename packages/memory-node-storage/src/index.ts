@@ -2,7 +2,7 @@
 export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
-export { FileDeliveryLedger, type FileDeliveryLedgerOptions, type LedgerRecovery } from './stores/file-delivery-ledger.js';
+export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';

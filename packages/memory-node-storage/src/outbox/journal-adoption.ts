@@ -6,9 +6,12 @@
 // it reads the markers of all journals before importing anything.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { JournalFile } from '../journal/journal-file.js';
 import { scanJournal } from '../journal/journal-line.js';
+import type { FileDeliveryLedger } from '../stores/file-delivery-ledger.js';
 import { tryLock, type HeldLock, type LockTiming } from './file-locks.js';
-import { recoveredRecord, replayEntries, type MutableOutboxRecord } from './outbox-journal-entry.js';
+import { entryFromRecord, recoveredRecord, replayEntries, type MutableOutboxRecord, type OutboxJournalEntry } from './outbox-journal-entry.js';
+import type { RecordIndex } from './record-index.js';
 
 export const JOURNAL_FILE_PATTERN = /^outbox-[A-Za-z0-9-]+\.journal$/;
 
@@ -92,19 +95,57 @@ export async function removeAdopted(directory: string, orphans: readonly OrphanJ
   }
 }
 
-/**
- * Ledger keys of every other journal in the folder, read without locking: a journal not yet
- * adoptable (its dead owner's lock is not stale yet) still tells which messages were accepted,
- * so re-reading a transcript in the meantime does not enqueue them twice.
- */
-export async function readForeignKeys(directory: string, ownFileName: string): Promise<{ keys: Set<string> }> {
-  const keys = new Set<string>();
-  const names = await fs.readdir(directory);
-  for (const fileName of names) {
-    if (!JOURNAL_FILE_PATTERN.test(fileName) || fileName === ownFileName) continue;
-    const content = await readIfPresent(path.join(directory, fileName));
-    if (content === undefined) continue;
-    for (const key of replayEntries(scanJournal(content).values).keys) keys.add(key);
+/** Names of the other processes' journals in `directory`. */
+export async function otherJournals(directory: string, ownFileName: string): Promise<string[]> {
+  const names = await fs.readdir(directory).catch(() => [] as string[]);
+  return names.filter((name) => name !== ownFileName && JOURNAL_FILE_PATTERN.test(name));
+}
+
+/** Whether another process's journal holds anything (then the drain lease is handed over). */
+export async function otherJournalsHoldRecords(directory: string, ownFileName: string): Promise<boolean> {
+  for (const name of await otherJournals(directory, ownFileName)) {
+    const stat = await fs.stat(path.join(directory, name)).catch(() => undefined);
+    if (stat !== undefined && stat.size > 0) return true;
   }
-  return { keys };
+  return false;
+}
+
+/** Where adopted records go: the adopter's journal, records and ledger. */
+export interface AdoptionTarget {
+  readonly journal: JournalFile;
+  readonly index: RecordIndex;
+  readonly ledger: FileDeliveryLedger;
+  noteDamage(fileName: string, tornLines: number, corruptLines: number): void;
+}
+
+/**
+ * Imports the live records and ledger keys of locked `orphans` into `target`, durably (records,
+ * then the `adopted` marker, then the keys into the shared ledger file), then deletes the orphans.
+ * Returns how many records were imported. On failure the orphans are unlocked and left in place.
+ */
+export async function importOrphans(directory: string, orphans: readonly OrphanJournal[], target: AdoptionTarget): Promise<number> {
+  const imported: MutableOutboxRecord[] = [];
+  const adoptedKeys = new Set<string>();
+  for (const orphan of orphans) {
+    for (const key of orphan.keys) adoptedKeys.add(key);
+    for (const record of orphan.records) {
+      if (target.index.has(record.id) || imported.some((other) => other.id === record.id)) continue;
+      imported.push(record);
+      target.journal.append(entryFromRecord(record));
+    }
+    target.noteDamage(orphan.fileName, orphan.tornLines, orphan.corruptLines);
+  }
+  // The marker comes after the records: a torn batch leaves the orphan in place, to be re-read.
+  target.journal.append({ t: 'adopted', files: orphans.map((orphan) => orphan.fileName) } satisfies OutboxJournalEntry);
+  try {
+    await target.journal.flush();
+    // Keys of records the orphans confirmed must outlive the orphans: into the shared ledger file first.
+    await target.ledger.keep([...adoptedKeys]);
+  } catch (error) {
+    for (const orphan of orphans) await orphan.lock.release();
+    throw error;
+  }
+  target.index.insertOrdered(imported);
+  await removeAdopted(directory, orphans);
+  return imported.length;
 }

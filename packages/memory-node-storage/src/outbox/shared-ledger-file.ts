@@ -13,6 +13,7 @@ export const LEDGER_FILE_NAME = 'delivery-ledger.journal';
 
 export class SharedLedgerFile {
   readonly filePath: string;
+  readonly fileName = LEDGER_FILE_NAME;
 
   constructor(
     directory: string,

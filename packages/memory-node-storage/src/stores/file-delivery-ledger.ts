@@ -1,114 +1,123 @@
-// The de-duplication ledger on disk: an append-only journal of keys (`<groupId>:<episode name>`),
-// one self-checking line each, group-committed like the outbox. Bounded: beyond `maxEntries` the
-// oldest keys are forgotten, and the file is rewritten when forgotten lines dominate.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { DeliveryLedger, Logger } from '@graphiti-memory/memory-core';
-import { JournalFile } from '../journal/journal-file.js';
-import { scanJournal } from '../journal/journal-line.js';
-
-export interface FileDeliveryLedgerOptions {
-  readonly filePath: string;
-  /** Keys remembered; the oldest are forgotten beyond it. Default 100 000. */
-  readonly maxEntries?: number;
-  /** Default 25 ms. */
-  readonly commitIntervalMs?: number;
-  readonly logger?: Logger;
-}
-
-export interface LedgerRecovery {
-  readonly tornLines: number;
-  readonly corruptLines: number;
-  readonly entries: number;
-}
+// The delivery ledger of a FileOutbox folder: which messages (`<groupId>:<episode name>`) were
+// ever accepted by any writer of the folder, so none is accepted twice. There is no separate
+// ledger file to disagree with the outbox: a key lives in the journal line that carries its
+// message (or in a `key` line written in the same commit), and moves to the shared
+// `delivery-ledger.journal` only when its journal gives it up (compaction, close, adoption).
+// What other processes accept is read from their journals (`refresh`, incremental).
+import type { DeliveryLedger } from '@graphiti-memory/memory-core';
+import type { LockTiming } from '../outbox/file-locks.js';
+import { ForeignKeyReader } from '../outbox/foreign-keys.js';
+import { SharedLedgerFile } from '../outbox/shared-ledger-file.js';
 
 export class FileDeliveryLedger implements DeliveryLedger {
-  readonly #keys: Set<string>;
-  #compacting = false;
+  /** Every key known, oldest first, bounded by `maxEntries`. */
+  readonly #keys = new Set<string>();
+  /** Keys whose only durable copy is this process's journal. */
+  #journalKeys = new Set<string>();
+  /** Keys added through `add` and not (yet) carried by an `enqueued` line of this tick. */
+  readonly #uncovered = new Set<string>();
+  readonly #shared: SharedLedgerFile;
+  readonly #foreign: ForeignKeyReader;
+  #closed = false;
 
-  private constructor(
-    private readonly journal: JournalFile,
-    keys: Set<string>,
+  constructor(
+    directory: string,
+    ownJournalName: string,
     private readonly maxEntries: number,
-    private readonly recoveryReport: LedgerRecovery,
-    private readonly logger: Logger | undefined,
+    timing: LockTiming,
+    /** Journals a key that no `enqueued` line carries. */
+    private readonly journalKeyLine: (key: string) => void,
   ) {
-    this.#keys = keys;
+    this.#shared = new SharedLedgerFile(directory, maxEntries, timing);
+    this.#foreign = new ForeignKeyReader(directory, ownJournalName);
   }
 
-  /** Opens the ledger; torn and corrupt lines are skipped and counted (`recovery()`), never fatal. */
-  static async open(options: FileDeliveryLedgerOptions): Promise<FileDeliveryLedger> {
-    const filePath = path.resolve(options.filePath);
-    await fs.mkdir(path.dirname(filePath), { recursive: true });
-    const content = await fs.readFile(filePath).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return Buffer.alloc(0);
-      throw error;
-    });
-    const scan = scanJournal(content);
-    const maxEntries = Math.max(1, options.maxEntries ?? 100_000);
-    const keys = new Set<string>();
-    let corruptLines = scan.corruptLines;
-    for (const value of scan.values) {
-      if (typeof value !== 'string') {
-        corruptLines++;
-        continue;
-      }
-      keys.delete(value);
-      keys.add(value);
-    }
-    trimOldest(keys, maxEntries);
-    const journal = await JournalFile.open(filePath, scan.validLength, scan.lineCount, {
-      commitIntervalMs: Math.max(1, options.commitIntervalMs ?? 25),
-      onWriteError: (error) => options.logger?.error('delivery ledger write failed; retrying', { code: (error as NodeJS.ErrnoException).code ?? 'unknown' }),
-    });
-    const recovery = { tornLines: scan.tornLines, corruptLines, entries: keys.size };
-    if (scan.tornLines + corruptLines > 0) options.logger?.warn('delivery ledger recovered', { file: filePath, tornLines: scan.tornLines, corruptLines });
-    return new FileDeliveryLedger(journal, keys, maxEntries, recovery, options.logger);
+  /** The shared file's name in the folder (for damage reports). */
+  get sharedFileName(): string {
+    return this.#shared.fileName;
   }
 
   has(key: string): boolean {
     return this.#keys.has(key);
   }
 
+  /** A key accepted without a message line (memory-core's ledger port); journaled in the same tick. */
   add(key: string): void {
     if (this.#keys.has(key)) return;
-    this.#keys.add(key);
-    this.journal.append(key);
-    trimOldest(this.#keys, this.maxEntries);
-    this.#maybeCompact();
-  }
-
-  size(): number {
-    return this.#keys.size;
-  }
-
-  recovery(): LedgerRecovery {
-    return this.recoveryReport;
-  }
-
-  flush(): Promise<void> {
-    return this.journal.flush();
-  }
-
-  close(): Promise<void> {
-    return this.journal.close();
-  }
-
-  #maybeCompact(): void {
-    if (this.#compacting || this.journal.lineCount < Math.max(1_000, this.#keys.size * 2)) return;
-    this.#compacting = true;
-    this.journal
-      .rewrite(() => [...this.#keys])
-      .catch((error: unknown) => this.logger?.warn('delivery ledger compaction failed', { code: (error as NodeJS.ErrnoException).code ?? 'unknown' }))
-      .finally(() => {
-        this.#compacting = false;
+    this.remember(key);
+    this.#journalKeys.add(key);
+    if (this.#closed) return;
+    this.#uncovered.add(key);
+    if (this.#uncovered.size === 1) {
+      // Usually the message is appended in this same tick and its `enqueued` line carries the key.
+      queueMicrotask(() => {
+        for (const uncovered of this.#uncovered) if (!this.#closed) this.journalKeyLine(uncovered);
+        this.#uncovered.clear();
       });
+    }
   }
-}
 
-function trimOldest(keys: Set<string>, maxEntries: number): void {
-  for (const key of keys) {
-    if (keys.size <= maxEntries) return;
-    keys.delete(key);
+  /** The `enqueued` line of this key's message is being journaled. */
+  carriedByJournal(key: string): void {
+    this.#uncovered.delete(key);
+    this.#journalKeys.add(key);
+    this.remember(key);
+  }
+
+  /** A key known from elsewhere (another journal, an adopted one, the shared file). */
+  remember(key: string): void {
+    this.#keys.delete(key);
+    this.#keys.add(key);
+    if (this.#keys.size <= this.maxEntries) return;
+    const oldest = this.#keys.values().next();
+    if (oldest.done !== true) this.#keys.delete(oldest.value);
+  }
+
+  /** Reads the shared file; returns what damage it had. */
+  async load(): Promise<{ tornLines: number; corruptLines: number }> {
+    const loaded = await this.#shared.load();
+    for (const key of loaded.keys) this.#keys.add(key);
+    return { tornLines: loaded.tornLines, corruptLines: loaded.corruptLines };
+  }
+
+  /** Learns what the other writers of the folder accepted since the last call. */
+  async refresh(): Promise<void> {
+    for (const key of await this.#foreign.readNew()) this.remember(key);
+  }
+
+  /** Keys of journals this process takes over: durable in the shared file before those journals go. */
+  async keep(keys: readonly string[]): Promise<void> {
+    await this.#shared.append(keys);
+    for (const key of keys) this.remember(key);
+  }
+
+  /**
+   * For a compaction that keeps only `liveKeys` in the journal: the other journal keys must move
+   * to the shared file. Returns them; `restore` puts them back if the compaction fails.
+   */
+  takeMovable(liveKeys: ReadonlySet<string>): string[] {
+    const moving = [...this.#journalKeys].filter((key) => !liveKeys.has(key));
+    this.#journalKeys = new Set(liveKeys);
+    return moving;
+  }
+
+  moveToShared(keys: readonly string[]): Promise<void> {
+    return this.#shared.append(keys);
+  }
+
+  restore(keys: readonly string[]): void {
+    for (const key of keys) this.#journalKeys.add(key);
+  }
+
+  /** Before the journal is deleted: its keys into the shared file. `false` when that failed (keep the journal). */
+  async saveJournalKeys(): Promise<boolean> {
+    return this.#shared.append([...this.#journalKeys]).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  close(): void {
+    this.#closed = true;
   }
 }
