@@ -213,6 +213,8 @@ describe('graphiti-harness: no loss, no duplicate', () => {
     expect(JSON.parse(dropped.stdout)).toMatchObject({ dropped: 7 });
     const empty = await harness(['outbox', 'list', ...common]);
     expect(JSON.parse(empty.stdout)).toMatchObject({ deadLetters: [] });
+    const help = await harness(['outbox', '--help']);
+    expect(help.stdout).toContain('Examples:');
   }, 90_000);
 
   it('prints the derived session id, which selects the session scope, and keeps state files private', async () => {
