@@ -106,7 +106,13 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   // two runs never both send a message) come from memory-node-storage's module.
   container.loadSync(
     createNodeStorageModule({
-      outbox: { directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS },
+      outbox: {
+        directory: layout.outboxDirectory,
+        maxQueueSize: HARNESS_MAX_QUEUE_SIZE,
+        staleLockMs: OUTBOX_STALE_LOCK_MS,
+        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
+        legacyLedgerFile: path.join(path.dirname(layout.outboxDirectory), 'delivery-ledger.journal'),
+      },
       globalStoreFile: layout.globalStore,
       workspaceStoreFile: layout.workspaceStore,
       logger,

@@ -24,7 +24,13 @@ export function createPipelineFactory(container: Container, storageFolder: strin
     try {
       if (storageFolder === undefined) throw new Error('no global storage folder');
       const directory = path.join(storageFolder, 'outbox');
-      const fileOutbox = await FileOutbox.open({ directory, maxQueueSize: () => configuration.current().maxQueueSize, logger });
+      const fileOutbox = await FileOutbox.open({
+        directory,
+        maxQueueSize: () => configuration.current().maxQueueSize,
+        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
+        legacyLedgerFile: path.join(storageFolder, 'delivery-ledger.journal'),
+        logger,
+      });
       ledger = fileOutbox.deliveryLedger;
       outbox = fileOutbox;
     } catch (error) {

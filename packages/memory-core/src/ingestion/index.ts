@@ -6,15 +6,12 @@
  * re-sending what never appeared. `InMemoryOutbox` and `InMemoryDeliveryLedger` are the in-process
  * implementations of the ports.
  */
-export { classifyFailure, type DeliveryFailure, type FailureDisposition } from './delivery-failure.js';
-export { DeliveryTracker } from './delivery-tracker.js';
 export { DEFAULT_LEDGER_CAPACITY, deliveryKey, InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
 export { InMemoryOutbox, type OutboxLimits } from './in-memory-outbox.js';
 export {
   DEFAULT_INGESTION_OPTIONS,
   IngestionOptions,
   resolveIngestionOptions,
-  retryDelay,
 } from './ingestion-options.js';
 export { IngestionService } from './ingestion-service.js';
 export {

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { InMemoryDeliveryLedger } from '@graphiti-memory/memory-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodeJournalLine } from '../journal/journal-line.js';
 import { FileOutbox, type FileOutboxOptions } from './file-outbox.js';
 import { entry, journalFiles, temporaryDirectory } from '../test-support/journal-fixtures.js';
 
@@ -170,5 +171,17 @@ describe('FileOutbox shared by several writers', () => {
     outbox.markConfirmed(records.map((record) => record.id));
     await outbox.close();
     expect((await fs.stat(path.join(directory, 'delivery-ledger.journal'))).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('FileOutbox upgrading from a separate ledger file', () => {
+  it('imports the keys of the earlier ledger file once, so nothing it knew is admitted again', async () => {
+    const directory = await temporaryDirectory();
+    const legacy = path.join(directory, 'delivery-ledger.journal');
+    await fs.writeFile(legacy, ['group_a:test.turn.0.user', 'group_a:test.turn.1.user'].map((key) => encodeJournalLine(key)).join(''));
+    const outbox = await openOutbox({ directory: path.join(directory, 'outbox'), legacyLedgerFile: legacy });
+    expect(await outbox.admit(entries(0, 3), outbox.deliveryLedger)).toMatchObject({ accepted: 1, duplicates: 2 });
+    await expect(fs.stat(legacy)).rejects.toThrow();
+    expect((await fs.stat(`${legacy}.imported`)).isFile()).toBe(true);
   });
 });

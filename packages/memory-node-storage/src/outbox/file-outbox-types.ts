@@ -22,6 +22,11 @@ export interface FileOutboxOptions {
   readonly adoptIntervalMs?: number;
   /** Keys the delivery ledger (`deliveryLedger`) remembers; the oldest are forgotten beyond it. Default 100 000. */
   readonly ledgerMaxEntries?: number;
+  /**
+   * A delivery-ledger file of earlier versions (kept apart from the outbox): its keys are imported
+   * into the outbox's ledger on open, once, and the file renamed `<file>.imported`.
+   */
+  readonly legacyLedgerFile?: string;
   readonly logger?: Logger;
   readonly now?: () => number;
 }

@@ -22,6 +22,7 @@ import { FileDrainLease } from './drain-lease.js';
 import type { FileOutboxOptions, FileOutboxStats, OutboxRecovery } from './file-outbox-types.js';
 import { tryLock, type HeldLock, type LockTiming } from './file-locks.js';
 import { JournalCompaction } from './journal-compaction.js';
+import { importLegacyLedger } from './legacy-ledger.js';
 import { collectOrphans, importOrphans, otherJournals, otherJournalsHoldRecords } from './journal-adoption.js';
 import { ledgerKeyOf, publicRecord, reviveRecord, type MutableOutboxRecord, type OutboxJournalEntry } from './outbox-journal-entry.js';
 import { RecordIndex } from './record-index.js';
@@ -96,6 +97,10 @@ export class FileOutbox implements Outbox {
     fence.outbox = outbox;
     const damage = await outbox.deliveryLedger.load();
     outbox.#noteDamage(outbox.deliveryLedger.sharedFileName, damage.tornLines, damage.corruptLines);
+    if (options.legacyLedgerFile !== undefined) {
+      const imported = await importLegacyLedger(options.legacyLedgerFile, outbox.deliveryLedger);
+      if (imported > 0) logger?.info('outbox: delivery-ledger keys of an earlier version imported', { keys: imported });
+    }
     await outbox.adoptOrphans();
     await outbox.deliveryLedger.refresh();
     return outbox;
