@@ -4,7 +4,7 @@
 // `/mcp/` → MCP; a URL ending in `/mcp` → MCP without probing. A failed probe is not remembered,
 // so a server that comes up later is found on the next call.
 import { GraphitiClient } from './client.js';
-import { GraphitiConnectionError, GraphitiUsageError, isGraphitiError } from './errors.js';
+import { GraphitiUsageError, isGraphitiError } from './errors.js';
 import { GRAPHITI_SERVER_CHOICES, type GraphitiApi, type GraphitiServerChoice, type ServerFace } from './graphiti-api.js';
 import { GraphitiMcpClient } from './mcp/mcp-client.js';
 import type { GraphitiClientOptions, RequestOptions } from './options.js';
@@ -35,10 +35,6 @@ interface Chosen {
   readonly face: ServerFace;
 }
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Probes `baseUrl` and answers a client of the face that answered (the caller closes it). REST is
  * preferred when both answer. Throws when neither does.
@@ -62,16 +58,13 @@ export async function probeGraphitiServer(options: GraphitiClientOptions, reques
   await mcp.close();
   const restError: unknown = restAnswer.reason;
   const mcpError: unknown = mcpAnswer.reason;
-  // Nothing listens at all: the REST error already says so.
-  if (isGraphitiError(restError) && isGraphitiError(mcpError) && restError.kind === mcpError.kind && restError.kind === 'connection') {
-    throw restError;
+  // No /healthcheck, but something MCP-like answered and then failed: report the MCP failure.
+  if (isGraphitiError(restError) && 'status' in restError && restError.status === 404 && isGraphitiError(mcpError)) {
+    const mcpMissing = mcpError.kind === 'connection' || ('status' in mcpError && mcpError.status === 404);
+    if (!mcpMissing) throw mcpError;
   }
-  if (isGraphitiError(restError) && restError.kind === 'abort') throw restError;
-  throw new GraphitiConnectionError(
-    `Neither face of Graphiti answered at ${options.baseUrl}. REST (GET /healthcheck): ${reasonOf(restError)} MCP (GET /health, then /mcp/): ${reasonOf(mcpError)} Check the endpoint, or set the server kind (rest or mcp) explicitly.`,
-    { method: 'GET', path: '/healthcheck, /health' },
-    { cause: restError },
-  );
+  // Otherwise REST's error says it best (nothing listens, a hang, an abort, neither face there).
+  throw restError;
 }
 
 /** A client that finds out which face the server has on its first call. */

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import type { GraphitiApi } from '@graphiti-memory/graphiti-client';
 import {
   Clock,
   ConsentStore,
@@ -64,7 +64,7 @@ export interface HarnessMemoryOptions {
 export interface HarnessMemory {
   readonly container: Container;
   readonly endpoint: ResolvedEndpoint;
-  readonly client: GraphitiClient;
+  readonly client: GraphitiApi;
   readonly ingestion: IngestionService;
   readonly recall: RecallService;
   readonly promotion: PromotionService;
@@ -166,7 +166,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   };
 }
 
-async function preflight(client: GraphitiClient, url: string, timeoutMs: number): Promise<void> {
+async function preflight(client: GraphitiApi, url: string, timeoutMs: number): Promise<void> {
   try {
     await client.healthcheck({ maxRetries: 0 });
   } catch (error) {
