@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { GraphitiAbortError, GraphitiResponseValidationError, GraphitiUsageError, type RequestDescription } from '../errors.js';
 import type { GraphitiApi, ServerFace } from '../graphiti-api.js';
@@ -34,6 +34,7 @@ import {
 import { sendOnce, type TransportSettings } from '../transport/request.js';
 import { newMessagesRequestSchema, parseRequest, parseResponse } from '../validation.js';
 import { isSessionLost, toolError, transportError } from './mcp-errors.js';
+import { createMcpFetch } from './mcp-fetch.js';
 import {
   episodeSearchResponseSchema,
   factSearchResponseSchema,
@@ -116,7 +117,7 @@ export class GraphitiMcpClient implements GraphitiApi {
     this.endpoint = new URL(`${this.root}${MCP_PATH}`);
     this.ownAgent =
       options.dispatcher === undefined
-        ? new Agent({ headersTimeout: this.options.timeoutMs, bodyTimeout: 0, connect: { timeout: this.options.timeoutMs } })
+        ? new Agent({ headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs, connect: { timeout: this.options.timeoutMs } })
         : undefined;
     const dispatcher: Dispatcher = options.dispatcher ?? (this.ownAgent as Dispatcher);
     const root = new URL(this.root);
@@ -127,8 +128,9 @@ export class GraphitiMcpClient implements GraphitiApi {
       jsonHeaders: { ...this.options.headers, 'content-type': 'application/json' },
       dispatcher,
     };
-    this.fetch = ((url: string | URL, init?: RequestInit) =>
-      undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as FetchLike;
+    // The SDK bounds each request by its own timer; undici's timers are only a backstop for a
+    // request the SDK gave up on, so a per-call timeout above the client's is never cut short.
+    this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000));
   }
 
   /** The server root (a trailing `/mcp` is dropped): `GET /health` and `/mcp/` live under it. */
