@@ -58,6 +58,22 @@ describe('createGraphitiClient', () => {
     await client.close();
   });
 
+  it('auto: a caller’s abort stops its wait but not the probe, which is remembered', async () => {
+    mcp.setFaults({ health: { latencyMs: 150 } });
+    mcp.clearRequests();
+    try {
+      const client = createGraphitiClient({ baseUrl: mcp.url });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 20);
+      await expect(client.search({ group_ids: ['g'], query: 'x' }, { signal: controller.signal })).rejects.toMatchObject({ kind: 'abort' });
+      await expect(client.serverFace()).resolves.toMatchObject({ kind: 'mcp' });
+      expect(mcp.requests.filter((request) => request.route === 'health')).toHaveLength(1);
+      await client.close();
+    } finally {
+      mcp.setFaults({});
+    }
+  });
+
   it('auto: a URL ending in /mcp means MCP without probing', async () => {
     const probed = await probeGraphitiServer({ baseUrl: 'http://127.0.0.1:9/mcp/' });
     expect(probed.face).toEqual({ kind: 'mcp', reason: 'auto: the URL ends in /mcp' });

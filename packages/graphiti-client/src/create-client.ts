@@ -4,7 +4,7 @@
 // `/mcp/` → MCP; a URL ending in `/mcp` → MCP without probing. A failed probe is not remembered,
 // so a server that comes up later is found on the next call.
 import { GraphitiClient } from './client.js';
-import { GraphitiUsageError, isGraphitiError } from './errors.js';
+import { GraphitiAbortError, GraphitiUsageError, isGraphitiError } from './errors.js';
 import { GRAPHITI_SERVER_CHOICES, type GraphitiApi, type GraphitiServerChoice, type ServerFace } from './graphiti-api.js';
 import { GraphitiMcpClient } from './mcp/mcp-client.js';
 import type { GraphitiClientOptions, RequestOptions } from './options.js';
@@ -127,17 +127,43 @@ export class AutoGraphitiClient implements GraphitiApi {
     await chosen?.then((value) => value.client.close()).catch(() => undefined);
   }
 
+  /**
+   * The probe runs on the client's own timeout, not the caller's signal: a short recall deadline
+   * must not cut every probe short. The caller still stops waiting when its signal fires.
+   */
   private choose(options: RequestOptions | undefined): Promise<Chosen> {
     if (this.closed) {
       return Promise.reject(new GraphitiUsageError('A Graphiti client was used after close(). Create a new one.'));
     }
     if (this.chosen === undefined) {
-      const probing = probeGraphitiServer(this.options, options);
+      const probing = probeGraphitiServer(this.options);
       this.chosen = probing;
       probing.catch(() => {
         if (this.chosen === probing) this.chosen = undefined;
       });
     }
-    return this.chosen;
+    const signal = options?.signal;
+    if (signal === undefined) return this.chosen;
+    const probing = this.chosen;
+    const aborted = (): GraphitiAbortError =>
+      new GraphitiAbortError('Finding out which Graphiti server answers was aborted by the caller.', {
+        method: 'GET',
+        path: '/healthcheck, /health',
+      });
+    if (signal.aborted) return Promise.reject(aborted());
+    return new Promise<Chosen>((resolve, reject) => {
+      const onAbort = (): void => reject(aborted());
+      signal.addEventListener('abort', onAbort, { once: true });
+      probing.then(
+        (chosen) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(chosen);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 }
