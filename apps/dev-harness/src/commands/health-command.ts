@@ -39,7 +39,7 @@ async function health(context: CommandContext): Promise<ExitCode> {
     face = await client.serverFace({ maxRetries: 0 });
     status = (await client.healthcheck({ maxRetries: 0 })).status;
   } catch (error) {
-    throw describeGraphitiFailure(error, endpoint.url, 'Health check', options.timeoutMs);
+    throw describeGraphitiFailure(error, endpoint.url, 'Health check', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
   }
   const healthRoute = face.kind === 'mcp' ? '/health and get_status' : '/healthcheck';
   checks.push({ name: 'healthcheck', ok: status === 'healthy', latencyMs: elapsed(started), detail: `${face.kind.toUpperCase()} server, status "${status}" (${face.reason})` });
@@ -52,7 +52,7 @@ async function health(context: CommandContext): Promise<ExitCode> {
     const episodes = await client.getEpisodes(probeGroup, { lastN: 1 }, { maxRetries: 0 });
     checks.push({ name: 'episodes', ok: true, latencyMs: elapsed(started), detail: `${episodes.length} episodes in an unused group` });
   } catch (error) {
-    const failure = describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs);
+    const failure = describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
     checks.push({ name: 'episodes', ok: false, latencyMs: elapsed(started), detail: failure.message });
     warnings.push(`${failure.message} The service is up but its graph database may not be.`);
   }
