@@ -1,6 +1,8 @@
 // End-to-end tests: the packaged VSIX in a real VS Code (code-server's bundled VS Code server and
 // web workbench, VS Code 1.139), driven in headless Chromium, against the Graphiti emulator.
-// Usage: node e2e/run.mjs [--vsix FILE] [--only SESSION]   (pnpm test:e2e builds the VSIX first)
+// Usage: node e2e/run.mjs [--vsix FILE] [--only SESSION] [--face rest|mcp]   (pnpm test:e2e builds
+// the VSIX first). `--face mcp` runs the same suites against the emulator's MCP server face; the
+// extension finds out which face it is (graphitiMemory.serverKind auto).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,13 @@ import { ensureTools } from './setup.mjs';
 
 const extensionRoot = path.resolve(import.meta.dirname, '..');
 const repoRoot = path.resolve(extensionRoot, '../..');
-const { values: flags } = parseArgs({ options: { vsix: { type: 'string' }, only: { type: 'string' } } });
+const { values: flags } = parseArgs({
+  options: { vsix: { type: 'string' }, only: { type: 'string' }, face: { type: 'string', default: 'rest' } },
+});
+if (flags.face !== 'rest' && flags.face !== 'mcp') {
+  console.error(`e2e: --face must be rest or mcp, got "${flags.face}".`);
+  process.exit(2);
+}
 
 /** Each session is one VS Code server + one browser page running one suite in the extension host. */
 const sessions = [
@@ -171,8 +179,10 @@ try {
   const vsix = findVsix();
   const supportVsix = packageSupportExtension();
   const emulatorModule = await import(pathToFileURL(path.join(repoRoot, 'tooling/graphiti-emulator/dist/index.js')).href);
-  const emulator = await emulatorModule.startEmulator({ quiet: true, processingDelayMs: 20 });
-  console.log(`e2e: ${path.basename(vsix)} in VS Code (code-server), Graphiti EMULATOR at ${emulator.url}`);
+  const emulator = await emulatorModule.startEmulator({ quiet: true, processingDelayMs: 20, face: flags.face });
+  console.log(
+    `e2e: ${path.basename(vsix)} in VS Code (code-server), Graphiti ${flags.face === 'mcp' ? 'MCP server ' : ''}EMULATOR at ${emulator.url}`,
+  );
   try {
     for (const session of sessions) {
       if (flags.only && flags.only !== session.name) continue;

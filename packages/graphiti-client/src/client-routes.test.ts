@@ -24,6 +24,29 @@ describe('contract against the emulator', () => {
   defineClientContract({ client: () => client, processingTimeoutMs: 5_000, pollIntervalMs: 10, testTimeoutMs: 10_000 });
 });
 
+describe('REST-only routes', () => {
+  it('getMemory answers facts for messages of the group', async () => {
+    await client.addMessages({
+      group_id: 'rest_only',
+      messages: [{ name: 'm', role: 'ada', role_type: 'user', content: 'Ada prefers pnpm for the monorepo.' }],
+    });
+    await emulator.idle();
+    const memory = await client.getMemory({
+      group_id: 'rest_only',
+      max_facts: 5,
+      center_node_uuid: null,
+      messages: [{ role: 'ada', role_type: 'user', content: 'Which package manager does Ada prefer? pnpm?' }],
+    });
+    expect(memory.facts.map((fact) => fact.fact).join(' ')).toMatch(/pnpm/);
+  });
+
+  it('addEntityNode creates a node with the caller’s uuid', async () => {
+    const node = await client.addEntityNode({ uuid: 'node-1', group_id: 'rest_only', name: 'Contract Node', summary: 'made by a test' });
+    expect(node).toMatchObject({ uuid: 'node-1', group_id: 'rest_only', name: 'Contract Node' });
+    await client.deleteGroup('rest_only');
+  });
+});
+
 describe('requests on the wire', () => {
   it('sends user-agent and accept on every request, content-type only with a body', async () => {
     emulator.clearRequests();

@@ -4,6 +4,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { GraphitiUsageError } from './errors.js';
+import type { GraphitiApi, ServerFace } from './graphiti-api.js';
 import {
   resolveClientOptions,
   resolveRequestOptions,
@@ -43,7 +44,7 @@ const lastNSchema = z
   .int('lastN must be a whole number')
   .positive('lastN must be 1 or more');
 
-export class GraphitiClient {
+export class GraphitiClient implements GraphitiApi {
   private readonly options: ResolvedClientOptions;
   private readonly transport: TransportSettings;
   /** The Agent this client created, which `close()` closes; a caller's dispatcher is never closed. */
@@ -75,6 +76,11 @@ export class GraphitiClient {
   /** The normalised base URL (no trailing slash). */
   get baseUrl(): string {
     return this.options.baseUrl;
+  }
+
+  /** This client speaks the REST face, whatever the server is (see createGraphitiClient for `auto`). */
+  serverFace(): Promise<ServerFace> {
+    return Promise.resolve({ kind: 'rest', reason: 'REST client (graph_service routes)' });
   }
 
   /** GET /healthcheck → `{ status: "healthy" }`. */

@@ -1,4 +1,19 @@
 export { GraphitiClient } from './client.js';
+export { GraphitiMcpClient, mcpServerRoot } from './mcp/mcp-client.js';
+export {
+  AutoGraphitiClient,
+  createGraphitiClient,
+  isMcpEndpointUrl,
+  probeGraphitiServer,
+  type CreateGraphitiClientOptions,
+} from './create-client.js';
+export {
+  GRAPHITI_SERVER_CHOICES,
+  type GraphitiApi,
+  type GraphitiServerChoice,
+  type GraphitiServerKind,
+  type ServerFace,
+} from './graphiti-api.js';
 export {
   DEFAULT_API_KEY_HEADER,
   DEFAULT_MAX_RETRIES,

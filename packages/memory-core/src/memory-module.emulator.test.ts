@@ -1,6 +1,7 @@
 // The whole pipeline as an app composes it: createMemoryModule() + in-memory storage, against the
-// emulator over HTTP: a turn is enqueued, confirmed through /episodes, and recalled.
-import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+// emulator over HTTP: a turn is enqueued, confirmed through its episodes, and recalled. Run once
+// against each face of Graphiti (REST service, MCP server) through createGraphitiClient.
+import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,16 +31,7 @@ import {
 } from './test-support/fakes.js';
 
 let emulator: RunningEmulator;
-let client: GraphitiClient;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 2 });
-  client = new GraphitiClient({ baseUrl: emulator.url });
-});
-afterEach(async () => {
-  await client.close();
-  await emulator.close();
-});
+let client: GraphitiApi;
 
 async function compose(consentFor: string): Promise<Container> {
   const container = new Container();
@@ -64,7 +56,16 @@ const turn = {
   assistant: { text: 'Understood, Fly.io it is.', timestamp: '2026-11-23T10:00:02Z' },
 };
 
-describe('createMemoryModule', () => {
+describe.each(['rest', 'mcp'] as const)('createMemoryModule (%s face)', (face) => {
+  beforeEach(async () => {
+    emulator = await startEmulator({ processingDelayMs: 2, face });
+    client = createGraphitiClient({ baseUrl: emulator.url, kind: 'auto' });
+  });
+  afterEach(async () => {
+    await client.close();
+    await emulator.close();
+  });
+
   it('composes a pipeline that stores a turn, confirms it and recalls it', async () => {
     const container = await compose(emulator.url);
     const ingestion = container.get(IngestionService);
@@ -79,6 +80,7 @@ describe('createMemoryModule', () => {
     expect(recall.timedOut).toBe(false);
     expect(recall.facts.map((fact) => fact.fact).join('\n')).toContain('Fly.io');
     expect(recall.facts.every((fact) => fact.scope === 'workspace')).toBe(true);
+    expect(await client.serverFace()).toMatchObject({ kind: face });
     await ingestion.dispose();
   });
 

@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
 
-const USAGE = 'Usage: graphiti-emulator [--port N] [--processing-delay-ms N] [--quiet]';
+const USAGE =
+  'Usage: graphiti-emulator [--port N] [--processing-delay-ms N] [--face rest|mcp] [--closed-client-defect] [--quiet]';
 
 function parseNonNegativeInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8000' },
       'processing-delay-ms': { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      face: { type: 'string', default: 'rest' },
+      'closed-client-defect': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -29,13 +32,22 @@ async function main(): Promise<void> {
   }
   const port = parseNonNegativeInteger('port', values.port, 8000);
   const processingDelayMs = parseNonNegativeInteger('processing-delay-ms', values['processing-delay-ms'], 5);
-  const emulator = await startEmulator({ port, processingDelayMs, quiet: values.quiet });
+  const face = values.face;
+  if (face !== 'rest' && face !== 'mcp') throw new Error(`--face must be "rest" or "mcp", got "${face}".\n${USAGE}`);
+  const closedClientDefect = values['closed-client-defect'];
+  if (closedClientDefect && face !== 'rest') throw new Error(`--closed-client-defect applies to --face rest only.\n${USAGE}`);
+  const emulator = await startEmulator({ port, processingDelayMs, quiet: values.quiet, face, closedClientDefect });
   console.log(
     [
-      `Graphiti REST API EMULATOR listening on ${emulator.url}`,
+      face === 'mcp'
+        ? `Graphiti MCP server EMULATOR listening on ${emulator.url} (MCP endpoint ${emulator.url}/mcp/, GET /health)`
+        : `Graphiti REST API EMULATOR listening on ${emulator.url}`,
+      ...(closedClientDefect ? ['Reproducing upstream\'s closed-client defect: 202 for everything, nothing stored after the first message.'] : []),
       'This is NOT Graphiti: no LLM, no graph database, no embeddings. Facts come from a lexical',
       'stand-in extraction (one per sentence) and search is word overlap. Data lives in memory only.',
-      `Messages are processed by one worker, ${processingDelayMs} ms each. Ctrl+C stops it.`,
+      face === 'mcp'
+        ? `Episodes are processed by one worker per group, ${processingDelayMs} ms each. Ctrl+C stops it.`
+        : `Messages are processed by one worker, ${processingDelayMs} ms each. Ctrl+C stops it.`,
     ].join('\n'),
   );
   let stopping = false;

@@ -51,6 +51,29 @@ export class GraphStore {
     return this.factsByUuid.delete(uuid);
   }
 
+  groupOfFact(uuid: string): string | undefined {
+    return this.factsByUuid.get(uuid)?.groupId;
+  }
+
+  /**
+   * The MCP face's `delete_episode` (graphiti-core's `remove_episode`): the episode and the facts
+   * only it supports go; facts other episodes also support stay. False when the uuid is unknown.
+   */
+  removeEpisode(uuid: string): boolean {
+    if (!this.episodesByUuid.delete(uuid)) return false;
+    for (const [factUuid, { record }] of this.factsByUuid) {
+      if (!record.episodes.includes(uuid)) continue;
+      if (record.episodes.length === 1) this.factsByUuid.delete(factUuid);
+      else record.episodes = record.episodes.filter((episode) => episode !== uuid);
+    }
+    return true;
+  }
+
+  /** Entity nodes of the given groups, in creation order. */
+  nodes(groupIds: readonly string[]): EntityNodeRecord[] {
+    return [...this.nodesByUuid.values()].filter((node) => groupIds.includes(node.group_id));
+  }
+
   /** Facts in creation order; `groupIds` undefined means every group. */
   facts(groupIds?: readonly string[]): FactRecord[] {
     return [...this.factsByUuid.values()]

@@ -1,5 +1,6 @@
 export { startEmulator } from './server.js';
 export type {
+  EmulatorFace,
   EmulatorOptions,
   EmulatorState,
   EntityNodeRecord,

@@ -2,10 +2,12 @@
 // lifecycle (restart, close). Route behaviour lives in routes.ts, the worker in message-worker.ts.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { processMessage, type MessageJob } from './episode-processor.js';
+import { processEpisode, processMessage, type EpisodeJob, type MessageJob } from './episode-processor.js';
 import { FaultInjector } from './faults.js';
 import { GraphStore } from './graph-store.js';
 import { detail, internalServerError, type RouteAnswer } from './http-answers.js';
+import { GroupQueues } from './group-queues.js';
+import { McpFace } from './mcp-face.js';
 import { MessageWorker } from './message-worker.js';
 import { describeRequest, RequestLog, type PendingRequest } from './request-log.js';
 import { matchRoute, routeNameOf, type RouteContext } from './routes.js';
@@ -19,10 +21,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw new RangeError(`processingDelayMs must be a number ≥ 0, got ${processingDelayMs}; pass e.g. 5.`);
   }
   const quiet = options.quiet ?? true;
+  const face = options.face ?? 'rest';
+  if (face !== 'rest' && face !== 'mcp') throw new RangeError(`face must be "rest" or "mcp", got "${String(face)}".`);
   const store = new GraphStore();
+  let processedSinceStart = 0;
   const worker = new MessageWorker<MessageJob>(processingDelayMs, (job) => {
+    if (options.closedClientDefect === true && processedSinceStart > 0) {
+      // Upstream: the job runs on a Graphiti client its request already closed; the worker dies.
+      throw new Error('RuntimeError: the Graphiti client was closed by the request that queued this job');
+    }
+    processedSinceStart++;
     processMessage(store, job, Date.now());
   });
+  const queues = new GroupQueues<EpisodeJob>(processingDelayMs, (job) => {
+    processEpisode(store, job, Date.now());
+  });
+  const mcp = new McpFace({ store, queues, defaultGroupId: options.defaultGroupId ?? 'main', now: () => Date.now() });
   const faults = new FaultInjector(options.faults, options.seed);
   const log = new RequestLog();
   const context: RouteContext = { store, worker, now: () => Date.now() };
@@ -62,6 +76,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const bodyText = await readBody(request);
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://emulator.invalid');
+    if (face === 'mcp') {
+      await handleMcp(request, response, method, url.pathname, bodyText);
+      return;
+    }
     const match = matchRoute(method, url.pathname);
     const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, routeNameOf(match));
     const decision = faults.decide(pending.route);
@@ -107,6 +125,47 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     answer(response, pending, routeAnswer, null);
   }
 
+  /** The MCP face: same fault switches, then the SDK's Streamable HTTP transport answers. */
+  async function handleMcp(
+    request: IncomingMessage,
+    response: ServerResponse,
+    method: string,
+    path: string,
+    bodyText: string,
+  ): Promise<void> {
+    let body: unknown;
+    try {
+      body = bodyText === '' ? undefined : (JSON.parse(bodyText) as unknown);
+    } catch {
+      body = bodyText;
+    }
+    const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, mcp.routeOf(method, path, body));
+    const decision = faults.decide(pending.route);
+    if (decision.latencyMs > 0) await delay(decision.latencyMs);
+    if (closed || response.destroyed) return;
+    if (decision.fault === 'reset') {
+      noAnswer(pending, 'reset');
+      request.socket.destroy();
+      return;
+    }
+    if (decision.fault === 'hang') {
+      noAnswer(pending, 'hang');
+      return;
+    }
+    if (decision.fault === 'error') {
+      const status = decision.errorStatus;
+      const injected = status === 500 ? internalServerError() : detail(status, STATUS_CODES[status] ?? 'Error');
+      const headers = decision.retryAfterSeconds === undefined ? {} : { 'retry-after': String(decision.retryAfterSeconds) };
+      answer(response, pending, { ...injected, headers }, 'error');
+      return;
+    }
+    response.once('close', () => {
+      log.record(pending, response.statusCode, null);
+      if (!quiet) console.error(`[graphiti-emulator] ${pending.method} ${pending.path} ${pending.route ?? ''} ${response.statusCode}`);
+    });
+    await mcp.handle(request, response, path, body);
+  }
+
   const server = createServer((request, response) => {
     handle(request, response).catch(() => {
       if (!response.headersSent && !response.destroyed) {
@@ -136,28 +195,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    face,
     get requests() {
       return log.entries;
     },
     clearRequests: () => log.clear(),
     setFaults: (plan) => faults.setPlan(plan),
-    killWorker: () => worker.kill('killed on demand (killWorker)'),
+    killWorker: () => (face === 'mcp' ? queues.kill('killed on demand (killWorker)') : worker.kill('killed on demand (killWorker)')),
     restartServer: async () => {
       worker.restart();
+      queues.restart();
+      processedSinceStart = 0;
+      await mcp.dropSessions();
       await dropConnections();
     },
-    idle: () => worker.idle(),
+    idle: () => (face === 'mcp' ? queues.idle() : worker.idle()),
     state: {
       episodes: (groupId) => store.episodes(groupId === undefined ? {} : { groupId }),
       facts: (groupId) => store.facts(groupId === undefined ? undefined : [groupId]),
-      queueLength: () => worker.length,
-      workerAlive: () => worker.alive,
-      workerError: () => worker.error,
+      queueLength: () => (face === 'mcp' ? queues.length : worker.length),
+      workerAlive: () => (face === 'mcp' ? queues.alive : worker.alive),
+      workerError: () => (face === 'mcp' ? queues.error : worker.error),
     },
     close: async () => {
       if (closed) return;
       closed = true;
       worker.stop();
+      queues.stop();
+      await mcp.dropSessions();
       for (const [timer, resolve] of latencyTimers) {
         clearTimeout(timer);
         resolve();

@@ -13,7 +13,22 @@ export type RouteName =
   | 'delete-entity-edge'
   | 'delete-group'
   | 'delete-episode'
-  | 'clear';
+  | 'clear'
+  // The MCP face: `GET /health`, MCP requests that are not a tool call, and one name per tool.
+  | 'health'
+  | 'mcp'
+  | 'add_memory'
+  | 'search_nodes'
+  | 'search_memory_facts'
+  | 'delete_entity_edge'
+  | 'delete_episode'
+  | 'get_entity_edge'
+  | 'get_episodes'
+  | 'clear_graph'
+  | 'get_status';
+
+/** Which of Graphiti's two servers the emulator plays. */
+export type EmulatorFace = 'rest' | 'mcp';
 
 /**
  * Faults for one route. The rates are probabilities of mutually exclusive outcomes drawn once per
@@ -64,7 +79,8 @@ export interface EpisodeRecord {
   group_id: string;
   labels: string[];
   created_at: string;
-  source: 'message';
+  /** `message` for REST `/messages`; what `add_memory` was given (`message`, `text`, `json`) over MCP. */
+  source: string;
   source_description: string;
   content: string;
   valid_at: string;
@@ -96,6 +112,19 @@ export interface EntityNodeRecord {
 }
 
 export interface EmulatorOptions {
+  /**
+   * `rest` (default): the REST graph_service. `mcp`: the MCP server (`GET /health`, Streamable HTTP
+   * at `/mcp/`, per-group queues), over the same kind of in-memory graph.
+   */
+  readonly face?: EmulatorFace;
+  /**
+   * REST face only: reproduce upstream's closed-client defect. `/messages` answers 202 as always,
+   * the first message is stored, then the worker dies on the closed client and nothing later is
+   * stored (until `restartServer()`, after which the same happens again).
+   */
+  readonly closedClientDefect?: boolean;
+  /** MCP face only: upstream's `config.graphiti.group_id`, used when a tool gets no group. Default `main`. */
+  readonly defaultGroupId?: string;
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */
   readonly port?: number;
   /** Time the single worker spends on each message; default 5 ms. */
@@ -120,14 +149,18 @@ export interface EmulatorState {
 }
 
 export interface RunningEmulator {
-  /** `http://127.0.0.1:<port>` without a trailing slash. */
+  /** `http://127.0.0.1:<port>` without a trailing slash (the MCP endpoint is `${url}/mcp/`). */
   readonly url: string;
+  readonly face: EmulatorFace;
   readonly port: number;
   /** Every request so far, oldest first (a live view). */
   readonly requests: readonly RecordedRequest[];
   clearRequests(): void;
   setFaults(plan: FaultPlan): void;
-  /** Kills the worker as an exception would upstream: queued and later jobs are never processed. */
+  /**
+   * Kills the worker as an exception would upstream: queued and later jobs are never processed.
+   * On the MCP face every group's worker stops (its queues log failures and go on otherwise).
+   */
   killWorker(): void;
   /** Like restarting the upstream process: open connections dropped, queue lost, data kept. */
   restartServer(): Promise<void>;

@@ -2,6 +2,7 @@
 // mean the same thing on every command.
 import fs from 'node:fs';
 import path from 'node:path';
+import { GRAPHITI_SERVER_CHOICES, type GraphitiServerChoice } from '@graphiti-memory/graphiti-client';
 import { Option, type Command } from 'commander';
 import envPaths from 'env-paths';
 import { UsageError } from './harness-errors.js';
@@ -10,6 +11,7 @@ import { parseEndpoint, parseIdentifier, parseInteger, parseScopeSelection, type
 /** Options as commander hands them over: raw strings, validated by `resolveCommonOptions`. */
 export interface RawCommonOptions {
   readonly endpoint?: string;
+  readonly server?: string;
   readonly apiKey?: string;
   readonly stateDir?: string;
   readonly workspace?: string;
@@ -24,6 +26,8 @@ export interface RawCommonOptions {
 export interface CommonOptions {
   /** The Graphiti base URL; `undefined` = start the in-process emulator. */
   readonly endpoint: string | undefined;
+  /** Which face of Graphiti the endpoint is: `auto` probes it (and without --endpoint, `mcp` starts the emulator's MCP face). */
+  readonly server: GraphitiServerChoice;
   readonly apiKey: string | undefined;
   /** Absolute. */
   readonly stateDir: string;
@@ -58,6 +62,11 @@ export function defaultStateDirectory(): string {
 export function addCommonOptions(command: Command): Command {
   return command
     .addOption(new Option('--endpoint <url>', 'Graphiti base URL (default: an in-process EMULATOR, not Graphiti)').helpGroup('Common options:'))
+    .addOption(
+      new Option('--server <kind>', 'which Graphiti server the endpoint is: auto (probe it), rest or mcp (default auto)').helpGroup(
+        'Common options:',
+      ),
+    )
     .addOption(
       new Option('--api-key <key>', `API key sent to the endpoint (default: $${API_KEY_ENVIRONMENT_VARIABLE})`).helpGroup('Common options:'),
     )
@@ -97,8 +106,13 @@ export function resolveCommonOptions(raw: RawCommonOptions, environment: Resolve
   if (raw.stateDir !== undefined && fs.existsSync(stateDir) && !isDirectory(stateDir)) {
     throw new UsageError(`--state-dir ${JSON.stringify(raw.stateDir)} exists and is not a folder; give a folder path.`);
   }
+  const server = raw.server ?? 'auto';
+  if (!(GRAPHITI_SERVER_CHOICES as readonly string[]).includes(server)) {
+    throw new UsageError(`--server ${JSON.stringify(raw.server)} is not a server kind; use auto, rest or mcp.`);
+  }
   return {
     endpoint,
+    server: server as GraphitiServerChoice,
     apiKey,
     stateDir,
     stateDirGiven: raw.stateDir !== undefined,

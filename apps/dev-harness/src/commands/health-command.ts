@@ -1,5 +1,6 @@
 // `graphiti-harness health`: a read-only check that the endpoint is a working Graphiti.
 import { randomBytes } from 'node:crypto';
+import type { ServerFace } from '@graphiti-memory/graphiti-client';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -19,7 +20,7 @@ export const registerHealthCommand: CommandRegistrar = (program, run) => {
   program.addCommand(
     addCommonOptions(
       new Command('health')
-        .description('check that the endpoint answers like Graphiti (read-only: /healthcheck and /episodes)')
+        .description('check that the endpoint answers like Graphiti, REST or MCP, and say which (read-only: health and episodes)')
         .addHelpText('after', '\nExamples:\n  graphiti-harness health\n  graphiti-harness health --endpoint http://localhost:8000 --json'),
     ).action((raw: RawCommonOptions) => run(raw, health)),
   );
@@ -33,13 +34,16 @@ async function health(context: CommandContext): Promise<ExitCode> {
 
   let started = performance.now();
   let status: string;
+  let face: ServerFace;
   try {
+    face = await client.serverFace({ maxRetries: 0 });
     status = (await client.healthcheck({ maxRetries: 0 })).status;
   } catch (error) {
     throw describeGraphitiFailure(error, endpoint.url, 'Health check', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
   }
-  checks.push({ name: 'healthcheck', ok: status === 'healthy', latencyMs: elapsed(started), detail: `status "${status}"` });
-  if (status !== 'healthy') warnings.push(`/healthcheck answered status "${status}", not "healthy".`);
+  const healthRoute = face.kind === 'mcp' ? '/health and get_status' : '/healthcheck';
+  checks.push({ name: 'healthcheck', ok: status === 'healthy', latencyMs: elapsed(started), detail: `${face.kind.toUpperCase()} server, status "${status}" (${face.reason})` });
+  if (status !== 'healthy') warnings.push(`${healthRoute} answered status "${status}", not "healthy".`);
 
   // /episodes reaches the graph database without calling the model provider: a cheap deeper probe.
   const probeGroup = `graphiti-harness-probe-${randomBytes(6).toString('hex')}`;
@@ -55,8 +59,8 @@ async function health(context: CommandContext): Promise<ExitCode> {
   if (endpoint.emulator !== undefined) warnings.push('This is the in-process emulator, not Graphiti: pass --endpoint URL to check a real server.');
 
   const ok = checks.every((check) => check.ok);
-  output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, status, checks, warnings });
-  output.line(`${ok ? output.colors.green('✔ healthy') : output.colors.red('✘ unhealthy')}  ${endpoint.label}`);
+  output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, server: face.kind, status, checks, warnings });
+  output.line(`${ok ? output.colors.green('✔ healthy') : output.colors.red('✘ unhealthy')}  ${endpoint.label}  (${face.kind === 'mcp' ? 'MCP server' : 'REST service'})`);
   for (const check of checks) {
     const mark = check.ok ? output.colors.green('✔') : output.colors.red('✘');
     output.line(`  ${mark} ${check.name.padEnd(12)} ${String(check.latencyMs).padStart(5)} ms  ${check.detail ?? ''}`);

@@ -1,6 +1,7 @@
 // `graphiti-harness smoke`: writes one message to a temporary group, waits (bounded) until it is
 // stored, and always deletes the group again — the write path end to end.
 import { randomBytes } from 'node:crypto';
+import type { ServerFace } from '@graphiti-memory/graphiti-client';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -40,7 +41,13 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
   let cleanedUp = false;
   let visibleAfterMs: number | undefined;
 
-  output.info(`Smoke test against ${endpoint.label}, temporary group ${groupId}`);
+  let face: ServerFace;
+  try {
+    face = await client.serverFace({ maxRetries: 0 });
+  } catch (error) {
+    throw describeGraphitiFailure(error, endpoint.url, 'Finding the Graphiti server', options.timeoutMs);
+  }
+  output.info(`Smoke test against ${endpoint.label} (${face.kind === 'mcp' ? 'MCP server' : 'REST service'}), temporary group ${groupId}`);
   const interrupted = new AbortController();
   const interruption = context.terminal.onInterrupt(() => interrupted.abort());
   try {
@@ -89,11 +96,7 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
       progress.stop();
     }
     if (interrupted.signal.aborted) warnings.push('Interrupted before the message became visible.');
-    else if (visibleAfterMs === undefined) {
-      warnings.push(
-        `The message was accepted (202) but did not become visible through /episodes within ${waitSeconds} s: the server may be slow, or its worker may have stopped processing (restart it; raise --wait for a slow model).`,
-      );
-    }
+    else if (visibleAfterMs === undefined) warnings.push(notStoredWarning(face, waitSeconds));
   } finally {
     interruption.dispose();
     try {
@@ -101,7 +104,8 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
       cleanedUp = true;
     } catch (error) {
       const failure = describeGraphitiFailure(error, endpoint.url, 'Deleting the temporary group', options.timeoutMs);
-      warnings.push(`${failure.message} Delete group ${groupId} by hand (DELETE /group/${groupId}).`);
+      const byHand = face.kind === 'mcp' ? `the clear_graph tool with group_ids ["${groupId}"]` : `DELETE /group/${groupId}`;
+      warnings.push(`${failure.message} Delete group ${groupId} by hand (${byHand}).`);
     }
   }
   if (endpoint.emulator !== undefined) warnings.push('This ran against the in-process emulator, not Graphiti: pass --endpoint URL to test a real server.');
@@ -109,11 +113,23 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
   // ok: the write path works and nothing was left behind; "not visible in time" is a warning, since
   // a real Graphiti may take minutes under load (--strict makes it fail).
   const ok = cleanedUp;
-  output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, groupId, accepted: true, visible: visibleAfterMs !== undefined, visibleAfterMs: visibleAfterMs ?? null, cleanedUp, warnings });
+  output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, server: face.kind, groupId, accepted: true, visible: visibleAfterMs !== undefined, visibleAfterMs: visibleAfterMs ?? null, cleanedUp, warnings });
   if (visibleAfterMs !== undefined) output.line(`${output.colors.green('✔')} written, stored and visible after ${visibleAfterMs} ms`);
   else output.line(`${output.colors.yellow('!')} written (accepted), but not visible within ${waitSeconds} s`);
   output.line(cleanedUp ? `${output.colors.green('✔')} temporary group deleted` : `${output.colors.red('✘')} temporary group NOT deleted: ${groupId}`);
   for (const warning of warnings) output.warn(warning);
   if (!cleanedUp) return ExitCode.failure;
   return raw.strict === true && warnings.length > 0 ? ExitCode.failure : ExitCode.ok;
+}
+
+/** Why an accepted message may never show up, per face: REST has a known upstream defect. */
+export function notStoredWarning(face: ServerFace, waitSeconds: number): string {
+  if (face.kind === 'mcp') {
+    return `The message was queued (add_memory) but did not become visible through get_episodes within ${waitSeconds} s: the server may be slow (its model calls), or its queue stopped (read its log; raise --wait for a slow model).`;
+  }
+  return (
+    `The message was accepted (202) but did not become visible through /episodes within ${waitSeconds} s. ` +
+    'Likely cause: the REST server\'s closed-client defect (upstream graph_service runs /messages jobs on a Graphiti client the request already closed, and its worker stops after the first failure, so every later 202 is dropped; fixes #1230 and #1622 are unmerged). ' +
+    'Way out: restart the REST server, or run Graphiti\'s MCP server and point --endpoint at it (--server mcp). A slow model can also cause this: raise --wait.'
+  );
 }

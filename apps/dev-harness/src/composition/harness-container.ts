@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import type { GraphitiApi } from '@graphiti-memory/graphiti-client';
 import {
   Clock,
   ConsentStore,
@@ -62,7 +62,7 @@ export interface HarnessMemoryOptions {
 export interface HarnessMemory {
   readonly container: Container;
   readonly endpoint: ResolvedEndpoint;
-  readonly client: GraphitiClient;
+  readonly client: GraphitiApi;
   readonly ingestion: IngestionService;
   /** The durable outbox of this endpoint (recovery report, dead letters). */
   readonly outbox: FileOutbox;
@@ -175,7 +175,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   };
 }
 
-async function preflight(client: GraphitiClient, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
+async function preflight(client: GraphitiApi, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
   try {
     await client.healthcheck({ maxRetries: 0 });
   } catch (error) {

@@ -1,11 +1,12 @@
 // Opens the endpoint (or the in-process emulator) and a client for it, closed with the command.
-import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import type { CommandContext } from '../cli/command-runner.js';
 import { resolveEndpoint, type EmulatorSettings, type ResolvedEndpoint } from './resolve-endpoint.js';
 
 export interface GraphitiSession {
   readonly endpoint: ResolvedEndpoint;
-  readonly client: GraphitiClient;
+  /** Speaks the face chosen with --server (`auto`: probed on the first call; see `serverFace()`). */
+  readonly client: GraphitiApi;
 }
 
 /** Retries per request: one, so a flaky network is tolerated but a dead server fails fast. */
@@ -14,9 +15,14 @@ export const HARNESS_MAX_RETRIES = 1;
 const USER_AGENT = 'graphiti-harness';
 
 export async function openGraphiti(context: CommandContext, emulatorSettings: EmulatorSettings = {}): Promise<GraphitiSession> {
-  const endpoint = await resolveEndpoint(context.options.endpoint, context.output, emulatorSettings);
+  const { server } = context.options;
+  const endpoint = await resolveEndpoint(context.options.endpoint, context.output, {
+    ...emulatorSettings,
+    ...(server === 'mcp' ? { face: 'mcp' } : {}),
+  });
   context.defer(() => endpoint.close());
-  const client = new GraphitiClient({
+  const client = createGraphitiClient({
+    kind: server,
     baseUrl: endpoint.url,
     ...(context.options.apiKey === undefined ? {} : { apiKey: context.options.apiKey }),
     timeoutMs: context.options.timeoutMs,

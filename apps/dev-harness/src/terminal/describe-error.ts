@@ -96,7 +96,7 @@ export function describeGraphitiFailure(error: unknown, url: string, what: strin
   if (kind === 'abort') return new HarnessError(`${what} at ${url} was cancelled.`, { details, cause: error });
   if (kind === 'response-validation') {
     return new HarnessError(`${what} at ${url}: the answer is not what Graphiti sends.`, {
-      hint: 'Is this URL a Graphiti REST service (zepai/graphiti)? Check the port and any proxy path in --endpoint.',
+      hint: 'Is this URL a Graphiti server (the REST service zepai/graphiti, or the MCP server)? Check the port, any proxy path in --endpoint, and --server.',
       details,
       cause: error,
     });
@@ -124,7 +124,7 @@ export function describeGraphitiFailure(error: unknown, url: string, what: strin
   }
   if (status === 404) {
     return new HarnessError(`${what} at ${url}: route not found (HTTP 404).`, {
-      hint: 'Is this the Graphiti REST service (port 8000 by default), without an extra path?',
+      hint: 'Is this a Graphiti server (REST service or MCP server, port 8000 by default), without an extra path? --server rest|mcp says which it is.',
       details,
       cause: error,
     });

@@ -1,13 +1,15 @@
-// The Graphiti client for the endpoint, key and timeout in force. A change of any of them closes
-// the old client and creates a new one on next use; an invalid or empty endpoint gives none.
-import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+// The Graphiti client for the endpoint, server kind, key and timeout in force. A change of any of
+// them closes the old client and creates a new one on next use; an invalid or empty endpoint gives
+// none. `graphitiMemory.serverKind` (`auto` by default) picks the REST or the MCP face; `auto`
+// probes the endpoint on first use.
+import { createGraphitiClient, type GraphitiApi as GraphitiClientApi, type GraphitiServerChoice } from '@graphiti-memory/graphiti-client';
 import type { GraphitiApi, GraphitiConnection, MemoryConfiguration } from '@graphiti-memory/memory-core';
 import type { ApiKeyStore } from './api-key-store.js';
 
 export const USER_AGENT = 'graphiti-memory-vscode';
 
 export class RecreatingGraphitiConnection implements GraphitiConnection {
-  #client: GraphitiClient | undefined;
+  #client: GraphitiClientApi | undefined;
   #identity: string | undefined;
 
   constructor(
@@ -20,9 +22,10 @@ export class RecreatingGraphitiConnection implements GraphitiConnection {
     const settings = this.configuration.current();
     if (settings.endpoint === '') return this.#replace(undefined, undefined);
     const apiKey = this.apiKeys.current();
-    const identity = JSON.stringify([settings.endpoint, apiKey ?? null, settings.timeoutMs]);
+    const identity = JSON.stringify([settings.endpoint, settings.serverKind, apiKey ?? null, settings.timeoutMs]);
     if (identity === this.#identity && this.#client !== undefined) return this.#client;
-    const client = new GraphitiClient({
+    const client = createGraphitiClient({
+      kind: settings.serverKind,
       baseUrl: settings.endpoint,
       ...(apiKey === undefined ? {} : { apiKey }),
       timeoutMs: settings.timeoutMs,
@@ -35,7 +38,7 @@ export class RecreatingGraphitiConnection implements GraphitiConnection {
     this.#replace(undefined, undefined);
   }
 
-  #replace(client: GraphitiClient | undefined, identity: string | undefined): GraphitiClient | undefined {
+  #replace(client: GraphitiClientApi | undefined, identity: string | undefined): GraphitiClientApi | undefined {
     const previous = this.#client;
     this.#client = client;
     this.#identity = identity;
@@ -48,6 +51,18 @@ export class RecreatingGraphitiConnection implements GraphitiConnection {
  * A one-off client for explicit user actions (Test Connection): no retries, so a dead server is
  * reported within one timeout. The caller closes it.
  */
-export function createProbeClient(endpoint: string, apiKey: string | undefined, timeoutMs: number): GraphitiClient {
-  return new GraphitiClient({ baseUrl: endpoint, ...(apiKey === undefined ? {} : { apiKey }), timeoutMs, maxRetries: 0, userAgent: USER_AGENT });
+export function createProbeClient(
+  endpoint: string,
+  apiKey: string | undefined,
+  timeoutMs: number,
+  kind: GraphitiServerChoice = 'auto',
+): GraphitiClientApi {
+  return createGraphitiClient({
+    kind,
+    baseUrl: endpoint,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    timeoutMs,
+    maxRetries: 0,
+    userAgent: USER_AGENT,
+  });
 }

@@ -10,6 +10,7 @@ export const SETTINGS_SECTION = 'graphitiMemory';
 export const SETTING_KEYS = [
   'enabled',
   'endpoint',
+  'serverKind',
   'timeoutMs',
   'maxBatchSize',
   'maxQueueSize',

@@ -1,10 +1,11 @@
 // Test Connection: a read-only health check, or a smoke test that writes a temporary group, polls
-// /episodes within a bound, warns when nothing appears, and always deletes the group. Accepts
-// 'health' | 'smoke' as an argument (no dialog then) and returns `{ ok, message }`.
+// its episodes within a bound, warns when nothing appears, and always deletes the group. Either
+// says which face of Graphiti answered (REST service or MCP server). Accepts 'health' | 'smoke'
+// as an argument (no dialog then) and returns `{ ok, message, server }`.
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import type { GraphitiApi, GraphitiServerKind, ServerFace } from '@graphiti-memory/graphiti-client';
 import { endpointProblem, Logger, MemoryConfiguration } from '@graphiti-memory/memory-core';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { createProbeClient } from '../adapters/graphiti-connection.js';
@@ -19,6 +20,8 @@ export interface TestConnectionResult {
   readonly mode: TestConnectionMode | undefined;
   readonly endpoint: string | undefined;
   readonly message: string;
+  /** Which face of Graphiti answered, when one did. */
+  readonly server?: GraphitiServerKind;
   /** Smoke test only: whether the written episode appeared within the bound. */
   readonly processed?: boolean;
   /** Smoke test only: whether the temporary group was deleted. */
@@ -74,10 +77,17 @@ export class TestConnectionCommand implements Contribution {
       return { ok: false, mode, endpoint: undefined, message: `Graphiti Memory: the endpoint setting is invalid: it ${problem}. Memory stays off until graphitiMemory.endpoint is fixed.` };
     }
     const endpoint = this.configuration.current().endpoint || raw.trim();
-    const timeoutMs = this.configuration.current().timeoutMs;
-    const client = createProbeClient(endpoint, this.apiKeys.current() ?? (await this.apiKeys.load()), timeoutMs);
+    const { timeoutMs, serverKind } = this.configuration.current();
+    const client = createProbeClient(endpoint, this.apiKeys.current() ?? (await this.apiKeys.load()), timeoutMs, serverKind);
     try {
-      return mode === 'health' ? await this.#health(client, endpoint) : await this.#smoke(client, endpoint);
+      let face: ServerFace;
+      try {
+        face = await client.serverFace();
+      } catch (error) {
+        this.logger.warn('server probe failed', { errorClass: errorClass(error) });
+        return { ok: false, mode, endpoint, message: describeFailure(endpoint, error) };
+      }
+      return mode === 'health' ? await this.#health(client, endpoint, face) : await this.#smoke(client, endpoint, face);
     } finally {
       await Promise.resolve(client.close()).catch(() => undefined);
     }
@@ -87,7 +97,7 @@ export class TestConnectionCommand implements Contribution {
     if (requested === 'health' || requested === 'smoke') return requested;
     const picked = await vscode.window.showQuickPick(
       [
-        { label: HEALTH_ITEM, description: 'GET /healthcheck; sends no data' },
+        { label: HEALTH_ITEM, description: 'Asks the server for its health; sends no data' },
         { label: SMOKE_ITEM, description: 'Sends one synthetic message, waits for it to be processed, then deletes the group' },
       ],
       { title: 'Graphiti Memory: Test Connection', placeHolder: 'How should the connection be tested?' },
@@ -102,7 +112,8 @@ export class TestConnectionCommand implements Contribution {
     return confirmed === RUN_SMOKE_TEST ? 'smoke' : undefined;
   }
 
-  async #health(client: GraphitiClient, endpoint: string): Promise<TestConnectionResult> {
+  async #health(client: GraphitiApi, endpoint: string, face: ServerFace): Promise<TestConnectionResult> {
+    const server = face.kind;
     try {
       const health = await client.healthcheck();
       const healthy = health.status === 'healthy';
@@ -110,17 +121,19 @@ export class TestConnectionCommand implements Contribution {
         ok: healthy,
         mode: 'health',
         endpoint,
+        server,
         message: healthy
-          ? `Graphiti at ${endpoint} is healthy.`
-          : `Graphiti at ${endpoint} answered but reports status "${health.status}". Check the server's log.`,
+          ? `Graphiti at ${endpoint} is healthy (${faceName(server)}).`
+          : `Graphiti at ${endpoint} (${faceName(server)}) answered but reports status "${health.status}". Check the server's log.`,
       };
     } catch (error) {
       this.logger.warn('health check failed', { errorClass: errorClass(error) });
-      return { ok: false, mode: 'health', endpoint, message: describeFailure(endpoint, error) };
+      return { ok: false, mode: 'health', endpoint, server, message: describeFailure(endpoint, error) };
     }
   }
 
-  async #smoke(client: GraphitiClient, endpoint: string): Promise<TestConnectionResult> {
+  async #smoke(client: GraphitiApi, endpoint: string, face: ServerFace): Promise<TestConnectionResult> {
+    const server = face.kind;
     const id = randomUUID().replace(/-/g, '');
     const groupId = `graphiti_memory_smoke_${id}`;
     const name = `graphiti-memory.smoke.${id}`;
@@ -158,19 +171,37 @@ export class TestConnectionCommand implements Contribution {
       },
     );
     const cleanup = cleanedUp ? 'The temporary group was deleted.' : `Deleting the temporary group ${groupId} failed; delete it by hand.`;
-    if (failure !== undefined) return { ok: false, mode: 'smoke', endpoint, processed, cleanedUp, message: `${failure} ${cleanup}` };
+    if (failure !== undefined) return { ok: false, mode: 'smoke', endpoint, server, processed, cleanedUp, message: `${failure} ${cleanup}` };
     if (!processed) {
+      const seconds = Math.round(this.timing.timeoutMs / 1000);
+      const why =
+        server === 'rest'
+          ? "Likely cause: the REST server's closed-client defect (its /messages jobs run on a Graphiti client the request already closed, and its worker stops after the first failure, so later messages are accepted and dropped; upstream fixes #1230 and #1622 are unmerged), or a failing LLM. Restart the REST server, or run Graphiti's MCP server and point graphitiMemory.endpoint at it."
+          : "Its queue may have stopped or its LLM may be failing. Check the MCP server's log and restart it.";
       return {
         ok: false,
         mode: 'smoke',
         endpoint,
+        server,
         processed,
         cleanedUp,
-        message: `Graphiti at ${endpoint} accepted the test message but did not process it within ${Math.round(this.timing.timeoutMs / 1000)} s: its worker may have stopped or its LLM may be failing. Check the server's log and restart it. ${cleanup}`,
+        message: `Graphiti at ${endpoint} (${faceName(server)}) accepted the test message but did not process it within ${seconds} s. ${why} ${cleanup}`,
       };
     }
-    return { ok: true, mode: 'smoke', endpoint, processed, cleanedUp, message: `Graphiti at ${endpoint} stored and processed a test message. ${cleanup}` };
+    return {
+      ok: true,
+      mode: 'smoke',
+      endpoint,
+      server,
+      processed,
+      cleanedUp,
+      message: `Graphiti at ${endpoint} (${faceName(server)}) stored and processed a test message. ${cleanup}`,
+    };
   }
+}
+
+function faceName(server: GraphitiServerKind): string {
+  return server === 'mcp' ? 'MCP server' : 'REST service';
 }
 
 function sleep(ms: number): Promise<void> {

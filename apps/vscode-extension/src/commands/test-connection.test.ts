@@ -15,8 +15,9 @@ describe('Test Connection', () => {
   it('reports a healthy server, read-only, without consent', async () => {
     harness = await activateExtension();
     const result = await test('health');
-    expect(result).toMatchObject({ ok: true, mode: 'health', message: `Graphiti at ${harness.emulator.url} is healthy.` });
-    expect(harness.emulator.requests.map((request) => request.path)).toEqual(['/healthcheck']);
+    expect(result).toMatchObject({ ok: true, mode: 'health', server: 'rest', message: `Graphiti at ${harness.emulator.url} is healthy (REST service).` });
+    // The auto probe's /healthcheck answered, then the health check itself.
+    expect(harness.emulator.requests.map((request) => request.path).filter((path) => path !== '/health')).toEqual(['/healthcheck', '/healthcheck']);
     expect(testHost().shownMessages.at(-1)?.message).toBe(result.message);
   });
 
@@ -53,7 +54,9 @@ describe('Test Connection', () => {
     harness = await activateExtension();
     const result = await test('smoke');
     expect(result).toMatchObject({ ok: true, processed: true, cleanedUp: true });
-    const paths = harness.emulator.requests.map((request) => `${request.method} ${request.path}`);
+    const paths = harness.emulator.requests
+      .map((request) => `${request.method} ${request.path}`)
+      .filter((request) => request !== 'GET /healthcheck' && request !== 'GET /health');
     expect(paths[0]).toBe('POST /messages');
     expect(paths.at(-1)).toMatch(/^DELETE \/group\/graphiti_memory_smoke_/);
     expect(harness.emulator.state.episodes()).toEqual([]);
@@ -65,6 +68,33 @@ describe('Test Connection', () => {
     const result = await test('smoke');
     expect(result).toMatchObject({ ok: false, processed: false, cleanedUp: true });
     expect(result.message).toContain('did not process it');
+    expect(result.message).toContain("closed-client defect");
+    expect(result.message).toContain("run Graphiti's MCP server");
     expect(harness.emulator.requests.at(-1)?.method).toBe('DELETE');
+  });
+});
+
+describe('Test Connection against the MCP server', () => {
+  it('says the MCP server answered, found by the auto probe', async () => {
+    harness = await activateExtension({ emulator: { face: 'mcp' } });
+    const result = await test('health');
+    expect(result).toMatchObject({ ok: true, server: 'mcp', message: `Graphiti at ${harness.emulator.url} is healthy (MCP server).` });
+    expect(harness.emulator.requests.some((request) => request.route === 'get_status')).toBe(true);
+  });
+
+  it('smoke test: add_memory, seen through get_episodes, and clear_graph afterwards', async () => {
+    harness = await activateExtension({ emulator: { face: 'mcp' } });
+    const result = await test('smoke');
+    expect(result).toMatchObject({ ok: true, server: 'mcp', processed: true, cleanedUp: true });
+    const tools = harness.emulator.requests.map((request) => request.route);
+    expect(tools).toEqual(expect.arrayContaining(['add_memory', 'get_episodes', 'clear_graph']));
+    expect(harness.emulator.state.episodes()).toEqual([]);
+  });
+
+  it('serverKind rest against the MCP server fails, naming the endpoint', async () => {
+    harness = await activateExtension({ emulator: { face: 'mcp' }, settings: { 'graphitiMemory.serverKind': 'rest' } });
+    const result = await test('health');
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain(harness.emulator.url);
   });
 });

@@ -3,8 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 
-const { processingDelayMs } = workerData as { processingDelayMs: number };
-const emulator = await startEmulator({ processingDelayMs, quiet: true });
+const { processingDelayMs, face } = workerData as { processingDelayMs: number; face?: 'rest' | 'mcp' };
+const emulator = await startEmulator({ processingDelayMs, quiet: true, face: face ?? 'rest' });
 parentPort?.on('message', (message: unknown) => {
   if (message === 'close') {
     void emulator.close().then(() => parentPort?.close());

@@ -14,3 +14,10 @@ export {
   type ThroughputSettings,
 } from './throughput.js';
 export { startServerThread } from './server-thread.js';
+export {
+  formatMcpThroughput,
+  MCP_THROUGHPUT_GOAL,
+  measureMcpSearchThroughput,
+  type McpThroughputResult,
+  type McpThroughputSettings,
+} from './mcp-throughput.js';

@@ -3,6 +3,7 @@
 // `--json` prints `{ results: [...] }` for machines; `--duration N` and `--connections N` tune it.
 import { parseArgs } from 'node:util';
 import { GraphitiClient } from '../client.js';
+import { formatMcpThroughput, measureMcpSearchThroughput } from './mcp-throughput.js';
 import { startServerThread } from './server-thread.js';
 import {
   BENCHMARK_BODIES,
@@ -31,9 +32,9 @@ const log = (line: string): void => {
 };
 
 /** Starts an emulator on its own thread; the thread runs the same module kind as this file. */
-async function startEmulatorThread(): Promise<BenchmarkServer> {
+async function startEmulatorThread(face: 'rest' | 'mcp' = 'rest'): Promise<BenchmarkServer> {
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return startServerThread(new URL(`./emulator-thread${extension}`, import.meta.url), { processingDelayMs: 1 });
+  return startServerThread(new URL(`./emulator-thread${extension}`, import.meta.url), { processingDelayMs: 1, face });
 }
 
 /** A search server holds facts of the benchmark group, so /search has something to rank. */
@@ -79,9 +80,11 @@ log(
   `graphiti-client throughput against the Graphiti EMULATOR on loopback (not Graphiti): ${connections} connections, ${durationSeconds} s per side, raw floor by autocannon.`,
 );
 const results = await benchmarkClientThroughput(startServer, { connections, durationSeconds });
+const mcp = await measureMcpSearchThroughput(startEmulatorThread, { connections, durationSeconds });
 if (values.json) {
-  console.log(JSON.stringify({ results }, null, 2));
+  console.log(JSON.stringify({ results: [...results, mcp] }, null, 2));
 } else {
   log(formatThroughputTable(results));
+  log(formatMcpThroughput(mcp));
 }
 // Exit 0 either way: the verdict is in the table and in each result's `pass`, for whoever reads them.

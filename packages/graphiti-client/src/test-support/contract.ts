@@ -1,13 +1,15 @@
-// The client's contract with a Graphiti server, written once and run twice: against the emulator
-// (client-routes.test.ts) and against a real Graphiti when GRAPHITI_URL is set (live.test.ts).
-// It works in one random temporary group, deletes it afterwards, and never calls /clear.
+// The client's contract with a Graphiti server, written once for the interface both faces share
+// (GraphitiApi) and run against each: the emulator's REST and MCP faces (client-routes.test.ts,
+// mcp-client.test.ts) and a real Graphiti of either kind when GRAPHITI_URL / GRAPHITI_MCP_URL is
+// set (live.test.ts). It works in one random temporary group, deletes it afterwards, and never
+// clears anything else.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it as vitestIt } from 'vitest';
-import { GraphitiNotFoundError, type GraphitiClient, type Episode, type FactResult } from '../index.js';
+import { GraphitiNotFoundError, type Episode, type FactResult, type GraphitiApi } from '../index.js';
 
 export interface ContractTarget {
   /** Called in beforeAll; the contract closes nothing it did not create. */
-  readonly client: () => GraphitiClient;
+  readonly client: () => GraphitiApi;
   /** How long to wait for `/messages` to be processed (seconds upstream: LLM calls). */
   readonly processingTimeoutMs: number;
   readonly pollIntervalMs: number;
@@ -28,7 +30,7 @@ export function defineClientContract(target: ContractTarget): void {
   const groupId = `graphiti_client_contract_${randomUUID().replaceAll('-', '')}`;
   const run = randomUUID().slice(0, 8);
   const names = [`contract.${run}.user`, `contract.${run}.assistant`];
-  let client: GraphitiClient;
+  let client: GraphitiApi;
   let episodes: Episode[] = [];
   let facts: FactResult[] = [];
   const it = (name: string, test: () => Promise<void>): void => vitestIt(name, test, target.testTimeoutMs);
@@ -98,16 +100,6 @@ export function defineClientContract(target: ContractTarget): void {
     expect(elsewhere.facts).toEqual([]);
   });
 
-  it('getMemory answers facts for messages of the group', async () => {
-    const memory = await client.getMemory({
-      group_id: groupId,
-      max_facts: 5,
-      center_node_uuid: null,
-      messages: [{ role: 'ada', role_type: 'user', content: 'Which package manager does Ada prefer? pnpm?' }],
-    });
-    expect(Array.isArray(memory.facts)).toBe(true);
-  });
-
   it('getEntityEdge returns a fact by uuid; deleteEntityEdge removes it; a second get is a 404', async () => {
     const fact = facts[0];
     expect(fact).toBeDefined();
@@ -140,12 +132,6 @@ export function defineClientContract(target: ContractTarget): void {
     await expect(client.deleteEpisode(first.uuid)).resolves.toMatchObject({ success: true });
     const remaining = await client.getEpisodes(groupId, { lastN: 10 });
     expect(remaining.map((episode) => episode.uuid)).not.toContain(first.uuid);
-  });
-
-  it('addEntityNode creates a node with the caller’s uuid', async () => {
-    const uuid = randomUUID();
-    const node = await client.addEntityNode({ uuid, group_id: groupId, name: 'Contract Node', summary: 'made by a test' });
-    expect(node).toMatchObject({ uuid, group_id: groupId, name: 'Contract Node' });
   });
 
   it('deleteGroup removes the group; an unknown group is still a success', async () => {

@@ -16,10 +16,12 @@ export {
   parseMemorySettings,
   RECALL_SCOPE_SETTINGS,
   SETTING_BOUNDS,
+  SERVER_KIND_SETTINGS,
   SETTINGS_SECTION,
   type GroupIdStrategy,
   type IngestScopeSetting,
   type MemorySettings,
   type MemorySettingsParseResult,
   type RecallScopeSetting,
+  type ServerKindSetting,
 } from './memory-settings.js';

@@ -7,6 +7,7 @@ describe('DEFAULT_SETTINGS', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       enabled: false,
       endpoint: 'http://localhost:8000',
+      serverKind: 'auto',
       timeoutMs: 5000,
       maxBatchSize: 20,
       maxQueueSize: 1000,
@@ -21,6 +22,14 @@ describe('DEFAULT_SETTINGS', () => {
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both' },
       capture: { vscodeChat: false, claudeCode: false },
     } satisfies MemorySettings);
+  });
+
+  it('takes serverKind auto, rest or mcp and refuses anything else, naming the setting', () => {
+    expect(parseMemorySettings({ serverKind: 'mcp' }).settings.serverKind).toBe('mcp');
+    expect(parseMemorySettings({ 'graphitiMemory.serverKind': 'rest' }).settings.serverKind).toBe('rest');
+    const refused = parseMemorySettings({ serverKind: 'grpc' });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^graphitiMemory\.serverKind: /)]);
   });
 
   it('is frozen, so no caller can switch a feature on for everyone', () => {

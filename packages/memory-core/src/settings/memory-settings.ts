@@ -13,6 +13,10 @@ export type IngestScopeSetting = (typeof INGEST_SCOPE_SETTINGS)[number];
 export const RECALL_SCOPE_SETTINGS = ['session', 'workspace', 'both', 'auto', 'all'] as const;
 export type RecallScopeSetting = (typeof RECALL_SCOPE_SETTINGS)[number];
 
+/** Which face of Graphiti the endpoint is: `auto` probes it (the client's `GraphitiServerChoice`). */
+export const SERVER_KIND_SETTINGS = ['auto', 'rest', 'mcp'] as const;
+export type ServerKindSetting = (typeof SERVER_KIND_SETTINGS)[number];
+
 export const GROUP_ID_STRATEGIES = ['hashed', 'raw'] as const;
 export type GroupIdStrategy = (typeof GROUP_ID_STRATEGIES)[number];
 
@@ -46,6 +50,7 @@ const endpointSchema = z
 export const memorySettingsSchema = z.object({
   enabled: z.boolean().default(false),
   endpoint: endpointSchema,
+  serverKind: z.enum(SERVER_KIND_SETTINGS).default('auto'),
   timeoutMs: boundedInteger(SETTING_BOUNDS.timeoutMs, 5000),
   maxBatchSize: boundedInteger(SETTING_BOUNDS.maxBatchSize, 20),
   maxQueueSize: boundedInteger(SETTING_BOUNDS.maxQueueSize, 1000),

@@ -18,6 +18,44 @@ async function networkRequests() {
   return emulatorRequests();
 }
 
+/**
+ * The writes among `requests`, the same on either face of Graphiti: a REST `POST /messages` as it
+ * was sent, and each MCP `add_memory` call as the one message it carries (its `episode_body` is
+ * `"<role>(<role_type>): <content>"`), as `{ group_id, messages: [{ name, role, role_type, content }] }`.
+ */
+function writes(requests) {
+  const found = [];
+  for (const request of requests) {
+    if (request.path === '/messages') {
+      found.push(request.body);
+      continue;
+    }
+    const call = request.body;
+    if (call?.method !== 'tools/call' || call.params?.name !== 'add_memory') continue;
+    const args = call.params.arguments ?? {};
+    const parsed = /^([^\n()]*)\((user|assistant|system)\): ([\s\S]*)$/.exec(args.episode_body ?? '');
+    const message = {
+      name: args.name,
+      role: parsed ? parsed[1] : null,
+      role_type: parsed ? parsed[2] : undefined,
+      content: parsed ? parsed[3] : args.episode_body,
+    };
+    if ('uuid' in args) message.uuid = args.uuid;
+    found.push({ group_id: args.group_id, messages: [message] });
+  }
+  return found;
+}
+
+/** What was written to Graphiti since the last reset, on either face (see `writes`). */
+async function sentWrites() {
+  return writes(await networkRequests());
+}
+
+/** Whether `request` asked the server for its health (REST `/healthcheck`, MCP `/health`). */
+function isHealthRequest(request) {
+  return request.path === '/healthcheck' || request.path === '/health';
+}
+
 async function receivedPrompts() {
   return vscode.commands.executeCommand('graphitiE2e.receivedPrompts');
 }
@@ -84,6 +122,8 @@ module.exports = {
   setSetting,
   emulatorRequests,
   networkRequests,
+  sentWrites,
+  isHealthRequest,
   receivedPrompts,
   submitChat,
   newChatSession,

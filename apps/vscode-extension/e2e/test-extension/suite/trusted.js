@@ -5,6 +5,8 @@ const { assert, control, waitFor, sleep, runTests, emulatorUrl } = require('./ha
 const {
   setSetting,
   networkRequests,
+  sentWrites,
+  isHealthRequest,
   receivedPrompts,
   submitChat,
   newChatSession,
@@ -75,7 +77,7 @@ const tests = [
       assert.match(notification, /healthy/i);
       const result = await vscode.commands.executeCommand('graphitiMemory.testConnection', 'health');
       assert.equal(result?.ok, true, JSON.stringify(result));
-      assert.ok((await networkRequests()).some((request) => request.path === '/healthcheck'));
+      assert.ok((await networkRequests()).some(isHealthRequest));
     },
   },
   {
@@ -120,10 +122,10 @@ const tests = [
       );
       const userEpisode = episodes.find((episode) => episode.name.endsWith('.user'));
       assert.match(userEpisode.content, /Fly\.io/);
-      const messages = (await networkRequests()).filter((request) => request.path === '/messages');
+      const messages = await sentWrites();
       assert.ok(messages.length >= 1);
-      for (const request of messages) {
-        for (const message of request.body.messages) {
+      for (const write of messages) {
+        for (const message of write.messages) {
           assert.equal('uuid' in message, false, 'a message was sent with a uuid');
           assert.match(message.name, TURN_NAME);
         }
@@ -186,12 +188,12 @@ const tests = [
       // Remember asks first: the confirmation must be visible before anything is written.
       const confirmation = await control('POST /ui/text', { selector: '.monaco-dialog-box, .chat-confirmation-widget', state: 'visible', timeoutMs: 15_000 });
       assert.match(confirmation.texts.join(' '), /zod/, 'the confirmation does not show what will be stored');
-      assert.equal((await networkRequests()).filter((request) => request.path === '/messages').length, 0, 'remember wrote before confirmation');
+      assert.equal((await sentWrites()).length, 0, 'remember wrote before confirmation');
       await control('POST /ui/click-button', { pattern: '^(Yes|Continue|Allow|Remember)$' });
       await remember;
       await waitFor('the promoted memory to reach Graphiti', async () =>
-        (await networkRequests()).find(
-          (request) => request.path === '/messages' && request.body.messages.some((message) => message.role_type === 'system' && /graphiti_episode kind="decision"/.test(message.content)),
+        (await sentWrites()).find((write) =>
+          write.messages.some((message) => message.role_type === 'system' && /graphiti_episode kind="decision"/.test(message.content)),
         ),
       );
     },
@@ -206,9 +208,7 @@ const tests = [
       const found = await waitFor(
         'the @echo turn to reach the emulator as user + assistant messages',
         async () => {
-          const sent = (await networkRequests())
-            .filter((request) => request.path === '/messages')
-            .flatMap((request) => request.body.messages);
+          const sent = (await sentWrites()).flatMap((write) => write.messages);
           const user = sent.filter((message) => message.role_type === 'user' && message.content.includes('Postgres 16'));
           const assistant = sent.filter((message) => message.role_type === 'assistant' && message.content.includes('Echo participant heard'));
           return user.length > 0 && assistant.length > 0 ? { user, assistant } : undefined;
@@ -219,8 +219,8 @@ const tests = [
       // Later polls and saves of the same chat must not send the turn again.
       await sleep(5_000);
       const byGroup = new Map();
-      for (const request of (await networkRequests()).filter((candidate) => candidate.path === '/messages')) {
-        for (const message of request.body.messages) {
+      for (const write of await sentWrites()) {
+        for (const message of write.messages) {
           const role =
             message.role_type === 'user' && message.content.includes('Postgres 16')
               ? 'user'
@@ -228,9 +228,9 @@ const tests = [
                 ? 'assistant'
                 : undefined;
           if (role === undefined) continue;
-          const counts = byGroup.get(request.body.group_id) ?? { user: 0, assistant: 0 };
+          const counts = byGroup.get(write.group_id) ?? { user: 0, assistant: 0 };
           counts[role] += 1;
-          byGroup.set(request.body.group_id, counts);
+          byGroup.set(write.group_id, counts);
         }
       }
       assert.ok(found.user.length > 0 && byGroup.size > 0);

@@ -1,0 +1,124 @@
+// The pipeline commands against the emulator's MCP face (delivery confirmation, recall, promotion,
+// episodes, forget, health, smoke), the --server flag, and what smoke says about a REST server
+// that accepts but never stores (upstream's closed-client defect).
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runHarness } from '../cli/program.js';
+import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
+
+let emulator: RunningEmulator;
+let folder: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ processingDelayMs: 1, face: 'mcp' });
+  folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-mcp-'));
+  await fs.mkdir(path.join(folder, 'workspace'));
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await fs.rm(folder, { recursive: true, force: true });
+});
+
+async function harness(args: readonly string[]) {
+  const terminal = capturedTerminal({ cwd: path.join(folder, 'workspace') });
+  const exitCode = await runHarness([...args, '--state-dir', path.join(folder, 'state')], { terminal });
+  return { exitCode, out: terminal.out(), err: terminal.err(), json: () => JSON.parse(terminal.out()) as Record<string, unknown> };
+}
+
+const toolCalls = (tool: string) => emulator.requests.filter((request) => request.route === tool);
+
+describe('pipeline over the MCP face (--server auto finds it)', () => {
+  it('ingest confirms every message through get_episodes, and a second run sends nothing new', async () => {
+    const file = path.join(folder, 'session.jsonl');
+    await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n`);
+    const first = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(first.err).not.toContain('error');
+    expect(first.exitCode).toBe(0);
+    expect(first.json()).toMatchObject({ enqueued: 8, sent: 8, confirmed: 8, dropped: 0, deadLettered: 0 });
+    expect(emulator.state.episodes().length).toBe(8);
+    expect(toolCalls('add_memory')).toHaveLength(8);
+
+    const second = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(second.exitCode).toBe(0);
+    expect(second.json()).toMatchObject({ enqueued: 0, sent: 0, duplicates: 8 });
+    expect(toolCalls('add_memory')).toHaveLength(8);
+
+    const recalled = await harness(['recall', 'what does the team use for installs', '--scopes', 'workspace', '--json', '--endpoint', emulator.url]);
+    expect(recalled.exitCode).toBe(0);
+    const json = recalled.json() as { facts: Record<string, unknown>[]; timedOut: boolean };
+    expect(json.timedOut).toBe(false);
+    expect(json.facts[0]).toMatchObject({ fact: expect.stringMatching(/pnpm/) as unknown, scope: 'workspace', invalid_at: null });
+    expect(toolCalls('search_memory_facts').length).toBeGreaterThan(0);
+  });
+
+  it('promotes a decision, lists it in episodes, and forget clears the group with clear_graph', async () => {
+    const promoted = await harness(['promote', 'We release from main only.', '--kind', 'decision', '--scope', 'workspace', '--json', '--endpoint', emulator.url]);
+    expect(promoted.exitCode).toBe(0);
+    expect(promoted.json()).toMatchObject({ ok: true, confirmed: 1 });
+    const episodes = await harness(['episodes', '--scope', 'workspace', '--last', '5', '--json', '--endpoint', emulator.url]);
+    expect(episodes.exitCode).toBe(0);
+    const list = episodes.json()['episodes'] as { content: string }[];
+    expect(list.some((episode) => episode.content.includes('We release from main only.'))).toBe(true);
+
+    const deleted = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(deleted.exitCode).toBe(0);
+    expect(deleted.json()).toMatchObject({ deleted: true });
+    expect(toolCalls('clear_graph')).toHaveLength(1);
+    expect(emulator.state.episodes()).toEqual([]);
+  });
+
+  it('health and smoke say the MCP server answered', async () => {
+    const health = await harness(['health', '--json', '--endpoint', emulator.url]);
+    expect(health.exitCode).toBe(0);
+    expect(health.json()).toMatchObject({ ok: true, server: 'mcp' });
+    const smoke = await harness(['smoke', '--wait', '10', '--json', '--endpoint', emulator.url]);
+    expect(smoke.exitCode).toBe(0);
+    expect(smoke.json()).toMatchObject({ ok: true, server: 'mcp', visible: true, cleanedUp: true });
+  });
+});
+
+describe('--server', () => {
+  it('rest against an MCP server fails with the URL named; mcp works', async () => {
+    const wrong = await harness(['health', '--server', 'rest', '--endpoint', emulator.url]);
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.err).toContain(emulator.url);
+    const right = await harness(['health', '--server', 'mcp', '--json', '--endpoint', emulator.url]);
+    expect(right.json()).toMatchObject({ ok: true, server: 'mcp' });
+  });
+
+  it('mcp without --endpoint starts the emulator’s MCP face, announced as an emulator', async () => {
+    const result = await harness(['health', '--server', 'mcp', '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(result.json()).toMatchObject({ server: 'mcp', emulator: true });
+    expect(result.err).toContain('MCP server EMULATOR');
+  });
+
+  it('refuses an unknown kind (exit 2)', async () => {
+    const result = await harness(['health', '--server', 'grpc', '--endpoint', emulator.url]);
+    expect(result.exitCode).toBe(2);
+    expect(result.err).toContain('auto, rest or mcp');
+  });
+});
+
+describe('a REST server that accepts but never stores', () => {
+  it('smoke names the closed-client defect and the way out', async () => {
+    const broken = await startEmulator({ processingDelayMs: 1, closedClientDefect: true });
+    try {
+      // Upstream stores the first message after a start, then drops everything.
+      const first = await harness(['smoke', '--wait', '5', '--json', '--endpoint', broken.url]);
+      expect(first.json()).toMatchObject({ server: 'rest', visible: true });
+      const second = await harness(['smoke', '--wait', '1', '--json', '--endpoint', broken.url]);
+      expect(second.json()).toMatchObject({ server: 'rest', visible: false });
+      const warnings = (second.json()['warnings'] as string[]).join(' ');
+      expect(warnings).toContain('closed-client defect');
+      expect(warnings).toMatch(/restart the REST server, or run Graphiti's MCP server/);
+    } finally {
+      await broken.close();
+    }
+  });
+});

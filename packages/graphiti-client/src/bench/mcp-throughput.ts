@@ -1,0 +1,147 @@
+// client.mcp.search.throughput_ratio: searches per second through GraphitiMcpClient divided by
+// searches per second through GraphitiClient, each against the emulator's matching face holding
+// the same facts, in the same run. It prices the MCP SDK (sessions, JSON-RPC, SSE framing) against
+// the REST client; the goal is that MCP costs no more than a third. Self-contained, so it can move
+// to a benchmarks package as it is.
+import { GraphitiClient } from '../client.js';
+import type { GraphitiApi } from '../graphiti-api.js';
+import { GraphitiMcpClient } from '../mcp/mcp-client.js';
+import type { BenchmarkServer } from './throughput.js';
+import { BENCHMARK_BODIES, measureCallsPerSecond } from './throughput.js';
+
+export const MCP_THROUGHPUT_GOAL = 2 / 3;
+
+export interface McpThroughputResult {
+  readonly name: 'client.mcp.search.throughput_ratio';
+  /** MCP client ÷ REST client. */
+  readonly value: number;
+  readonly unit: 'ratio';
+  /** The REST client's searches per second. */
+  readonly baseline: number;
+  readonly goal: number;
+  readonly pass: boolean;
+  readonly mcpCallsPerSecond: number;
+  readonly restCallsPerSecond: number;
+  /**
+   * Client main-thread busy time per call, MCP ÷ REST (event-loop utilisation over calls). Tells
+   * the client's own cost apart from the emulator's: the MCP face's server (the SDK's) runs on its
+   * own thread and may be what limits the throughput on a small machine.
+   */
+  readonly clientCostRatio: number;
+  readonly errors: number;
+}
+
+export interface McpThroughputSettings {
+  readonly connections?: number;
+  readonly durationSeconds?: number;
+  readonly rounds?: number;
+  readonly warmupSeconds?: number;
+}
+
+const SEED_TEXTS = [
+  'The build uses pnpm for every package.',
+  'The team prefers turbo for task caching.',
+  'Ada reviews every change to the client.',
+  'The emulator answers on loopback.',
+];
+
+/** The same 100 facts on either face, confirmed stored before measuring. */
+async function seed(client: GraphitiApi): Promise<void> {
+  const group = BENCHMARK_BODIES.search.group_ids[0];
+  for (let index = 0; index < 25; index++) {
+    await client.addMessages({
+      group_id: group,
+      messages: SEED_TEXTS.map((text, position) => ({
+        name: `bench.seed.${index}.${position}`,
+        role: 'bench',
+        role_type: 'user' as const,
+        content: `${text} Note ${index}.`,
+      })),
+    });
+  }
+  const expected = 25 * SEED_TEXTS.length;
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if ((await client.getEpisodes(group, { lastN: expected })).length >= expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('The benchmark emulator did not process its seed messages within 30 s.');
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/**
+ * Alternating rounds of REST and MCP searches (order flipped each round), after a warm-up of
+ * both; the ratio is the median of the per-round ratios.
+ */
+export async function measureMcpSearchThroughput(
+  startServer: (face: 'rest' | 'mcp') => Promise<BenchmarkServer>,
+  settings: McpThroughputSettings = {},
+): Promise<McpThroughputResult> {
+  const connections = settings.connections ?? 10;
+  const rounds = Math.max(1, settings.rounds ?? 3);
+  const roundSeconds = Math.max(1, Math.round((settings.durationSeconds ?? 3) / rounds));
+  const warmupSeconds = settings.warmupSeconds ?? 1;
+  const [restServer, mcpServer] = await Promise.all([startServer('rest'), startServer('mcp')]);
+  const rest = new GraphitiClient({ baseUrl: restServer.url });
+  const mcp = new GraphitiMcpClient({ baseUrl: mcpServer.url });
+  try {
+    await Promise.all([seed(rest), seed(mcp)]);
+    const busy = async (client: GraphitiApi, seconds: number) => {
+      const before = performance.eventLoopUtilization();
+      const measured = await measureCallsPerSecond(() => client.search(BENCHMARK_BODIES.search), connections, seconds);
+      const utilisation = performance.eventLoopUtilization(before).utilization;
+      return { ...measured, busyPerCall: measured.requestsPerSecond === 0 ? 0 : utilisation / measured.requestsPerSecond };
+    };
+    const viaRest = (seconds: number) => busy(rest, seconds);
+    const viaMcp = (seconds: number) => busy(mcp, seconds);
+    if (warmupSeconds > 0) {
+      await viaRest(warmupSeconds);
+      await viaMcp(warmupSeconds);
+    }
+    const restRates: number[] = [];
+    const mcpRates: number[] = [];
+    const ratios: number[] = [];
+    const costRatios: number[] = [];
+    let errors = 0;
+    for (let round = 0; round < rounds; round++) {
+      const restFirst = round % 2 === 0;
+      const first = await (restFirst ? viaRest : viaMcp)(roundSeconds);
+      const second = await (restFirst ? viaMcp : viaRest)(roundSeconds);
+      const [restResult, mcpResult] = restFirst ? [first, second] : [second, first];
+      restRates.push(restResult.requestsPerSecond);
+      mcpRates.push(mcpResult.requestsPerSecond);
+      ratios.push(restResult.requestsPerSecond === 0 ? 0 : mcpResult.requestsPerSecond / restResult.requestsPerSecond);
+      costRatios.push(restResult.busyPerCall === 0 ? 0 : mcpResult.busyPerCall / restResult.busyPerCall);
+      errors += restResult.errors + mcpResult.errors;
+    }
+    const value = median(ratios);
+    return {
+      name: 'client.mcp.search.throughput_ratio',
+      value,
+      unit: 'ratio',
+      baseline: median(restRates),
+      goal: MCP_THROUGHPUT_GOAL,
+      pass: value >= MCP_THROUGHPUT_GOAL && errors === 0,
+      mcpCallsPerSecond: median(mcpRates),
+      restCallsPerSecond: median(restRates),
+      clientCostRatio: median(costRatios),
+      errors,
+    };
+  } finally {
+    await Promise.all([rest.close(), mcp.close()]);
+    await Promise.all([restServer.close(), mcpServer.close()]);
+  }
+}
+
+export function formatMcpThroughput(result: McpThroughputResult): string {
+  const verdict = result.pass ? 'pass' : result.errors > 0 ? `fail (${result.errors} errors)` : 'fail';
+  return (
+    `mcp.search: REST client ${result.restCallsPerSecond.toFixed(0)} calls/s, MCP client ${result.mcpCallsPerSecond.toFixed(0)} calls/s, ` +
+    `ratio ${result.value.toFixed(2)} (goal ≥ ${result.goal.toFixed(2)}): ${verdict}; ` +
+    `client busy time per call MCP ÷ REST ${result.clientCostRatio.toFixed(2)}`
+  );
+}

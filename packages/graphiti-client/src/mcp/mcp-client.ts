@@ -1,0 +1,397 @@
+// GraphitiMcpClient: the same interface as GraphitiClient, spoken to Graphiti's MCP server
+// (mcp_server/, Streamable HTTP at `/mcp/`) through the official MCP SDK. One session is opened
+// on the first call, reused by every later one, and opened again when the server has forgotten it
+// (a restart). Each tool call has the REST client's timeout, abort and retry policy.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Agent, type Dispatcher } from 'undici';
+import { z } from 'zod';
+import { GraphitiAbortError, GraphitiResponseValidationError, GraphitiUsageError, type RequestDescription } from '../errors.js';
+import type { GraphitiApi, ServerFace } from '../graphiti-api.js';
+import {
+  resolveClientOptions,
+  resolveRequestOptions,
+  type GraphitiClientOptions,
+  type RequestOptions,
+  type ResolvedClientOptions,
+  type ResolvedRequestOptions,
+} from '../options.js';
+import { withRetries } from '../retry.js';
+import {
+  factResultSchema,
+  groupIdSchema,
+  searchQuerySchema,
+  type AddMessagesRequest,
+  type Episode,
+  type FactResult,
+  type Healthcheck,
+  type Result,
+  type SearchQuery,
+  type SearchResults,
+} from '../schemas.js';
+import { sendOnce, type TransportSettings } from '../transport/request.js';
+import { newMessagesRequestSchema, parseRequest, parseResponse } from '../validation.js';
+import { isSessionLost, toolError, transportError } from './mcp-errors.js';
+import { createMcpFetch } from './mcp-fetch.js';
+import {
+  episodeSearchResponseSchema,
+  factSearchResponseSchema,
+  healthResponseSchema,
+  statusResponseSchema,
+  successResponseSchema,
+  type McpEpisode,
+} from './mcp-schemas.js';
+
+const uuidArgumentSchema = z.string().min(1, 'uuid must be a non-empty string');
+const lastNSchema = z
+  .number({ error: 'lastN is required' })
+  .int('lastN must be a whole number')
+  .positive('lastN must be 1 or more');
+
+/** `get_episodes` pages: grown until a page is not full, i.e. it covers the whole group. */
+const FIRST_EPISODE_PAGE = 500;
+const EPISODE_PAGE_GROWTH = 8;
+const MAX_EPISODE_PAGE = 256_000;
+
+/** The MCP endpoint's path under the server root, as upstream serves it. */
+const MCP_PATH = '/mcp/';
+
+/** A base URL may name the server root or its `/mcp` endpoint; both mean the same server. */
+export function mcpServerRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/mcp$/, '');
+}
+
+interface Session {
+  readonly client: Client;
+  readonly ready: Promise<void>;
+}
+
+/** Rejects with the caller's abort as soon as `signal` fires; the shared work goes on. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const aborted = (): void => reject(onAbort());
+    signal.addEventListener('abort', aborted, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', aborted);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', aborted);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function toEpisode(episode: McpEpisode): Episode {
+  // MCP's episodes carry no valid_at, labels or entity_edges: created_at stands in for valid_at.
+  const createdAt = episode.created_at ?? new Date(0).toISOString();
+  return {
+    ...episode,
+    created_at: createdAt,
+    valid_at: createdAt,
+    labels: [],
+    entity_edges: [],
+  };
+}
+
+export class GraphitiMcpClient implements GraphitiApi {
+  private readonly options: ResolvedClientOptions;
+  private readonly root: string;
+  private readonly endpoint: URL;
+  private readonly http: TransportSettings;
+  private readonly fetch: FetchLike;
+  /** The Agent this client created, which `close()` closes; a caller's dispatcher is never closed. */
+  private readonly ownAgent: Agent | undefined;
+  private session: Session | undefined;
+  private closed = false;
+
+  constructor(options: GraphitiClientOptions) {
+    this.options = resolveClientOptions(options);
+    this.root = mcpServerRoot(this.options.baseUrl);
+    this.endpoint = new URL(`${this.root}${MCP_PATH}`);
+    this.ownAgent =
+      options.dispatcher === undefined
+        ? new Agent({ headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs, connect: { timeout: this.options.timeoutMs } })
+        : undefined;
+    const dispatcher: Dispatcher = options.dispatcher ?? (this.ownAgent as Dispatcher);
+    const root = new URL(this.root);
+    this.http = {
+      origin: root.origin,
+      basePath: root.pathname.replace(/\/+$/, ''),
+      headers: this.options.headers,
+      jsonHeaders: { ...this.options.headers, 'content-type': 'application/json' },
+      dispatcher,
+    };
+    // The SDK bounds each request by its own timer; undici's timers are only a backstop for a
+    // request the SDK gave up on, so a per-call timeout above the client's is never cut short.
+    this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000));
+  }
+
+  /** The server root (a trailing `/mcp` is dropped): `GET /health` and `/mcp/` live under it. */
+  get baseUrl(): string {
+    return this.root;
+  }
+
+  serverFace(): Promise<ServerFace> {
+    return Promise.resolve({ kind: 'mcp', reason: `MCP client (Streamable HTTP at ${this.endpoint.pathname})` });
+  }
+
+  /** `GET /health`, then the `get_status` tool: the server runs and reaches its database. */
+  async healthcheck(options?: RequestOptions): Promise<Healthcheck> {
+    this.assertOpen('healthcheck');
+    const settings = resolveRequestOptions('healthcheck', this.options, options);
+    const call = { method: 'GET', path: '/health', responseSchema: healthResponseSchema } as const;
+    const health = await withRetries(call, settings, () => sendOnce(this.http, call, settings));
+    const status = await this.callTool('get_status', {}, statusResponseSchema, settings);
+    if (status.status !== 'ok') {
+      throw toolError(this.describe('get_status'), `Graphiti service not initialized: ${status.message}`);
+    }
+    return { ...health, status: health.status };
+  }
+
+  /**
+   * One `add_memory` per message, in order (upstream processes a group's episodes in the order
+   * they are queued). Each is retried on its own, so a retry never re-sends an earlier message.
+   */
+  async addMessages(request: AddMessagesRequest, options?: RequestOptions): Promise<Result> {
+    this.assertOpen('addMessages');
+    const body = parseRequest('addMessages', newMessagesRequestSchema, request);
+    const settings = resolveRequestOptions('addMessages', this.options, options);
+    for (const message of body.messages) {
+      await this.callTool(
+        'add_memory',
+        {
+          name: message.name ?? '',
+          // What the REST server writes as the episode body.
+          episode_body: `${message.role ?? ''}(${message.role_type}): ${message.content}`,
+          group_id: body.group_id,
+          source: 'message',
+          source_description: message.source_description ?? '',
+          ...(message.timestamp === undefined ? {} : { reference_time: message.timestamp }),
+        },
+        successResponseSchema,
+        settings,
+      );
+    }
+    return { message: 'Messages added to processing queue', success: true };
+  }
+
+  /** `search_memory_facts` over the named groups. */
+  async search(query: SearchQuery, options?: RequestOptions): Promise<SearchResults> {
+    this.assertOpen('search');
+    const parsed = parseRequest('search', searchQuerySchema, query);
+    if (parsed.group_ids === null) {
+      throw new GraphitiUsageError(
+        'search with group_ids: null (every group) is not possible over MCP: the MCP server searches its default group instead. Name the groups to search.',
+      );
+    }
+    const settings = resolveRequestOptions('search', this.options, options);
+    const answer = await this.callTool(
+      'search_memory_facts',
+      { query: parsed.query, group_ids: parsed.group_ids, ...(parsed.max_facts === undefined ? {} : { max_facts: parsed.max_facts }) },
+      factSearchResponseSchema,
+      settings,
+    );
+    return { facts: answer.facts };
+  }
+
+  /**
+   * The newest `lastN` episodes, oldest first, like the REST route. `get_episodes` answers by uuid
+   * (descending) cut at `max_episodes`, so "the last N" there is a random N: this reads the whole
+   * group (pages grow until one is not full) and orders by `created_at` itself.
+   */
+  async getEpisodes(groupId: string, query: { readonly lastN: number }, options?: RequestOptions): Promise<Episode[]> {
+    this.assertOpen('getEpisodes');
+    const group = parseRequest('getEpisodes', groupIdSchema, groupId);
+    const lastN = parseRequest('getEpisodes', lastNSchema, (query as { lastN?: unknown } | undefined)?.lastN);
+    const settings = resolveRequestOptions('getEpisodes', this.options, options);
+    let page = FIRST_EPISODE_PAGE;
+    let episodes: McpEpisode[];
+    for (;;) {
+      const answer = await this.callTool(
+        'get_episodes',
+        { group_ids: [group], max_episodes: page },
+        episodeSearchResponseSchema,
+        settings,
+      );
+      episodes = answer.episodes;
+      if (episodes.length < page || page >= MAX_EPISODE_PAGE) break;
+      page = Math.min(page * EPISODE_PAGE_GROWTH, MAX_EPISODE_PAGE);
+    }
+    const sorted = episodes
+      .map((episode, index) => ({ episode, index, at: Date.parse(episode.created_at ?? '') || 0 }))
+      .sort((left, right) => left.at - right.at || left.index - right.index)
+      .map(({ episode }) => toEpisode(episode));
+    return sorted.slice(-lastN);
+  }
+
+  /** `get_entity_edge`: one fact; GraphitiNotFoundError when unknown. */
+  async getEntityEdge(uuid: string, options?: RequestOptions): Promise<FactResult> {
+    this.assertOpen('getEntityEdge');
+    const id = parseRequest('getEntityEdge', uuidArgumentSchema, uuid);
+    const settings = resolveRequestOptions('getEntityEdge', this.options, options);
+    return this.callTool('get_entity_edge', { uuid: id }, factResultSchema, settings);
+  }
+
+  /** `delete_entity_edge`; GraphitiNotFoundError when unknown. */
+  async deleteEntityEdge(uuid: string, options?: RequestOptions): Promise<Result> {
+    return this.simple('deleteEntityEdge', 'delete_entity_edge', { uuid: parseRequest('deleteEntityEdge', uuidArgumentSchema, uuid) }, options);
+  }
+
+  /** `delete_episode`: the episode and the facts only it supports (REST keeps those facts). */
+  async deleteEpisode(uuid: string, options?: RequestOptions): Promise<Result> {
+    return this.simple('deleteEpisode', 'delete_episode', { uuid: parseRequest('deleteEpisode', uuidArgumentSchema, uuid) }, options);
+  }
+
+  /** `clear_graph` for this one group (never without a group: that would clear the default one). */
+  async deleteGroup(groupId: string, options?: RequestOptions): Promise<Result> {
+    return this.simple('deleteGroup', 'clear_graph', { group_ids: [parseRequest('deleteGroup', groupIdSchema, groupId)] }, options);
+  }
+
+  /** Ends the session and closes the Agent this client created. Later calls fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const session = this.session;
+    this.session = undefined;
+    await session?.client.close().catch(() => undefined);
+    await this.ownAgent?.close();
+  }
+
+  private async simple(
+    operation: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: RequestOptions | undefined,
+  ): Promise<Result> {
+    this.assertOpen(operation);
+    const settings = resolveRequestOptions(operation, this.options, options);
+    const answer = await this.callTool(tool, args, successResponseSchema, settings);
+    return { ...answer, success: true };
+  }
+
+  private assertOpen(operation: string): void {
+    if (this.closed) {
+      throw new GraphitiUsageError(`${operation} was called after close(). Create a new GraphitiMcpClient.`);
+    }
+  }
+
+  private describe(tool: string): RequestDescription {
+    return { method: 'MCP', path: `${this.endpoint.pathname} ${tool}` };
+  }
+
+  /** Opens the MCP session now (an `initialize` on `/mcp/`) instead of on the first call. */
+  async openSession(options?: RequestOptions): Promise<void> {
+    this.assertOpen('openSession');
+    const settings = resolveRequestOptions('openSession', this.options, options);
+    const request = this.describe('initialize');
+    try {
+      await this.connected(settings, request);
+    } catch (error) {
+      throw transportError(error, request, settings);
+    }
+  }
+
+  /** The open session, opening one when there is none. The open is shared by concurrent calls. */
+  private connected(settings: ResolvedRequestOptions, request: RequestDescription): Promise<Session> {
+    let session = this.session;
+    if (session === undefined) {
+      const client = new Client({ name: 'graphiti-memory', version: '1' });
+      const transport = new StreamableHTTPClientTransport(this.endpoint, {
+        fetch: this.fetch,
+        requestInit: { headers: { ...this.options.headers, accept: 'application/json, text/event-stream' } },
+        // The server-to-client stream carries nothing we use: do not keep re-opening it.
+        reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
+      });
+      // A dropped server-to-client stream is reported here; the next call finds out what matters.
+      client.onerror = () => undefined;
+      const ready = client.connect(transport, { timeout: settings.timeoutMs });
+      session = { client, ready };
+      this.session = session;
+      const opening = session;
+      ready.catch(() => {
+        this.forget(opening);
+      });
+    }
+    const opened = session;
+    return untilAborted(opened.ready, settings.signal, () => new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request)).then(
+      () => opened,
+    );
+  }
+
+  private forget(session: Session): void {
+    if (this.session !== session) return;
+    this.session = undefined;
+    void session.client.close().catch(() => undefined);
+  }
+
+  /** One tool call with retries; a lost session is opened again once, without counting a retry. */
+  private async callTool<Schema extends z.ZodType>(
+    tool: string,
+    args: Record<string, unknown>,
+    schema: Schema,
+    settings: ResolvedRequestOptions,
+  ): Promise<z.output<Schema>> {
+    const request = this.describe(tool);
+    return withRetries(request, settings, async () => {
+      if (settings.signal?.aborted) {
+        throw new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller before it was sent.`, request);
+      }
+      let result: CallToolResult;
+      try {
+        result = await this.attempt(tool, args, settings, request);
+      } catch (error) {
+        if (!isSessionLost(error) || this.closed) throw transportError(error, request, settings);
+        try {
+          result = await this.attempt(tool, args, settings, request);
+        } catch (again) {
+          throw transportError(again, request, settings);
+        }
+      }
+      return this.decode(result, schema, request);
+    });
+  }
+
+  private async attempt(
+    tool: string,
+    args: Record<string, unknown>,
+    settings: ResolvedRequestOptions,
+    request: RequestDescription,
+  ): Promise<CallToolResult> {
+    const session = await this.connected(settings, request);
+    try {
+      return (await session.client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: settings.timeoutMs,
+        ...(settings.signal === undefined ? {} : { signal: settings.signal }),
+      })) as CallToolResult;
+    } catch (error) {
+      if (isSessionLost(error)) this.forget(session);
+      throw error;
+    }
+  }
+
+  private decode<Schema extends z.ZodType>(result: CallToolResult, schema: Schema, request: RequestDescription): z.output<Schema> {
+    const text = result.content.find((part) => part.type === 'text')?.text ?? '';
+    if (result.isError === true) throw toolError(request, text === '' ? 'the tool failed without a message' : text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new GraphitiResponseValidationError(
+        `${request.method} ${request.path} answered text that is not JSON. The server is not Graphiti's MCP server, or a newer one changed its answers.`,
+        { ...request, status: 200, rawBody: text, issues: [] },
+        { cause: error },
+      );
+    }
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { error?: unknown }).error === 'string') {
+      throw toolError(request, (parsed as { error: string }).error);
+    }
+    return parseResponse(schema, text, { ...request, status: 200 });
+  }
+}
