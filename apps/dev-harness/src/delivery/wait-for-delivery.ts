@@ -41,8 +41,16 @@ export async function waitForDelivery(ingestion: IngestionService, wait: Deliver
     if (wait.until === 'confirmed') {
       await ingestion.waitForConfirmation({ timeoutMs: wait.timeoutMs, signal: interrupted.signal });
     } else {
-      ingestion.drain().catch(() => undefined);
-      while (!interrupted.signal.aborted && Date.now() < deadline && !isDone(ingestion.stats(), 'sent')) {
+      // A message counts as in flight from just before its POST: wait for the pass to end too, or
+      // a request still under way would be reported as done with nothing sent.
+      let passRunning = true;
+      void ingestion
+        .drain()
+        .catch(() => undefined)
+        .finally(() => {
+          passRunning = false;
+        });
+      while (!interrupted.signal.aborted && Date.now() < deadline && (passRunning || !isDone(ingestion.stats(), 'sent'))) {
         await sleep(Math.min(STATS_POLL_MS, deadline - Date.now()), interrupted.signal);
       }
     }
