@@ -40,14 +40,26 @@ export const layers = {
     nodeBuiltins: true,
     forbiddenModules: ['vscode'],
   },
+  // Private: measures the packages through their exports (and memory-core's `./testing` doubles).
+  '@graphiti-memory/benchmarks': {
+    workspace: {
+      '@graphiti-memory/graphiti-client': 'runtime',
+      '@graphiti-memory/memory-core': 'runtime',
+      '@graphiti-memory/memory-node-storage': 'runtime',
+      '@graphiti-memory/graphiti-emulator': 'runtime',
+    },
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
 };
 
 /** Packages of `apps/` may import any package; nothing may import an app. */
 export const appLayer = { nodeBuiltins: true };
 
 /**
- * Test and benchmark files run in Node beside the code they exercise: they may use Node, the
- * emulator and the client, but still never an app, a deep path or a relative path across packages.
+ * Test files (`*.test.*`) run in Node beside the code they exercise: they may use Node, the emulator
+ * and the client, but still never an app, a deep path or a relative path across packages. Test
+ * support (`src/test-support/`) is not a test file: it follows its package's layer.
  */
 export const testFileLayer = {
   nodeBuiltins: true,

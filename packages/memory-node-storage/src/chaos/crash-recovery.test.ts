@@ -10,7 +10,7 @@ import { temporaryDirectory } from '../test-support/journal-fixtures.js';
 
 const TOTAL = 2_000;
 const packageDirectory = path.resolve(import.meta.dirname, '..', '..');
-const childScript = path.join(packageDirectory, 'src', 'test-support', 'chaos-child.ts');
+const childScript = path.join(packageDirectory, 'src', 'chaos', 'crash-recovery.test-child.ts');
 
 let emulator: RunningEmulator | undefined;
 const children: ChildProcess[] = [];
