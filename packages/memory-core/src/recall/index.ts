@@ -9,7 +9,6 @@
 export { isSuperseded, mergeFacts, normaliseFactText, wireTime, type MergeOptions, type ScopeFacts } from './fact-merging.js';
 export {
   DefaultRecallService,
-  errorClassOf,
   RecallService,
   type RecallError,
   type RecallOptions,

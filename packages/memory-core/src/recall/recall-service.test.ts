@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { delayed, fact, FakeAbortError, FakeGraphitiApi } from '../test-support/fake-graphiti-api.js';
 import { FakeClock, flushMicrotasks } from '../test-support/fakes.js';
 import { createPolicyServices } from '../test-support/memory-services.js';
-import { errorClassOf } from './recall-service.js';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 
 /** Waits (in real time: Web Crypto hashes off the main thread) until `condition` holds. */
 async function until(condition: () => boolean): Promise<void> {

@@ -8,6 +8,7 @@ import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
 
@@ -58,16 +59,6 @@ export const RecallService = Symbol.for('graphiti-memory.RecallService');
 
 type SearchOutcome = { readonly facts: readonly FactResult[] } | { readonly errorClass: string };
 
-/** The class name of a thrown value, never its message. */
-export function errorClassOf(error: unknown): string {
-  if (error !== null && typeof error === 'object') {
-    const name = (error as { name?: unknown }).name;
-    if (typeof name === 'string' && name !== '' && name !== 'Error') return name;
-    const constructorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
-    if (typeof constructorName === 'string' && constructorName !== '') return constructorName;
-  }
-  return 'UnknownError';
-}
 
 @injectable()
 export class DefaultRecallService implements RecallService {
