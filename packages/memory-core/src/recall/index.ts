@@ -11,6 +11,8 @@ export {
   DefaultRecallService,
   RecallService,
   type RecallError,
+  type RecallOutcomeKind,
+  type RecallSkipReason,
   type RecallOptions,
   type RecallResult,
 } from './recall-service.js';
