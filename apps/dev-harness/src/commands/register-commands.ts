@@ -6,6 +6,7 @@ import { registerEpisodesCommand } from './episodes-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerOutboxCommand } from './outbox-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
@@ -23,6 +24,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerEpisodesCommand,
     registerForgetCommand,
     registerTrackCommand,
+    registerOutboxCommand,
     registerBenchCommand,
   ]) {
     register(program, run);
