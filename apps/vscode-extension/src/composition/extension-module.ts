@@ -35,6 +35,7 @@ import { ConsentFlow } from '../consent/consent-flow.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { DeferredIngestion } from '../memory/deferred-ingestion.js';
 import { MemoryPromotion, type MemoryIngestion } from '../memory/memory-services.js';
+import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { QueuedPromotion } from '../memory/queued-promotion.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
@@ -48,6 +49,7 @@ import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
 /** Contributions in registration order: the status bar first, so it shows while the rest register. */
 export const CONTRIBUTIONS = [
   StatusBarContribution,
+  DeliveryContribution,
   StatusCommands,
   ConsentContribution,
   TestConnectionCommand,

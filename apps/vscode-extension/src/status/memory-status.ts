@@ -60,8 +60,6 @@ export class MemoryStatus implements vscode.Disposable {
     const gate = this.gate.evaluate();
     const settings = this.configuration.current();
     const problems = this.configuration.problems();
-    // Delivery starts once memory is on (also delivering what an earlier session left queued).
-    if (gate.open) this.ingestion.get().start();
     const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
