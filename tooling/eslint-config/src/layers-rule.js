@@ -109,7 +109,8 @@ export const layersRule = {
         const allowedList = Object.keys(allowedWorkspace).join(', ') || 'none';
         if (!layer) return;
         if (!how) return report('notAllowed', { target: target.name, allowed: allowedList });
-        if (how === 'type' && !typeOnly) return report('typeOnly', { target: target.name });
+        const runtimeSubpaths = layer.runtimeSubpaths?.[target.name] ?? [];
+        if (how === 'type' && !typeOnly && !runtimeSubpaths.includes(subpath)) return report('typeOnly', { target: target.name });
         return;
       }
 

@@ -7,6 +7,8 @@
  * @property {boolean} [nodeBuiltins] may import `node:*` and Node's built-in modules at runtime
  * @property {string[]} [typeOnlyModules] outside modules allowed only as `import type`
  * @property {string[]} [forbiddenModules] outside modules never allowed
+ * @property {Record<string, string[]>} [runtimeSubpaths] entries of a `type`-only workspace package
+ *   that may still be imported at runtime: modules with no runtime imports of their own
  */
 
 const platformAgnostic = {
@@ -33,6 +35,8 @@ export const layers = {
   },
   '@graphiti-memory/prompt-elements': {
     workspace: { '@graphiti-memory/memory-core': 'type' },
+    // The episode format (promotion kinds, the `<graphiti_episode>` block) is shared, not copied.
+    runtimeSubpaths: { '@graphiti-memory/memory-core': ['./episode-format'] },
     ...platformAgnostic,
   },
   '@graphiti-memory/graphiti-emulator': {

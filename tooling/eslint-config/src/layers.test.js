@@ -69,6 +69,8 @@ describe('graphiti/layers', () => {
     ],
     ['packages/prompt-elements', 'src/bench/x.ts', "import { performance } from 'node:perf_hooks';\nvoid performance;", 'nodeBuiltin'],
     ['tooling/benchmarks', 'src/x.ts', "import * as vscode from 'vscode';\nvoid vscode;", 'forbidden'],
+    // prompt-elements shares memory-core's episode format at runtime, and nothing else of it.
+    ['packages/prompt-elements', 'src/x.tsx', "import { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid createMemoryModule;", 'typeOnly'],
     ['tooling/benchmarks', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
   ];
 
@@ -85,6 +87,7 @@ describe('graphiti/layers', () => {
     ['packages/memory-node-storage', 'src/x.ts', "import fs from 'node:fs';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid fs; void createMemoryModule;"],
     ['apps/dev-harness', 'src/x.ts', "import { GraphitiClient } from '@graphiti-memory/graphiti-client';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid GraphitiClient; void createMemoryModule;"],
     ['packages/memory-core', 'src/x.ts', "import { z } from 'zod';\nimport { helper } from './helper.js';\nvoid z; void helper;"],
+    ['packages/prompt-elements', 'src/x.tsx', "import { PROMOTION_KINDS } from '@graphiti-memory/memory-core/episode-format';\nvoid PROMOTION_KINDS;"],
     [
       'tooling/benchmarks',
       'src/core/x.ts',

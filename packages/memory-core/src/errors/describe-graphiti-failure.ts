@@ -19,6 +19,8 @@ export interface FailureContext {
   /** What was being done, capitalised: `Health check`, `Reading /episodes`. */
   readonly operation: string;
   readonly timeoutMs?: number;
+  /** Whether an API key was sent: a 401 then means a wrong key, not a missing one. Unknown: undefined. */
+  readonly apiKeyGiven?: boolean;
   readonly advice: FailureAdvice;
 }
 
@@ -43,12 +45,18 @@ const CONNECTION_CODES: Readonly<Record<string, string>> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
 };
 
-export function describeGraphitiFailure(error: unknown, { endpoint: url, operation, timeoutMs, advice }: FailureContext): FailureDescription {
+export function describeGraphitiFailure(error: unknown, { endpoint: url, operation, timeoutMs, apiKeyGiven, advice }: FailureContext): FailureDescription {
   const { kind, status, code, errorClass } = classifyGraphitiError(error);
   if (kind === 'timeout') {
     return {
       message: `${operation} at ${url} got no answer within ${timeoutMs === undefined ? 'the timeout' : `${timeoutMs} ms`}: Graphiti did not answer in time.`,
       hint: `The server may be hanging or overloaded: check its logs and health, or ${advice.timeout}.`,
+    };
+  }
+  if (kind === 'connection' && code?.startsWith('HPE_') === true) {
+    return {
+      message: `${operation} failed: the server at ${url} answered, but not in HTTP.`,
+      hint: 'Another kind of service listens on that port (SSH, a database, TLS?): check the port, or use https:// if it speaks TLS.',
     };
   }
   if (kind === 'connection' || (kind === 'unknown' && code !== undefined && code in CONNECTION_CODES)) {
@@ -64,6 +72,15 @@ export function describeGraphitiFailure(error: unknown, { endpoint: url, operati
       message: `${operation} at ${url}: the answer is not what Graphiti sends.`,
       hint: `Is this URL a Graphiti REST service (zepai/graphiti)? Check the port and any proxy path: ${advice.endpoint}.`,
     };
+  }
+  if ((status === 401 || status === 403) && apiKeyGiven === true) {
+    return {
+      message: `${operation} at ${url} was refused (HTTP ${status}): the API key was not accepted.`,
+      hint: `The key is wrong, expired or lacks access: check it with whoever runs the server, then ${advice.apiKey}.`,
+    };
+  }
+  if ((status === 401 || status === 403) && apiKeyGiven === false) {
+    return { message: `${operation} at ${url} was refused (HTTP ${status}): the server wants an API key and none was given.`, hint: `${capitalise(advice.apiKey)}.` };
   }
   if (status === 401 || status === 403) {
     return { message: `${operation} at ${url} was refused (HTTP ${status}).`, hint: `The proxy in front of Graphiti wants a key: ${advice.apiKey}.` };
