@@ -138,8 +138,9 @@ export class GraphitiConnectionError extends GraphitiRequestError {
   readonly kind = 'connection';
   readonly retryable = true;
   /**
-   * The system or undici code of the failure (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`…),
-   * found once here along the cause chain so callers never walk it; undefined when there was none.
+   * The system or undici code of the failure (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`…,
+   * `HPE_*` when the server answered but not in HTTP), found once here along the cause chain so
+   * callers never walk it; undefined when there was none.
    */
   readonly code: string | undefined;
 
