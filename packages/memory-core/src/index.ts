@@ -1,5 +1,6 @@
 // Public entry of @graphiti-memory/memory-core. Each area has its own barrel; keep this list sorted.
 export * from './directives/index.js';
+export * from './errors/index.js';
 export * from './gate/index.js';
 export * from './ingestion/index.js';
 export * from './mapping/index.js';

@@ -42,7 +42,7 @@ export class ScopeForgetter {
       return { ok: true, message: `Graphiti Memory: the ${scope} memory was deleted.` };
     } catch (error) {
       this.logger.warn('forget failed', { scope, errorClass: errorClass(error) });
-      return { ok: false, message: describeFailure(decision.endpoint, error) };
+      return { ok: false, message: describeFailure(decision.endpoint, error, 'Forgetting') };
     }
   }
 }

@@ -2,9 +2,9 @@
 // view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { MemoryConfiguration, MemoryGate, type GateDecision, type IngestionStats } from '@graphiti-memory/memory-core';
+import { MemoryConfiguration, MemoryGate, type GateDecision, type IngestionStats, type RecallOutcomeKind } from '@graphiti-memory/memory-core';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
-import type { MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
+import type { MemoryIngestion } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import type { MemoryState } from './status-presentation.js';
 
@@ -62,8 +62,6 @@ export class MemoryStatus implements vscode.Disposable {
     const gate = this.gate.evaluate();
     const settings = this.configuration.current();
     const problems = this.configuration.problems();
-    // Delivery starts once memory is on (also delivering what an earlier session left queued).
-    if (gate.open) this.ingestion.get().start();
     const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;

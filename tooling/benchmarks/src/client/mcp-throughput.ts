@@ -3,9 +3,7 @@
 // the same facts, in the same run. It prices the MCP SDK (sessions, JSON-RPC, SSE framing) against
 // the REST client; the goal is that MCP costs no more than a third. Self-contained, so it can move
 // to a benchmarks package as it is.
-import { GraphitiClient } from '../client.js';
-import type { GraphitiApi } from '../graphiti-api.js';
-import { GraphitiMcpClient } from '../mcp/mcp-client.js';
+import { GraphitiClient, GraphitiMcpClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import type { BenchmarkServer } from './throughput.js';
 import { BENCHMARK_BODIES, measureCallsPerSecond } from './throughput.js';
 
