@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAuditCommand } from './audit-command.js';
 import { registerBenchCommand } from './bench-command.js';
 import type { RunCommand } from './command-registrar.js';
 import { registerDemoCommand } from './demo-command.js';
@@ -6,6 +7,7 @@ import { registerEpisodesCommand } from './episodes-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerPendingCommand } from './pending-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
@@ -22,6 +24,8 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerPromoteCommand,
     registerEpisodesCommand,
     registerForgetCommand,
+    registerPendingCommand,
+    registerAuditCommand,
     registerTrackCommand,
     registerBenchCommand,
   ]) {

@@ -6,27 +6,42 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import {
+  AuditLog,
+  auditedConnection,
   Clock,
   ConsentStore,
   createMemoryModule,
   DeliveryLedger,
+  ForgetService,
   GlobalStore,
   GraphitiConnection,
   GroupIdResolver,
+  GroupRecorderOptions,
+  GroupRegistry,
   IngestionOptions,
   IngestionService,
   Logger,
   MemoryConfiguration,
   normaliseEndpoint,
   Outbox,
+  PendingMemoryStore,
   PromotionService,
   RecallService,
+  ReviewQueue,
   SettingsSource,
   TelemetrySink,
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
-import { FileConsentStore, FileDeliveryLedger, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import {
+  FileAuditLog,
+  FileConsentStore,
+  FileDeliveryLedger,
+  FileGroupRegistry,
+  FileKeyValueStore,
+  FileOutbox,
+  FilePendingMemoryStore,
+} from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
 import { HarnessError } from '../cli/harness-errors.js';
@@ -53,6 +68,8 @@ export interface HarnessMemoryOptions {
   readonly temporaryStateUnlessGiven?: boolean;
   readonly emulator?: EmulatorSettings;
   readonly autoPromote?: boolean;
+  /** Hold promotions of directives for review (`pending`); default true, as the setting. */
+  readonly review?: boolean;
   readonly maxFacts?: number;
   /** Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL. */
   readonly preflight?: boolean;
@@ -69,6 +86,10 @@ export interface HarnessMemory {
   readonly recall: RecallService;
   readonly promotion: PromotionService;
   readonly groups: GroupIdResolver;
+  readonly forget: ForgetService;
+  readonly review: ReviewQueue;
+  readonly registry: GroupRegistry;
+  readonly audit: AuditLog;
   readonly configuration: MemoryConfiguration;
   readonly telemetry: CountingTelemetry;
   readonly stateDirectory: string;
@@ -98,6 +119,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       endpoint: endpoint.url,
       options: common,
       ...(options.autoPromote === undefined ? {} : { autoPromote: options.autoPromote }),
+      ...(options.review === undefined ? {} : { review: options.review }),
       ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
     }),
   );
@@ -111,6 +133,8 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
     layout.outboxDirectory,
   );
+  const registry = await openOrExplain(() => FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }), layout.groupRegistry);
+  const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
   const consent = new FileConsentStore(workspaceStore);
   if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
@@ -123,7 +147,12 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   container.bind(ConsentStore).toConstantValue(consent);
   container.bind(Outbox).toConstantValue(outbox);
   container.bind(DeliveryLedger).toConstantValue(ledger);
-  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  // Every add-messages request is recorded in the audit log (metadata only).
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => client }, audit, { endpoint: endpoint.label }));
+  container.bind(GroupRegistry).toConstantValue(registry);
+  container.bind(PendingMemoryStore).toConstantValue(new FilePendingMemoryStore({ filePath: layout.pendingMemories, logger }));
+  container.bind(AuditLog).toConstantValue(audit);
+  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
   container.bind(Clock).toConstantValue(clock);
   container.bind(Logger).toConstantValue(logger);
   container.bind(TelemetrySink).toConstantValue(telemetry);
@@ -143,7 +172,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await ingestion.dispose();
-      await Promise.allSettled([outbox.close(), ledger.close(), globalStore.flush(), workspaceStore.flush()]);
+      await Promise.allSettled([outbox.close(), ledger.close(), globalStore.flush(), workspaceStore.flush(), registry.flush(), audit.flush()]);
     })());
   // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
   context.defer(close);
@@ -157,6 +186,10 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     recall: container.get<RecallService>(RecallService),
     promotion: container.get<PromotionService>(PromotionService),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
+    forget: container.get(ForgetService),
+    review: container.get(ReviewQueue),
+    registry,
+    audit,
     configuration,
     telemetry,
     stateDirectory,

@@ -15,6 +15,12 @@ export interface StateLayout {
   readonly deliveryLedger: string;
   /** Transcript watcher offsets. */
   readonly watcherOffsets: string;
+  /** Every group written to at this endpoint (what forget covers). */
+  readonly groupRegistry: string;
+  /** Memories waiting for review (not endpoint-bound: approval sends to the endpoint of that run). */
+  readonly pendingMemories: string;
+  /** What left the machine, for every endpoint. */
+  readonly auditLog: string;
 }
 
 export function stateLayout(stateDirectory: string, workspaceFolder: string, endpoint: string): StateLayout {
@@ -26,7 +32,19 @@ export function stateLayout(stateDirectory: string, workspaceFolder: string, end
     outboxDirectory: path.join(endpointFolder, 'outbox'),
     deliveryLedger: path.join(endpointFolder, 'delivery-ledger.journal'),
     watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
+    groupRegistry: path.join(endpointFolder, 'group-registry.json'),
+    pendingMemories: pendingMemoriesFile(stateDirectory),
+    auditLog: auditLogFile(stateDirectory),
   };
+}
+
+/** The audit log of a state folder; commands that only read it need no endpoint. */
+export function auditLogFile(stateDirectory: string): string {
+  return path.join(stateDirectory, 'audit', 'audit.jsonl');
+}
+
+export function pendingMemoriesFile(stateDirectory: string): string {
+  return path.join(stateDirectory, 'pending-memories.json');
 }
 
 function shortHash(value: string): string {
