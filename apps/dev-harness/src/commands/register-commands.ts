@@ -7,6 +7,7 @@ import { registerEpisodesCommand } from './episodes-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerOutboxCommand } from './outbox-command.js';
 import { registerPendingCommand } from './pending-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
@@ -27,6 +28,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerPendingCommand,
     registerAuditCommand,
     registerTrackCommand,
+    registerOutboxCommand,
     registerBenchCommand,
   ]) {
     register(program, run);

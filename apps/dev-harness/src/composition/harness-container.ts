@@ -36,7 +36,6 @@ import {
 import {
   FileAuditLog,
   FileConsentStore,
-  FileDeliveryLedger,
   FileGroupRegistry,
   FileKeyValueStore,
   FileOutbox,
@@ -83,6 +82,8 @@ export interface HarnessMemory {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiClient;
   readonly ingestion: IngestionService;
+  /** The durable outbox of this endpoint (recovery report, dead letters). */
+  readonly outbox: FileOutbox;
   readonly recall: RecallService;
   readonly promotion: PromotionService;
   readonly groups: GroupIdResolver;
@@ -128,11 +129,12 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     openStore(layout.globalStore, logger),
     openStore(layout.workspaceStore, logger),
   ]);
-  const ledger = await openOrExplain(() => FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger }), layout.deliveryLedger);
   const outbox = await openOrExplain(
     () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
     layout.outboxDirectory,
   );
+  // One ledger with the outbox: checked and written under its lock, so two runs never both send a message.
+  const ledger = outbox.deliveryLedger;
   const registry = await openOrExplain(() => FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }), layout.groupRegistry);
   const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
@@ -172,7 +174,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await ingestion.dispose();
-      await Promise.allSettled([outbox.close(), ledger.close(), globalStore.flush(), workspaceStore.flush(), registry.flush(), audit.flush()]);
+      await Promise.allSettled([outbox.close(), globalStore.flush(), workspaceStore.flush(), registry.flush(), audit.flush()]);
     })());
   // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
   context.defer(close);
@@ -183,6 +185,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     endpoint,
     client,
     ingestion,
+    outbox,
     recall: container.get<RecallService>(RecallService),
     promotion: container.get<PromotionService>(PromotionService),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
