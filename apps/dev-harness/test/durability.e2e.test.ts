@@ -2,6 +2,8 @@
 // spawned as users run it (several at once on one --state-dir), against the emulator over HTTP.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +39,10 @@ interface Started {
 
 const running: ChildProcess[] = [];
 
-function start(args: readonly string[]): Started {
+function start(args: readonly string[], apiKey = ''): Started {
   const child = spawn(process.execPath, [binary, ...args], {
     cwd: packageFolder,
-    env: { ...process.env, NO_COLOR: '1', GRAPHITI_API_KEY: '' },
+    env: { ...process.env, NO_COLOR: '1', GRAPHITI_API_KEY: apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -66,7 +68,15 @@ function start(args: readonly string[]): Started {
   };
 }
 
-const harness = (args: readonly string[]): Promise<Run> => start(args).done;
+const harness = (args: readonly string[], apiKey?: string): Promise<Run> => start(args, apiKey).done;
+
+/** A server on a free port; closed after the test. */
+async function listenOn(server: net.Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+const servers: net.Server[] = [];
 
 let folder: string;
 let transcript: string;
@@ -98,6 +108,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(emulators.splice(0).map((server) => server.close()));
+  for (const server of servers.splice(0)) server.close();
 });
 
 afterAll(async () => {
@@ -237,3 +248,40 @@ async function listFiles(directory: string): Promise<string[]> {
   }
   return files;
 }
+
+describe('graphiti-harness: what failed, said precisely', () => {
+  it('tells a missing API key from a wrong one', async () => {
+    const url = await listenOn(
+      http.createServer((request, response) => {
+        const ok = request.headers.authorization === 'Bearer right-key';
+        response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        response.end(ok ? '{"status":"healthy"}' : '{"detail":"Unauthorized"}');
+      }),
+    );
+    const missing = await harness(['health', '--endpoint', url]);
+    const wrong = await harness(['health', '--endpoint', url], 'wrong-key');
+    expect([missing.exitCode, wrong.exitCode]).toEqual([1, 1]);
+    expect(missing.stderr).toContain('none was given');
+    expect(wrong.stderr).toContain('the API key was not accepted');
+    expect(wrong.stderr).not.toContain('wrong-key');
+  }, 30_000);
+
+  it('says a server answering with non-HTTP bytes is not HTTP, not that it could not connect', async () => {
+    const url = await listenOn(net.createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n'))));
+    const run = await harness(['health', '--endpoint', url]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('not in HTTP');
+    expect(run.stderr).not.toContain('could not connect');
+  }, 30_000);
+
+  it('counts a transcript line over the size limit as too long, not malformed', async () => {
+    const server = await emulator();
+    const file = path.join(folder, 'long-line.jsonl');
+    // Over the harness's 32 Mi character line limit, between two good lines.
+    const long = JSON.stringify({ role: 'user', content: 'x'.repeat(33 * 1024 * 1024), timestamp: '2026-01-01T10:00:00Z' });
+    await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n${long}\n`);
+    const run = await harness(['ingest', file, '--format', 'jsonl', '--json', '--endpoint', server.url, '--state-dir', path.join(folder, 'state-long')]);
+    expect(JSON.parse(run.stdout)).toMatchObject({ malformedLines: 0, tooLongLines: 1 });
+    expect(run.stderr).toContain('too long');
+  }, 60_000);
+});

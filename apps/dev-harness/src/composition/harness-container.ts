@@ -11,7 +11,6 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
-  DeliveryLedger,
   ForgetService,
   GlobalStore,
   GraphitiConnection,
@@ -23,7 +22,6 @@ import {
   Logger,
   MemoryConfiguration,
   normaliseEndpoint,
-  Outbox,
   PendingMemoryStore,
   PromotionService,
   RecallService,
@@ -34,12 +32,12 @@ import {
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
 import {
+  createNodeStorageModule,
   FileAuditLog,
-  FileConsentStore,
   FileGroupRegistry,
-  FileKeyValueStore,
   FileOutbox,
   FilePendingMemoryStore,
+  type FileKeyValueStore,
 } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -103,7 +101,7 @@ export interface HarnessMemory {
 export async function openHarnessMemory(context: CommandContext, options: HarnessMemoryOptions = {}): Promise<HarnessMemory> {
   const { terminal, options: common } = context;
   const { endpoint, client } = await openGraphiti(context, options.emulator ?? {});
-  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs);
+  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined);
 
   const temporaryState = !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || endpoint.emulator !== undefined);
   const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
@@ -124,31 +122,31 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
     }),
   );
+  const container = new Container();
+  // The stores, the outbox and its delivery ledger (one ledger, checked under the outbox's lock, so
+  // two runs never both send a message) come from memory-node-storage's module.
+  container.loadSync(
+    createNodeStorageModule({
+      outbox: { directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS },
+      globalStoreFile: layout.globalStore,
+      workspaceStoreFile: layout.workspaceStore,
+      logger,
+    }),
+  );
   const [git, globalStore, workspaceStore] = await Promise.all([
     readGitFacts(workspaceFolder),
-    openStore(layout.globalStore, logger),
-    openStore(layout.workspaceStore, logger),
+    openOrExplain(() => container.getAsync<FileKeyValueStore>(GlobalStore), layout.globalStore),
+    openOrExplain(() => container.getAsync<FileKeyValueStore>(WorkspaceStore), layout.workspaceStore),
   ]);
-  const outbox = await openOrExplain(
-    () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
-    layout.outboxDirectory,
-  );
-  // One ledger with the outbox: checked and written under its lock, so two runs never both send a message.
-  const ledger = outbox.deliveryLedger;
+  const consent = await container.getAsync<ConsentStore>(ConsentStore);
+  const outbox = await openOrExplain(() => container.getAsync(FileOutbox), layout.outboxDirectory);
   const registry = await openOrExplain(() => FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }), layout.groupRegistry);
   const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
-  const consent = new FileConsentStore(workspaceStore);
   if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
 
-  const container = new Container();
   container.bind(SettingsSource).toConstantValue(settingsSource);
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(workspaceFolder, git));
-  container.bind(GlobalStore).toConstantValue(globalStore);
-  container.bind(WorkspaceStore).toConstantValue(workspaceStore);
-  container.bind(ConsentStore).toConstantValue(consent);
-  container.bind(Outbox).toConstantValue(outbox);
-  container.bind(DeliveryLedger).toConstantValue(ledger);
   // Every add-messages request is recorded in the audit log (metadata only).
   container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => client }, audit, { endpoint: endpoint.label }));
   container.bind(GroupRegistry).toConstantValue(registry);
@@ -168,6 +166,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       hint: 'Check --timeout-ms and --scopes; this is otherwise a bug in the harness.',
     });
   }
+  // Every asynchronously opened store is resolved above, so synchronous gets find them cached.
   const ingestion = container.get<IngestionService>(IngestionService);
 
   let closed: Promise<void> | undefined;
@@ -202,16 +201,12 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   };
 }
 
-async function preflight(client: GraphitiClient, url: string, timeoutMs: number): Promise<void> {
+async function preflight(client: GraphitiClient, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
   try {
     await client.healthcheck({ maxRetries: 0 });
   } catch (error) {
-    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs);
+    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs, { apiKeyGiven });
   }
-}
-
-async function openStore(filePath: string, logger: Logger): Promise<FileKeyValueStore> {
-  return openOrExplain(() => FileKeyValueStore.open(filePath, { logger }), filePath);
 }
 
 async function openOrExplain<T>(open: () => Promise<T>, location: string): Promise<T> {

@@ -1,5 +1,5 @@
-// Builds memory-core's IngestionService on durable storage in global storage (FileOutbox +
-// FileDeliveryLedger), falling back to in-memory storage with one log line when files fail.
+// Builds memory-core's IngestionService on durable storage in global storage (FileOutbox with its
+// delivery ledger, shared with every other window and hook under the outbox's lock), falling back to in-memory storage with one log line when files fail.
 import path from 'node:path';
 import { Container } from 'inversify';
 import {
@@ -12,7 +12,7 @@ import {
   Outbox,
   Clock,
 } from '@graphiti-memory/memory-core';
-import { FileDeliveryLedger, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { FileOutbox } from '@graphiti-memory/memory-node-storage';
 import type { PipelineFactory } from '../memory/deferred-ingestion.js';
 
 export function createPipelineFactory(container: Container, storageFolder: string | undefined): PipelineFactory {
@@ -25,12 +25,7 @@ export function createPipelineFactory(container: Container, storageFolder: strin
       if (storageFolder === undefined) throw new Error('no global storage folder');
       const directory = path.join(storageFolder, 'outbox');
       const fileOutbox = await FileOutbox.open({ directory, maxQueueSize: () => configuration.current().maxQueueSize, logger });
-      try {
-        ledger = await FileDeliveryLedger.open({ filePath: path.join(storageFolder, 'delivery-ledger.journal'), logger });
-      } catch (error) {
-        await fileOutbox.close();
-        throw error;
-      }
+      ledger = fileOutbox.deliveryLedger;
       outbox = fileOutbox;
     } catch (error) {
       logger.warn('durable outbox unavailable; queued messages will not survive a reload', {
@@ -46,10 +41,7 @@ export function createPipelineFactory(container: Container, storageFolder: strin
     const pipeline = child.get<IngestionService>(IngestionService);
     return {
       pipeline,
-      close: async () => {
-        await outbox.close();
-        await (ledger as { close?: () => Promise<void> }).close?.();
-      },
+      close: () => outbox.close(),
     };
   };
 }

@@ -56,5 +56,7 @@ export interface MemoryIngestion {
   /** Opens the outbox and starts delivery (also of what a previous session left), if not yet. */
   start(): void;
   stats(): IngestionStats;
+  /** Sends every dead letter again with fresh attempts; returns how many. */
+  retryDeadLetters(): number;
 }
 export const MemoryIngestion = Symbol.for('graphiti-memory.vscode.MemoryIngestion');

@@ -15,6 +15,8 @@ export interface StatusSnapshot {
   readonly enabled: boolean;
   readonly endpoint: string;
   readonly queueDepth: number;
+  /** Messages that will not be sent again on their own ("Retry Dead Letters"). */
+  readonly deadLetters: number;
   readonly delivery: IngestionStats | undefined;
   readonly lastRecall: RecallOutcomeKind | undefined;
   readonly problems: readonly string[];
@@ -64,16 +66,19 @@ export class MemoryStatus implements vscode.Disposable {
     const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
+    const deadLetters = delivery?.deadLetters ?? 0;
+    const summary = summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems);
     return {
       state,
       gate,
       enabled: settings.enabled,
       endpoint: settings.endpoint,
       queueDepth,
+      deadLetters,
       delivery,
       lastRecall: this.#lastRecall,
       problems,
-      summary: summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems),
+      summary: deadLetters > 0 ? `${summary} ${deadLetters} dead letter(s) will not be sent on their own: run "Graphiti Memory: Retry Dead Letters".` : summary,
     };
   }
 
