@@ -53,6 +53,23 @@ describe('forget', () => {
     expect(again.json()).toMatchObject({ deletedGroups: [expect.stringMatching(/^gm_workspace_/)], dequeued: 0 });
   });
 
+  it('drops what is still queued for the forgotten groups, and a later ingest never re-sends those turns', async () => {
+    emulator.setFaults({ messages: { errorRate: 1, errorStatus: 503 } });
+    const file = path.join(folder, 'queued.jsonl');
+    await fs.writeFile(file, SAMPLE_TRANSCRIPT);
+    const failing = await harness(['ingest', file, '--session', 'queued', '--wait', '1', '--json', '--endpoint', emulator.url]);
+    expect(failing.exitCode).toBe(1);
+    const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(forgot.exitCode, forgot.err).toBe(0);
+    expect(forgot.json()).toMatchObject({ dequeued: 8 });
+    emulator.setFaults({});
+    const postsBefore = emulator.requests.filter((request) => request.route === 'messages').length;
+    const again = await harness(['ingest', file, '--session', 'queued', '--wait', '5', '--json', '--endpoint', emulator.url]);
+    expect(again.json()).toMatchObject({ enqueued: 0, duplicates: 8 });
+    expect(emulator.requests.filter((request) => request.route === 'messages').length).toBe(postsBefore);
+    expect(emulator.state.episodes()).toEqual([]);
+  });
+
   it('--scope session deletes one session; --all the rest; usage errors exit 2', async () => {
     await ingest('one');
     await ingest('two');
