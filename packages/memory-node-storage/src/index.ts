@@ -1,4 +1,6 @@
 // Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
+export * from './agent-hooks/index.js';
+export * from './config/index.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
 export { FileDeliveryLedger, type FileDeliveryLedgerOptions, type LedgerRecovery } from './stores/file-delivery-ledger.js';
