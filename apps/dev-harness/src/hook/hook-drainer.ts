@@ -10,7 +10,7 @@ import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { readTier, refreshTier, writeTier } from './local-tier.js';
 import { NullLogger } from './null-logger.js';
-import { workspaceTierFile } from './event-handlers.js';
+import { workspaceTierFile } from './handler-result.js';
 
 export interface DrainerLaunch {
   readonly nodePath: string;

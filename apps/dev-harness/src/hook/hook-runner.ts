@@ -25,9 +25,9 @@ async function main(): Promise<void> {
   } catch {
     // Never in the way: nothing printed, exit 0.
   }
-  process.exitCode = 0;
-  // Sockets of an abandoned request must not keep the process (and the agent) waiting.
-  setTimeout(() => process.exit(0), 50).unref();
+  // Done: leave at once once stdout is flushed — sockets of an abandoned request, or a keep-alive
+  // pool, must not keep the agent waiting.
+  process.stdout.write('', () => process.exit(0));
 }
 
 void main();
