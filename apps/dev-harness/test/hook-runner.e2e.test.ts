@@ -318,6 +318,24 @@ describe('Stop and SessionEnd', () => {
   });
 });
 
+describe('graphiti-harness hook', () => {
+  it('is the same code path as the bundled runner: recall printed, a Stop delivered by a drainer it starts', async () => {
+    await install();
+    await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await emulator.idle();
+    const recall = await spawnRun(process.execPath, [harnessBinary, 'hook'], JSON.stringify(copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' })));
+    expect(recall.exitCode).toBe(0);
+    expect(additionalContext(recall)).toContain('We always use pnpm');
+    const transcript = path.join(root, 'claude.jsonl');
+    await fs.writeFile(transcript, [claudeLine('user', 'u-9', 'Document the hook runner.', 0), claudeLine('assistant', 'a-9', 'Added a README section.', 1)].join('\n') + '\n');
+    const stop = await spawnRun(process.execPath, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(claudeInput('Stop')));
+    expect(stop).toMatchObject({ exitCode: 0, stdout: '' });
+    await waitFor(() => messagesSent().some((message) => message.content.includes('Document the hook runner.')));
+    const garbage = await spawnRun(process.execPath, [harnessBinary, 'hook'], 'garbage');
+    expect(garbage).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+});
+
 describe('hooks install, status, uninstall', () => {
   it('installs into a temporary HOME, shows the last runs, and uninstalls exactly our entries', async () => {
     const claudeSettings = path.join(home, '.claude', 'settings.json');

@@ -4,6 +4,7 @@
 // once (the running one adopts the newer journals); the outbox's own drain lock still guards sends.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { HookContext } from './hook-context.js';
@@ -40,7 +41,8 @@ export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: N
       '--workspace',
       context.workspaceFolder,
     ],
-    { detached: true, stdio: 'ignore', env, windowsHide: true, cwd: context.stateDirectory },
+    // cwd: a folder that surely exists (the state folder may not yet).
+    { detached: true, stdio: 'ignore', env, windowsHide: true, cwd: os.tmpdir() },
   );
   child.on('error', () => {});
   child.unref();

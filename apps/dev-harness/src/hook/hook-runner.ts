@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const hardLimit = setTimeout(() => process.exit(0), drain ? 10 * HARD_LIMIT_MS : HARD_LIMIT_MS);
   hardLimit.unref();
   try {
-    const stdinText = drain ? '{"hook_event_name":"Stop"}' : await readHookStdin(process.stdin);
+    const stdinText = drain ? '' : await readHookStdin(process.stdin);
     const { runHook } = await import('./run-hook.js');
     await runHook({
       argv,

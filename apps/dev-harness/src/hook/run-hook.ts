@@ -22,6 +22,7 @@ export interface HookIo {
   readonly now?: () => Date;
 }
 
+const DRAIN_EVENT = JSON.stringify({ hook_event_name: 'Stop' });
 /** Closing waits at most this (a socket to a hanging server never closes by itself). */
 const CLOSE_BOUND_MS = 100;
 /** Longest per-request timeout of SessionStart's and Stop's calls (they have no recall deadline). */
@@ -36,7 +37,8 @@ export async function runHook(io: HookIo): Promise<void> {
   let event = options.event ?? 'unknown';
   let result: HandlerResult;
   try {
-    const resolved = await resolveHookContext(io.stdinText, options, io.env, io.cwd);
+    // The drainer reads no stdin: it runs as a Stop of the workspace it was started for.
+    const resolved = await resolveHookContext(options.drain ? DRAIN_EVENT : io.stdinText, options, io.env, io.cwd);
     if (!resolved.ok) {
       stateDirectory = resolved.stateDirectory;
       event = resolved.event;
