@@ -6,6 +6,11 @@ import { readHookStdin } from './hook-stdin.js';
 /** Hard stop: whatever still runs after this is abandoned (and the run counts as failed). */
 const HARD_LIMIT_MS = 30_000;
 
+// zod compiles each object schema into a parser (`new Function`) on its first use; a hook process
+// parses each schema once or twice, so the compiling costs more than it saves. This is zod's own
+// global config key, read when zod loads (below, lazily).
+(globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const drain = argv.includes('--drain');
