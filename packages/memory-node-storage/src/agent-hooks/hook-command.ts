@@ -25,6 +25,11 @@ export interface AgentHookCommand {
   readonly leadingArguments?: readonly string[];
   /** Who installs: `graphiti-harness`, `vscode`. */
   readonly installedBy: string;
+  /**
+   * Variables set for the command, spelled before it (`ELECTRON_RUN_AS_NODE=1` lets VS Code's
+   * Electron binary run the runner as node). Names must be shell-safe identifiers.
+   */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 export type CommandShell = 'posix' | 'powershell';
@@ -35,8 +40,16 @@ export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent
     if (!path.isAbsolute(value)) throw new Error(`hookCommandLine: ${name} must be an absolute path (got ${JSON.stringify(value)})`);
   }
   const words = [command.nodePath, command.scriptPath, ...(command.leadingArguments ?? []), '--event', event, INSTALLED_BY_FLAG, command.installedBy];
-  if (shell === 'powershell') return `& ${words.map(powershellQuote).join(' ')}`;
-  return words.map(posixQuote).join(' ');
+  const variables = Object.entries(command.environment ?? {});
+  for (const [name] of variables) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`hookCommandLine: ${JSON.stringify(name)} is not a valid environment variable name`);
+  }
+  if (shell === 'powershell') {
+    const assignments = variables.map(([name, value]) => `$env:${name}=${powershellQuote(value)}; `).join('');
+    return `${assignments}& ${words.map(powershellQuote).join(' ')}`;
+  }
+  const assignments = variables.map(([name, value]) => `${name}=${posixQuote(value)} `).join('');
+  return `${assignments}${words.map(posixQuote).join(' ')}`;
 }
 
 /** True when a hook command line is one of ours. */
