@@ -8,6 +8,7 @@ import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
 import { registerHooksCommand } from './hooks-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerOutboxCommand } from './outbox-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
@@ -26,6 +27,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerEpisodesCommand,
     registerForgetCommand,
     registerTrackCommand,
+    registerOutboxCommand,
     registerHookCommand,
     registerHooksCommand,
     registerUserKeyCommand,

@@ -27,7 +27,7 @@ import {
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
-import { ensureUserKey, FileConsentStore, FileDeliveryLedger, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { ensureUserKey, FileConsentStore, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
 import { HarnessError } from '../cli/harness-errors.js';
@@ -67,6 +67,8 @@ export interface HarnessMemory {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiClient;
   readonly ingestion: IngestionService;
+  /** The durable outbox of this endpoint (recovery report, dead letters). */
+  readonly outbox: FileOutbox;
   readonly recall: RecallService;
   readonly promotion: PromotionService;
   readonly groups: GroupIdResolver;
@@ -82,7 +84,7 @@ export interface HarnessMemory {
 export async function openHarnessMemory(context: CommandContext, options: HarnessMemoryOptions = {}): Promise<HarnessMemory> {
   const { terminal, options: common } = context;
   const { endpoint, client } = await openGraphiti(context, options.emulator ?? {});
-  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs);
+  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined);
 
   const temporaryState = !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || endpoint.emulator !== undefined);
   const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
@@ -108,11 +110,12 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     openStore(layout.workspaceStore, logger),
   ]);
   await shareUserKey(globalStore, terminal.env, temporaryState, logger);
-  const ledger = await openOrExplain(() => FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger }), layout.deliveryLedger);
   const outbox = await openOrExplain(
     () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
     layout.outboxDirectory,
   );
+  // One ledger with the outbox: checked and written under its lock, so two runs never both send a message.
+  const ledger = outbox.deliveryLedger;
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
   const consent = new FileConsentStore(workspaceStore);
   if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
@@ -145,7 +148,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await ingestion.dispose();
-      await Promise.allSettled([outbox.close(), ledger.close(), globalStore.flush(), workspaceStore.flush()]);
+      await Promise.allSettled([outbox.close(), globalStore.flush(), workspaceStore.flush()]);
     })());
   // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
   context.defer(close);
@@ -156,6 +159,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     endpoint,
     client,
     ingestion,
+    outbox,
     recall: container.get<RecallService>(RecallService),
     promotion: container.get<PromotionService>(PromotionService),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
@@ -168,11 +172,11 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   };
 }
 
-async function preflight(client: GraphitiClient, url: string, timeoutMs: number): Promise<void> {
+async function preflight(client: GraphitiClient, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
   try {
     await client.healthcheck({ maxRetries: 0 });
   } catch (error) {
-    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs);
+    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs, { apiKeyGiven });
   }
 }
 

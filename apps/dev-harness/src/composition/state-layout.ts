@@ -11,8 +11,6 @@ export interface StateLayout {
   readonly workspaceStore: string;
   /** The durable outbox's folder, for this endpoint. */
   readonly outboxDirectory: string;
-  /** The delivery ledger, for this endpoint. */
-  readonly deliveryLedger: string;
   /** Transcript watcher offsets. */
   readonly watcherOffsets: string;
 }
@@ -24,7 +22,6 @@ export function stateLayout(stateDirectory: string, workspaceFolder: string, end
     globalStore: path.join(stateDirectory, 'global.json'),
     workspaceStore: path.join(stateDirectory, 'workspaces', `${workspaceKey}.json`),
     outboxDirectory: path.join(endpointFolder, 'outbox'),
-    deliveryLedger: path.join(endpointFolder, 'delivery-ledger.journal'),
     watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
   };
 }

@@ -25,7 +25,7 @@ import {
   type KeyValueStore,
   type MemoryEvent,
 } from '@graphiti-memory/memory-core';
-import { FileDeliveryLedger, FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import { readGitFacts } from '../composition/git-facts.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
@@ -102,12 +102,12 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
   if (options.durable) {
     const fileStore = await FileKeyValueStore.open(layout.workspaceStore, { logger: options.logger });
     workspaceStore = fileStore;
-    const ledger = await FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger: options.logger });
     outbox = await FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HOOK_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger: options.logger });
     container.bind(Outbox).toConstantValue(outbox);
-    container.bind(DeliveryLedger).toConstantValue(ledger);
+    // The outbox's own ledger, as the harness uses it: checked and written under the outbox's lock.
+    container.bind(DeliveryLedger).toConstantValue(outbox.deliveryLedger);
     const opened = outbox;
-    closers.push(() => Promise.allSettled([opened.close(), ledger.close(), fileStore.flush()]));
+    closers.push(() => Promise.allSettled([opened.close(), fileStore.flush()]));
   }
   container.bind(WorkspaceStore).toConstantValue(workspaceStore);
   container.loadSync(createMemoryModule());

@@ -84,6 +84,7 @@ export class DeferredIngestion implements MemoryIngestion {
       inFlight: 0,
       staged: this.#staged.length,
       waiting: 0,
+      deadLetters: 0,
       counters: EMPTY_COUNTERS,
     };
   }

@@ -9,6 +9,7 @@ import {
   Outbox,
   TelemetrySink,
   type ChatTurn,
+  type DeadLetter,
   type GraphitiApi,
   type OutboxEntry,
   type OutboxRecord,
@@ -16,7 +17,6 @@ import {
 import { MemoryConfiguration } from '../settings/index.js';
 import { classifyFailure, type DeliveryFailure } from './delivery-failure.js';
 import { DeliveryTracker } from './delivery-tracker.js';
-import { deliveryKey } from './in-memory-delivery-ledger.js';
 import { IngestionOptions, resolveIngestionOptions, retryDelay } from './ingestion-options.js';
 import {
   emptyCounters,
@@ -55,6 +55,9 @@ export class IngestionService {
   private readonly listeners = new Set<(stats: IngestionStats) => void>();
 
   private staged: StagedItem[] = [];
+  /** Admission failed (the outbox could not be written): staging waits until then before trying again. */
+  private stagingRetryAt = 0;
+  private stagingFailed = false;
   private stagingRun: Promise<void> | undefined;
   private passRun: Promise<void> | undefined;
   private loopRun: Promise<void> | undefined;
@@ -75,6 +78,8 @@ export class IngestionService {
   private lastErrorAt: number | undefined;
   private lastConfirmedAt: number | undefined;
   private blockedReason: string | undefined;
+  /** Ids handed out by `pending` and sent in this pass; the rest are given back at its end. */
+  private attempted = new Set<string>();
 
   constructor(
     @inject(TurnPlanner) private readonly planner: TurnPlanner,
@@ -156,7 +161,8 @@ export class IngestionService {
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
-    while (this.stagingRun !== undefined) await this.stagingRun;
+    await this.settled();
+    if (this.staged.length > 0) this.logger.error('ingestion: disposed while the outbox refused messages; they are not kept', { items: this.staged.length });
     this.disposed = true;
     this.lifetime.abort();
     this.wake();
@@ -177,7 +183,8 @@ export class IngestionService {
 
   /** Resolves when staged turns are in the outbox (for tests and shutdown paths). */
   async settled(): Promise<void> {
-    while (this.stagingRun !== undefined) await this.stagingRun;
+    // A failing outbox is retried in the background; waiting for it would never end.
+    while (this.stagingRun !== undefined && !this.stagingFailed) await this.stagingRun;
   }
 
   /**
@@ -215,6 +222,47 @@ export class IngestionService {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Forgetting and dead letters
+
+  /**
+   * Removes everything still queued for these groups (turns still being planned included) and
+   * keeps their ledger keys as forgotten, so no capture, track or hook run offers them again.
+   * Returns how many queued messages were removed.
+   */
+  async forgetGroups(groupIds: readonly string[]): Promise<number> {
+    if (groupIds.length === 0) return 0;
+    await this.settled();
+    const removed = await this.outbox.forgetGroups(groupIds);
+    if (removed > 0) this.logger.info('ingestion: queued messages of forgotten groups removed', { messages: removed, groups: groupIds.length });
+    this.notify();
+    return removed;
+  }
+
+  /** Messages that failed `maxAttempts` times or stayed unconfirmed past `maxAgeHours`. */
+  deadLetters(): readonly DeadLetter[] {
+    return this.outbox.deadLetters();
+  }
+
+  /** Sends dead letters (all when `ids` is omitted) again, with fresh attempts. Returns how many. */
+  retryDeadLetters(ids?: readonly string[]): number {
+    const moved = this.outbox.retryDeadLetters(ids);
+    if (moved > 0) {
+      this.sendFailures = 0;
+      this.backoffUntil = 0;
+      this.wake();
+    }
+    this.notify();
+    return moved;
+  }
+
+  /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
+  dropDeadLetters(ids?: readonly string[]): number {
+    const dropped = this.outbox.dropDeadLetters(ids);
+    this.notify();
+    return dropped;
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Status
 
   stats(): IngestionStats {
@@ -225,6 +273,7 @@ export class IngestionService {
       queueDepth,
       inFlight: Math.min(this.inFlightCount, queueDepth),
       staged: this.staged.length,
+      deadLetters: this.outbox.deadLetters().length,
       waiting: state === 'accepting-not-processing' ? queueDepth : 0,
       counters: { ...this.counters },
       ...(this.lastErrorClass === undefined ? {} : { lastErrorClass: this.lastErrorClass }),
@@ -263,7 +312,8 @@ export class IngestionService {
 
   private scheduleStaging(): void {
     // A macrotask, not a microtask: the chat path that enqueued gets to run on first.
-    this.stagingRun = new Promise<void>((resolve) => setTimeout(resolve, 0))
+    const delay = Math.max(0, this.stagingRetryAt - this.clock.now());
+    this.stagingRun = new Promise<void>((resolve) => setTimeout(resolve, delay))
       .then(() => this.processStaged())
       .catch((error: unknown) => {
         this.logger.error('ingestion: staging failed', { errorClass: errorName(error) });
@@ -295,29 +345,32 @@ export class IngestionService {
           entries.push(...item.entries);
         }
       }
-      this.admit(entries, turns);
+      if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
+      try {
+        await this.admit(entries);
+      } catch (error) {
+        // Nothing accepted is lost: the planned messages wait in staging and are admitted later.
+        this.staged.unshift({ entries });
+        this.stagingRetryAt = this.clock.now() + this.options.idleRecheckMs;
+        this.stagingFailed = true;
+        this.logger.error('ingestion: the outbox refused new messages; trying again later', { errorClass: errorName(error) });
+        return;
+      }
     }
   }
 
-  private admit(entries: readonly OutboxEntry[], turns: number): void {
-    if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
-    const fresh: OutboxEntry[] = [];
-    for (const entry of entries) {
-      const name = entry.message.name;
-      if (!name) {
-        this.logger.error('ingestion: a planned message has no name and was skipped');
-        continue;
-      }
-      const key = deliveryKey(entry.groupId, name);
-      if (this.ledger.has(key)) {
-        this.counters.duplicates++;
-        continue;
-      }
-      this.ledger.add(key);
-      fresh.push(entry);
-    }
-    if (fresh.length === 0) return;
-    const result = this.outbox.append(fresh);
+  private async admit(entries: readonly OutboxEntry[]): Promise<void> {
+    const named = entries.filter((entry) => {
+      if (entry.message.name) return true;
+      this.logger.error('ingestion: a planned message has no name and was skipped');
+      return false;
+    });
+    if (named.length === 0) return;
+    // The outbox checks the ledger and appends as one step for every process that shares it.
+    const result = await this.outbox.admit(named, this.ledger);
+    this.stagingFailed = false;
+    this.counters.duplicates += result.duplicates;
+    if (result.accepted + result.dropped === 0) return;
     this.counters.enqueued += result.accepted;
     if (result.dropped > 0) {
       this.counters.dropped += result.dropped;
@@ -394,7 +447,7 @@ export class IngestionService {
   }
 
   private async runPass(): Promise<void> {
-    while (this.stagingRun !== undefined) await this.stagingRun;
+    await this.settled();
     this.lastPassSent = false;
     const api = this.connection.current();
     const decision = this.gate.evaluate();
@@ -424,16 +477,41 @@ export class IngestionService {
   private async sendPending(api: GraphitiApi): Promise<void> {
     const settings = this.configuration.current();
     const batchSize = Math.max(1, Math.floor(settings.maxBatchSize));
-    const records = await this.outbox.pending(Math.max(PENDING_PER_PASS, batchSize));
-    for (const [groupId, group] of groupByGroupId(records)) {
-      let room = MAX_IN_FLIGHT_PER_GROUP - (this.inFlightByGroup.get(groupId) ?? 0);
-      for (let start = 0; start < group.length && room > 0; start += batchSize) {
-        if (this.disposed) return;
-        const chunk = group.slice(start, start + Math.min(batchSize, room));
-        room -= chunk.length;
-        if ((await this.sendChunk(api, groupId, chunk, settings.timeoutMs)) === 'stop') return;
+    const offered = await this.outbox.pending(Math.max(PENDING_PER_PASS, batchSize));
+    const records = this.expire(offered);
+    this.attempted = new Set();
+    try {
+      for (const [groupId, group] of groupByGroupId(records)) {
+        let room = MAX_IN_FLIGHT_PER_GROUP - (this.inFlightByGroup.get(groupId) ?? 0);
+        for (let start = 0; start < group.length && room > 0; start += batchSize) {
+          if (this.disposed) return;
+          if (!(await this.outbox.holdsDrain())) {
+            this.setBlocked('this process lost its outbox lock; another process sends these messages');
+            return;
+          }
+          const chunk = group.slice(start, start + Math.min(batchSize, room));
+          room -= chunk.length;
+          if ((await this.sendChunk(api, groupId, chunk, settings.timeoutMs)) === 'stop') return;
+        }
       }
+    } finally {
+      // Offered is not sent: what no request carried goes back to plain pending, so a later run
+      // sends it at once instead of waiting a resend window for a message that never left.
+      const unsent = records.filter((record) => !this.attempted.has(record.id)).map((record) => record.id);
+      if (unsent.length > 0) this.outbox.markPending(unsent);
     }
+  }
+
+  /** Dead-letters the records unconfirmed past `maxAgeHours`; returns the others. */
+  private expire(records: readonly OutboxRecord[]): readonly OutboxRecord[] {
+    const maxAgeMs = this.configuration.current().maxAgeHours * 3_600_000;
+    const now = this.clock.now();
+    const expired = records.filter((record) => now - record.enqueuedAt > maxAgeMs);
+    if (expired.length === 0) return records;
+    const hours = this.configuration.current().maxAgeHours;
+    this.deadLetter(expired, { disposition: 'dead-letter', errorClass: 'Expired', reason: `unconfirmed after ${hours} h` });
+    const gone = new Set(expired.map((record) => record.id));
+    return records.filter((record) => !gone.has(record.id));
   }
 
   private async sendChunk(
@@ -443,6 +521,7 @@ export class IngestionService {
     timeoutMs: number,
   ): Promise<ChunkOutcome> {
     const ids = chunk.map((record) => record.id);
+    for (const id of ids) this.attempted.add(id);
     const sentAt = this.clock.now();
     // Marked before the request: a crash from here on recovers into confirmation, not a resend.
     this.outbox.markSent(ids, sentAt);
@@ -465,11 +544,18 @@ export class IngestionService {
           this.tracker.sentTo(groupId, this.clock.now());
           if (!this.disposed) this.failed(failure);
           return 'stop';
-        case 'retry':
+        case 'retry': {
           this.outbox.markPending(ids);
           this.changeInFlight(groupId, -chunk.length);
           this.failed(failure);
+          // This send was attempt `attempts + 1`; at `maxAttempts` the message stops being retried.
+          const maxAttempts = this.configuration.current().maxAttempts;
+          const exhausted = chunk.filter((record) => record.attempts + 1 >= maxAttempts);
+          if (exhausted.length > 0) {
+            this.deadLetter(exhausted, { ...failure, reason: `failed ${maxAttempts} times, last: ${failure.reason}` });
+          }
           return 'stop';
+        }
         case 'dead-letter':
           this.outbox.markPending(ids);
           this.changeInFlight(groupId, -chunk.length);
@@ -554,7 +640,7 @@ export class IngestionService {
   // Confirming
 
   private async confirmInFlight(api: GraphitiApi): Promise<void> {
-    const inFlight = await this.outbox.inFlight();
+    const inFlight = this.expire(await this.outbox.inFlight());
     const byGroup = groupByGroupId(inFlight);
     this.inFlightCount = inFlight.length;
     this.inFlightByGroup = new Map([...byGroup].map(([groupId, records]) => [groupId, records.length]));
@@ -643,7 +729,15 @@ export class IngestionService {
     });
   }
 
-  private resend(groupId: string, records: readonly OutboxRecord[], now: number): void {
+  private resend(groupId: string, due: readonly OutboxRecord[], now: number): void {
+    const maxAttempts = this.configuration.current().maxAttempts;
+    const exhausted = due.filter((record) => record.attempts >= maxAttempts);
+    if (exhausted.length > 0) {
+      this.changeInFlight(groupId, -exhausted.length);
+      this.deadLetter(exhausted, { disposition: 'dead-letter', errorClass: 'Unconfirmed', reason: `sent ${maxAttempts} times, never stored` });
+    }
+    const records = due.filter((record) => record.attempts < maxAttempts);
+    if (records.length === 0) return;
     const noProgress = this.tracker.noProgress(now);
     this.outbox.markPending(records.map((record) => record.id));
     this.changeInFlight(groupId, -records.length);

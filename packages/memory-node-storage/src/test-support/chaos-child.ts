@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     drainIdleReleaseMs: 3_000,
     maxQueueSize: 1_000_000,
   });
-  report({ event: 'opened', recovery: outbox.recovery(), size: outbox.size() });
+  report({ event: 'opened', recovery: outbox.recovery(), size: outbox.size(), journal: outbox.stats().journalPath });
   const client = new GraphitiClient({ baseUrl: url, timeoutMs: 1_000, maxRetries: 0 });
   const settings = { enabled: true, endpoint: url, timeoutMs: 1_000, maxBatchSize: 25, maxQueueSize: 1_000_000 };
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
