@@ -28,11 +28,13 @@ import {
   ReviewQueue,
   SettingsSource,
   TelemetrySink,
+  USER_KEY_STORAGE_KEY,
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
 import {
   createNodeStorageModule,
+  ensureUserKey,
   FileAuditLog,
   FileGroupRegistry,
   FileOutbox,
@@ -138,6 +140,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     openOrExplain(() => container.getAsync<FileKeyValueStore>(GlobalStore), layout.globalStore),
     openOrExplain(() => container.getAsync<FileKeyValueStore>(WorkspaceStore), layout.workspaceStore),
   ]);
+  await shareUserKey(globalStore, terminal.env, temporaryState, logger);
   const consent = await container.getAsync<ConsentStore>(ConsentStore);
   const outbox = await openOrExplain(() => container.getAsync(FileOutbox), layout.outboxDirectory);
   const registry = await openOrExplain(() => FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }), layout.groupRegistry);
@@ -218,5 +221,26 @@ async function openOrExplain<T>(open: () => Promise<T>, location: string): Promi
       hint: 'Check that the folder is writable, or pass another --state-dir.',
       cause: error,
     });
+  }
+}
+
+/**
+ * The user scope's key comes from the user config, shared with the extension and agent hooks, so
+ * the user scope is one group for every tool; a key this state folder used before is adopted into
+ * it. Temporary state (the demo) keeps its own throw-away key.
+ */
+async function shareUserKey(
+  globalStore: FileKeyValueStore,
+  env: Readonly<Record<string, string | undefined>>,
+  temporaryState: boolean,
+  logger: Logger,
+): Promise<void> {
+  if (temporaryState) return;
+  const previous = globalStore.get<unknown>(USER_KEY_STORAGE_KEY);
+  try {
+    const shared = await ensureUserKey(env, typeof previous === 'string' ? previous : undefined);
+    if (shared !== previous) await globalStore.set(USER_KEY_STORAGE_KEY, shared);
+  } catch (error) {
+    logger.warn('user config unreadable; the state folder keeps its own user key', { errorClass: error instanceof Error ? error.name : typeof error });
   }
 }
