@@ -111,7 +111,10 @@ export interface WorkspaceContext {
   gitRemote(): string | undefined;
   /** Branch, commit and dirty flag, when known. Never a path. */
   gitMetadata(): GitMetadata | undefined;
-  /** The signed-in account id, when the host has one: preferred for the user scope. */
+  /**
+   * The signed-in account id, when the host has one: preferred for the user scope. Only its hash
+   * leaves the machine (the user group id hashes it under every `groupIdStrategy`).
+   */
   accountId(): string | undefined;
 }
 export const WorkspaceContext = Symbol.for('graphiti-memory.WorkspaceContext');

@@ -6,25 +6,41 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GraphitiApi } from '@graphiti-memory/graphiti-client';
 import {
+  AuditLog,
+  auditedConnection,
   Clock,
   ConsentStore,
   createMemoryModule,
+  ForgetService,
   GlobalStore,
   GraphitiConnection,
   GroupIdResolver,
+  GroupRecorderOptions,
+  GroupRegistry,
   IngestionOptions,
   IngestionService,
   Logger,
   MemoryConfiguration,
   normaliseEndpoint,
+  PendingMemoryStore,
   PromotionService,
   RecallService,
+  ReviewQueue,
   SettingsSource,
   TelemetrySink,
+  USER_KEY_STORAGE_KEY,
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
-import { createNodeStorageModule, FileOutbox, type FileKeyValueStore } from '@graphiti-memory/memory-node-storage';
+import {
+  createNodeStorageModule,
+  ensureUserKey,
+  FileAuditLog,
+  FileGroupRegistry,
+  FileOutbox,
+  FilePendingMemoryStore,
+  type FileKeyValueStore,
+} from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
 import { HarnessError } from '../cli/harness-errors.js';
@@ -51,6 +67,8 @@ export interface HarnessMemoryOptions {
   readonly temporaryStateUnlessGiven?: boolean;
   readonly emulator?: EmulatorSettings;
   readonly autoPromote?: boolean;
+  /** Hold promotions of directives for review (`pending`); default true, as the setting. */
+  readonly review?: boolean;
   readonly maxFacts?: number;
   /** Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL. */
   readonly preflight?: boolean;
@@ -69,6 +87,10 @@ export interface HarnessMemory {
   readonly recall: RecallService;
   readonly promotion: PromotionService;
   readonly groups: GroupIdResolver;
+  readonly forget: ForgetService;
+  readonly review: ReviewQueue;
+  readonly registry: GroupRegistry;
+  readonly audit: AuditLog;
   readonly configuration: MemoryConfiguration;
   readonly telemetry: CountingTelemetry;
   readonly stateDirectory: string;
@@ -98,6 +120,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       endpoint: endpoint.url,
       options: common,
       ...(options.autoPromote === undefined ? {} : { autoPromote: options.autoPromote }),
+      ...(options.review === undefined ? {} : { review: options.review }),
       ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
     }),
   );
@@ -123,14 +146,22 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     openOrExplain(() => container.getAsync<FileKeyValueStore>(GlobalStore), layout.globalStore),
     openOrExplain(() => container.getAsync<FileKeyValueStore>(WorkspaceStore), layout.workspaceStore),
   ]);
+  await shareUserKey(globalStore, terminal.env, temporaryState, logger);
   const consent = await container.getAsync<ConsentStore>(ConsentStore);
   const outbox = await openOrExplain(() => container.getAsync(FileOutbox), layout.outboxDirectory);
+  const registry = await openOrExplain(() => FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }), layout.groupRegistry);
+  const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
   if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
 
   container.bind(SettingsSource).toConstantValue(settingsSource);
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(workspaceFolder, git));
-  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  // Every add-messages request is recorded in the audit log (metadata only).
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => client }, audit, { endpoint: endpoint.label }));
+  container.bind(GroupRegistry).toConstantValue(registry);
+  container.bind(PendingMemoryStore).toConstantValue(new FilePendingMemoryStore({ filePath: layout.pendingMemories, logger }));
+  container.bind(AuditLog).toConstantValue(audit);
+  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
   container.bind(Clock).toConstantValue(clock);
   container.bind(Logger).toConstantValue(logger);
   container.bind(TelemetrySink).toConstantValue(telemetry);
@@ -151,7 +182,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await ingestion.dispose();
-      await Promise.allSettled([outbox.close(), globalStore.flush(), workspaceStore.flush()]);
+      await Promise.allSettled([outbox.close(), globalStore.flush(), workspaceStore.flush(), registry.flush(), audit.flush()]);
     })());
   // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
   context.defer(close);
@@ -166,6 +197,10 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     recall: container.get<RecallService>(RecallService),
     promotion: container.get<PromotionService>(PromotionService),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
+    forget: container.get(ForgetService),
+    review: container.get(ReviewQueue),
+    registry,
+    audit,
     configuration,
     telemetry,
     stateDirectory,
@@ -192,5 +227,26 @@ async function openOrExplain<T>(open: () => Promise<T>, location: string): Promi
       hint: 'Check that the folder is writable, or pass another --state-dir.',
       cause: error,
     });
+  }
+}
+
+/**
+ * The user scope's key comes from the user config, shared with the extension and agent hooks, so
+ * the user scope is one group for every tool; a key this state folder used before is adopted into
+ * it. Temporary state (the demo) keeps its own throw-away key.
+ */
+async function shareUserKey(
+  globalStore: FileKeyValueStore,
+  env: Readonly<Record<string, string | undefined>>,
+  temporaryState: boolean,
+  logger: Logger,
+): Promise<void> {
+  if (temporaryState) return;
+  const previous = globalStore.get<unknown>(USER_KEY_STORAGE_KEY);
+  try {
+    const shared = await ensureUserKey(env, typeof previous === 'string' ? previous : undefined);
+    if (shared !== previous) await globalStore.set(USER_KEY_STORAGE_KEY, shared);
+  } catch (error) {
+    logger.warn('user config unreadable; the state folder keeps its own user key', { errorClass: error instanceof Error ? error.name : typeof error });
   }
 }

@@ -15,6 +15,8 @@ export interface HarnessSettingsInput {
   readonly options: Pick<CommonOptions, 'timeoutMs' | 'scopes'> & Partial<Pick<CommonOptions, 'maxAttempts'>>;
   /** Memory directives (`decision: …`) in user text become promotions. Default true. */
   readonly autoPromote?: boolean;
+  /** Directive promotions wait for `pending approve`. Default true. */
+  readonly review?: boolean;
   readonly maxFacts?: number;
 }
 
@@ -36,7 +38,7 @@ export function harnessSettings(input: HarnessSettingsInput): Record<string, unk
     groupIdStrategy: 'hashed',
     includeGitMetadata: true,
     includeSystemMessages: false,
-    autoPromote: { enabled: input.autoPromote ?? true },
+    autoPromote: { enabled: input.autoPromote ?? true, review: input.review ?? true },
     recall: {
       enabled: true,
       timeoutMs: clamp(options.timeoutMs, RECALL_TIMEOUT_BOUNDS),

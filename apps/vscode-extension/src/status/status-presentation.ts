@@ -21,7 +21,7 @@ const PRESENTATION: Record<MemoryState, { readonly icon: string; readonly label:
 export interface StatusView {
   readonly state: MemoryState;
   readonly queueDepth: number;
-  /** Messages that will not be sent again on their own (0 before the runtime loads). */
+  /** Messages that gave up (sent again only by Retry Dead Letters); unknown before the runtime loads. */
   readonly deadLetters?: number;
   readonly summary: string;
 }

@@ -1,6 +1,7 @@
 import { inject, injectable, optional } from 'inversify';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
+import { GroupRecorder } from '../registry/group-recorder.js';
 import {
   Clock,
   DeliveryLedger,
@@ -57,6 +58,7 @@ export class IngestionService {
     @inject(Logger) private readonly logger: Logger,
     @inject(TelemetrySink) telemetry: TelemetrySink,
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
+    @inject(GroupRecorder) @optional() recorder?: GroupRecorder,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -65,6 +67,8 @@ export class IngestionService {
     this.staging = new TurnStaging(planner, outbox, ledger, state, clock, logger, telemetry, this.options, {
       admitted: () => this.wake(),
       changed: () => this.notify(),
+      // The local registry of written groups (what forget covers) learns of every accepted message.
+      ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
     });
     const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
     const isDisposed = (): boolean => this.disposed;

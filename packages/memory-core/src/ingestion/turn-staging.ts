@@ -4,7 +4,9 @@
 // messages the outbox refuses wait here and are admitted later.
 import type { TurnPlanner } from '../planning/index.js';
 import type { ChatTurn, Clock, DeliveryLedger, Logger, Outbox, OutboxEntry, TelemetrySink } from '../ports.js';
+import type { AcceptedEntry } from '../registry/group-recorder.js';
 import { errorName, type DeliveryState } from './delivery-state.js';
+import { deliveryKey } from './in-memory-delivery-ledger.js';
 import type { IngestionOptions } from './ingestion-options.js';
 
 export type StagedItem = { readonly turn: ChatTurn } | { readonly entries: readonly OutboxEntry[] };
@@ -14,6 +16,8 @@ export interface StagingHooks {
   admitted(): void;
   /** A staging round ended: stats may have changed. */
   changed(): void;
+  /** Entries this admission accepted (new to the ledger), with the turns they were planned from. */
+  accepted?(accepted: readonly AcceptedEntry[]): Promise<void>;
 }
 
 export class TurnStaging {
@@ -82,12 +86,15 @@ export class TurnStaging {
       const batch = this.#staged;
       this.#staged = [];
       const entries: OutboxEntry[] = [];
+      const turnOf = new Map<OutboxEntry, ChatTurn>();
       let turns = 0;
       for (const item of batch) {
         if ('turn' in item) {
           turns++;
           try {
-            entries.push(...(await this.planner.plan(item.turn)));
+            const planned = await this.planner.plan(item.turn);
+            for (const entry of planned) turnOf.set(entry, item.turn);
+            entries.push(...planned);
           } catch (error) {
             this.logger.error('ingestion: planning a turn failed; the turn is skipped', {
               errorClass: errorName(error),
@@ -98,6 +105,8 @@ export class TurnStaging {
         }
       }
       if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
+      // What the ledger does not know before admission is what admission accepts.
+      const unknown = this.hooks.accepted === undefined ? [] : this.#unknown(entries);
       try {
         await this.#admit(entries);
       } catch (error) {
@@ -108,7 +117,20 @@ export class TurnStaging {
         this.logger.error('ingestion: the outbox refused new messages; trying again later', { errorClass: errorName(error) });
         return;
       }
+      await this.hooks.accepted?.(unknown.map((entry) => ({ entry, turn: turnOf.get(entry) })));
     }
+  }
+
+  /** The entries whose key neither the ledger nor an earlier entry of the batch has. */
+  #unknown(entries: readonly OutboxEntry[]): OutboxEntry[] {
+    const seen = new Set<string>();
+    return entries.filter((entry) => {
+      if (!entry.message.name) return false;
+      const key = deliveryKey(entry.groupId, entry.message.name);
+      if (seen.has(key) || this.ledger.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   async #admit(entries: readonly OutboxEntry[]): Promise<void> {
