@@ -15,7 +15,7 @@ export function describeFailure(endpoint: string, error: unknown): string {
   const kind = isGraphitiError(error) ? error.kind : 'unknown';
   switch (kind) {
     case 'connection':
-      return `Graphiti at ${endpoint} is unreachable (connection failed). Check that the server runs (for example \`docker compose up graph\`), and the host and port in graphitiMemory.endpoint.`;
+      return `Graphiti at ${endpoint} is unreachable (connection failed). Check that the server runs (for example \`docker compose up graph\`, or Graphiti's MCP server), and the host and port in graphitiMemory.endpoint.`;
     case 'timeout':
       return `Graphiti at ${endpoint} did not answer in time. Check that the server is not overloaded, or raise graphitiMemory.timeoutMs.`;
     case 'rate-limit':
@@ -28,7 +28,7 @@ export function describeFailure(endpoint: string, error: unknown): string {
       const status = (error as { status?: unknown }).status;
       return status === 401 || status === 403
         ? `Graphiti at ${endpoint} refused the request (${String(status)}). Set the API key with "Graphiti Memory: Set API Key".`
-        : `Graphiti at ${endpoint} answered with an error (${errorClass(error)}). Is this the Graphiti REST service?`;
+        : `Graphiti at ${endpoint} answered with an error (${errorClass(error)}). Is this a Graphiti server (REST service or MCP server)? graphitiMemory.serverKind says which it is.`;
     }
     case 'response-validation':
       return `${endpoint} answered, but not like a Graphiti server. Check graphitiMemory.endpoint.`;
