@@ -169,6 +169,27 @@ describe('sessions', () => {
     await fresh.close();
   });
 
+  it('ends its session on close(), so the server can free it', async () => {
+    const fresh = new GraphitiMcpClient({ baseUrl: emulator.url });
+    await fresh.openSession();
+    emulator.clearRequests();
+    await fresh.close();
+    expect(emulator.requests.map((request) => `${request.method} ${request.route} ${request.status}`)).toEqual(['DELETE mcp 200']);
+  });
+
+  it('close() does not wait longer than timeoutMs for a server that hangs', async () => {
+    const fresh = new GraphitiMcpClient({ baseUrl: emulator.url, timeoutMs: 200 });
+    await fresh.openSession();
+    emulator.setFaults({ mcp: { hangRate: 1 } });
+    try {
+      const started = Date.now();
+      await fresh.close();
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      emulator.setFaults({});
+    }
+  });
+
   it('fails after close()', async () => {
     const fresh = new GraphitiMcpClient({ baseUrl: emulator.url });
     await fresh.close();

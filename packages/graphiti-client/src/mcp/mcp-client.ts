@@ -65,6 +65,7 @@ export function mcpServerRoot(baseUrl: string): string {
 
 interface Session {
   readonly client: Client;
+  readonly transport: StreamableHTTPClientTransport;
   readonly ready: Promise<void>;
 }
 
@@ -254,14 +255,38 @@ export class GraphitiMcpClient implements GraphitiApi {
     return this.simple('deleteGroup', 'clear_graph', { group_ids: [parseRequest('deleteGroup', groupIdSchema, groupId)] }, options);
   }
 
-  /** Ends the session and closes the Agent this client created. Later calls fail. */
+  /**
+   * Ends the session (a DELETE, so the server can free it; best effort, bounded by timeoutMs) and
+   * closes the Agent this client created. Later calls fail.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const session = this.session;
     this.session = undefined;
-    await session?.client.close().catch(() => undefined);
-    await this.ownAgent?.close();
+    let ended = true;
+    if (session !== undefined) {
+      const opened = await session.ready.then(
+        () => true,
+        () => false,
+      );
+      if (opened) {
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), this.options.timeoutMs);
+        });
+        const terminated = session.transport.terminateSession().then(
+          () => true,
+          () => true,
+        );
+        ended = await Promise.race([terminated, bound]);
+        clearTimeout(timer);
+      }
+      await session.client.close().catch(() => undefined);
+    }
+    // A DELETE the server never answered would hold a graceful close: cut it instead.
+    if (ended) await this.ownAgent?.close();
+    else await this.ownAgent?.destroy();
   }
 
   private async simple(
@@ -312,7 +337,7 @@ export class GraphitiMcpClient implements GraphitiApi {
       // A dropped server-to-client stream is reported here; the next call finds out what matters.
       client.onerror = () => undefined;
       const ready = client.connect(transport, { timeout: settings.timeoutMs });
-      session = { client, ready };
+      session = { client, transport, ready };
       this.session = session;
       const opening = session;
       ready.catch(() => {
