@@ -33,6 +33,9 @@ import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } fro
 import { ConsentContribution } from '../consent/consent-contribution.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
+import { GlobalStateUserKeyStore, SharedUserKeyStore } from '../user-key/shared-user-key-store.js';
+import { UserKeyContribution } from '../user-key/user-key-contribution.js';
+import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { CoreRecall } from '../memory/core-recall.js';
 import { DeferredIngestion } from '../memory/deferred-ingestion.js';
@@ -60,6 +63,7 @@ export const CONTRIBUTIONS = [
   MemoryToolsContribution,
   EpisodesViewContribution,
   CaptureContribution,
+  UserKeyContribution,
 ] as const;
 
 export interface ExtensionModuleOptions {
@@ -114,6 +118,8 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
+    bind(SharedUserKeyStore).toConstantValue(new GlobalStateUserKeyStore(new MementoKeyValueStore(context.globalState)));
+    bind(UserMemoryKey).toSelf().inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();
     bind(SearchMemoryTool).toSelf().inSingletonScope();

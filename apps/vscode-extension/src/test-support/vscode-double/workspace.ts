@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import type * as vscode from 'vscode';
 import { Disposable } from './basics.js';
+import { clipboard } from './authentication.js';
 import { onTestHostReset, testHost } from './test-host.js';
 
 interface ManifestProperty {
@@ -159,6 +160,7 @@ export const env = {
   machineId: 'test-machine-id',
   sessionId: 'test-session-id',
   uriScheme: 'vscode',
+  clipboard,
   async openExternal(): Promise<boolean> {
     return true;
   },
