@@ -59,6 +59,10 @@ export const workspace = {
   getConfiguration(section?: string) {
     return new WorkspaceConfigurationDouble(section) as unknown as vscode.WorkspaceConfiguration;
   },
+  async openTextDocument(options: { readonly language?: string; readonly content?: string }): Promise<vscode.TextDocument> {
+    const text = options.content ?? '';
+    return { languageId: options.language ?? 'plaintext', isUntitled: true, getText: () => text } as unknown as vscode.TextDocument;
+  },
   get onDidChangeConfiguration() {
     return testHost().configurationChanged.event;
   },
