@@ -11,6 +11,7 @@
  * - `parseVsCodeChatSession` — VS Code's chat session mutation log (or the flat `.json` object):
  *   the log is replayed whole, only finished turns are kept (id = `requestId`), unknown session
  *   versions give `unsupportedVersion` and no turns.
+ * - `parseCopilotAgentTranscript` — Copilot agent mode's hook transcript (`transcript_path`).
  * - `parseJsonlTranscript` — plain `{role, content, timestamp}` lines; ids from a content hash.
  * - `detectTranscriptFormat` / `parseTranscript(text, format | 'auto')`.
  * - `createTranscriptReader(format)` — incremental `push(chunk)` / `flush()` (idle) / `end()` for
@@ -23,6 +24,13 @@ export {
   type ClaudeCodeTranscriptOptions,
 } from './claude-code-transcript.js';
 export { JsonlTranscriptReader, parseJsonlTranscript, type JsonlTranscriptOptions } from './jsonl-transcript.js';
+export {
+  COPILOT_AGENT_PARTICIPANT,
+  isCopilotAgentTranscript,
+  parseCopilotAgentTranscript,
+  type CopilotAgentTranscriptOptions,
+  type CopilotAgentTranscriptResult,
+} from './copilot-agent-transcript.js';
 export {
   createTranscriptReader,
   detectTranscriptFormat,

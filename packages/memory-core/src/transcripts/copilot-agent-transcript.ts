@@ -1,0 +1,121 @@
+// Copilot agent mode's session transcript, as VS Code's Copilot Chat writes it for hooks
+// (`transcript_path`): JSONL lines `{type, data, id, timestamp, parentId}` — `session.start`,
+// `user.message`, `assistant.turn_start`, `assistant.message`, `tool.execution_start`,
+// `tool.execution_complete`, `assistant.turn_end`. A turn is one user message plus the assistant's
+// messages until the next user message; its id is the user line's `id`, so re-reading dedupes.
+import type { ChatTurn } from '../ports.js';
+
+/** The participant recorded on turns of this format. */
+export const COPILOT_AGENT_PARTICIPANT = 'copilot-agent';
+
+export interface CopilotAgentTranscriptOptions {
+  /** Session id when the file has no `session.start` line. */
+  readonly sessionId?: string;
+  /** Keep the last turn even when no `assistant.turn_end` followed it (default false). */
+  readonly includeUnfinished?: boolean;
+}
+
+export interface CopilotAgentTranscriptResult {
+  readonly turns: ChatTurn[];
+  readonly sessionId: string | undefined;
+  /** Lines that were not JSON objects with a `type`; never fatal. */
+  readonly malformedLines: number;
+}
+
+interface TurnInProgress {
+  readonly id: string;
+  readonly userText: string;
+  readonly userTimestamp: string;
+  readonly assistant: string[];
+  assistantTimestamp: string | undefined;
+  finished: boolean;
+}
+
+/** True when the text looks like this format: its first line is a `session.start` of `copilot-agent`. */
+export function isCopilotAgentTranscript(text: string): boolean {
+  const firstLine = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
+  const line = parseLine(firstLine);
+  if (line === undefined) return false;
+  const data = record(line['data']);
+  return line['type'] === 'session.start' && (data?.['producer'] === COPILOT_AGENT_PARTICIPANT || typeof data?.['sessionId'] === 'string');
+}
+
+/** Parses the whole transcript; never throws. */
+export function parseCopilotAgentTranscript(text: string, options: CopilotAgentTranscriptOptions = {}): CopilotAgentTranscriptResult {
+  const turns: ChatTurn[] = [];
+  let sessionId = options.sessionId;
+  let malformedLines = 0;
+  let current: TurnInProgress | undefined;
+  const finish = (): void => {
+    if (current !== undefined && (current.finished || options.includeUnfinished === true) && sessionId !== undefined) {
+      const assistantText = current.assistant.join('\n\n').trim();
+      turns.push({
+        id: current.id,
+        sessionId,
+        user: { text: current.userText, timestamp: current.userTimestamp },
+        ...(assistantText === '' ? {} : { assistant: { text: assistantText, timestamp: current.assistantTimestamp ?? current.userTimestamp } }),
+        participant: COPILOT_AGENT_PARTICIPANT,
+      });
+    }
+    current = undefined;
+  };
+  const lines = text.split('\n');
+  for (const [index, raw] of lines.entries()) {
+    if (raw.trim() === '') continue;
+    const line = parseLine(raw);
+    if (line === undefined) {
+      // A last line without its line break is a write in progress, not damage.
+      if (index !== lines.length - 1) malformedLines++;
+      continue;
+    }
+    const data = record(line['data']) ?? {};
+    const timestamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : new Date(0).toISOString();
+    switch (line['type']) {
+      case 'session.start':
+        if (sessionId === undefined && typeof data['sessionId'] === 'string') sessionId = data['sessionId'];
+        break;
+      case 'user.message': {
+        finish();
+        const content = typeof data['content'] === 'string' ? data['content'].trim() : '';
+        const id = typeof line['id'] === 'string' ? line['id'] : undefined;
+        if (content === '' || id === undefined) {
+          malformedLines += id === undefined ? 1 : 0;
+          break;
+        }
+        current = { id, userText: content, userTimestamp: timestamp, assistant: [], assistantTimestamp: undefined, finished: false };
+        break;
+      }
+      case 'assistant.message': {
+        const content = typeof data['content'] === 'string' ? data['content'].trim() : '';
+        if (current !== undefined && content !== '') {
+          current.assistant.push(content);
+          current.assistantTimestamp = timestamp;
+        }
+        break;
+      }
+      case 'assistant.turn_end':
+        if (current !== undefined) current.finished = true;
+        break;
+      case undefined:
+        malformedLines++;
+        break;
+      default:
+        // Tool lines and kinds this version does not know: not part of the conversation text.
+        break;
+    }
+  }
+  finish();
+  return { turns, sessionId, malformedLines };
+}
+
+function parseLine(raw: string): Record<string, unknown> | undefined {
+  try {
+    return record(JSON.parse(raw));
+  } catch {
+    return undefined;
+  }
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}

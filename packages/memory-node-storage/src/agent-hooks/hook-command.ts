@@ -1,0 +1,53 @@
+// The command line a hook file runs: an absolute node and an absolute script, so it works whatever
+// the shell's PATH is. `--installed-by` marks our entries, so uninstall removes exactly those.
+import path from 'node:path';
+
+/** The events Graphiti Memory hooks into, in Claude Code / VS Code names. */
+export const AGENT_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
+export type AgentHookEvent = (typeof AGENT_HOOK_EVENTS)[number];
+
+/** Seconds the host waits for each event (the hook itself returns well before). */
+export const AGENT_HOOK_TIMEOUT_SECONDS: Readonly<Record<AgentHookEvent, number>> = {
+  SessionStart: 10,
+  UserPromptSubmit: 10,
+  Stop: 15,
+  SessionEnd: 15,
+};
+
+export const INSTALLED_BY_FLAG = '--installed-by';
+
+export interface AgentHookCommand {
+  /** Absolute path of the node binary (`process.execPath`). */
+  readonly nodePath: string;
+  /** Absolute path of the runner script (the bundled `hook-runner.cjs` or `graphiti-harness.js`). */
+  readonly scriptPath: string;
+  /** Arguments after the script, before our own (e.g. `['hook']` for the harness binary). */
+  readonly leadingArguments?: readonly string[];
+  /** Who installs: `graphiti-harness`, `vscode`. */
+  readonly installedBy: string;
+}
+
+export type CommandShell = 'posix' | 'powershell';
+
+/** The command for one event; `powershell` spells it for VS Code's PowerShell on Windows. */
+export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent, shell: CommandShell = 'posix'): string {
+  for (const [name, value] of [['nodePath', command.nodePath], ['scriptPath', command.scriptPath]] as const) {
+    if (!path.isAbsolute(value)) throw new Error(`hookCommandLine: ${name} must be an absolute path (got ${JSON.stringify(value)})`);
+  }
+  const words = [command.nodePath, command.scriptPath, ...(command.leadingArguments ?? []), '--event', event, INSTALLED_BY_FLAG, command.installedBy];
+  if (shell === 'powershell') return `& ${words.map(powershellQuote).join(' ')}`;
+  return words.map(posixQuote).join(' ');
+}
+
+/** True when a hook command line is one of ours. */
+export function isOurHookCommand(commandLine: unknown): boolean {
+  return typeof commandLine === 'string' && commandLine.includes(` --event `) && commandLine.includes(` ${INSTALLED_BY_FLAG} `);
+}
+
+function posixQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function powershellQuote(word: string): string {
+  return `'${word.replace(/'/g, "''")}'`;
+}

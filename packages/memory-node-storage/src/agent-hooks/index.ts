@@ -1,0 +1,28 @@
+/**
+ * Agent hook files: Graphiti Memory's entries in `~/.claude/settings.json` and
+ * `~/.copilot/hooks/graphiti-memory.json` — install (merged, atomic, backed up, idempotent),
+ * uninstall (exactly our entries) and status.
+ */
+export {
+  AGENT_HOOK_TARGETS,
+  agentHookFile,
+  agentHooksStatus,
+  BACKUP_SUFFIX,
+  COPILOT_HOOKS_FILE_NAME,
+  installAgentHooks,
+  uninstallAgentHooks,
+  type AgentHookChange,
+  type AgentHookStatus,
+  type AgentHookTarget,
+  type InstallAgentHooksOptions,
+} from './agent-hook-files.js';
+export {
+  AGENT_HOOK_EVENTS,
+  AGENT_HOOK_TIMEOUT_SECONDS,
+  hookCommandLine,
+  INSTALLED_BY_FLAG,
+  isOurHookCommand,
+  type AgentHookCommand,
+  type AgentHookEvent,
+  type CommandShell,
+} from './hook-command.js';

@@ -1,0 +1,32 @@
+/**
+ * Configuration shared by every tool on the machine: the user-level `config.json` (in the user's
+ * config folder), the project's `.graphiti-memory.json`, the API key file (mode 0600) and the user
+ * scope's key. `resolveMemoryConfig` merges flags > env > project > user > defaults.
+ */
+export { apiKeyFilePath, CONFIG_DIRECTORY_VARIABLE, findProjectConfig, PROJECT_CONFIG_FILE_NAME, userConfigDirectory, userConfigPath, type Environment } from './config-paths.js';
+export { API_KEY_VARIABLE, readApiKey, writeApiKeyFile, type ApiKeyRead } from './api-key.js';
+export {
+  checkConfigValues,
+  CONFIG_SCOPES,
+  memorySettingsOf,
+  readConfigFile,
+  SERVER_KINDS,
+  updateConfigFile,
+  type ConfigFileRead,
+  type ConfigScope,
+  type ConfigValues,
+  type HookConsent,
+  type ServerKind,
+} from './config-file.js';
+export {
+  CONFIG_ENVIRONMENT_VARIABLES,
+  DEFAULT_BRIEF_BUDGET,
+  DEFAULT_MAX_FACTS,
+  DEFAULT_RECALL_TIMEOUT_MS,
+  resolveMemoryConfig,
+  type ConfigOrigin,
+  type ConfigResolution,
+  type ResolveConfigOptions,
+  type ResolvedMemoryConfig,
+} from './resolve-config.js';
+export { ensureUserKey, readUserKey, setUserKey } from './user-key.js';
