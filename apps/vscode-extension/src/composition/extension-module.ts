@@ -41,7 +41,7 @@ import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { auditLogIn, DeferredGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
-import { GlobalStateUserKeyStore, SharedUserKeyStore } from '../user-key/shared-user-key-store.js';
+import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
@@ -135,7 +135,7 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
-    bind(SharedUserKeyStore).toConstantValue(new GlobalStateUserKeyStore(new MementoKeyValueStore(context.globalState)));
+    bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
     bind(UserMemoryKey).toSelf().inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();
