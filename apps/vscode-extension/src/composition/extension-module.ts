@@ -40,7 +40,7 @@ import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
-import { auditLogIn, DeferredGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
+import { auditLogIn, EndpointGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
@@ -108,7 +108,9 @@ export function createExtensionModule({ context, channel, container }: Extension
     const storageFolder = context.globalStorageUri?.fsPath;
     const auditLog = auditLogIn(storageFolder, logger);
     bind(AuditLog).toConstantValue(auditLog);
-    bind(GroupRegistry).toConstantValue(new DeferredGroupRegistry(storageFolder, logger));
+    bind(GroupRegistry).toConstantValue(
+      new EndpointGroupRegistry(storageFolder, () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint, logger),
+    );
     bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
     bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)

@@ -1,6 +1,7 @@
 // Where the extension keeps issue 13's local records, in its global storage: the registry of groups
-// written to, pending memories (review) and the audit log. Without global storage (or when a file
+// written to (per endpoint), pending memories (review) and the audit log. Without global storage (or when a file
 // cannot be opened) they live in memory for the window, with one log line.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
   InMemoryAuditLog,
@@ -19,12 +20,17 @@ export const GROUP_REGISTRY_FILE = 'group-registry.json';
 export const PENDING_MEMORIES_FILE = 'pending-memories.json';
 export const AUDIT_LOG_FILE = 'audit-log.jsonl';
 
-/** A registry whose file opens on first use, off the activation path; calls keep their order. */
-export class DeferredGroupRegistry implements GroupRegistry {
-  #registry: Promise<GroupRegistry> | undefined;
+/**
+ * The registry of the endpoint in force, one file per endpoint (`endpoints/<hash>/group-registry.json`,
+ * as the harness keeps it): forgetting on one server never drops what another one still holds. Each
+ * file opens on first use, off the activation path; calls keep their order.
+ */
+export class EndpointGroupRegistry implements GroupRegistry {
+  readonly #registries = new Map<string, Promise<GroupRegistry>>();
 
   constructor(
     private readonly storageFolder: string | undefined,
+    private readonly endpoint: () => string,
     private readonly logger: Logger,
   ) {}
 
@@ -45,18 +51,26 @@ export class DeferredGroupRegistry implements GroupRegistry {
   }
 
   #open(): Promise<GroupRegistry> {
-    this.#registry ??= (async () => {
-      try {
-        if (this.storageFolder === undefined) throw new Error('no global storage folder');
-        return await FileGroupRegistry.open({ filePath: path.join(this.storageFolder, GROUP_REGISTRY_FILE), logger: this.logger });
-      } catch (error) {
-        this.logger.warn('group registry unavailable; forget covers only the groups of this window', {
-          errorClass: error instanceof Error ? error.name : 'unknown',
-        });
-        return new InMemoryGroupRegistry();
-      }
-    })();
-    return this.#registry;
+    const endpoint = this.endpoint();
+    let registry = this.#registries.get(endpoint);
+    if (registry === undefined) {
+      registry = this.#openFile(endpoint);
+      this.#registries.set(endpoint, registry);
+    }
+    return registry;
+  }
+
+  async #openFile(endpoint: string): Promise<GroupRegistry> {
+    try {
+      if (this.storageFolder === undefined) throw new Error('no global storage folder');
+      const folder = createHash('sha256').update(endpoint).digest('hex').slice(0, 16);
+      return await FileGroupRegistry.open({ filePath: path.join(this.storageFolder, 'endpoints', folder, GROUP_REGISTRY_FILE), logger: this.logger });
+    } catch (error) {
+      this.logger.warn('group registry unavailable; forget covers only the groups of this window', {
+        errorClass: error instanceof Error ? error.name : 'unknown',
+      });
+      return new InMemoryGroupRegistry();
+    }
   }
 }
 

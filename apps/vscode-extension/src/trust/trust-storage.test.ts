@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from '@graphiti-memory/memory-core';
+import { EndpointGroupRegistry } from './trust-storage.js';
+
+const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+describe('EndpointGroupRegistry', () => {
+  it('keeps one registry file per endpoint, so forgetting on one server leaves what another holds listed', async () => {
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-registry-'));
+    folders.push(storage);
+    let endpoint = 'http://a.example:8000';
+    const registry = new EndpointGroupRegistry(storage, () => endpoint, quiet);
+    registry.record([{ groupId: 'gm_session_aaa', scope: 'session', sessionId: 's1', workspaceKey: 'gm_workspace_w', tool: 'vscode-extension', messages: 2, at: 1 }]);
+    await registry.flush();
+    expect((await registry.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
+
+    endpoint = 'http://b.example:8000';
+    expect(await registry.list()).toEqual([]);
+    await registry.remove(['gm_session_aaa']);
+
+    endpoint = 'http://a.example:8000';
+    expect((await registry.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
+    // A fresh window reads the same file back.
+    const reopened = new EndpointGroupRegistry(storage, () => endpoint, quiet);
+    expect((await reopened.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
+    expect(fs.readdirSync(path.join(storage, 'endpoints'))).toHaveLength(2);
+  });
+});
