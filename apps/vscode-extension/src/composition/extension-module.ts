@@ -108,16 +108,17 @@ export function createExtensionModule({ context, channel, container }: Extension
     const storageFolder = context.globalStorageUri?.fsPath;
     const auditLog = auditLogIn(storageFolder, logger);
     bind(AuditLog).toConstantValue(auditLog);
-    bind(GroupRegistry).toConstantValue(
-      new EndpointGroupRegistry(storageFolder, () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint, logger),
-    );
+    const registry = new EndpointGroupRegistry(storageFolder, () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint, logger);
+    bind(GroupRegistry).toConstantValue(registry);
+    // Written in the background: finish the last writes when the extension stops.
+    context.subscriptions.push({ dispose: () => Promise.all([registry.flushOpened(), auditLog.flush()]).catch(() => undefined) });
     bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
     bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);
         const connection = new RecreatingGraphitiConnection(configuration, apiKeys);
-        context.subscriptions.push(connection, { dispose: () => void auditLog.flush() });
+        context.subscriptions.push(connection);
         return auditConnection(connection, auditLog, configuration);
       })
       .inSingletonScope();

@@ -50,6 +50,11 @@ export class EndpointGroupRegistry implements GroupRegistry {
     await (await this.#open()).flush();
   }
 
+  /** Waits for the writes of every registry opened so far (shutdown); opens none. */
+  async flushOpened(): Promise<void> {
+    await Promise.all([...this.#registries.values()].map(async (registry) => (await registry).flush()));
+  }
+
   #open(): Promise<GroupRegistry> {
     const endpoint = this.endpoint();
     let registry = this.#registries.get(endpoint);
