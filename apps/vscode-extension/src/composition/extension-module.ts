@@ -40,7 +40,7 @@ import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
-import { auditLogIn, EndpointGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
+import { auditLogIn, EndpointGroupRegistry, pendingMemoryStoreIn, sharedStateDirectory } from '../trust/trust-storage.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
@@ -108,7 +108,11 @@ export function createExtensionModule({ context, channel, container }: Extension
     const storageFolder = context.globalStorageUri?.fsPath;
     const auditLog = auditLogIn(storageFolder, logger);
     bind(AuditLog).toConstantValue(auditLog);
-    const registry = new EndpointGroupRegistry(storageFolder, () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint, logger);
+    const registry = new EndpointGroupRegistry(
+      () => sharedStateDirectory(),
+      () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint,
+      logger,
+    );
     bind(GroupRegistry).toConstantValue(registry);
     // Written in the background: finish the last writes when the extension stops.
     context.subscriptions.push({ dispose: () => Promise.all([registry.flushOpened(), auditLog.flush()]).catch(() => undefined) });

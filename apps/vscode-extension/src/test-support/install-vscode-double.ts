@@ -18,6 +18,8 @@ moduleWithLoader._load = function load(request, parent, isMain) {
 
 // The user config (the shared user key) of a test run lives in a temporary folder, never the real one.
 process.env['GRAPHITI_MEMORY_CONFIG_DIR'] = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-'));
+// So does the state folder shared with the harness (the group registry).
+process.env['GRAPHITI_MEMORY_STATE_DIR'] = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-state-'));
 
 beforeEach(() => {
   resetTestHost();

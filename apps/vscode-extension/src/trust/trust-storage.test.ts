@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@graphiti-memory/memory-core';
-import { EndpointGroupRegistry } from './trust-storage.js';
+import { EndpointGroupRegistry, sharedStateDirectory } from './trust-storage.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const folders: string[] = [];
@@ -16,7 +16,7 @@ describe('EndpointGroupRegistry', () => {
     const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-registry-'));
     folders.push(storage);
     let endpoint = 'http://a.example:8000';
-    const registry = new EndpointGroupRegistry(storage, () => endpoint, quiet);
+    const registry = new EndpointGroupRegistry(async () => storage, () => endpoint, quiet);
     registry.record([{ groupId: 'gm_session_aaa', scope: 'session', sessionId: 's1', workspaceKey: 'gm_workspace_w', tool: 'vscode-extension', messages: 2, at: 1 }]);
     await registry.flush();
     expect((await registry.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
@@ -28,8 +28,19 @@ describe('EndpointGroupRegistry', () => {
     endpoint = 'http://a.example:8000';
     expect((await registry.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
     // A fresh window reads the same file back.
-    const reopened = new EndpointGroupRegistry(storage, () => endpoint, quiet);
+    const reopened = new EndpointGroupRegistry(async () => storage, () => endpoint, quiet);
     expect((await reopened.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
     expect(fs.readdirSync(path.join(storage, 'endpoints'))).toHaveLength(2);
+  });
+});
+
+describe('sharedStateDirectory', () => {
+  it('is GRAPHITI_MEMORY_STATE_DIR, else the user config\'s stateDir, else the harness\'s data folder', async () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-config-'));
+    folders.push(config);
+    expect(await sharedStateDirectory({ GRAPHITI_MEMORY_STATE_DIR: '/tmp/state-a', GRAPHITI_MEMORY_CONFIG_DIR: config })).toBe('/tmp/state-a');
+    expect(await sharedStateDirectory({ GRAPHITI_MEMORY_CONFIG_DIR: config })).toMatch(/graphiti-harness$/);
+    fs.writeFileSync(path.join(config, 'config.json'), JSON.stringify({ stateDir: '/tmp/state-b' }));
+    expect(await sharedStateDirectory({ GRAPHITI_MEMORY_CONFIG_DIR: config })).toBe('/tmp/state-b');
   });
 });
