@@ -22,7 +22,8 @@ const PRESENTATION: Record<MemoryState, { readonly icon: string; readonly label:
 export function statusBarText(snapshot: StatusSnapshot): string {
   const presentation = PRESENTATION[snapshot.state];
   const queued = snapshot.queueDepth > 0 ? ` · ${snapshot.queueDepth} queued` : '';
-  return `${presentation.icon} Memory: ${presentation.label}${queued}`;
+  const dead = snapshot.deadLetters > 0 ? ` · ${snapshot.deadLetters} dead` : '';
+  return `${presentation.icon} Memory: ${presentation.label}${queued}${dead}`;
 }
 
 @injectable()

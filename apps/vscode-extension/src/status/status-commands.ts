@@ -1,7 +1,9 @@
-// Show Status (returns the snapshot, for tests and automation) and Open Log.
+// Show Status (returns the snapshot, for tests and automation), Open Log and Retry Dead Letters.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
+import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
+import type { MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
 
 export const OPEN_LOG = 'Open Log';
@@ -12,20 +14,32 @@ export class StatusCommands implements Contribution {
   constructor(
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(LogChannel) private readonly channel: vscode.LogOutputChannel,
+    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
       vscode.commands.registerCommand('graphitiMemory.showStatus', () => this.showStatus()),
       vscode.commands.registerCommand('graphitiMemory.openLog', () => this.channel.show(true)),
+      vscode.commands.registerCommand('graphitiMemory.retryDeadLetters', () => this.retryDeadLetters()),
     );
+  }
+
+  /** Sends the dead letters again (fresh attempts); returns how many. Nothing to do before the outbox opened. */
+  retryDeadLetters(): number {
+    const retried = this.ingestion.peek()?.retryDeadLetters() ?? 0;
+    this.status.refresh();
+    void vscode.window.showInformationMessage(
+      retried === 0 ? 'Graphiti Memory: no dead letters to retry.' : `Graphiti Memory: sending ${retried} dead letter(s) again.`,
+    );
+    return retried;
   }
 
   async showStatus(): Promise<StatusSnapshot> {
     const snapshot = this.status.refresh();
     const delivery = snapshot.delivery;
     const detail = delivery
-      ? `queue ${delivery.queueDepth} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
+      ? `queue ${delivery.queueDepth} · dead letters ${delivery.deadLetters} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
       : undefined;
     const message = `Graphiti Memory: ${snapshot.summary}`;
     const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
