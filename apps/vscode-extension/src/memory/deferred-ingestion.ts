@@ -92,8 +92,8 @@ export class DeferredIngestion implements MemoryIngestion {
       queueDepth: this.#staged.length,
       inFlight: 0,
       staged: this.#staged.length,
-      deadLetters: 0,
       waiting: 0,
+      deadLetters: 0,
       counters: EMPTY_COUNTERS,
     };
   }

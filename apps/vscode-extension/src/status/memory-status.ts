@@ -15,8 +15,9 @@ import { CATEGORY_LABEL } from '../consent/category-descriptions.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
+import type { MemoryState } from './status-presentation.js';
 
-export type MemoryState = 'off' | 'untrusted' | 'invalid' | 'needsConsent' | 'ok' | 'failing' | 'notProcessing';
+export type { MemoryState } from './status-presentation.js';
 
 export interface StatusSnapshot {
   readonly state: MemoryState;
