@@ -3,8 +3,13 @@
 import { ContainerModule, type Container } from 'inversify';
 import type * as vscode from 'vscode';
 import {
+  AuditLog,
   Clock,
   ConsentStore,
+  GroupRecorderOptions,
+  GroupRegistry,
+  PendingMemoryStore,
+  categoriesInUse,
   GlobalStore,
   GraphitiConnection,
   Logger,
@@ -32,6 +37,13 @@ import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } fro
 import { ConsentContribution } from '../consent/consent-contribution.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
+import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
+import { auditConnection } from '../trust/trust-services.js';
+import { auditLogIn, EndpointGroupRegistry, pendingMemoryStoreIn, sharedStateDirectory } from '../trust/trust-storage.js';
+import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
+import { UserKeyContribution } from '../user-key/user-key-contribution.js';
+import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { DeferredIngestion } from '../memory/deferred-ingestion.js';
 import { MemoryPromotion, type MemoryIngestion } from '../memory/memory-services.js';
@@ -61,6 +73,9 @@ export const CONTRIBUTIONS = [
   MemoryToolsContribution,
   EpisodesViewContribution,
   CaptureContribution,
+  UserKeyContribution,
+  PendingMemoriesContribution,
+  ShowWhatWasSentCommand,
 ] as const;
 
 export interface ExtensionModuleOptions {
@@ -77,7 +92,9 @@ export function createExtensionModule({ context, channel, container }: Extension
     // Ports of memory-core.
     const clock = new SystemClock();
     const logger = new LogChannelLogger(channel);
-    const consent = new MementoConsentStore(context.workspaceState, clock);
+    const consent = new MementoConsentStore(context.workspaceState, clock, () =>
+      categoriesInUse(container.get<MemoryConfiguration>(MemoryConfiguration).current()),
+    );
     bind(Clock).toConstantValue(clock);
     bind(Logger).toConstantValue(logger);
     bind(TelemetrySink)
@@ -92,11 +109,25 @@ export function createExtensionModule({ context, channel, container }: Extension
     const apiKeys = new SecretApiKeyStore(context.secrets);
     context.subscriptions.push(apiKeys);
     bind(ApiKeyStore).toConstantValue(apiKeys);
+    const storageFolder = context.globalStorageUri?.fsPath;
+    const auditLog = auditLogIn(storageFolder, logger);
+    bind(AuditLog).toConstantValue(auditLog);
+    const registry = new EndpointGroupRegistry(
+      () => sharedStateDirectory(),
+      () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint,
+      logger,
+    );
+    bind(GroupRegistry).toConstantValue(registry);
+    // Written in the background: finish the last writes when the extension stops.
+    context.subscriptions.push({ dispose: () => Promise.all([registry.flushOpened(), auditLog.flush()]).catch(() => undefined) });
+    bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
+    bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
       .toDynamicValue(({ get }) => {
-        const connection = new RecreatingGraphitiConnection(get<MemoryConfiguration>(MemoryConfiguration), apiKeys);
+        const configuration = get<MemoryConfiguration>(MemoryConfiguration);
+        const connection = new RecreatingGraphitiConnection(configuration, apiKeys);
         context.subscriptions.push(connection);
-        return connection;
+        return auditConnection(connection, auditLog, configuration);
       })
       .inSingletonScope();
 
@@ -114,6 +145,8 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
+    bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
+    bind(UserMemoryKey).toSelf().inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();
     bind(SearchMemoryTool).toSelf().inSingletonScope();

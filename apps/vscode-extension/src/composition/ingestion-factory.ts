@@ -9,6 +9,7 @@ import {
   IngestionService,
   Logger,
   MemoryConfiguration,
+  IngestionQueuedGroups,
   Outbox,
   Clock,
 } from '@graphiti-memory/memory-core';
@@ -47,6 +48,8 @@ export function createPipelineFactory(container: Container, storageFolder: strin
     const pipeline = child.get<IngestionService>(IngestionService);
     return {
       pipeline,
+      // Forget takes queued messages of forgotten groups out of this pipeline (their keys stay in its ledger).
+      queued: new IngestionQueuedGroups(pipeline),
       close: () => outbox.close(),
     };
   };

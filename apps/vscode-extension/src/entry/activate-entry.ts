@@ -132,6 +132,7 @@ const OFF_SNAPSHOT: StatusSnapshot = {
   delivery: undefined,
   lastRecall: undefined,
   problems: [],
+  inertCategories: [],
   summary: '',
 };
 

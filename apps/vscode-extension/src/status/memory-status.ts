@@ -2,7 +2,17 @@
 // view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { MemoryConfiguration, MemoryGate, type GateDecision, type IngestionStats, type RecallOutcomeKind } from '@graphiti-memory/memory-core';
+import {
+  ConsentStore,
+  inertCategories,
+  MemoryConfiguration,
+  MemoryGate,
+  type ConsentCategory,
+  type GateDecision,
+  type IngestionStats,
+  type RecallOutcomeKind,
+} from '@graphiti-memory/memory-core';
+import { CATEGORY_LABEL } from '../consent/category-descriptions.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { MemoryIngestion } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
@@ -21,6 +31,8 @@ export interface StatusSnapshot {
   readonly delivery: IngestionStats | undefined;
   readonly lastRecall: RecallOutcomeKind | undefined;
   readonly problems: readonly string[];
+  /** Categories switched on by a setting but not agreed to: nothing of them is sent. */
+  readonly inertCategories: readonly ConsentCategory[];
   /** One line for people: what is going on and what to do. */
   readonly summary: string;
 }
@@ -42,6 +54,7 @@ export class MemoryStatus implements vscode.Disposable {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
     @inject(ConsentEvents) consentEvents: ConsentEvents,
+    @inject(ConsentStore) private readonly consent: ConsentStore,
   ) {
     const refresh = () => this.refresh();
     this.#subscriptions.push(
@@ -65,6 +78,7 @@ export class MemoryStatus implements vscode.Disposable {
     const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
+    const inert = gate.open ? inertCategories(this.consent.get(), settings) : [];
     const deadLetters = delivery?.deadLetters ?? 0;
     const summary = summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems);
     return {
@@ -77,7 +91,14 @@ export class MemoryStatus implements vscode.Disposable {
       delivery,
       lastRecall: this.#lastRecall,
       problems,
-      summary: deadLetters > 0 ? `${summary} ${deadLetters} dead letter(s) will not be sent on their own: run "Graphiti Memory: Retry Dead Letters".` : summary,
+      inertCategories: inert,
+      summary: [
+        summary,
+        ...(deadLetters > 0 ? [`${deadLetters} dead letter(s) will not be sent on their own: run "Graphiti Memory: Retry Dead Letters".`] : []),
+        ...(inert.length > 0
+          ? [`On but not sent, as you have not agreed to them: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')} (run "Graphiti Memory: Enable in This Workspace" to agree).`]
+          : []),
+      ].join(' '),
     };
   }
 

@@ -10,7 +10,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
+const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.review': false };
 
 function tool(name: string): vscode.LanguageModelTool<unknown> {
   const registered = chatRegistrations().tools.get(name);
@@ -31,7 +31,7 @@ describe('language-model tools', () => {
     expect(harness.emulator.requests).toEqual([]);
   });
 
-  it('remember asks for confirmation showing the episode, then queues it', async () => {
+  it('remember (review off) asks for confirmation showing the episode, then queues it', async () => {
     harness = await activateExtension({ settings: ON, consented: true });
     const input = { kind: 'preference', scope: 'user', content: 'The user prefers pnpm.' };
     const prepared = (await tool(REMEMBER_TOOL).prepareInvocation?.({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>, noCancellation())) as vscode.PreparedToolInvocation;
@@ -55,6 +55,15 @@ describe('search with recall turned off', () => {
   it('says recall is off instead of claiming memory is empty, and sends no query', async () => {
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('graphitiMemory.recall.enabled');
+    expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
+  });
+});
+
+describe('search with recall on but its queries not agreed to', () => {
+  it('says so and sends no query', async () => {
+    harness = await activateExtension({ settings: ON, consented: true });
+    await harness.context.workspaceState.update('graphitiMemory.consent', { endpoint: harness.emulator.url, grantedAt: new Date().toISOString(), categories: ['memoryChat'] });
+    expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('not agreed to send search queries');
     expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
   });
 });

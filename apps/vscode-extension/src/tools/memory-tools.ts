@@ -2,12 +2,13 @@
 // the gate is closed; remember asks for confirmation showing exactly the episode to be stored.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { isPromotionKind, MemoryGate, RecallService, type MemoryScope } from '@graphiti-memory/memory-core';
+import { isPromotionKind, MemoryConfiguration, MemoryGate, RecallService, ReviewQueue, type MemoryScope } from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryPromotion, type PromotionScope } from '../memory/memory-services.js';
+import { REFUSALS } from '../memory/queued-promotion.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
 export const REMEMBER_TOOL = 'graphiti_memory_remember';
@@ -62,6 +63,9 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
       if (recalled.skippedBecause === 'recall-disabled') {
         return textResult('Recall is turned off (setting graphitiMemory.recall.enabled), so memory was not searched. Answer without it.');
       }
+      if (recalled.skippedBecause === 'recall-not-consented') {
+        return textResult('The user has not agreed to send search queries to memory, so memory was not searched. Answer without it.');
+      }
       if (recalled.facts.length === 0) return textResult('Graphiti memory holds no facts about this.');
       return textResult(
         [
@@ -80,6 +84,8 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(ReviewQueue) private readonly review: ReviewQueue,
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RememberToolInput>): vscode.PreparedToolInvocation {
@@ -89,6 +95,10 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
       return { invocationMessage: 'Checking Graphiti memory' };
     }
     const episode = promotedEpisodeText({ kind, scope, text: String(content) });
+    if (this.configuration.current().autoPromote.review) {
+      // Review on: nothing is stored now, the memory waits for approval in the view, so no confirmation here.
+      return { invocationMessage: `Proposing a ${kind} for your ${scope} memory (it waits for your review)` };
+    }
     return {
       invocationMessage: `Remembering a ${kind} in ${scope} memory`,
       confirmationMessages: {
@@ -103,6 +113,16 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
     if (!decision.open) return textResult(`Nothing was stored: ${gateExplanation(decision)}`);
     const { kind, scope, content } = options.input;
     if (scope !== 'workspace' && scope !== 'user') return textResult('Nothing was stored: "scope" must be "workspace" or "user".');
+    if (this.configuration.current().autoPromote.review) {
+      const proposed = await this.review.propose({ kind: String(kind), scope, text: String(content ?? ''), source: 'remember-tool' });
+      if (proposed.status === 'refused') return textResult(`Nothing was stored: ${REFUSALS[proposed.reason]}`);
+      if (proposed.status === 'pending') {
+        void vscode.commands.executeCommand('graphitiMemory.episodes.refresh');
+        return textResult(
+          `The ${String(kind)} waits for the user's review in "Pending memories" of the Graphiti Memory view; it is stored in ${scope} memory only once they approve it.`,
+        );
+      }
+    }
     const outcome = await this.promotion.promote({ kind: String(kind), scope, text: String(content ?? '') });
     return textResult(outcome.ok ? `Stored the ${String(kind)} in ${scope} memory (delivered in the background).` : `Nothing was stored: ${outcome.message}`);
   }

@@ -148,6 +148,17 @@ describe('DefaultRecallService', () => {
     expect(services.telemetry.ofType('recall').every((event) => event.outcome === 'skipped')).toBe(true);
   });
 
+  it('sends no query while recall queries are on but not agreed to', async () => {
+    const api = new FakeGraphitiApi();
+    const services = createPolicyServices({ api, settings: { enabled: true, recall: { enabled: true } } });
+    await services.consent.grant('http://localhost:8000', ['memoryChat']);
+    expect(await services.recall.recall('real question', { sessionId: 's1' })).toMatchObject({ outcome: 'skipped', skippedBecause: 'recall-not-consented', scopes: [] });
+    expect(api.calls).toEqual([]);
+    await services.consent.grant('http://localhost:8000', ['memoryChat', 'recallQueries']);
+    await services.recall.recall('real question', { sessionId: 's1' });
+    expect(api.calls.length).toBeGreaterThan(0);
+  });
+
   it('keeps the rules of recall: gate, recall.enabled, query — and says which one skipped it', async () => {
     const api = new FakeGraphitiApi();
     api.searchHandler = async () => ({ facts: [fact({ uuid: 'f1', fact: 'We deploy with Fly.io.' })] });

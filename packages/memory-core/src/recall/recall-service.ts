@@ -43,7 +43,7 @@ export interface RecallError {
  */
 export type RecallOutcomeKind = 'hit' | 'miss' | 'timeout' | 'error' | 'skipped';
 
-export type RecallSkipReason = 'gate-closed' | 'recall-disabled' | 'empty-query' | 'aborted' | 'no-scope';
+export type RecallSkipReason = 'gate-closed' | 'recall-disabled' | 'recall-not-consented' | 'empty-query' | 'aborted' | 'no-scope';
 
 export interface RecallResult {
   readonly outcome: RecallOutcomeKind;
@@ -148,6 +148,8 @@ export class DefaultRecallService implements RecallService {
   private skipReason(query: string, signal: AbortSignal | undefined): RecallSkipReason | undefined {
     if (!this.gate.evaluate().open) return 'gate-closed';
     if (!this.configuration.current().recall.enabled) return 'recall-disabled';
+    // Recall sends the user's question: only with consent for recall queries.
+    if (!this.gate.evaluate('recallQueries').open) return 'recall-not-consented';
     if (typeof query !== 'string' || query.trim() === '') return 'empty-query';
     if (signal?.aborted) return 'aborted';
     return undefined;
