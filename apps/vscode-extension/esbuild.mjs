@@ -1,6 +1,8 @@
-// Bundles the extension into one CommonJS file: dist/extension.cjs (`vscode` stays external).
-// `--production` minifies; a sourcemap is always written. Workspace packages bundle from their
-// TypeScript sources through the "@graphiti-memory/source" export condition.
+// Bundles the extension into two CommonJS files (`vscode` stays external): dist/extension.cjs, the
+// small entry VS Code activates, and dist/runtime.cjs, the memory runtime the entry `require`s on
+// first need. `--production` minifies; source maps are written beside the bundles but never
+// shipped (.vscodeignore). Workspace packages bundle from their TypeScript sources through the
+// "@graphiti-memory/source" export condition.
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -10,8 +12,9 @@ const root = import.meta.dirname;
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  entryPoints: [path.join(root, 'src/extension.ts')],
-  outfile: path.join(root, 'dist/extension.cjs'),
+  entryPoints: { extension: path.join(root, 'src/extension.ts'), runtime: path.join(root, 'src/runtime.ts') },
+  outdir: path.join(root, 'dist'),
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -24,7 +27,8 @@ const options = {
   jsxFactory: 'vscpp',
   jsxFragment: 'vscppf',
   minify: production,
-  sourcemap: true,
+  // Linked while developing; in production external, so the bundles carry no sourceMappingURL.
+  sourcemap: production ? 'external' : 'linked',
   sourcesContent: false,
   legalComments: 'none',
   metafile: true,
@@ -36,6 +40,7 @@ if (watch) {
   await context.watch();
 } else {
   const result = await esbuild.build(options);
-  const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-  console.log(`dist/extension.cjs: ${(bytes / 1024).toFixed(0)} KiB (${production ? 'production' : 'development'})`);
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (file.endsWith('.cjs')) console.log(`${path.relative(root, file)}: ${(output.bytes / 1024).toFixed(0)} KiB (${production ? 'production' : 'development'})`);
+  }
 }

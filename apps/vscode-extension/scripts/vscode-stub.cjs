@@ -17,6 +17,10 @@ function stub(name) {
     apply() {
       return stub(`${name}()`);
     },
+    // Assignments (item.text = …) are accepted and forgotten.
+    set() {
+      return true;
+    },
     construct() {
       return stub(`new ${name}`);
     },
@@ -34,13 +38,25 @@ const NAMES = [
 ];
 const vscode = Object.fromEntries(NAMES.map((name) => [name, stub(name)]));
 vscode.version = '1.95.0';
+// Settings read their defaults, except `enabled` when a context asked for memory on.
+let memoryEnabled = false;
+const workspace = stub('workspace');
+vscode.workspace = new Proxy(workspace, {
+  get(target, property) {
+    if (property === 'getConfiguration') {
+      return () => ({ get: (key, fallback) => (key === 'enabled' ? memoryEnabled : fallback), has: () => false, inspect: () => undefined, update: async () => undefined });
+    }
+    return target[property];
+  },
+});
 const originalLoad = Module._load;
 Module._load = function load(request, parent, isMain) {
   return request === 'vscode' ? vscode : originalLoad.call(this, request, parent, isMain);
 };
 
-/** An ExtensionContext good enough for activate(). */
-function createContext(storage) {
+/** An ExtensionContext good enough for activate(); `enabled` turns memory on. */
+function createContext(storage, { packageJSON = {}, enabled = false } = {}) {
+  memoryEnabled = enabled;
   const memento = { get: (_key, fallback) => fallback, update: async () => undefined, keys: () => [], setKeysForSync() {} };
   return {
     subscriptions: [],
@@ -48,6 +64,7 @@ function createContext(storage) {
     globalState: memento,
     secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) },
     extensionUri: stub('extensionUri'),
+    extension: { id: 'graphiti-memory.graphiti-memory', packageJSON },
     storageUri: undefined,
     globalStorageUri: { fsPath: storage, scheme: 'file' },
     logUri: { fsPath: storage },

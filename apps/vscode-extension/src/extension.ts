@@ -1,23 +1,19 @@
-// Entry point of the Graphiti Memory extension: the composition root. Activation creates the log
-// channel and the container and registers the contributions; everything else is created lazily.
-import * as vscode from 'vscode';
-import { ApiKeyStore } from './adapters/api-key-store.js';
-import { createContainer, registerContributions } from './composition/create-container.js';
-import { MemoryStatus, type StatusSnapshot } from './status/memory-status.js';
+// Entry point of the Graphiti Memory extension (dist/extension.cjs): small on purpose. It registers
+// every contribution and loads the memory runtime (dist/runtime.cjs, the composition root) only when
+// memory is on in a trusted workspace or when a feature is first used; see entry/activate-entry.ts.
+import type * as vscode from 'vscode';
+import { activateEntry, type GraphitiMemoryApi } from './entry/activate-entry.js';
+import type { RuntimeModule } from './entry/runtime-module.js';
 
-/** What `activate` returns: for tests and for other extensions that want to show memory's state. */
-export interface GraphitiMemoryApi {
-  status(): StatusSnapshot;
-}
+export type { GraphitiMemoryApi } from './entry/activate-entry.js';
+
+/** The runtime bundle, next to this one in dist/; esbuild leaves this `require` alone. */
+const RUNTIME_BUNDLE = './runtime.cjs';
 
 export function activate(context: vscode.ExtensionContext): GraphitiMemoryApi {
-  const channel = vscode.window.createOutputChannel('Graphiti Memory', { log: true });
-  context.subscriptions.push(channel);
-  const container = createContainer(context, channel);
-  // The key is read in the background; the connection picks it up when it arrives.
-  void container.get<ApiKeyStore>(ApiKeyStore).load().catch(() => undefined);
-  registerContributions(container, context, channel);
-  return { status: () => container.get<MemoryStatus>(MemoryStatus).snapshot() };
+  // Synchronous on purpose: a feature used before the runtime is loaded runs in the same turn.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return activateEntry(context, { loadRuntime: () => require(RUNTIME_BUNDLE) as RuntimeModule });
 }
 
 export function deactivate(): void {

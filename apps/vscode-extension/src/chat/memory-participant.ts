@@ -10,6 +10,7 @@ import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-ele
 import { askPromotion } from '../commands/promote-command.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryPromotion, MemoryRecall, type MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
@@ -44,15 +45,16 @@ export class MemoryParticipant implements Contribution {
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
+    @inject(ContributionPoints) private readonly points: ContributionPoints,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
-      this.handle(request, chatContext, stream, token),
+    context.subscriptions.push(
+      this.points.setChatParticipant(PARTICIPANT_ID, {
+        handle: (request, chatContext, stream, token) => this.handle(request, chatContext, stream, token),
+        followups: (result) => this.followups(result),
+      }),
     );
-    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'images', 'icon.png');
-    participant.followupProvider = { provideFollowups: (result) => this.followups(result) };
-    context.subscriptions.push(participant);
   }
 
   async handle(

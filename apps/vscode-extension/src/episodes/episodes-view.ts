@@ -8,6 +8,7 @@ import { GraphitiConnection, GroupIdResolver, Logger, MemoryGate } from '@graphi
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
 
 export const EPISODES_VIEW = 'graphitiMemory.episodes';
@@ -91,12 +92,13 @@ export class EpisodesViewContribution implements Contribution {
     @inject(ScopeForgetter) private readonly forgetter: ScopeForgetter,
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
+    @inject(ContributionPoints) private readonly points: ContributionPoints,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     let lastOpen = this.gate.evaluate().open;
     context.subscriptions.push(
-      vscode.window.createTreeView(EPISODES_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }),
+      this.points.setTreeDataProvider(EPISODES_VIEW, this.provider),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),

@@ -6,8 +6,9 @@ import { MemoryConfiguration, MemoryGate, type GateDecision, type IngestionStats
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
+import type { MemoryState } from './status-presentation.js';
 
-export type MemoryState = 'off' | 'untrusted' | 'invalid' | 'needsConsent' | 'ok' | 'failing' | 'notProcessing';
+export type { MemoryState } from './status-presentation.js';
 
 export interface StatusSnapshot {
   readonly state: MemoryState;

@@ -1,48 +1,26 @@
 // The status bar item (state and queue depth; click → Show Status) and the `graphitiMemory.state`
-// context key the welcome views read.
+// context key the welcome views read. The entry created the item; the runtime keeps it current.
 import { inject, injectable } from 'inversify';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Contribution } from '../composition/tokens.js';
-import { MemoryStatus, type MemoryState, type StatusSnapshot } from './memory-status.js';
+import { ContributionPoints } from '../entry/contribution-points.js';
+import { MemoryStatus } from './memory-status.js';
+import { showStatus } from './status-presentation.js';
 
-export const STATUS_BAR_ID = 'graphitiMemory.status';
-export const STATE_CONTEXT_KEY = 'graphitiMemory.state';
-
-const PRESENTATION: Record<MemoryState, { readonly icon: string; readonly label: string; readonly color?: string }> = {
-  off: { icon: '$(circle-slash)', label: 'off' },
-  untrusted: { icon: '$(shield)', label: 'off (untrusted)' },
-  invalid: { icon: '$(error)', label: 'invalid settings', color: 'statusBarItem.errorBackground' },
-  needsConsent: { icon: '$(question)', label: 'needs consent', color: 'statusBarItem.warningBackground' },
-  ok: { icon: '$(database)', label: 'on' },
-  failing: { icon: '$(warning)', label: 'failing', color: 'statusBarItem.errorBackground' },
-  notProcessing: { icon: '$(warning)', label: 'not processing', color: 'statusBarItem.warningBackground' },
-};
-
-/** The status bar text for a snapshot: `$(database) Memory: on · 3 queued`. */
-export function statusBarText(snapshot: StatusSnapshot): string {
-  const presentation = PRESENTATION[snapshot.state];
-  const queued = snapshot.queueDepth > 0 ? ` · ${snapshot.queueDepth} queued` : '';
-  return `${presentation.icon} Memory: ${presentation.label}${queued}`;
-}
+export { STATE_CONTEXT_KEY, STATUS_BAR_ID, statusBarText } from './status-presentation.js';
 
 @injectable()
 export class StatusBarContribution implements Contribution {
-  constructor(@inject(MemoryStatus) private readonly status: MemoryStatus) {}
+  constructor(
+    @inject(MemoryStatus) private readonly status: MemoryStatus,
+    @inject(ContributionPoints) private readonly points: ContributionPoints,
+  ) {}
 
   register(context: vscode.ExtensionContext): void {
-    const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Right, 100);
-    item.name = 'Graphiti Memory';
-    item.command = 'graphitiMemory.showStatus';
-    const show = (snapshot: StatusSnapshot) => {
-      const presentation = PRESENTATION[snapshot.state];
-      item.text = statusBarText(snapshot);
-      item.tooltip = `Graphiti Memory: ${snapshot.summary}`;
-      item.backgroundColor = presentation.color === undefined ? undefined : new vscode.ThemeColor(presentation.color);
-      item.accessibilityInformation = { label: `Graphiti Memory ${presentation.label}, ${snapshot.queueDepth} queued` };
-      void vscode.commands.executeCommand('setContext', STATE_CONTEXT_KEY, snapshot.state);
-    };
+    const item = this.points.statusBarItem;
+    const show = (snapshot: Parameters<typeof showStatus>[1]) => showStatus(item, snapshot);
     show(this.status.refresh());
     item.show();
-    context.subscriptions.push(item, this.status.onDidChange(show), this.status);
+    context.subscriptions.push(this.status.onDidChange(show), this.status);
   }
 }

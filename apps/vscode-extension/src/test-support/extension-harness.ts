@@ -6,7 +6,8 @@ import type { Container } from 'inversify';
 import * as vscode from 'vscode';
 import { CaptureTiming } from '../capture/capture-contribution.js';
 import { SmokeTestTiming } from '../commands/test-connection-command.js';
-import { createContainer, registerContributions } from '../composition/create-container.js';
+import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
+import { activateEntry, type GraphitiMemoryApi } from '../entry/activate-entry.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { DeferredIngestion } from '../memory/deferred-ingestion.js';
 import type { MemoryIngestion } from '../memory/memory-services.js';
@@ -15,7 +16,12 @@ import { createExtensionContext, presetSettings, testHost, windowRegistry, type 
 export interface Harness {
   readonly emulator: RunningEmulator;
   readonly context: ExtensionContextDouble;
+  /** The runtime's container; reading it loads the runtime, as a command would. */
   readonly container: Container;
+  /** What `activate` returned. */
+  readonly api: GraphitiMemoryApi;
+  /** Whether the memory runtime has been loaded. */
+  runtimeLoaded(): boolean;
   /** Runs a command as VS Code would. */
   command<T = unknown>(id: string, ...args: unknown[]): Promise<T>;
   /** The ingestion pipeline, opened. */
@@ -46,19 +52,33 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
   if (options.consented) {
     await context.workspaceState.update('graphitiMemory.consent', { endpoint: emulator.url, grantedAt: new Date().toISOString() });
   }
-  const channel = vscode.window.createOutputChannel('Graphiti Memory', { log: true });
-  const container = createContainer(context.context, channel);
-  container.rebindSync(SmokeTestTiming).toConstantValue({ pollIntervalMs: 20, timeoutMs: 2000 });
-  container.rebindSync(CaptureTiming).toConstantValue({ vscodeChatIdleMs: 50, claudeCodeIdleMs: 150, debounceMs: 20, folderCheckMs: 60_000 });
-  container.bind(IngestionOptions).toConstantValue({ idleRecheckMs: 50, pollIntervalMs: 20, maxPollIntervalMs: 100, retryDelayMs: 20, maxRetryDelayMs: 100 });
-  registerContributions(container, context.context, channel);
+  let loaded: Container | undefined;
+  const api = activateEntry(context.context, {
+    // The runtime module from source, as dist/runtime.cjs would provide it; timings shortened.
+    loadRuntime: () => ({
+      startMemoryRuntime: (runtimeOptions) => {
+        const runtime = startMemoryRuntime({ ...runtimeOptions, configure: shortenTimings });
+        loaded = runtime.container;
+        return runtime;
+      },
+    }),
+  });
+  const container = (): Container => {
+    if (loaded === undefined) api.status();
+    if (loaded === undefined) throw new Error('harness: the memory runtime did not load');
+    return loaded;
+  };
   return {
     emulator,
     context,
-    container,
+    get container() {
+      return container();
+    },
+    api,
+    runtimeLoaded: () => loaded !== undefined,
     command: async <T>(id: string, ...args: unknown[]) => await vscode.commands.executeCommand<T>(id, ...args),
     async ingestion() {
-      const lazy = container.get<Lazy<MemoryIngestion>>(LazyIngestion);
+      const lazy = container().get<Lazy<MemoryIngestion>>(LazyIngestion);
       const pipeline = await (lazy.get() as DeferredIngestion).ready();
       if (pipeline === undefined) throw new Error('harness: the ingestion pipeline did not open');
       return pipeline;
@@ -70,6 +90,12 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
       await emulator.close();
     },
   };
+}
+
+function shortenTimings(container: Container): void {
+  container.rebindSync(SmokeTestTiming).toConstantValue({ pollIntervalMs: 20, timeoutMs: 2000 });
+  container.rebindSync(CaptureTiming).toConstantValue({ vscodeChatIdleMs: 50, claudeCodeIdleMs: 150, debounceMs: 20, folderCheckMs: 60_000 });
+  container.bind(IngestionOptions).toConstantValue({ idleRecheckMs: 50, pollIntervalMs: 20, maxPollIntervalMs: 100, retryDelayMs: 20, maxRetryDelayMs: 100 });
 }
 
 /** Polls `predicate` until it holds (or fails the test after `timeoutMs`). */

@@ -6,6 +6,7 @@ import { isPromotionKind, MemoryGate, type MemoryScope } from '@graphiti-memory/
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryPromotion, MemoryRecall, type PromotionScope } from '../memory/memory-services.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
@@ -113,9 +114,10 @@ export class MemoryToolsContribution implements Contribution {
   constructor(
     @inject(SearchMemoryTool) private readonly search: SearchMemoryTool,
     @inject(RememberTool) private readonly remember: RememberTool,
+    @inject(ContributionPoints) private readonly points: ContributionPoints,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    context.subscriptions.push(vscode.lm.registerTool(SEARCH_TOOL, this.search), vscode.lm.registerTool(REMEMBER_TOOL, this.remember));
+    context.subscriptions.push(this.points.setTool(SEARCH_TOOL, this.search), this.points.setTool(REMEMBER_TOOL, this.remember));
   }
 }

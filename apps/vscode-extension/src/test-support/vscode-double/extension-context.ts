@@ -7,6 +7,9 @@ import path from 'node:path';
 import type * as vscode from 'vscode';
 import { EventEmitter, ExtensionMode, Uri } from './basics.js';
 
+/** The extension's package.json, as VS Code hands it over in `context.extension.packageJSON`. */
+const MANIFEST: unknown = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+
 export class MementoDouble implements vscode.Memento {
   readonly #values = new Map<string, unknown>();
   keys(): readonly string[] {
@@ -86,7 +89,7 @@ export function createExtensionContext(options: { workspaceId?: string } = {}): 
     globalStorageUri: Uri.file(globalStorageFolder),
     logUri: Uri.file(logFolder),
     extensionMode: ExtensionMode.Test,
-    extension: { id: EXTENSION_ID, extensionUri, packageJSON: {}, isActive: true },
+    extension: { id: EXTENSION_ID, extensionUri, packageJSON: MANIFEST, isActive: true },
     asAbsolutePath: (relative: string) => path.join(extensionUri.fsPath, relative),
   } as unknown as vscode.ExtensionContext;
   return {

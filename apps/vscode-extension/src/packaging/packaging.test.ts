@@ -1,0 +1,85 @@
+// What activation loads and what the VSIX ships: the entry bundle stays small and free of the
+// runtime's dependencies, and the packaging check refuses source maps and oversized archives.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-packaging-'));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+describe('the entry bundle', () => {
+  it('stays under 60 KB and pulls in none of the runtime (no package, no inversify, no undici)', async () => {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, 'src/extension.ts')],
+      bundle: true,
+      write: false,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      external: ['vscode'],
+      conditions: ['@graphiti-memory/source'],
+      minify: true,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.includes('node_modules') || !input.startsWith('src/'))).toEqual([]);
+    expect(inputs).not.toContain('src/runtime.ts');
+    expect(result.outputFiles[0]?.contents.byteLength).toBeLessThan(60 * 1024);
+  });
+});
+
+/** A zip archive with the given names (central directory only: all the check reads). */
+function zipWith(names: readonly string[], padding = 0): string {
+  const entries = names.map((name) => {
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(Buffer.byteLength(name), 28);
+    return Buffer.concat([header, Buffer.from(name)]);
+  });
+  const directory = Buffer.concat(entries);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(names.length, 8);
+  end.writeUInt16LE(names.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(padding, 16);
+  const file = path.join(work, `archive-${names.length}-${padding}.vsix`);
+  fs.writeFileSync(file, Buffer.concat([Buffer.alloc(padding), directory, end]));
+  return file;
+}
+
+function check(file: string): { readonly status: number | null; readonly output: string } {
+  const run = spawnSync(process.execPath, [path.join(root, 'scripts/check-vsix.mjs'), file], { encoding: 'utf8' });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+describe('the VSIX packaging check', () => {
+  it('accepts the bundles, the manifest and the icon', () => {
+    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs', 'extension/package.json']));
+    expect(result).toMatchObject({ status: 0 });
+  });
+
+  it('refuses a VSIX that carries a source map, naming it', () => {
+    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs.map']));
+    expect(result.status).toBe(1);
+    expect(result.output).toContain('carries source maps: extension/dist/runtime.cjs.map');
+  });
+
+  it('refuses a VSIX of 600 KB or more', () => {
+    const result = check(zipWith(['extension/dist/extension.cjs'], 600 * 1024));
+    expect(result.status).toBe(1);
+    expect(result.output).toMatch(/is \d+ bytes, over the 614400-byte budget/);
+  });
+
+  it('ships no source maps by its ignore file', () => {
+    const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+    expect(ignore.split('\n').filter((line) => line.startsWith('!') && line.endsWith('.map'))).toEqual([]);
+  });
+});
