@@ -11,6 +11,7 @@ import type {
   SearchQuery,
   SearchResults,
 } from '@graphiti-memory/graphiti-client';
+import type { ConsentCategory } from './gate/consent-categories.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared value types
@@ -141,11 +142,17 @@ export interface ConsentRecord {
   /** The endpoint consent was given for, normalised. Consent for another endpoint does not count. */
   readonly endpoint: string;
   readonly grantedAt: string;
+  /**
+   * The kinds of data agreed to. Absent in records of hosts that do not track categories (then every
+   * category counts as agreed); the extension always writes them.
+   */
+  readonly categories?: readonly ConsentCategory[];
 }
 /** Consent of this workspace to send data to an endpoint. */
 export interface ConsentStore {
   get(): ConsentRecord | undefined;
-  grant(endpoint: string): Promise<void>;
+  /** Records consent for the endpoint; `categories` replaces the categories agreed to when given. */
+  grant(endpoint: string, categories?: readonly ConsentCategory[]): Promise<void>;
   revoke(): Promise<void>;
 }
 export const ConsentStore = Symbol.for('graphiti-memory.ConsentStore');

@@ -1,7 +1,7 @@
 // Mementos as memory-core's stores: a KeyValueStore per Memento, and the consent of this
 // workspace in workspaceState (consent is per workspace, tied to the endpoint it was given for).
 import type * as vscode from 'vscode';
-import type { ConsentRecord, ConsentStore, KeyValueStore } from '@graphiti-memory/memory-core';
+import { isConsentCategory, type ConsentCategory, type ConsentRecord, type ConsentStore, type KeyValueStore } from '@graphiti-memory/memory-core';
 import type { Clock } from '@graphiti-memory/memory-core';
 
 const KEY_PREFIX = 'graphitiMemory.';
@@ -23,18 +23,28 @@ export const CONSENT_KEY = 'graphitiMemory.consent';
 
 export class MementoConsentStore implements ConsentStore {
   readonly #listeners = new Set<() => void>();
+  /**
+   * `categoriesInUse` gives the categories the settings switch on now: a record written before
+   * consent had categories is migrated to them on its first read (the settings of the last window,
+   * the best record of what the user agreed to), and kept so from then on.
+   */
   constructor(
     private readonly workspaceState: vscode.Memento,
     private readonly clock: Pick<Clock, 'now'>,
+    private readonly categoriesInUse: () => readonly ConsentCategory[] = () => ['memoryChat'],
   ) {}
 
   get(): ConsentRecord | undefined {
     const record = this.workspaceState.get<ConsentRecord>(CONSENT_KEY);
-    return record !== undefined && typeof record.endpoint === 'string' ? record : undefined;
+    if (record === undefined || typeof record.endpoint !== 'string') return undefined;
+    if (Array.isArray(record.categories)) return { ...record, categories: record.categories.filter(isConsentCategory) };
+    const migrated: ConsentRecord = { ...record, categories: withMemoryChat(this.categoriesInUse()) };
+    void this.workspaceState.update(CONSENT_KEY, migrated);
+    return migrated;
   }
 
-  async grant(endpoint: string): Promise<void> {
-    const record: ConsentRecord = { endpoint, grantedAt: new Date(this.clock.now()).toISOString() };
+  async grant(endpoint: string, categories: readonly ConsentCategory[] = this.categoriesInUse()): Promise<void> {
+    const record: ConsentRecord = { endpoint, grantedAt: new Date(this.clock.now()).toISOString(), categories: withMemoryChat(categories) };
     await this.workspaceState.update(CONSENT_KEY, record);
     this.#notify();
   }
@@ -53,4 +63,9 @@ export class MementoConsentStore implements ConsentStore {
   #notify(): void {
     for (const listener of [...this.#listeners]) listener();
   }
+}
+
+/** Every consent covers the @memory chat; listed once, in the fixed category order. */
+function withMemoryChat(categories: readonly ConsentCategory[]): ConsentCategory[] {
+  return [...new Set<ConsentCategory>(['memoryChat', ...categories])];
 }

@@ -87,8 +87,9 @@ export class CaptureContribution implements Contribution {
   update(): void {
     const open = this.gate.evaluate().open;
     const capture = this.configuration.current().capture;
-    void this.#vscodeChat?.set(open && capture.vscodeChat);
-    for (const claude of this.#claudeCode) void claude.set(open && capture.claudeCode);
+    // A capture switched on without consent for its category stays inert.
+    void this.#vscodeChat?.set(open && capture.vscodeChat && this.gate.evaluate('workspaceChats').open);
+    for (const claude of this.#claudeCode) void claude.set(open && capture.claudeCode && this.gate.evaluate('claudeCode').open);
   }
 
   /** Reads every running capture's transcripts now (tests, and a manual refresh); resolves with the turns handed over. */

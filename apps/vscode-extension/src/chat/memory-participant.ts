@@ -33,6 +33,8 @@ export function gateExplanation(decision: GateDecision): string {
     case 'no-consent':
     case 'consent-for-other-endpoint':
       return 'Memory is enabled but waits for your consent.';
+    case 'category-not-consented':
+      return 'Memory is on, but you have not agreed to send this kind of data.';
   }
 }
 

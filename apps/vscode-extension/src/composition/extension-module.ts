@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import {
   Clock,
   ConsentStore,
+  categoriesInUse,
   GlobalStore,
   GraphitiConnection,
   Logger,
@@ -75,7 +76,9 @@ export function createExtensionModule({ context, channel, container }: Extension
     // Ports of memory-core.
     const clock = new SystemClock();
     const logger = new LogChannelLogger(channel);
-    const consent = new MementoConsentStore(context.workspaceState, clock);
+    const consent = new MementoConsentStore(context.workspaceState, clock, () =>
+      categoriesInUse(container.get<MemoryConfiguration>(MemoryConfiguration).current()),
+    );
     bind(Clock).toConstantValue(clock);
     bind(Logger).toConstantValue(logger);
     bind(TelemetrySink).toConstantValue(new LogTelemetry(logger));

@@ -33,10 +33,11 @@ export class ConsentContribution implements Contribution {
     setTimeout(() => void this.askWhenNeeded(), 0);
   }
 
-  /** Asks when memory is on but consent for the endpoint is missing. */
+  /** Asks when memory is on but consent for the endpoint, or for a category switched on, is missing. */
   async askWhenNeeded(): Promise<ConsentAnswer | undefined> {
     const decision = this.gate.evaluate();
-    if (decision.open || (decision.reason !== 'no-consent' && decision.reason !== 'consent-for-other-endpoint')) return undefined;
+    if (decision.open) return this.flow.missingCategories().length > 0 ? this.flow.askForCategories({ automatic: true }) : undefined;
+    if (decision.reason !== 'no-consent' && decision.reason !== 'consent-for-other-endpoint') return undefined;
     return this.flow.ask({ automatic: true });
   }
 
@@ -51,7 +52,11 @@ export class ConsentContribution implements Contribution {
     if (this.configuration.current().endpoint === '') {
       return this.#report('no-endpoint', false, 'Graphiti Memory needs an endpoint first: set graphitiMemory.endpoint.');
     }
-    const answer = await this.flow.ask();
+    let answer = await this.flow.ask();
+    // Already consented: Enable is also how the user agrees to categories declined before.
+    if (answer === 'already-granted' && this.flow.missingCategories().length > 0) {
+      answer = (await this.flow.askForCategories()) === 'granted' ? 'granted' : 'already-granted';
+    }
     if (answer === 'granted' || answer === 'already-granted') {
       if (!this.configuration.current().enabled) await updateSetting('enabled', true);
       return this.#report(answer, true, `Graphiti Memory is on for this workspace, sending to ${this.configuration.current().endpoint}.`);

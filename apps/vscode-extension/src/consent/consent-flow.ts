@@ -1,14 +1,26 @@
 // Consent before anything leaves the machine: a modal that names the endpoint and exactly what
-// will be sent (derived from the settings in force), stored per workspace for that endpoint.
+// will be sent (derived from the settings in force), stored per workspace for that endpoint with
+// the categories of data agreed to. Switching on a category later asks about that category alone.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { ConsentStore, MemoryConfiguration, type MemorySettings } from '@graphiti-memory/memory-core';
+import {
+  categoriesInUse,
+  ConsentStore,
+  consentCovers,
+  MemoryConfiguration,
+  normaliseEndpoint,
+  type ConsentCategory,
+  type MemorySettings,
+} from '@graphiti-memory/memory-core';
 import { updateSetting } from '../adapters/vscode-settings-source.js';
+import { CATEGORY_DETAIL, CATEGORY_LABEL } from './category-descriptions.js';
 
 export type ConsentAnswer = 'granted' | 'already-granted' | 'declined' | 'untrusted' | 'invalid-settings' | 'no-endpoint';
 
 export const ALLOW = 'Allow';
 export const TURN_OFF = 'Turn Memory Off';
+/** Declines a category: its setting stays on, nothing of it is sent. */
+export const DONT_SEND = "Don't Send";
 
 /** What is sent, one line each, for the settings in force. */
 export function describeWhatIsSent(settings: MemorySettings): string[] {
@@ -29,9 +41,9 @@ export function describeWhatIsSent(settings: MemorySettings): string[] {
 
 @injectable()
 export class ConsentFlow {
-  #inFlight: { readonly endpoint: string; readonly answer: Promise<ConsentAnswer> } | undefined;
-  // Endpoints the user dismissed in this window: a setting change does not ask about them again
-  // (no nagging); the Enable command always asks.
+  #inFlight: { readonly key: string; readonly answer: Promise<ConsentAnswer> } | undefined;
+  // Endpoints (and `endpoint category` pairs) the user dismissed in this window: a setting change
+  // does not ask about them again (no nagging); the Enable command always asks.
   readonly #dismissed = new Set<string>();
 
   constructor(
@@ -42,7 +54,14 @@ export class ConsentFlow {
   /** Whether consent for the configured endpoint exists. */
   hasConsent(): boolean {
     const endpoint = this.configuration.current().endpoint;
-    return endpoint !== '' && this.consent.get()?.endpoint === endpoint;
+    return endpoint !== '' && this.#recordForEndpoint() !== undefined;
+  }
+
+  /** The categories the settings switch on (plus `extra`) that the consent for the endpoint does not cover. */
+  missingCategories(extra: readonly ConsentCategory[] = []): ConsentCategory[] {
+    const record = this.#recordForEndpoint();
+    const wanted = [...new Set([...categoriesInUse(this.configuration.current()), ...extra])];
+    return record === undefined ? wanted : wanted.filter((category) => !consentCovers(record, category));
   }
 
   /**
@@ -53,25 +72,51 @@ export class ConsentFlow {
    * changed) skip an endpoint the user already dismissed in this window.
    */
   ask(options: { readonly automatic?: boolean } = {}): Promise<ConsentAnswer> {
-    const endpoint = this.configuration.current().endpoint;
+    return this.#serialised(this.configuration.current().endpoint, () => this.#ask(options.automatic === true, []));
+  }
+
+  /**
+   * Asks about categories switched on since consent was given (or `extra` ones a feature is about to
+   * use, such as `agentHooks`). Declining leaves their settings on but inert: the gate stays closed
+   * for them. Without any consent for the endpoint, this is the full consent dialog.
+   */
+  askForCategories(options: { readonly automatic?: boolean; readonly extra?: readonly ConsentCategory[] } = {}): Promise<ConsentAnswer> {
+    const extra = options.extra ?? [];
+    const key = `${this.configuration.current().endpoint} ${this.missingCategories(extra).join(',')}`;
+    return this.#serialised(key, () =>
+      this.hasConsent() ? this.#askCategories(options.automatic === true, extra) : this.#ask(options.automatic === true, extra),
+    );
+  }
+
+  #serialised(key: string, run: () => Promise<ConsentAnswer>): Promise<ConsentAnswer> {
     const previous = this.#inFlight;
-    if (previous !== undefined && previous.endpoint === endpoint) return previous.answer;
-    const answer = (previous?.answer.catch(() => undefined) ?? Promise.resolve())
-      .then(() => this.#ask(options.automatic === true))
-      .finally(() => {
-        if (this.#inFlight?.answer === answer) this.#inFlight = undefined;
-      });
-    this.#inFlight = { endpoint, answer };
+    if (previous !== undefined && previous.key === key) return previous.answer;
+    const answer = (previous?.answer.catch(() => undefined) ?? Promise.resolve()).then(run).finally(() => {
+      if (this.#inFlight?.answer === answer) this.#inFlight = undefined;
+    });
+    this.#inFlight = { key, answer };
     return answer;
   }
 
-  async #ask(automatic: boolean): Promise<ConsentAnswer> {
+  #recordForEndpoint() {
+    const endpoint = this.configuration.current().endpoint;
+    const record = this.consent.get();
+    return endpoint !== '' && record !== undefined && normaliseEndpoint(record.endpoint) === normaliseEndpoint(endpoint) ? record : undefined;
+  }
+
+  #blocked(): ConsentAnswer | undefined {
     if (!vscode.workspace.isTrusted) return 'untrusted';
     if (this.configuration.problems().length > 0) return 'invalid-settings';
+    if (this.configuration.current().endpoint === '') return 'no-endpoint';
+    return undefined;
+  }
+
+  async #ask(automatic: boolean, extra: readonly ConsentCategory[]): Promise<ConsentAnswer> {
+    const blocked = this.#blocked();
+    if (blocked !== undefined) return blocked;
+    if (this.hasConsent()) return 'already-granted';
     const settings = this.configuration.current();
     const endpoint = settings.endpoint;
-    if (endpoint === '') return 'no-endpoint';
-    if (this.hasConsent()) return 'already-granted';
     if (automatic && this.#dismissed.has(endpoint)) return 'declined';
     const answer = await vscode.window.showWarningMessage(
       `Allow Graphiti Memory to send chat to ${endpoint}?`,
@@ -80,6 +125,7 @@ export class ConsentFlow {
         detail: [
           `Graphiti Memory will send to the Graphiti server at ${endpoint}:`,
           ...describeWhatIsSent(settings),
+          ...(extra.includes('agentHooks') ? [`• ${capitalised(CATEGORY_DETAIL.agentHooks)}.`] : []),
           '',
           'Consent applies to this workspace and this endpoint only. Revoke it any time with "Graphiti Memory: Revoke Consent".',
         ].join('\n'),
@@ -89,11 +135,45 @@ export class ConsentFlow {
     );
     if (answer === ALLOW) {
       this.#dismissed.delete(endpoint);
-      await this.consent.grant(endpoint);
+      await this.consent.grant(endpoint, [...categoriesInUse(settings), ...extra]);
       return 'granted';
     }
     this.#dismissed.add(endpoint);
     if (answer === TURN_OFF && settings.enabled) await updateSetting('enabled', false);
     return 'declined';
   }
+
+  async #askCategories(automatic: boolean, extra: readonly ConsentCategory[]): Promise<ConsentAnswer> {
+    const blocked = this.#blocked();
+    if (blocked !== undefined) return blocked;
+    const endpoint = this.configuration.current().endpoint;
+    const missing = this.missingCategories(extra).filter((category) => !automatic || !this.#dismissed.has(`${endpoint} ${category}`));
+    if (missing.length === 0) return this.missingCategories(extra).length === 0 ? 'already-granted' : 'declined';
+    const answer = await vscode.window.showWarningMessage(
+      `Allow Graphiti Memory to also send ${missing.map((category) => CATEGORY_LABEL[category]).join(', ')} to ${endpoint}?`,
+      {
+        modal: true,
+        detail: [
+          `A setting now asks Graphiti Memory to send more than you agreed to. It would also send to ${endpoint}:`,
+          ...missing.map((category) => `• ${capitalised(CATEGORY_DETAIL[category])}.`),
+          '',
+          `"${DONT_SEND}" keeps the setting on but sends nothing of it (Show Status lists it); run "Graphiti Memory: Enable in This Workspace" to be asked again.`,
+        ].join('\n'),
+      },
+      ALLOW,
+      DONT_SEND,
+    );
+    const record = this.#recordForEndpoint();
+    if (answer === ALLOW && record !== undefined) {
+      for (const category of missing) this.#dismissed.delete(`${endpoint} ${category}`);
+      await this.consent.grant(record.endpoint, [...(record.categories ?? []), ...missing]);
+      return 'granted';
+    }
+    for (const category of missing) this.#dismissed.add(`${endpoint} ${category}`);
+    return 'declined';
+  }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

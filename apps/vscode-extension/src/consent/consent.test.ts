@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CaptureContribution } from '../capture/capture-contribution.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerMessages, testHost, updateSettings } from '../test-support/vscode-double.js';
-import { ALLOW, TURN_OFF } from './consent-flow.js';
+import { ALLOW, DONT_SEND, TURN_OFF } from './consent-flow.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -95,5 +98,65 @@ describe('consent', () => {
     expect(test.ok).toBe(false);
     expect(consentDialogs()).toHaveLength(0);
     expect(harness.emulator.requests).toEqual([]);
+  });
+});
+
+describe('consent per data category', () => {
+  function sessionLine(): string {
+    const request = {
+      requestId: 'request_1',
+      timestamp: 1_763_900_000_000,
+      message: { text: 'We deploy with Fly.io.', parts: [{ kind: 'text', text: 'We deploy with Fly.io.' }] },
+      agent: { id: 'github.copilot.default' },
+      response: [{ value: 'Noted.', supportThemeIcons: false }],
+      modelState: { value: 1, completedAt: 1_763_900_001_000 },
+    };
+    return `${JSON.stringify({ kind: 0, v: { version: 3, sessionId: 'session-1', creationDate: 1_763_900_000_000, requests: [request] } })}\n`;
+  }
+
+  it('migrates a consent record of the endpoint alone to the categories on at the time, without asking', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true }, consented: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(consentDialogs()).toHaveLength(0);
+    expect(harness.context.workspaceState.get<{ categories: string[] }>('graphitiMemory.consent')?.categories).toEqual(['memoryChat', 'recallQueries']);
+    const status = await harness.command<{ state: string; inertCategories: string[] }>('graphitiMemory.showStatus');
+    expect(status).toMatchObject({ state: 'ok', inertCategories: [] });
+  });
+
+  it('asks when capture.vscodeChat is turned on after consent; declining keeps it on but inert and sends nothing', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    answerMessages(DONT_SEND, undefined, ALLOW);
+    updateSettings({ 'graphitiMemory.capture.vscodeChat': true });
+    await waitFor(() => consentDialogs().length === 1, 2000, 'the category consent dialog');
+    expect(consentDialogs()[0]?.message).toContain('other chats of this workspace');
+    expect(consentDialogs()[0]?.detail).toContain('GitHub Copilot included');
+
+    const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'session-1.jsonl'), sessionLine());
+    await harness.container.get(CaptureContribution).scanNow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(testHost().settings.get('graphitiMemory.capture.vscodeChat')).toBe(true);
+    expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toEqual([]);
+    const status = await harness.command<{ state: string; inertCategories: string[]; summary: string }>('graphitiMemory.showStatus');
+    expect(status.inertCategories).toEqual(['workspaceChats']);
+    expect(status.summary).toContain('other chats of this workspace (capture.vscodeChat)');
+
+    // Enable asks again and, once agreed, the chat is captured.
+    const enabled = await harness.command<{ answer: string }>('graphitiMemory.enable');
+    expect(enabled.answer).toBe('granted');
+    expect(consentDialogs()).toHaveLength(2);
+    await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages'), 5000, 'the captured chat sent');
+    expect(harness.context.workspaceState.get<{ categories: string[] }>('graphitiMemory.consent')?.categories).toEqual(['memoryChat', 'workspaceChats']);
+  });
+
+  it('does not ask about a declined category again on the next setting change', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    answerMessages(DONT_SEND);
+    updateSettings({ 'graphitiMemory.includeSystemMessages': true });
+    await waitFor(() => consentDialogs().length === 1, 2000, 'the category consent dialog');
+    updateSettings({ 'graphitiMemory.maxBatchSize': 10 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(consentDialogs()).toHaveLength(1);
   });
 });

@@ -17,6 +17,7 @@ export class CoreRecall implements MemoryRecall {
   async recall(request: RecallRequest): Promise<RecallOutcome> {
     if (!this.gate.evaluate().open) return skipped('gate-closed');
     if (!this.configuration.current().recall.enabled) return skipped('recall-disabled');
+    if (!this.gate.evaluate('recallQueries').open) return skipped('recall-not-consented');
     if (request.query.trim() === '') return skipped('empty-query');
     try {
       const result = await this.service.recall(request.query, {

@@ -21,7 +21,7 @@ export interface RecallOutcome {
   readonly facts: readonly RecalledFact[];
   readonly outcome: RecallOutcomeKind;
   /** Why recall was skipped, when it was. */
-  readonly skippedBecause?: 'gate-closed' | 'recall-disabled' | 'empty-query';
+  readonly skippedBecause?: 'gate-closed' | 'recall-disabled' | 'recall-not-consented' | 'empty-query';
   readonly latencyMs: number;
 }
 

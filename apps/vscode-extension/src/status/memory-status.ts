@@ -2,7 +2,16 @@
 // view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { MemoryConfiguration, MemoryGate, type GateDecision, type IngestionStats } from '@graphiti-memory/memory-core';
+import {
+  ConsentStore,
+  inertCategories,
+  MemoryConfiguration,
+  MemoryGate,
+  type ConsentCategory,
+  type GateDecision,
+  type IngestionStats,
+} from '@graphiti-memory/memory-core';
+import { CATEGORY_LABEL } from '../consent/category-descriptions.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
@@ -19,6 +28,8 @@ export interface StatusSnapshot {
   readonly delivery: IngestionStats | undefined;
   readonly lastRecall: RecallOutcomeKind | undefined;
   readonly problems: readonly string[];
+  /** Categories switched on by a setting but not agreed to: nothing of them is sent. */
+  readonly inertCategories: readonly ConsentCategory[];
   /** One line for people: what is going on and what to do. */
   readonly summary: string;
 }
@@ -40,6 +51,7 @@ export class MemoryStatus implements vscode.Disposable {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
     @inject(ConsentEvents) consentEvents: ConsentEvents,
+    @inject(ConsentStore) private readonly consent: ConsentStore,
   ) {
     const refresh = () => this.refresh();
     this.#subscriptions.push(
@@ -65,6 +77,8 @@ export class MemoryStatus implements vscode.Disposable {
     const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
+    const inert = gate.open ? inertCategories(this.consent.get(), settings) : [];
+    const summary = summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems);
     return {
       state,
       gate,
@@ -74,7 +88,11 @@ export class MemoryStatus implements vscode.Disposable {
       delivery,
       lastRecall: this.#lastRecall,
       problems,
-      summary: summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems),
+      inertCategories: inert,
+      summary:
+        inert.length === 0
+          ? summary
+          : `${summary} On but not sent, as you have not agreed to them: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')} (run "Graphiti Memory: Enable in This Workspace" to agree).`,
     };
   }
 

@@ -63,6 +63,9 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
       if (recalled.skippedBecause === 'recall-disabled') {
         return textResult('Recall is turned off (setting graphitiMemory.recall.enabled), so memory was not searched. Answer without it.');
       }
+      if (recalled.skippedBecause === 'recall-not-consented') {
+        return textResult('The user has not agreed to send search queries to memory, so memory was not searched. Answer without it.');
+      }
       if (recalled.facts.length === 0) return textResult('Graphiti memory holds no facts about this.');
       return textResult(
         [

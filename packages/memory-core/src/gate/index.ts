@@ -4,3 +4,11 @@
  * Otherwise `{ open: false, reason }` and nothing may be sent.
  */
 export { DefaultMemoryGate, MemoryGate, type GateClosedReason, type GateDecision } from './memory-gate.js';
+export {
+  CONSENT_CATEGORIES,
+  categoriesInUse,
+  consentCovers,
+  inertCategories,
+  isConsentCategory,
+  type ConsentCategory,
+} from './consent-categories.js';

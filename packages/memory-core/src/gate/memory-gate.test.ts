@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfiguredMemorySettings } from '../settings/memory-configuration.js';
 import { FakeConsentStore, FakeSettingsSource, FakeWorkspaceContext } from '../test-support/fakes.js';
+import { parseMemorySettings } from '../settings/memory-settings.js';
+import { CONSENT_CATEGORIES, categoriesInUse, inertCategories } from './consent-categories.js';
 import { DefaultMemoryGate } from './memory-gate.js';
 
 function gateWith(options: { settings?: unknown; trusted?: boolean; consentFor?: string }) {
@@ -53,5 +55,31 @@ describe('DefaultMemoryGate', () => {
 
     await consent.revoke();
     expect(gate.evaluate()).toEqual({ open: false, reason: 'no-consent' });
+  });
+});
+
+describe('consent categories', () => {
+  it('closes for a category the consent does not cover, and opens once it is agreed to', async () => {
+    const { gate, consent } = gateWith({ settings: { enabled: true, endpoint: 'http://localhost:8000', capture: { vscodeChat: true } } });
+    await consent.grant('http://localhost:8000', ['memoryChat']);
+    expect(gate.evaluate().open).toBe(true);
+    expect(gate.evaluate('memoryChat').open).toBe(true);
+    expect(gate.evaluate('workspaceChats')).toEqual({ open: false, reason: 'category-not-consented' });
+    expect(gate.evaluate('recallQueries')).toEqual({ open: false, reason: 'category-not-consented' });
+    await consent.grant('http://localhost:8000', ['memoryChat', 'workspaceChats']);
+    expect(gate.evaluate('workspaceChats').open).toBe(true);
+  });
+
+  it('treats a record without categories (a host that does not track them) as covering all', () => {
+    const { gate } = gateWith({ consentFor: 'http://localhost:8000' });
+    expect(CONSENT_CATEGORIES.every((category) => gate.evaluate(category).open)).toBe(true);
+  });
+
+  it('lists the categories the settings use and those of them not agreed to', () => {
+    const settings = parseMemorySettings({ enabled: true, capture: { claudeCode: true }, includeSystemMessages: true, recall: { enabled: true } }).settings;
+    expect(categoriesInUse(settings)).toEqual(['memoryChat', 'claudeCode', 'systemPrompts', 'recallQueries']);
+    const record = { endpoint: 'http://localhost:8000', grantedAt: '2026-01-01T00:00:00.000Z', categories: ['recallQueries'] as const };
+    expect(inertCategories(record, settings)).toEqual(['claudeCode', 'systemPrompts']);
+    expect(inertCategories(undefined, settings)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import { inject, injectable } from 'inversify';
 import { ConsentStore, WorkspaceContext } from '../ports.js';
 import { normaliseEndpoint } from '../settings/endpoint.js';
+import { consentCovers, type ConsentCategory } from './consent-categories.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 
 /** Why the gate is closed, in the order the conditions are checked. */
@@ -12,7 +13,9 @@ export type GateClosedReason =
   | 'no-endpoint'
   | 'untrusted'
   | 'no-consent'
-  | 'consent-for-other-endpoint';
+  | 'consent-for-other-endpoint'
+  /** Only when a category was asked about: consent exists, but not for that kind of data. */
+  | 'category-not-consented';
 
 export type GateDecision =
   | {
@@ -25,8 +28,11 @@ export type GateDecision =
   | { readonly open: false; readonly reason: GateClosedReason };
 
 export interface MemoryGate {
-  /** Decides now, from the current settings, trust and consent. Cheap; call it before every send. */
-  evaluate(): GateDecision;
+  /**
+   * Decides now, from the current settings, trust and consent. Cheap; call it before every send.
+   * With a `category`, also closed when the consent does not cover that kind of data.
+   */
+  evaluate(category?: ConsentCategory): GateDecision;
 }
 export const MemoryGate = Symbol.for('graphiti-memory.MemoryGate');
 
@@ -43,7 +49,7 @@ export class DefaultMemoryGate implements MemoryGate {
     @inject(ConsentStore) private readonly consent: ConsentStore,
   ) {}
 
-  evaluate(): GateDecision {
+  evaluate(category?: ConsentCategory): GateDecision {
     if (this.configuration.problems().length > 0) return closed('invalid-settings');
     const settings = this.configuration.current();
     if (!settings.enabled) return closed('disabled');
@@ -53,6 +59,7 @@ export class DefaultMemoryGate implements MemoryGate {
     const record = this.consent.get();
     if (record === undefined) return closed('no-consent');
     if (normaliseEndpoint(record.endpoint) !== endpoint) return closed('consent-for-other-endpoint');
+    if (category !== undefined && !consentCovers(record, category)) return closed('category-not-consented');
     return { open: true, endpoint };
   }
 }

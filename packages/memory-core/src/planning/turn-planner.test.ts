@@ -102,6 +102,16 @@ describe('DefaultTurnPlanner', () => {
     expect(second.some((entry) => entry.message.name?.startsWith('graphiti-memory.ownership.'))).toBe(false);
   });
 
+  it('sends no system prompt while its category is on but not agreed to', async () => {
+    const services = createPolicyServices({ settings: { enabled: true, includeSystemMessages: true, scopes: 'workspace' } });
+    await services.consent.grant('http://localhost:8000', ['memoryChat']);
+    const inert = await services.planner.plan(turn({ system: 'Be brief.' }));
+    expect(inert.map((entry) => entry.message.role_type)).toEqual(['user', 'assistant']);
+    await services.consent.grant('http://localhost:8000', ['memoryChat', 'systemPrompts']);
+    const agreed = await services.planner.plan(turn({ id: 'turn-2', system: 'Be brief.' }));
+    expect(agreed.some((entry) => entry.message.role_type === 'system')).toBe(true);
+  });
+
   it('does not resend the ownership context after a restart (kept in the WorkspaceStore)', async () => {
     const services = createPolicyServices({ settings: { enabled: true, includeSystemMessages: true, scopes: 'workspace' } });
     const workspace = await services.groups.resolve('workspace');

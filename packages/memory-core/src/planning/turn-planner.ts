@@ -68,7 +68,9 @@ export class DefaultTurnPlanner implements TurnPlanner {
       this.telemetry.emit({ type: 'dropped', messages: turn.assistant ? 2 : 1, reason: 'gate-closed' });
       return [];
     }
-    const settings = this.configuration.current();
+    const configured = this.configuration.current();
+    // System prompts stay unsent while their category is on but not agreed to.
+    const settings = { ...configured, includeSystemMessages: configured.includeSystemMessages && this.gate.evaluate('systemPrompts').open };
     const messages = await this.redactAll(
       turnToMessages(turn, {
         app: APP_NAME,

@@ -146,6 +146,17 @@ describe('DefaultRecallService', () => {
     expect(services.telemetry.ofType('recall').every((event) => event.outcome === 'skipped')).toBe(true);
   });
 
+  it('sends no query while recall queries are on but not agreed to', async () => {
+    const api = new FakeGraphitiApi();
+    const services = createPolicyServices({ api, settings: { enabled: true, recall: { enabled: true } } });
+    await services.consent.grant('http://localhost:8000', ['memoryChat']);
+    expect((await services.recall.recall('real question', { sessionId: 's1' })).scopes).toEqual([]);
+    expect(api.calls).toEqual([]);
+    await services.consent.grant('http://localhost:8000', ['memoryChat', 'recallQueries']);
+    await services.recall.recall('real question', { sessionId: 's1' });
+    expect(api.calls.length).toBeGreaterThan(0);
+  });
+
   it('skips the session scope without a session id and uses the auto selection', async () => {
     const api = new FakeGraphitiApi();
     const services = createPolicyServices({ api, settings: { enabled: true, recall: { scopes: 'auto' } } });

@@ -84,7 +84,7 @@ export class DefaultRecallService implements RecallService {
     const started = this.clock.now();
     let scopes: MemoryScope[] = [];
     try {
-      if (typeof query !== 'string' || query.trim() === '' || !this.gate.evaluate().open || options.signal?.aborted) {
+      if (typeof query !== 'string' || query.trim() === '' || !this.gate.evaluate('recallQueries').open || options.signal?.aborted) {
         return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped');
       }
       const settings = this.configuration.current().recall;

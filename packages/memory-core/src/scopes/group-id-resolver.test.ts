@@ -75,6 +75,15 @@ describe('DefaultGroupIdResolver', () => {
     expect(await resolverWith({}, {}, new InMemoryKeyValueStore()).resolver.resolve('user')).not.toBe(a);
   });
 
+  it('user: follows a key the host replaces in the GlobalStore (a key set by the user or derived from the account)', async () => {
+    const store = new InMemoryKeyValueStore();
+    const { resolver } = resolverWith({}, {}, store);
+    const before = await resolver.resolve('user');
+    await store.set(USER_KEY_STORAGE_KEY, 'gh_0123456789abcdef');
+    expect(await resolver.resolve('user')).toBe(await hashedGroupId('user', 'user-key:gh_0123456789abcdef'));
+    expect(await resolver.resolve('user')).not.toBe(before);
+  });
+
   it('follows the groupIdStrategy setting', async () => {
     const { resolver, source } = resolverWith({ folderUris: [], gitRemote: 'git@github.com:acme/app.git' }, { groupIdStrategy: 'raw' });
     expect(await resolver.resolve('workspace')).toBe(await rawGroupId('workspace', 'github.com/acme/app'));

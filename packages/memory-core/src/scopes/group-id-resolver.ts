@@ -101,6 +101,9 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
   }
 
   private randomUserKey(): Promise<string> {
+    // Read every time: the host may replace the key (one the user set, one derived from their account).
+    const stored = this.globalStore.get<unknown>(USER_KEY_STORAGE_KEY);
+    if (typeof stored === 'string' && stored.trim() !== '') return Promise.resolve(stored);
     this.userKey ??= this.loadOrCreateUserKey();
     return this.userKey;
   }

@@ -1,6 +1,7 @@
 // Fakes of memory-core's ports for tests (this package's and its dependents'). Each one is a real,
 // small implementation with a few extra levers for tests (advance the clock, flip trust, inspect
 // the events) — no mocks that only record calls.
+import type { ConsentCategory } from '../gate/consent-categories.js';
 import type {
   Clock,
   ConsentRecord,
@@ -190,8 +191,8 @@ export class FakeConsentStore implements ConsentStore {
   get(): ConsentRecord | undefined {
     return this.record;
   }
-  async grant(endpoint: string): Promise<void> {
-    this.record = { endpoint, grantedAt: new Date(this.clock.now()).toISOString() };
+  async grant(endpoint: string, categories?: readonly ConsentCategory[]): Promise<void> {
+    this.record = { endpoint, grantedAt: new Date(this.clock.now()).toISOString(), ...(categories === undefined ? {} : { categories }) };
   }
   async revoke(): Promise<void> {
     this.record = undefined;
