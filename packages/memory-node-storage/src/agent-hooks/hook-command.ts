@@ -25,6 +25,11 @@ export interface AgentHookCommand {
   readonly leadingArguments?: readonly string[];
   /** Who installs: `graphiti-harness`, `vscode`. */
   readonly installedBy: string;
+  /**
+   * Variables set for the runtime, spelled into the command line (hook files of Claude Code have no
+   * `env`): desktop VS Code's Electron binary runs the runner as node only with ELECTRON_RUN_AS_NODE=1.
+   */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 export type CommandShell = 'posix' | 'powershell';
@@ -35,13 +40,21 @@ export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent
     if (!path.isAbsolute(value)) throw new Error(`hookCommandLine: ${name} must be an absolute path (got ${JSON.stringify(value)})`);
   }
   const words = [command.nodePath, command.scriptPath, ...(command.leadingArguments ?? []), '--event', event, INSTALLED_BY_FLAG, command.installedBy];
-  if (shell === 'powershell') return `& ${words.map(powershellQuote).join(' ')}`;
-  return words.map(posixQuote).join(' ');
+  const variables = Object.entries(command.environment ?? {});
+  for (const [name] of variables) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`hookCommandLine: ${JSON.stringify(name)} is not a variable name`);
+  }
+  if (shell === 'powershell') {
+    const assignments = variables.map(([name, value]) => `$env:${name}=${powershellQuote(value)}; `).join('');
+    return `${assignments}& ${words.map(powershellQuote).join(' ')}`;
+  }
+  return [...variables.map(([name, value]) => `${name}=${posixQuote(value)}`), ...words.map(posixQuote)].join(' ');
 }
 
 /** True when a hook command line is one of ours. */
 export function isOurHookCommand(commandLine: unknown): boolean {
-  return typeof commandLine === 'string' && commandLine.includes(` --event `) && commandLine.includes(` ${INSTALLED_BY_FLAG} `);
+  // PowerShell lines quote every word ('--event').
+  return typeof commandLine === 'string' && / '?--event'? /.test(commandLine) && new RegExp(` '?${INSTALLED_BY_FLAG}'? `).test(commandLine);
 }
 
 function posixQuote(word: string): string {
