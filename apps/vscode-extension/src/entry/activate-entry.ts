@@ -131,6 +131,7 @@ const OFF_SNAPSHOT: StatusSnapshot = {
   delivery: undefined,
   lastRecall: undefined,
   problems: [],
+  inertCategories: [],
   summary: '',
 };
 
