@@ -24,7 +24,7 @@ function harness(args: readonly string[], options: { cwd?: string; killAfterMs?:
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binary, ...args], {
       cwd: options.cwd ?? packageFolder,
-      env: { ...process.env, NO_COLOR: '1', GRAPHITI_API_KEY: '' },
+      env: { ...process.env, NO_COLOR: '1', GRAPHITI_API_KEY: '', GRAPHITI_MEMORY_CONFIG_DIR: path.join(os.tmpdir(), `graphiti-harness-e2e-config-${process.pid}`) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

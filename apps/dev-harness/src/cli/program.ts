@@ -52,8 +52,15 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
   registerCommands(program, async (raw, body) => {
     exitCode = await runCommand(settings, raw, body);
   });
-  // Every subcommand reports usage errors through the same override (exit 2, never process.exit).
-  for (const command of program.commands) command.copyInheritedSettings(program);
+  // Every subcommand (nested ones too: `hooks install`) reports usage errors through the same
+  // override (exit 2, never process.exit).
+  const inherit = (parent: Command): void => {
+    for (const command of parent.commands) {
+      command.copyInheritedSettings(parent);
+      inherit(command);
+    }
+  };
+  inherit(program);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -5,11 +5,14 @@ import { registerDemoCommand } from './demo-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
+import { registerHookCommand } from './hook-command.js';
+import { registerHooksCommand } from './hooks-command.js';
 import { registerIngestCommand } from './ingest-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
+import { registerUserKeyCommand } from './user-key-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
@@ -23,6 +26,9 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerEpisodesCommand,
     registerForgetCommand,
     registerTrackCommand,
+    registerHookCommand,
+    registerHooksCommand,
+    registerUserKeyCommand,
     registerBenchCommand,
   ]) {
     register(program, run);

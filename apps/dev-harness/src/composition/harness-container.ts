@@ -23,10 +23,11 @@ import {
   RecallService,
   SettingsSource,
   TelemetrySink,
+  USER_KEY_STORAGE_KEY,
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
-import { FileConsentStore, FileDeliveryLedger, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { ensureUserKey, FileConsentStore, FileDeliveryLedger, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
 import { HarnessError } from '../cli/harness-errors.js';
@@ -106,6 +107,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     openStore(layout.globalStore, logger),
     openStore(layout.workspaceStore, logger),
   ]);
+  await shareUserKey(globalStore, terminal.env, temporaryState, logger);
   const ledger = await openOrExplain(() => FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger }), layout.deliveryLedger);
   const outbox = await openOrExplain(
     () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
@@ -187,5 +189,26 @@ async function openOrExplain<T>(open: () => Promise<T>, location: string): Promi
       hint: 'Check that the folder is writable, or pass another --state-dir.',
       cause: error,
     });
+  }
+}
+
+/**
+ * The user scope's key comes from the user config, shared with the extension and agent hooks, so
+ * the user scope is one group for every tool; a key this state folder used before is adopted into
+ * it. Temporary state (the demo) keeps its own throw-away key.
+ */
+async function shareUserKey(
+  globalStore: FileKeyValueStore,
+  env: Readonly<Record<string, string | undefined>>,
+  temporaryState: boolean,
+  logger: Logger,
+): Promise<void> {
+  if (temporaryState) return;
+  const previous = globalStore.get<unknown>(USER_KEY_STORAGE_KEY);
+  try {
+    const shared = await ensureUserKey(env, typeof previous === 'string' ? previous : undefined);
+    if (shared !== previous) await globalStore.set(USER_KEY_STORAGE_KEY, shared);
+  } catch (error) {
+    logger.warn('user config unreadable; the state folder keeps its own user key', { errorClass: error instanceof Error ? error.name : typeof error });
   }
 }

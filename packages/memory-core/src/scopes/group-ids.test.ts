@@ -134,6 +134,10 @@ describe('normaliseGitRemote', () => {
     'git@github.com:acme/app.git',
     'ssh://git@github.com/acme/app',
     'git://github.com/acme/app.git',
+    'ssh://git@github.com:22/Acme/App.git',
+    'https://github.com/ACME/app',
+    // What the VS Code extension hands over (already normalised by its git adapter).
+    'github.com/acme/app',
   ])('%s → github.com/acme/app', (remote) => {
     expect(normaliseGitRemote(remote)).toBe('github.com/acme/app');
   });

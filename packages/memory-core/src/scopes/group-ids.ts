@@ -68,7 +68,7 @@ export function normaliseFolderUri(uri: string): string {
 
 /**
  * A git remote in one spelling for every clone of a repository: `https://user@github.com/o/r.git`,
- * `git@github.com:o/r` and `ssh://git@github.com/o/r/` all become `github.com/o/r`.
+ * `git@github.com:o/r`, `ssh://git@github.com:22/O/R/` and `github.com/o/r` all become `github.com/o/r`.
  */
 export function normaliseGitRemote(remote: string): string {
   let value = remote.trim();
@@ -79,8 +79,9 @@ export function normaliseGitRemote(remote: string): string {
     value = value.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//, '').replace(/^[^@/]*@/, '');
   }
   value = value.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
-  const slash = value.indexOf('/');
-  return slash < 0 ? value.toLowerCase() : value.slice(0, slash).toLowerCase() + value.slice(slash);
+  // A port names the same repository (`ssh://git@host:22/o/r`), and hosts compare paths without
+  // case: every host (the extension's git API, `git remote`, a hook) must land on one spelling.
+  return value.replace(/^([^/:]+):\d+(?=\/)/, '$1').toLowerCase();
 }
 
 /** The workspace's identity from its folders: order-independent, duplicates ignored. */

@@ -1,0 +1,181 @@
+// `graphiti-harness hooks install|uninstall|status`: Graphiti Memory in Claude Code and in
+// Copilot agent mode. Install writes our entries into their hook files (an absolute node and
+// runner script, never a key) and stores the common options, with consent for exactly that
+// endpoint, in the user config; uninstall removes exactly our entries; status shows both.
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  AGENT_HOOK_TARGETS,
+  agentHooksStatus,
+  installAgentHooks,
+  readConfigFile,
+  uninstallAgentHooks,
+  updateConfigFile,
+  userConfigPath,
+  writeApiKeyFile,
+  type AgentHookCommand,
+  type AgentHookTarget,
+  type ConfigValues,
+} from '@graphiti-memory/memory-node-storage';
+import { normaliseEndpoint } from '@graphiti-memory/memory-core';
+import { Command, Option } from 'commander';
+import type { CommandContext } from '../cli/command-runner.js';
+import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
+import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
+import { readHookRuns } from '../hook/hook-log.js';
+import type { CommandRegistrar } from './command-registrar.js';
+
+const TARGET_CHOICES = [...AGENT_HOOK_TARGETS, 'all'] as const;
+const distFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+
+interface HooksOptions extends RawCommonOptions {
+  readonly target?: string;
+  readonly runner?: string;
+}
+
+export const registerHooksCommand: CommandRegistrar = (program, run) => {
+  const hooks = new Command('hooks').description('connect Claude Code and Copilot agent mode to Graphiti Memory (install, uninstall, status)');
+  hooks.addCommand(
+    addCommonOptions(
+      new Command('install')
+        .description('write our hook entries into ~/.claude/settings.json and/or ~/.copilot/hooks/graphiti-memory.json')
+        .addOption(new Option('--target <target>', 'which agent').choices(TARGET_CHOICES).makeOptionMandatory())
+        .option('--runner <path>', 'the hook runner script (default: the bundled dist/hook-runner.cjs)')
+        .addHelpText(
+          'after',
+          [
+            '',
+            'Installing is your consent to send prompts (for recall) and the transcripts of those sessions to --endpoint;',
+            'it is recorded, with the options given, in the user config (never the API key: --api-key goes to a 0600 key file).',
+            'Running it twice adds nothing; the previous settings file is kept as <file>.graphiti-memory-backup.',
+            '',
+            'Examples:',
+            '  graphiti-harness hooks install --target claude --endpoint http://localhost:8000',
+            '  graphiti-harness hooks install --target all --endpoint http://localhost:8000 --scopes workspace,user --timeout-ms 500',
+          ].join('\n'),
+        ),
+    ).action((raw: HooksOptions) => run(raw, (context) => install(context, raw))),
+  );
+  hooks.addCommand(
+    addCommonOptions(
+      new Command('uninstall')
+        .description('remove exactly our hook entries (and the consent, once no agent has them)')
+        .addOption(new Option('--target <target>', 'which agent').choices(TARGET_CHOICES).default('all')),
+    ).action((raw: HooksOptions) => run(raw, (context) => uninstall(context, raw))),
+  );
+  hooks.addCommand(
+    addCommonOptions(new Command('status').description('what is installed where, the configuration, and the last hook runs')).action((raw: HooksOptions) =>
+      run(raw, (context) => status(context)),
+    ),
+  );
+  program.addCommand(hooks);
+};
+
+function homeFolder(context: CommandContext): string {
+  const home = context.terminal.env['HOME'] ?? context.terminal.env['USERPROFILE'];
+  return home !== undefined && home !== '' ? home : os.homedir();
+}
+
+function targets(target: string | undefined): AgentHookTarget[] {
+  return target === undefined || target === 'all' ? [...AGENT_HOOK_TARGETS] : [target as AgentHookTarget];
+}
+
+function runnerCommand(context: CommandContext, runner: string | undefined): AgentHookCommand {
+  if (runner !== undefined) {
+    const scriptPath = path.resolve(context.terminal.cwd, runner);
+    if (!existsSync(scriptPath)) throw new UsageError(`--runner ${JSON.stringify(runner)} does not exist (resolved to ${scriptPath}); give the path of hook-runner.cjs.`);
+    return { nodePath: process.execPath, scriptPath, installedBy: 'graphiti-harness' };
+  }
+  const bundled = path.join(distFolder, 'hook-runner.cjs');
+  if (existsSync(bundled)) return { nodePath: process.execPath, scriptPath: bundled, installedBy: 'graphiti-harness' };
+  // Not built yet: the harness binary itself runs `hook` (slower to start, same code path).
+  return { nodePath: process.execPath, scriptPath: path.resolve(distFolder, '..', 'bin', 'graphiti-harness.js'), leadingArguments: ['hook'], installedBy: 'graphiti-harness' };
+}
+
+async function install(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
+  const { options, output, terminal } = context;
+  const configFile = userConfigPath(terminal.env);
+  const existing = await readConfigFile(configFile);
+  if (!existing.ok) throw new UsageError(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then run the command again.`);
+  const endpoint = normaliseEndpoint(options.endpoint ?? existing.values.endpoint ?? '');
+  if (endpoint === undefined || endpoint === '') {
+    throw new UsageError('hooks install needs --endpoint URL (the Graphiti the hooks send to); the in-process emulator ends with the command.');
+  }
+  const command = runnerCommand(context, raw.runner);
+  const patch: Partial<Record<keyof ConfigValues, unknown>> = {
+    enabled: true,
+    endpoint,
+    consent: { endpoint, grantedAt: new Date().toISOString(), by: 'graphiti-harness' },
+    ...(options.stateDirGiven ? { stateDir: options.stateDir } : {}),
+    ...(options.scopes?.kind === 'list' ? { scopes: options.scopes.scopes } : {}),
+    ...(raw.timeoutMs !== undefined ? { recall: { ...existing.values.recall, timeoutMs: options.timeoutMs } } : {}),
+  };
+  try {
+    await updateConfigFile(configFile, patch);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const keyFile = raw.apiKey === undefined ? undefined : await writeApiKeyFile(raw.apiKey, terminal.env);
+  const home = homeFolder(context);
+  const changes = [];
+  for (const target of targets(raw.target)) {
+    try {
+      changes.push(await installAgentHooks({ target, home, command }));
+    } catch (error) {
+      throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed in that file.' });
+    }
+  }
+  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes });
+  for (const change of changes) {
+    output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
+  }
+  output.line(`consent and options stored in ${configFile}: prompts (for recall) and these sessions' transcripts go to ${endpoint}`);
+  if (keyFile !== undefined) output.line(`API key stored in ${keyFile} (mode 0600)`);
+  return ExitCode.ok;
+}
+
+async function uninstall(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
+  const { output, terminal } = context;
+  const home = homeFolder(context);
+  const changes = [];
+  for (const target of targets(raw.target)) changes.push(await uninstallAgentHooks({ target, home }));
+  const remaining = (await agentHooksStatus(home)).reduce((sum, entry) => sum + entry.entries.length, 0);
+  const configFile = userConfigPath(terminal.env);
+  let consentRevoked = false;
+  if (remaining === 0 && (await readConfigFile(configFile)).ok) {
+    await updateConfigFile(configFile, { consent: undefined });
+    consentRevoked = true;
+  }
+  output.result({ ok: true, changes, consentRevoked });
+  for (const change of changes) output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
+  if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);
+  return ExitCode.ok;
+}
+
+async function status(context: CommandContext): Promise<ExitCode> {
+  const { output, terminal, options } = context;
+  const home = homeFolder(context);
+  const configFile = userConfigPath(terminal.env);
+  const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
+  const values = config.ok ? config.values : undefined;
+  const stateDir = options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
+  const runs = await readHookRuns(stateDir, 10);
+  output.result({
+    ok: true,
+    installed,
+    config: { file: configFile, enabled: values?.enabled ?? false, endpoint: values?.endpoint ?? null, consent: values?.consent ?? null, problems: config.ok ? [] : config.problems },
+    stateDir,
+    runs,
+  });
+  for (const entry of installed) {
+    const events = entry.entries.map((hook) => hook.event).join(', ');
+    output.line(`${entry.target}: ${entry.entries.length === 0 ? 'not installed' : `installed (${events})`} — ${entry.file}${entry.problem === undefined ? '' : ` (${entry.problem})`}`);
+  }
+  if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
+  output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
+  output.line(runs.length === 0 ? `no hook runs yet (log: ${stateDir})` : 'last hook runs:');
+  for (const hookRun of runs) output.line(`  ${hookRun.time}  ${hookRun.event.padEnd(16)} ${hookRun.outcome.padEnd(14)} ${String(hookRun.ms).padStart(5)} ms`);
+  return ExitCode.ok;
+}

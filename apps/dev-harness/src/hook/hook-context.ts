@@ -1,0 +1,59 @@
+// Everything a hook run needs before it may touch the network: the event, the merged config,
+// consent for exactly the configured endpoint, the API key and the user key. Each miss is an
+// outcome (logged, nothing printed), never an exception.
+import path from 'node:path';
+import envPaths from 'env-paths';
+import { ensureUserKey, readApiKey, resolveMemoryConfig, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { parseHookInput, type HookEvent } from './hook-input.js';
+import type { HookOptions } from './hook-options.js';
+
+export interface HookContext {
+  readonly hook: HookEvent;
+  readonly config: ResolvedMemoryConfig;
+  readonly endpoint: string;
+  readonly apiKey: string | undefined;
+  readonly userKey: string;
+  readonly stateDirectory: string;
+  readonly workspaceFolder: string;
+}
+
+export type HookContextResult =
+  | { readonly ok: true; readonly context: HookContext }
+  | { readonly ok: false; readonly outcome: string; readonly detail?: string; readonly stateDirectory: string; readonly event: string };
+
+/** The harness's default state folder (the hook shares it with `graphiti-harness` commands). */
+export function defaultHookStateDirectory(): string {
+  return envPaths('graphiti-harness', { suffix: '' }).data;
+}
+
+export async function resolveHookContext(stdinText: string, options: HookOptions, env: Environment, cwd: string): Promise<HookContextResult> {
+  const input = parseHookInput(stdinText, options.event);
+  const fallbackState = path.resolve(cwd, options.flags.stateDir ?? env['GRAPHITI_MEMORY_STATE_DIR'] ?? defaultHookStateDirectory());
+  if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory: fallbackState, event: options.event ?? 'unknown' };
+  const { hook } = input;
+  const workspaceFolder = path.resolve(cwd, options.workspace ?? hook.cwd ?? cwd);
+  const resolution = await resolveMemoryConfig({ workspaceFolder, env, flags: options.flags });
+  if (!resolution.ok) {
+    // Problems name settings and files only; they never carry content or keys.
+    return { ok: false, outcome: 'bad-config', detail: resolution.problems.join(' | ').slice(0, 500), stateDirectory: fallbackState, event: hook.event };
+  }
+  const { config } = resolution;
+  const stateDirectory = path.resolve(cwd, config.stateDir ?? defaultHookStateDirectory());
+  const closed = (outcome: string, detail?: string): HookContextResult => ({
+    ok: false,
+    outcome,
+    ...(detail === undefined ? {} : { detail }),
+    stateDirectory,
+    event: hook.event,
+  });
+  if (!config.enabled) return closed('disabled');
+  if (config.endpoint === undefined) return closed('no-endpoint');
+  if (config.consent === undefined || config.consent.endpoint !== config.endpoint) return closed('no-consent');
+  const key = await readApiKey(env);
+  if (!key.ok) return closed('bad-api-key-file', 'the API key file can be read by other users');
+  const userKey = config.userKey ?? (await ensureUserKey(env));
+  return {
+    ok: true,
+    context: { hook, config, endpoint: config.endpoint, apiKey: key.key, userKey, stateDirectory, workspaceFolder },
+  };
+}

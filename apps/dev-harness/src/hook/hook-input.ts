@@ -1,0 +1,48 @@
+// One hook event as Claude Code and VS Code's Copilot agent mode pass it on stdin: the same event
+// names and snake_case fields (`hook_event_name`, `session_id`, `transcript_path`, `cwd`, `prompt`).
+
+export const HOOK_EVENT_NAMES = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+export interface HookEvent {
+  readonly event: HookEventName;
+  readonly sessionId: string | undefined;
+  readonly transcriptPath: string | undefined;
+  readonly cwd: string | undefined;
+  readonly prompt: string | undefined;
+}
+
+export type HookInputRead = { readonly ok: true; readonly hook: HookEvent } | { readonly ok: false; readonly reason: 'bad-json' | 'unknown-event' };
+
+/** Stdin larger than this is not a hook event (a prompt is at most a few hundred kB). */
+export const MAX_HOOK_INPUT_BYTES = 4 * 1024 * 1024;
+
+/** Parses stdin; `fallbackEvent` (the command's `--event`) serves hosts that do not name the event. */
+export function parseHookInput(text: string, fallbackEvent?: string): HookInputRead {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'bad-json' };
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, reason: 'bad-json' };
+  const record = raw as Record<string, unknown>;
+  const named = stringField(record, 'hook_event_name') ?? stringField(record, 'hookEventName') ?? fallbackEvent;
+  const event = HOOK_EVENT_NAMES.find((candidate) => candidate === named);
+  if (event === undefined) return { ok: false, reason: 'unknown-event' };
+  return {
+    ok: true,
+    hook: {
+      event,
+      sessionId: stringField(record, 'session_id') ?? stringField(record, 'sessionId'),
+      transcriptPath: stringField(record, 'transcript_path') ?? stringField(record, 'transcriptPath'),
+      cwd: stringField(record, 'cwd'),
+      prompt: typeof record['prompt'] === 'string' ? record['prompt'] : undefined,
+    },
+  };
+}
+
+function stringField(record: Record<string, unknown>, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

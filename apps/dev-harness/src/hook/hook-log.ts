@@ -1,0 +1,66 @@
+// What the hook leaves behind, since it may print nothing: one line per run (time, event,
+// outcome, ms) for `hooks status`, and failures with their error class. Never content.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface HookRun {
+  readonly time: string;
+  readonly event: string;
+  /** `context` (printed memory), `empty`, `cached`, `queued`, `no-consent`, `bad-input`, `bad-config`, `failed`, … */
+  readonly outcome: string;
+  readonly ms: number;
+  /** An error class or a short reason; never content. */
+  readonly detail?: string;
+}
+
+export const HOOK_LOG_FOLDER = 'hooks';
+const RUNS_FILE = 'runs.jsonl';
+const LOG_FILE = 'hook.log';
+/** The run log is cut back to its newest lines past this size. */
+const MAX_RUNS_BYTES = 256 * 1024;
+const KEEP_RUNS = 200;
+
+export function hookLogFolder(stateDirectory: string): string {
+  return path.join(stateDirectory, HOOK_LOG_FOLDER);
+}
+
+/** Appends a run (and, for failures, a log line); never throws. */
+export async function recordHookRun(stateDirectory: string, run: HookRun): Promise<void> {
+  try {
+    const folder = hookLogFolder(stateDirectory);
+    await fs.mkdir(folder, { recursive: true });
+    const runs = path.join(folder, RUNS_FILE);
+    await fs.appendFile(runs, `${JSON.stringify(run)}\n`);
+    if (run.detail !== undefined) {
+      await fs.appendFile(path.join(folder, LOG_FILE), `${run.time} ${run.event} ${run.outcome} ${run.detail}\n`);
+    }
+    const size = (await fs.stat(runs)).size;
+    if (size > MAX_RUNS_BYTES) {
+      const lines = (await fs.readFile(runs, 'utf8')).split('\n').filter((line) => line !== '');
+      await fs.writeFile(runs, `${lines.slice(-KEEP_RUNS).join('\n')}\n`);
+    }
+  } catch {
+    // The log is a convenience: a read-only state folder must not turn into a failed hook.
+  }
+}
+
+/** The newest `limit` runs, newest last. */
+export async function readHookRuns(stateDirectory: string, limit = 10): Promise<HookRun[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(hookLogFolder(stateDirectory), RUNS_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  const runs: HookRun[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const parsed = JSON.parse(line) as HookRun;
+      if (typeof parsed.event === 'string' && typeof parsed.outcome === 'string') runs.push(parsed);
+    } catch {
+      // A torn line from a killed hook: skipped.
+    }
+  }
+  return runs.slice(-limit);
+}

@@ -1,0 +1,177 @@
+// memory-core composed for one hook run: the endpoint, consent and user key of the shared config,
+// the workspace of the event's cwd (its git remote names the workspace scope, as in the extension
+// and the harness), and — for Stop, SessionEnd and the drainer — the durable outbox of the state
+// folder. Nothing is checked over the network first: a hook must not wait for a health check.
+import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import {
+  Clock,
+  ConsentStore,
+  createMemoryModule,
+  DeliveryLedger,
+  GlobalStore,
+  GraphitiConnection,
+  GroupIdResolver,
+  IngestionOptions,
+  IngestionService,
+  Logger,
+  MemoryConfiguration,
+  Outbox,
+  RecallService,
+  SecretGuard,
+  SettingsSource,
+  TelemetrySink,
+  USER_KEY_STORAGE_KEY,
+  WorkspaceContext,
+  WorkspaceStore,
+  type KeyValueStore,
+  type MemoryEvent,
+} from '@graphiti-memory/memory-core';
+import { FileDeliveryLedger, FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { Container } from 'inversify';
+import { readGitFacts } from '../composition/git-facts.js';
+import { StaticSettingsSource } from '../composition/harness-settings.js';
+import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/leftover-journals.js';
+import { stateLayout, type StateLayout } from '../composition/state-layout.js';
+import { SystemClock } from '../composition/system-clock.js';
+import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
+
+/** Messages staged by hooks are few; the bound only protects the state folder. */
+const HOOK_MAX_QUEUE_SIZE = 100_000;
+const USER_AGENT = 'graphiti-memory-hook';
+
+export interface HookMemoryOptions {
+  /** Normalised endpoint the user consented to. */
+  readonly endpoint: string;
+  readonly apiKey: string | undefined;
+  readonly stateDirectory: string;
+  readonly workspaceFolder: string;
+  readonly userKey: string;
+  readonly config: ResolvedMemoryConfig;
+  /** Per-request timeout to Graphiti. */
+  readonly requestTimeoutMs: number;
+  /** Open the durable outbox and ledger (Stop, SessionEnd, the drainer). */
+  readonly durable: boolean;
+  readonly logger: Logger;
+}
+
+export interface HookMemory {
+  readonly client: GraphitiClient;
+  readonly recall: RecallService;
+  readonly groups: GroupIdResolver;
+  readonly guard: SecretGuard;
+  readonly layout: StateLayout;
+  /** Only with `durable`. */
+  readonly ingestion: IngestionService | undefined;
+  readonly outbox: FileOutbox | undefined;
+  close(): Promise<void>;
+}
+
+export async function openHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
+  const { config } = options;
+  const client = new GraphitiClient({
+    baseUrl: options.endpoint,
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    timeoutMs: options.requestTimeoutMs,
+    maxRetries: options.durable ? 1 : 0,
+    userAgent: USER_AGENT,
+  });
+  const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
+  const git = await readGitFacts(options.workspaceFolder);
+  const consent = config.consent;
+
+  const container = new Container();
+  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(hookSettings(options)));
+  container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, git));
+  container.bind(GlobalStore).toConstantValue(new MapStore({ [USER_KEY_STORAGE_KEY]: options.userKey }));
+  container.bind(ConsentStore).toConstantValue({
+    get: () => (consent === undefined ? undefined : { endpoint: consent.endpoint, grantedAt: consent.grantedAt }),
+    // Consent is given by `hooks install` (or the extension's Connect), never by a hook run.
+    grant: async () => {},
+    revoke: async () => {},
+  } satisfies ConsentStore);
+  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  container.bind(Clock).toConstantValue(new SystemClock());
+  container.bind(Logger).toConstantValue(options.logger);
+  container.bind(TelemetrySink).toConstantValue({ emit: (_event: MemoryEvent) => {} });
+  container.bind(IngestionOptions).toConstantValue({});
+
+  const closers: Array<() => Promise<unknown>> = [];
+  let outbox: FileOutbox | undefined;
+  let workspaceStore: KeyValueStore = new MapStore({});
+  if (options.durable) {
+    const fileStore = await FileKeyValueStore.open(layout.workspaceStore, { logger: options.logger });
+    workspaceStore = fileStore;
+    const ledger = await FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger: options.logger });
+    outbox = await FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HOOK_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger: options.logger });
+    container.bind(Outbox).toConstantValue(outbox);
+    container.bind(DeliveryLedger).toConstantValue(ledger);
+    const opened = outbox;
+    closers.push(() => Promise.allSettled([opened.close(), ledger.close(), fileStore.flush()]));
+  }
+  container.bind(WorkspaceStore).toConstantValue(workspaceStore);
+  container.loadSync(createMemoryModule());
+  const ingestion = options.durable ? container.get<IngestionService>(IngestionService) : undefined;
+
+  let closed: Promise<void> | undefined;
+  return {
+    client,
+    recall: container.get<RecallService>(RecallService),
+    groups: container.get<GroupIdResolver>(GroupIdResolver),
+    guard: container.get<SecretGuard>(SecretGuard),
+    layout,
+    ingestion,
+    outbox,
+    close: () =>
+      (closed ??= (async () => {
+        await ingestion?.dispose();
+        for (const close of closers) await close();
+        await client.close();
+      })()),
+  };
+}
+
+/** Takes over journals left by hook runs that already returned (their locks are released). */
+export async function adoptHookJournals(memory: HookMemory): Promise<void> {
+  if (memory.outbox !== undefined) await adoptLeftoverJournals(memory.outbox, memory.layout.outboxDirectory);
+}
+
+/** memory-core's raw settings for a hook run: enabled (consent is checked by the gate). */
+function hookSettings(options: HookMemoryOptions): Record<string, unknown> {
+  const { config } = options;
+  const scopes = config.scopes;
+  const session = scopes === undefined || scopes.includes('session');
+  const workspace = scopes === undefined || scopes.includes('workspace');
+  return {
+    enabled: true,
+    endpoint: options.endpoint,
+    timeoutMs: Math.min(120_000, Math.max(100, options.requestTimeoutMs)),
+    maxQueueSize: HOOK_MAX_QUEUE_SIZE,
+    scopes: session && workspace ? 'both' : session ? 'session' : workspace ? 'workspace' : 'both',
+    groupIdStrategy: config.groupIdStrategy,
+    includeGitMetadata: true,
+    includeSystemMessages: false,
+    autoPromote: { enabled: true },
+    recall: { enabled: true, timeoutMs: config.recallTimeoutMs, maxFacts: config.maxFacts, scopes: 'all' },
+  };
+}
+
+/** A KeyValueStore in memory (the user key for this run; the recall path's workspace store). */
+class MapStore implements KeyValueStore {
+  private readonly values: Map<string, unknown>;
+
+  constructor(initial: Record<string, unknown>) {
+    this.values = new Map(Object.entries(initial));
+  }
+
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+
+  async set(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.values.delete(key);
+  }
+}

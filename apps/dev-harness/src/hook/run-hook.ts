@@ -1,0 +1,103 @@
+// `graphiti-harness hook` and the bundled hook-runner.cjs share this: read one event, act on it,
+// print `additionalContext` or nothing. Never in the way: any failure, timeout, missing config or
+// bad stdin ends with nothing printed and a line in the state folder's hook log, and the caller
+// exits 0. Without consent for the configured endpoint nothing touches the network.
+import type { Environment } from '@graphiti-memory/memory-node-storage';
+import { resolveHookContext, type HookContext } from './hook-context.js';
+import { recordHookRun } from './hook-log.js';
+import { openHookMemory, type HookMemory } from './hook-memory.js';
+import { parseHookOptions } from './hook-options.js';
+import { runDrainer, spawnDrainer, type DrainerLaunch } from './hook-drainer.js';
+import { handlePromptSubmit, handleSessionStart, handleSessionStop, type HandlerResult } from './event-handlers.js';
+import { NullLogger } from './null-logger.js';
+
+export interface HookIo {
+  readonly argv: readonly string[];
+  readonly stdinText: string;
+  readonly env: Environment;
+  readonly cwd: string;
+  write(text: string): void;
+  /** How to start the background drainer; `undefined` leaves delivery to the next drain. */
+  readonly drainer: DrainerLaunch | undefined;
+  readonly now?: () => Date;
+}
+
+/** Longest per-request timeout of SessionStart's and Stop's calls (they have no recall deadline). */
+const HOOK_REQUEST_TIMEOUT_MS = 5_000;
+
+/** Runs one hook event; resolves when done, never rejects. */
+export async function runHook(io: HookIo): Promise<void> {
+  const startedAt = Date.now();
+  const now = io.now ?? (() => new Date());
+  const options = parseHookOptions(io.argv);
+  let stateDirectory: string | undefined;
+  let event = options.event ?? 'unknown';
+  let result: HandlerResult;
+  try {
+    const resolved = await resolveHookContext(io.stdinText, options, io.env, io.cwd);
+    if (!resolved.ok) {
+      stateDirectory = resolved.stateDirectory;
+      event = resolved.event;
+      result = { outcome: resolved.outcome, ...(resolved.detail === undefined ? {} : { detail: resolved.detail }) };
+    } else {
+      const { context } = resolved;
+      stateDirectory = context.stateDirectory;
+      event = options.drain ? 'drain' : context.hook.event;
+      result = options.drain ? await runDrainer(context) : await handleEvent(context, startedAt, now);
+      if (result.context !== undefined) {
+        io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
+      }
+      if (result.drain === true && io.drainer !== undefined) spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
+    }
+  } catch (error) {
+    result = { outcome: 'failed', detail: errorClass(error) };
+  }
+  if (options.ignored.length > 0 && result.detail === undefined) result = { ...result, detail: `ignored flags: ${options.ignored.join(' ')}` };
+  if (stateDirectory !== undefined) {
+    await recordHookRun(stateDirectory, {
+      time: now().toISOString(),
+      event,
+      outcome: result.outcome,
+      ms: Date.now() - startedAt,
+      ...(result.detail === undefined ? {} : { detail: result.detail }),
+    });
+  }
+}
+
+async function handleEvent(context: HookContext, startedAt: number, now: () => Date): Promise<HandlerResult> {
+  const durable = context.hook.event === 'Stop' || context.hook.event === 'SessionEnd';
+  const requestTimeoutMs = context.hook.event === 'UserPromptSubmit' ? context.config.recallTimeoutMs : HOOK_REQUEST_TIMEOUT_MS;
+  let memory: HookMemory | undefined;
+  try {
+    memory = await openHookMemory({
+      endpoint: context.endpoint,
+      apiKey: context.apiKey,
+      stateDirectory: context.stateDirectory,
+      workspaceFolder: context.workspaceFolder,
+      userKey: context.userKey,
+      config: context.config,
+      requestTimeoutMs,
+      durable,
+      logger: new NullLogger(),
+    });
+    switch (context.hook.event) {
+      case 'UserPromptSubmit':
+        return await handlePromptSubmit(context, memory, startedAt, now);
+      case 'SessionStart':
+        return await handleSessionStart(context, memory, now);
+      case 'Stop':
+      case 'SessionEnd':
+        return await handleSessionStop(context, memory);
+      default:
+        return { outcome: 'unknown-event' };
+    }
+  } finally {
+    // Bounded: a hanging close (a socket to a stuck server) must not hold the hook.
+    if (memory !== undefined) await Promise.race([memory.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  }
+}
+
+function errorClass(error: unknown): string {
+  if (error instanceof Error) return error.name === 'Error' ? (error.constructor?.name ?? 'Error') : error.name;
+  return typeof error;
+}
