@@ -1,0 +1,102 @@
+// The agent-hooks session (issue 11): "Graphiti Memory: Connect Copilot Agent and Claude Code"
+// installs the bundled hook runner; VS Code reads the hook file it wrote and resolves its commands
+// for a chat request; run as Copilot's agent loop runs hooks (`@hooks`, see copilot-hook-path.js),
+// the runner recalls what the extension stored and its <graphiti_memory> block reaches the prompt
+// the scripted model receives. Disconnect removes the hook again.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const vscode = require('vscode');
+const { assert, control, waitFor, runTests, emulatorUrl } = require('./harness.js');
+const { setSetting, receivedPrompts, nextPrompt, grantConsent, MODEL } = require('./memory-helpers.js');
+
+const COPILOT_HOOKS_FILE = path.join(os.homedir(), '.copilot', 'hooks', 'graphiti-memory.json');
+const CLAUDE_SETTINGS = path.join(os.homedir(), '.claude', 'settings.json');
+const FACT = 'We deploy the billing API with Fly.io.';
+
+async function askHooks(prompt) {
+  const before = (await receivedPrompts()).length;
+  const requestsBefore = (await vscode.commands.executeCommand('graphitiE2e.hookRequests')).length;
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@hooks ${prompt}`, isPartialQuery: false, mode: 'ask', modelSelector: MODEL });
+  const received = await nextPrompt(before, 45_000);
+  const requests = await vscode.commands.executeCommand('graphitiE2e.hookRequests');
+  assert.ok(requests.length > requestsBefore, '@hooks did not record its request');
+  return { prompt: received, request: requests[requests.length - 1] };
+}
+
+function ourCommands(request, event) {
+  return (request.hooks?.[event] ?? []).map((hook) => hook.command).filter((command) => command.includes('--installed-by vscode'));
+}
+
+const tests = [
+  {
+    name: '11a Connect asks first, naming the endpoint and what is sent, then installs the bundled runner',
+    fn: async () => {
+      await setSetting('recall.enabled', true);
+      await setSetting('enabled', true);
+      await grantConsent();
+      assert.equal(fs.existsSync(COPILOT_HOOKS_FILE), false, 'a hook file existed before Connect');
+      await control('POST /ui/run-command', { title: 'Graphiti Memory: Connect Copilot Agent and Claude Code' });
+      await control('POST /ui/text', { selector: '.monaco-dialog-box', state: 'visible', timeoutMs: 15_000 });
+      const { texts } = await control('POST /ui/text', { selector: '.monaco-dialog-box' });
+      const dialog = texts.join(' ');
+      assert.ok(dialog.includes(emulatorUrl), `the dialog does not name the endpoint: ${dialog}`);
+      assert.match(dialog, /prompts/i);
+      assert.match(dialog, /transcripts/i);
+      await control('POST /ui/click-button', { name: 'Connect', exact: true });
+      const file = await waitFor('the Copilot hooks file', async () => fs.existsSync(COPILOT_HOOKS_FILE) && JSON.parse(fs.readFileSync(COPILOT_HOOKS_FILE, 'utf8')), 20_000);
+      const command = file.hooks.userPromptSubmitted[0].command;
+      assert.ok(command.includes('hook-runner.cjs'), `the hook does not run the bundled runner: ${command}`);
+      assert.ok(path.isAbsolute(command.split(' ').find((word) => word.endsWith('hook-runner.cjs')).replace(/'/g, '')), command);
+      assert.ok(fs.existsSync(CLAUDE_SETTINGS), 'Claude Code settings were not written');
+      for (const written of [COPILOT_HOOKS_FILE, CLAUDE_SETTINGS]) assert.doesNotMatch(fs.readFileSync(written, 'utf8'), /api[-_]?key/i);
+      const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
+      assert.deepEqual(status.agents, ['Copilot agent mode', 'Claude Code']);
+    },
+  },
+  {
+    name: '11b a hook VS Code resolved from that file recalls what the extension stored into the model prompt',
+    fn: async () => {
+      await control('POST /emulator/reset');
+      const promoted = await vscode.commands.executeCommand('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: FACT });
+      assert.equal(promoted?.ok, true, `promote: ${JSON.stringify(promoted)}`);
+      await waitFor('the decision to be stored in Graphiti', async () =>
+        (await control('GET /emulator/episodes')).some((episode) => /Fly\.io/.test(episode.content)),
+        30_000,
+      );
+      // The episode is processed (facts extracted) shortly after it is stored.
+      const { prompt, request } = await waitFor(
+        'a prompt with the recalled decision',
+        async () => {
+          const asked = await askHooks('How do we deploy the billing API?');
+          return /<graphiti_memory>[\s\S]*Fly\.io[\s\S]*<\/graphiti_memory>/.test(asked.prompt) ? asked : undefined;
+        },
+        60_000,
+        1_000,
+      ).catch(async (error) => {
+        const last = (await vscode.commands.executeCommand('graphitiE2e.hookRequests')).at(-1);
+        throw new Error(`${error.message}; last @hooks request: ${JSON.stringify(last)}; last prompt: ${(await receivedPrompts()).at(-1)}`);
+      });
+      assert.equal(ourCommands(request, 'UserPromptSubmit').length, 1, `VS Code did not resolve our UserPromptSubmit hook: ${JSON.stringify(request.hooks)}`);
+      assert.ok(request.runs.every((run) => run.exitCode === 0), `a hook failed: ${JSON.stringify(request.runs)}`);
+      assert.match(prompt, /Additional instructions from hooks: [\s\S]*<graphiti_memory>/);
+      const searches = (await control('GET /emulator/requests')).filter((entry) => entry.path === '/search');
+      assert.ok(searches.length >= 1, 'the hook never searched Graphiti');
+    },
+  },
+  {
+    name: '11c Disconnect removes the hook: VS Code no longer resolves it and nothing is recalled',
+    fn: async () => {
+      await control('POST /ui/run-command', { title: 'Graphiti Memory: Disconnect Copilot Agent and Claude Code' });
+      await control('POST /ui/click-button', { name: 'Disconnect', exact: true });
+      await waitFor('the Copilot hooks file to go', async () => !fs.existsSync(COPILOT_HOOKS_FILE), 20_000);
+      await control('POST /emulator/reset');
+      const { prompt, request } = await askHooks('How do we deploy the billing API?');
+      assert.deepEqual(ourCommands(request, 'UserPromptSubmit'), []);
+      assert.doesNotMatch(prompt, /graphiti_memory/);
+      assert.equal((await control('GET /emulator/requests')).filter((entry) => entry.path === '/search').length, 0);
+    },
+  },
+];
+
+exports.run = () => runTests(tests);
