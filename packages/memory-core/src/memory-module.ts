@@ -2,6 +2,7 @@
 // extension, the dev harness) load it into the container they build and bind the ports of
 // src/ports.ts themselves; memory-core never builds a container.
 import { ContainerModule } from 'inversify';
+import { ForgetService, OutboxQueuedGroups, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
 import { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from './ingestion/in-memory-outbox.js';
@@ -10,6 +11,8 @@ import { TurnPlanner, DefaultTurnPlanner } from './planning/index.js';
 import { DeliveryLedger, Outbox } from './ports.js';
 import { DefaultPromotionService, PromotionService } from './promotion/index.js';
 import { DefaultRecallService, RecallService } from './recall/index.js';
+import { GroupRecorder, GroupRegistry, InMemoryGroupRegistry } from './registry/index.js';
+import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './review/index.js';
 import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
@@ -18,7 +21,9 @@ import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.
  * Binds memory-core's services. The app binds: SettingsSource, WorkspaceContext, ConsentStore,
  * GlobalStore, WorkspaceStore, Clock, Logger, TelemetrySink, GraphitiConnection, Outbox and
  * DeliveryLedger (durable ones from memory-node-storage, or `createInMemoryStorageModule()`), and
- * optionally IngestionOptions.
+ * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, GroupRecorderOptions (the tool
+ * name the registry records) and QueuedGroups (rebinding the outbox-based default). Without a
+ * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -30,13 +35,19 @@ export function createMemoryModule(): ContainerModule {
     bind(TurnPlanner).to(DefaultTurnPlanner).inSingletonScope();
     bind(RecallService).to(DefaultRecallService).inSingletonScope();
     bind(IngestionService).toSelf().inSingletonScope();
+    bind(GroupRecorder).toSelf().inSingletonScope();
+    bind(QueuedGroups).to(OutboxQueuedGroups).inSingletonScope();
+    bind(ForgetService).toSelf().inSingletonScope();
+    bind(ReviewQueue).toSelf().inSingletonScope();
   });
 }
 
-/** In-memory outbox and delivery ledger: nothing survives the process (tests, one-shot tools). */
+/** In-memory outbox, delivery ledger, group registry and pending store: nothing survives the process (tests, one-shot tools). */
 export function createInMemoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Outbox).to(InMemoryOutbox).inSingletonScope();
     bind(DeliveryLedger).to(InMemoryDeliveryLedger).inSingletonScope();
+    bind(GroupRegistry).to(InMemoryGroupRegistry).inSingletonScope();
+    bind(PendingMemoryStore).to(InMemoryPendingMemoryStore).inSingletonScope();
   });
 }

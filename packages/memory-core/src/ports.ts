@@ -180,7 +180,8 @@ export interface OutboxAppendResult {
   readonly dropped: number;
 }
 
-export type OutboxDropReason = 'overflow' | 'dead-letter';
+/** `forgotten`: the user forgot the group; its delivery keys stay known, so it is never re-sent. */
+export type OutboxDropReason = 'overflow' | 'dead-letter' | 'forgotten';
 
 /**
  * The queue of messages between `enqueue` and confirmed delivery. `append` and the `mark*`

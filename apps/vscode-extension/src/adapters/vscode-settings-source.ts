@@ -19,12 +19,14 @@ export const SETTING_KEYS = [
   'includeGitMetadata',
   'includeSystemMessages',
   'autoPromote.enabled',
+  'autoPromote.review',
   'recall.enabled',
   'recall.timeoutMs',
   'recall.maxFacts',
   'recall.scopes',
   'capture.vscodeChat',
   'capture.claudeCode',
+  'capture.backfillTurns',
 ] as const;
 
 @injectable()

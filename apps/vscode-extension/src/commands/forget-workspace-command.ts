@@ -1,7 +1,9 @@
-// Forget Workspace Memory: after a modal confirmation, deletes the workspace's Graphiti group.
+// Forget Workspace Memory: after a modal confirmation, deletes the workspace's group and every
+// session group that ran in it (from the registry of written groups), dropping what is still queued
+// for them first, so nothing of the workspace is sent afterwards.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { GraphitiConnection, GroupIdResolver, Logger, MemoryGate } from '@graphiti-memory/memory-core';
+import { ForgetService, Logger, MemoryGate, type ForgetRequest } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { describeFailure, errorClass } from './describe-error.js';
 
@@ -10,36 +12,77 @@ export const FORGET = 'Forget';
 export interface ForgetResult {
   readonly ok: boolean;
   readonly message: string;
+  /** Groups deleted on the server. */
+  readonly deletedGroups?: readonly string[];
+  /** Queued messages dropped before they were sent. */
+  readonly dequeued?: number;
 }
 
-/** Deletes the group of a scope after confirmation; shared by the command, /forget and the view. */
+const WHAT: Record<'workspace' | 'user' | 'session', { readonly title: string; readonly detail: string }> = {
+  workspace: {
+    title: 'all memory of this workspace, its chat sessions included,',
+    detail: 'Every episode and fact of the workspace group and of each session group of this workspace is deleted from the server, and what is still queued for them is dropped. User memories stay. This cannot be undone.',
+  },
+  session: {
+    title: 'the memory of this chat session',
+    detail: 'Every episode and fact of the session group is deleted from the server, and what is still queued for it is dropped. This cannot be undone.',
+  },
+  user: {
+    title: 'all your user memory',
+    detail: 'Every episode and fact of your user group (memories that follow you across workspaces) is deleted from the server. This cannot be undone.',
+  },
+};
+
+/** Forgets a scope after confirmation; shared by the command, /forget and the view. */
 @injectable()
 export class ScopeForgetter {
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
-    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(ForgetService) private readonly service: ForgetService,
     @inject(Logger) private readonly logger: Logger,
   ) {}
 
-  async forget(scope: 'workspace' | 'user'): Promise<ForgetResult> {
+  async forget(scope: 'workspace' | 'user', options?: { readonly confirm?: boolean }): Promise<ForgetResult>;
+  async forget(scope: 'session', options: { readonly sessionId: string; readonly label?: string; readonly confirm?: boolean }): Promise<ForgetResult>;
+  async forget(
+    scope: 'workspace' | 'user' | 'session',
+    options: { readonly sessionId?: string; readonly label?: string; readonly confirm?: boolean } = {},
+  ): Promise<ForgetResult> {
     const decision = this.gate.evaluate();
-    const client = this.connection.current();
-    if (!decision.open || client === undefined) {
-      return { ok: false, message: 'Graphiti Memory is off (or waits for consent) here, so nothing was deleted.' };
+    if (!decision.open) return { ok: false, message: 'Graphiti Memory is off (or waits for consent) here, so nothing was deleted.' };
+    const request: ForgetRequest = scope === 'session' ? { scope, sessionId: options.sessionId ?? '' } : { scope };
+    if (scope === 'session' && (options.sessionId ?? '').trim() === '') return { ok: false, message: 'Pick a chat session in the Graphiti Memory view.' };
+    const targets = await this.service.plan(request);
+    if (targets.length === 0) return { ok: false, message: `There is no ${scope} memory group here (open a folder first).` };
+    if (options.confirm !== false) {
+      const what = WHAT[scope];
+      const sessions = targets.filter((target) => target.scope === 'session').length;
+      const answer = await vscode.window.showWarningMessage(
+        `Forget ${scope === 'session' && options.label ? `the memory of "${options.label}"` : what.title} stored in Graphiti at ${decision.endpoint}?`,
+        { modal: true, detail: scope === 'workspace' ? `${what.detail} (${targets.length} group(s), ${sessions} of them chat sessions.)` : what.detail },
+        FORGET,
+      );
+      if (answer !== FORGET) return { ok: false, message: 'Nothing was deleted.' };
     }
-    const groupId = await this.groups.resolve(scope);
-    if (groupId === undefined) return { ok: false, message: `There is no ${scope} memory group here (open a folder first).` };
-    const answer = await vscode.window.showWarningMessage(
-      `Forget all ${scope} memory stored in Graphiti at ${decision.endpoint}?`,
-      { modal: true, detail: `Every episode and fact of the ${scope} group is deleted from the server. This cannot be undone.` },
-      FORGET,
-    );
-    if (answer !== FORGET) return { ok: false, message: 'Nothing was deleted.' };
     try {
-      await client.deleteGroup(groupId);
-      this.logger.info('forgot scope', { scope });
-      return { ok: true, message: `Graphiti Memory: the ${scope} memory was deleted.` };
+      const result = await this.service.forget(request);
+      this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
+      const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';
+      if (result.failed.length > 0) {
+        const first = result.failed[0];
+        return {
+          ok: false,
+          deletedGroups: result.deletedGroups,
+          dequeued: result.dequeued,
+          message: `Graphiti Memory: ${result.failed.length} of ${targets.length} group(s) could not be deleted (${first?.errorClass ?? 'error'}); run the forget again to retry them.${dropped}`,
+        };
+      }
+      return {
+        ok: true,
+        deletedGroups: result.deletedGroups,
+        dequeued: result.dequeued,
+        message: `Graphiti Memory: the ${scope} memory was deleted (${result.deletedGroups.length} group(s)).${dropped}`,
+      };
     } catch (error) {
       this.logger.warn('forget failed', { scope, errorClass: errorClass(error) });
       return { ok: false, message: describeFailure(decision.endpoint, error) };

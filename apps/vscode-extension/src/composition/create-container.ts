@@ -4,6 +4,7 @@ import { Container } from 'inversify';
 import type * as vscode from 'vscode';
 import { createMemoryModule } from '@graphiti-memory/memory-core';
 import { createExtensionModule } from './extension-module.js';
+import { rebindTrustServices } from '../trust/trust-services.js';
 import { Contribution } from './tokens.js';
 
 export function createContainer(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): Container {
@@ -11,6 +12,7 @@ export function createContainer(context: vscode.ExtensionContext, channel: vscod
   // memory-core's services; IngestionService is re-bound in the child container that owns the
   // durable outbox (see ingestion-factory.ts), so the parent's binding is never resolved.
   container.loadSync(createMemoryModule(), createExtensionModule({ context, channel, container }));
+  rebindTrustServices(container);
   return container;
 }
 

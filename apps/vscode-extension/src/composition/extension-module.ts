@@ -3,8 +3,12 @@
 import { ContainerModule, type Container } from 'inversify';
 import type * as vscode from 'vscode';
 import {
+  AuditLog,
   Clock,
   ConsentStore,
+  GroupRecorderOptions,
+  GroupRegistry,
+  PendingMemoryStore,
   categoriesInUse,
   GlobalStore,
   GraphitiConnection,
@@ -36,6 +40,13 @@ import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } fro
 import { ConsentContribution } from '../consent/consent-contribution.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
+import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
+import { auditConnection } from '../trust/trust-services.js';
+import { auditLogIn, DeferredGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
+import { GlobalStateUserKeyStore, SharedUserKeyStore } from '../user-key/shared-user-key-store.js';
+import { UserKeyContribution } from '../user-key/user-key-contribution.js';
+import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { CoreRecall } from '../memory/core-recall.js';
 import { DeferredIngestion } from '../memory/deferred-ingestion.js';
@@ -64,6 +75,9 @@ export const CONTRIBUTIONS = [
   MemoryToolsContribution,
   EpisodesViewContribution,
   CaptureContribution,
+  UserKeyContribution,
+  PendingMemoriesContribution,
+  ShowWhatWasSentCommand,
 ] as const;
 
 export interface ExtensionModuleOptions {
@@ -95,11 +109,18 @@ export function createExtensionModule({ context, channel, container }: Extension
     const apiKeys = new SecretApiKeyStore(context.secrets);
     context.subscriptions.push(apiKeys);
     bind(ApiKeyStore).toConstantValue(apiKeys);
+    const storageFolder = context.globalStorageUri?.fsPath;
+    const auditLog = auditLogIn(storageFolder, logger);
+    bind(AuditLog).toConstantValue(auditLog);
+    bind(GroupRegistry).toConstantValue(new DeferredGroupRegistry(storageFolder, logger));
+    bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
+    bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
       .toDynamicValue(({ get }) => {
-        const connection = new RecreatingGraphitiConnection(get<MemoryConfiguration>(MemoryConfiguration), apiKeys);
-        context.subscriptions.push(connection);
-        return connection;
+        const configuration = get<MemoryConfiguration>(MemoryConfiguration);
+        const connection = new RecreatingGraphitiConnection(configuration, apiKeys);
+        context.subscriptions.push(connection, { dispose: () => void auditLog.flush() });
+        return auditConnection(connection, auditLog, configuration);
       })
       .inSingletonScope();
 
@@ -118,6 +139,8 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
+    bind(SharedUserKeyStore).toConstantValue(new GlobalStateUserKeyStore(new MementoKeyValueStore(context.globalState)));
+    bind(UserMemoryKey).toSelf().inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();
     bind(SearchMemoryTool).toSelf().inSingletonScope();

@@ -10,6 +10,7 @@ import {
   Logger,
   MemoryConfiguration,
   Outbox,
+  OutboxQueuedGroups,
   Clock,
 } from '@graphiti-memory/memory-core';
 import { FileDeliveryLedger, FileOutbox } from '@graphiti-memory/memory-node-storage';
@@ -46,6 +47,8 @@ export function createPipelineFactory(container: Container, storageFolder: strin
     const pipeline = child.get<IngestionService>(IngestionService);
     return {
       pipeline,
+      // Forget takes queued messages of forgotten groups out of this outbox (their keys stay in the ledger).
+      queued: new OutboxQueuedGroups(outbox),
       close: async () => {
         await outbox.close();
         await (ledger as { close?: () => Promise<void> }).close?.();

@@ -1,24 +1,23 @@
-// The "Graphiti Memory" view: recent episodes per scope (workspace, user), refresh, delete an
-// episode (confirmed), forget a scope (confirmed). Empty while the gate is closed, so the welcome
-// view (package.json viewsWelcome, keyed on `graphitiMemory.state`) explains how to turn memory on.
+// The "Graphiti Memory" view: pending memories (review), the workspace, its chat sessions (from the
+// registry of written groups: title or first prompt line, date) and the user scope, each expandable
+// to its recent episodes; refresh, delete an episode, forget a session or a scope (all confirmed).
+// Empty while the gate is closed, so the welcome view (package.json viewsWelcome, keyed on
+// `graphitiMemory.state`) explains how to turn memory on.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import type { Episode } from '@graphiti-memory/graphiti-client';
-import { GraphitiConnection, GroupIdResolver, Logger, MemoryGate } from '@graphiti-memory/memory-core';
+import { GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
-import { ScopeForgetter } from '../commands/forget-workspace-command.js';
+import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
+import { treeItemOf, type EpisodeNode } from './episode-nodes.js';
+
+export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
 
 export const EPISODES_VIEW = 'graphitiMemory.episodes';
 export const RECENT_EPISODES = 25;
 export const DELETE = 'Delete';
-
-export type EpisodeNode =
-  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user'; readonly groupId: string }
-  | { readonly type: 'episode'; readonly scope: 'workspace' | 'user'; readonly episode: Episode }
-  | { readonly type: 'message'; readonly text: string };
 
 @injectable()
 export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode> {
@@ -29,6 +28,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
     @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(GroupRegistry) private readonly registry: GroupRegistry,
+    @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -37,47 +38,68 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   }
 
   getTreeItem(node: EpisodeNode): vscode.TreeItem {
-    if (node.type === 'scope') {
-      const item = new vscode.TreeItem(node.scope === 'workspace' ? 'Workspace memory' : 'User memory', vscode.TreeItemCollapsibleState.Expanded);
-      item.contextValue = 'graphitiMemory.scope';
-      item.iconPath = new vscode.ThemeIcon(node.scope === 'workspace' ? 'folder-library' : 'account');
-      item.id = `scope:${node.groupId}`;
-      return item;
-    }
-    if (node.type === 'message') {
-      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-      item.iconPath = new vscode.ThemeIcon('info');
-      return item;
-    }
-    const { episode } = node;
-    const firstLine = episodeTitle(episode);
-    const item = new vscode.TreeItem(firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine, vscode.TreeItemCollapsibleState.None);
-    item.description = episode.valid_at.slice(0, 10);
-    item.tooltip = new vscode.MarkdownString().appendText(episode.content);
-    item.contextValue = 'graphitiMemory.episode';
-    item.iconPath = new vscode.ThemeIcon(episode.name.includes('.promotion.') ? 'pin' : 'comment');
-    item.id = `episode:${episode.uuid}`;
-    return item;
+    return treeItemOf(node);
   }
 
   async getChildren(node?: EpisodeNode): Promise<EpisodeNode[]> {
     if (!this.gate.evaluate().open) return [];
-    if (node === undefined) {
-      const resolved = await this.groups.resolveMany(['workspace', 'user']);
-      return resolved.flatMap((group) =>
-        group.scope === 'workspace' || group.scope === 'user' ? [{ type: 'scope' as const, scope: group.scope, groupId: group.groupId }] : [],
-      );
+    if (node === undefined) return this.#roots();
+    switch (node.type) {
+      case 'pendingRoot':
+        return (await this.#pending()).map((memory) => ({ type: 'pending' as const, memory }));
+      case 'sessions':
+        return node.sessions.map((record) => ({ type: 'session' as const, record }));
+      case 'scope':
+        return this.#episodes(node.groupId, node.scope);
+      case 'session':
+        return this.#episodes(node.record.groupId, 'session');
+      default:
+        return [];
     }
-    if (node.type !== 'scope') return [];
+  }
+
+  /** The session groups of this workspace in the registry, most recently written first. */
+  async sessionsOfWorkspace(): Promise<GroupRecord[]> {
+    const workspace = await this.groups.resolve('workspace');
+    if (workspace === undefined) return [];
+    try {
+      return (await this.registry.list()).filter((record) => record.scope === 'session' && record.workspaceKey === workspace);
+    } catch (error) {
+      this.logger.warn('episodes view: reading the group registry failed', { errorClass: errorClass(error) });
+      return [];
+    }
+  }
+
+  async #roots(): Promise<EpisodeNode[]> {
+    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user']), this.sessionsOfWorkspace(), this.#pending()]);
+    const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
+    for (const group of resolved) {
+      if (group.scope !== 'workspace' && group.scope !== 'user') continue;
+      roots.push({ type: 'scope', scope: group.scope, groupId: group.groupId });
+      if (group.scope === 'workspace' && sessions.length > 0) roots.push({ type: 'sessions', sessions });
+    }
+    return roots;
+  }
+
+  async #pending() {
+    try {
+      return await this.review.list();
+    } catch (error) {
+      this.logger.warn('episodes view: reading pending memories failed', { errorClass: errorClass(error) });
+      return [];
+    }
+  }
+
+  async #episodes(groupId: string, scope: 'workspace' | 'user' | 'session'): Promise<EpisodeNode[]> {
     const client = this.connection.current();
     if (client === undefined) return [];
     try {
-      const episodes = await client.getEpisodes(node.groupId, { lastN: RECENT_EPISODES });
+      const episodes = await client.getEpisodes(groupId, { lastN: RECENT_EPISODES });
       if (episodes.length === 0) return [{ type: 'message', text: 'No episodes yet' }];
       // /episodes answers oldest first; the view shows the newest first.
-      return [...episodes].reverse().map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
+      return [...episodes].reverse().map((episode) => ({ type: 'episode' as const, scope, episode }));
     } catch (error) {
-      this.logger.warn('episodes view: loading failed', { scope: node.scope, errorClass: errorClass(error) });
+      this.logger.warn('episodes view: loading failed', { scope, errorClass: errorClass(error) });
       return [{ type: 'message', text: 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"' }];
     }
   }
@@ -96,15 +118,18 @@ export class EpisodesViewContribution implements Contribution {
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    let lastOpen = this.gate.evaluate().open;
+    let last = '';
     context.subscriptions.push(
       this.points.setTreeDataProvider(EPISODES_VIEW, this.provider),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
+      vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
       this.status.onDidChange((snapshot) => {
-        if (snapshot.gate.open !== lastOpen) {
-          lastOpen = snapshot.gate.open;
+        // New writes show up as the queue moves; the gate opening or closing changes everything.
+        const key = `${snapshot.gate.open}:${snapshot.delivery?.counters.enqueued ?? 0}`;
+        if (key !== last) {
+          last = key;
           this.provider.refresh();
         }
       }),
@@ -134,17 +159,19 @@ export class EpisodesViewContribution implements Contribution {
     }
   }
 
-  async forgetScope(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
+  async forgetScope(node?: EpisodeNode): Promise<ForgetResult> {
     if (node?.type !== 'scope') return { ok: false, message: 'Pick a scope in the Graphiti Memory view.' };
-    const result = await this.forgetter.forget(node.scope);
+    return this.#report(await this.forgetter.forget(node.scope));
+  }
+
+  async forgetSession(node?: EpisodeNode): Promise<ForgetResult> {
+    if (node?.type !== 'session' || node.record.sessionId === undefined) return { ok: false, message: 'Pick a chat session in the Graphiti Memory view.' };
+    return this.#report(await this.forgetter.forget('session', { sessionId: node.record.sessionId, ...(node.record.title === undefined ? {} : { label: node.record.title }) }));
+  }
+
+  #report(result: ForgetResult): ForgetResult {
     if (result.ok) this.provider.refresh();
     void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
     return result;
   }
-}
-
-/** The first line of text of an episode, without Graphiti's `role(role_type): ` prefix or episode tags. */
-export function episodeTitle(episode: Episode): string {
-  const body = episode.content.replace(/^[^\n(]*\((?:user|assistant|system)\):\s*/, '');
-  return body.split('\n').find((line) => line.trim() !== '' && !/^<\/?graphiti_episode/.test(line.trim()))?.trim() ?? episode.name;
 }

@@ -1,7 +1,7 @@
 // Ingestion whose durable storage opens in the background: activation and the chat path never
 // wait for the file system. Until the outbox is open, turns are staged here (bounded) and handed
 // over in order; if the durable outbox cannot be opened, an in-memory one is used instead.
-import { emptyCounters, type ChatTurn, type IngestionStats, type Logger, type OutboxEntry } from '@graphiti-memory/memory-core';
+import { emptyCounters, type ChatTurn, type IngestionStats, type Logger, type OutboxEntry, type QueuedGroups } from '@graphiti-memory/memory-core';
 import type { MemoryIngestion } from './memory-services.js';
 
 /** The part of memory-core's IngestionService used here. */
@@ -16,7 +16,7 @@ export interface IngestionPipeline {
 }
 
 /** Opens storage and builds the pipeline on it; `close` releases the storage afterwards. */
-export type PipelineFactory = () => Promise<{ readonly pipeline: IngestionPipeline; close(): Promise<void> }>;
+export type PipelineFactory = () => Promise<{ readonly pipeline: IngestionPipeline; readonly queued?: QueuedGroups; close(): Promise<void> }>;
 
 type Staged = { readonly turn: ChatTurn } | { readonly entries: readonly OutboxEntry[] };
 
@@ -28,6 +28,7 @@ const EMPTY_COUNTERS: IngestionStats['counters'] = emptyCounters();
 export class DeferredIngestion implements MemoryIngestion {
   #pipeline: IngestionPipeline | undefined;
   #close: (() => Promise<void>) | undefined;
+  #queued: QueuedGroups | undefined;
   #opening: Promise<void> | undefined;
   #staged: Staged[] = [];
   #disposed = false;
@@ -50,13 +51,14 @@ export class DeferredIngestion implements MemoryIngestion {
   start(): void {
     if (this.#opening !== undefined || this.#disposed) return;
     this.#opening = this.factory().then(
-      ({ pipeline, close }) => {
+      ({ pipeline, queued, close }) => {
         if (this.#disposed) {
           void pipeline.dispose().then(close);
           return;
         }
         this.#pipeline = pipeline;
         this.#close = close;
+        this.#queued = queued;
         pipeline.start();
         for (const item of this.#staged.splice(0)) {
           if ('turn' in item) pipeline.enqueue(item.turn);
@@ -74,6 +76,12 @@ export class DeferredIngestion implements MemoryIngestion {
     this.start();
     await this.#opening;
     return this.#pipeline;
+  }
+
+  /** Drops every queued message of `groupIds` (forget), once storage is open and staged items are in it. */
+  async dequeue(groupIds: readonly string[]): Promise<number> {
+    await this.ready();
+    return (await this.#queued?.dequeue(groupIds)) ?? 0;
   }
 
   stats(): IngestionStats {

@@ -56,5 +56,7 @@ export interface MemoryIngestion {
   /** Opens the outbox and starts delivery (also of what a previous session left), if not yet. */
   start(): void;
   stats(): IngestionStats;
+  /** Drops every queued message of the groups (forget); resolves with how many. */
+  dequeue(groupIds: readonly string[]): Promise<number>;
 }
 export const MemoryIngestion = Symbol.for('graphiti-memory.vscode.MemoryIngestion');

@@ -4,7 +4,7 @@ import { PromotionService, type PromotionRefusal } from '@graphiti-memory/memory
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { MemoryIngestion, MemoryPromotion, PromotionOutcome, PromotionRequest } from './memory-services.js';
 
-const REFUSALS: Record<PromotionRefusal, string> = {
+export const REFUSALS: Record<PromotionRefusal, string> = {
   'gate-closed': 'Graphiti Memory is off (or waits for consent) in this workspace, so nothing was stored.',
   secret: 'The text looks like it contains a secret (a key, token or password), so it was not stored. Remove the secret and try again.',
   'invalid-kind': 'Unknown kind of memory: use decision, lesson_learned, preference, procedure, task_update or terminology.',

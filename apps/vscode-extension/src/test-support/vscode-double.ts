@@ -41,6 +41,7 @@ export {
 } from './vscode-double/chat-types.js';
 export { chat, chatRegistrations, commands, env, extensions, lm, manifestDefault, version, workspace } from './vscode-double/workspace.js';
 export { window, windowRegistry } from './vscode-double/window.js';
+export { authentication, clipboardContents, sessionRequests, signIn } from './vscode-double/authentication.js';
 export * from './vscode-double/test-host.js';
 export * from './vscode-double/extension-context.js';
 export * from './vscode-double/chat-doubles.js';

@@ -10,7 +10,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
+const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.review': false };
 
 function tool(name: string): vscode.LanguageModelTool<unknown> {
   const registered = chatRegistrations().tools.get(name);
@@ -31,7 +31,7 @@ describe('language-model tools', () => {
     expect(harness.emulator.requests).toEqual([]);
   });
 
-  it('remember asks for confirmation showing the episode, then queues it', async () => {
+  it('remember (review off) asks for confirmation showing the episode, then queues it', async () => {
     harness = await activateExtension({ settings: ON, consented: true });
     const input = { kind: 'preference', scope: 'user', content: 'The user prefers pnpm.' };
     const prepared = (await tool(REMEMBER_TOOL).prepareInvocation?.({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>, noCancellation())) as vscode.PreparedToolInvocation;

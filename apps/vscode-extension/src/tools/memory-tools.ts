@@ -2,12 +2,13 @@
 // the gate is closed; remember asks for confirmation showing exactly the episode to be stored.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { isPromotionKind, MemoryGate, type MemoryScope } from '@graphiti-memory/memory-core';
+import { isPromotionKind, MemoryConfiguration, MemoryGate, ReviewQueue, type MemoryScope } from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryPromotion, MemoryRecall, type PromotionScope } from '../memory/memory-services.js';
+import { REFUSALS } from '../memory/queued-promotion.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
 export const REMEMBER_TOOL = 'graphiti_memory_remember';
@@ -84,6 +85,8 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(ReviewQueue) private readonly review: ReviewQueue,
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RememberToolInput>): vscode.PreparedToolInvocation {
@@ -93,6 +96,10 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
       return { invocationMessage: 'Checking Graphiti memory' };
     }
     const episode = promotedEpisodeText({ kind, scope, text: String(content) });
+    if (this.configuration.current().autoPromote.review) {
+      // Review on: nothing is stored now, the memory waits for approval in the view, so no confirmation here.
+      return { invocationMessage: `Proposing a ${kind} for your ${scope} memory (it waits for your review)` };
+    }
     return {
       invocationMessage: `Remembering a ${kind} in ${scope} memory`,
       confirmationMessages: {
@@ -107,6 +114,16 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
     if (!decision.open) return textResult(`Nothing was stored: ${gateExplanation(decision)}`);
     const { kind, scope, content } = options.input;
     if (scope !== 'workspace' && scope !== 'user') return textResult('Nothing was stored: "scope" must be "workspace" or "user".');
+    if (this.configuration.current().autoPromote.review) {
+      const proposed = await this.review.propose({ kind: String(kind), scope, text: String(content ?? ''), source: 'remember-tool' });
+      if (proposed.status === 'refused') return textResult(`Nothing was stored: ${REFUSALS[proposed.reason]}`);
+      if (proposed.status === 'pending') {
+        void vscode.commands.executeCommand('graphitiMemory.episodes.refresh');
+        return textResult(
+          `The ${String(kind)} waits for the user's review in "Pending memories" of the Graphiti Memory view; it is stored in ${scope} memory only once they approve it.`,
+        );
+      }
+    }
     const outcome = await this.promotion.promote({ kind: String(kind), scope, text: String(content ?? '') });
     return textResult(outcome.ok ? `Stored the ${String(kind)} in ${scope} memory (delivered in the background).` : `Nothing was stored: ${outcome.message}`);
   }

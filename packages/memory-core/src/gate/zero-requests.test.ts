@@ -33,7 +33,7 @@ const turn: ChatTurn = {
 
 const allFeatures = {
   includeSystemMessages: true,
-  autoPromote: { enabled: true },
+  autoPromote: { enabled: true, review: false },
   recall: { enabled: true, scopes: 'all' },
 };
 

@@ -61,7 +61,7 @@ describe('InMemoryOutbox', () => {
     outbox.append(entries(2));
     const [first] = await outbox.pending(1);
     outbox.markDropped([first!.id, 'unknown-id'], 'dead-letter', 'HTTP 422');
-    expect(outbox.droppedByReason).toEqual({ overflow: 0, 'dead-letter': 1 });
+    expect(outbox.droppedByReason).toEqual({ overflow: 0, 'dead-letter': 1, forgotten: 0 });
     expect(outbox.size()).toBe(1);
   });
 });

@@ -35,7 +35,7 @@ export class InMemoryOutbox implements Outbox {
   private nextId = 0;
   private pendingCount = 0;
   /** Drops by reason, since creation: lets tests and status pages see what policy removed. */
-  readonly droppedByReason: Record<OutboxDropReason, number> = { overflow: 0, 'dead-letter': 0 };
+  readonly droppedByReason: Record<OutboxDropReason, number> = { overflow: 0, 'dead-letter': 0, forgotten: 0 };
 
   constructor(
     @inject(MemoryConfiguration) private readonly limits: OutboxLimits,

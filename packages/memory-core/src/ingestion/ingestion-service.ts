@@ -1,6 +1,7 @@
 import { inject, injectable, optional } from 'inversify';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
+import { GroupRecorder } from '../registry/group-recorder.js';
 import {
   Clock,
   DeliveryLedger,
@@ -87,6 +88,7 @@ export class IngestionService {
     @inject(Logger) private readonly logger: Logger,
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
+    @inject(GroupRecorder) @optional() private readonly recorder?: GroupRecorder,
   ) {
     this.options = resolveIngestionOptions(options);
     this.createdAt = clock.now();
@@ -280,12 +282,15 @@ export class IngestionService {
       const batch = this.staged;
       this.staged = [];
       const entries: OutboxEntry[] = [];
+      const turnOf = new Map<OutboxEntry, ChatTurn>();
       let turns = 0;
       for (const item of batch) {
         if ('turn' in item) {
           turns++;
           try {
-            entries.push(...(await this.planner.plan(item.turn)));
+            const planned = await this.planner.plan(item.turn);
+            for (const entry of planned) turnOf.set(entry, item.turn);
+            entries.push(...planned);
           } catch (error) {
             this.logger.error('ingestion: planning a turn failed; the turn is skipped', {
               errorClass: errorName(error),
@@ -295,11 +300,14 @@ export class IngestionService {
           entries.push(...item.entries);
         }
       }
-      this.admit(entries, turns);
+      const fresh = this.admit(entries, turns);
+      // The local registry of written groups (what forget covers) learns of every accepted message.
+      await this.recorder?.accepted(fresh.map((entry) => ({ entry, turn: turnOf.get(entry) })));
     }
   }
 
-  private admit(entries: readonly OutboxEntry[], turns: number): void {
+  /** Appends what the ledger has not seen; returns those entries. */
+  private admit(entries: readonly OutboxEntry[], turns: number): OutboxEntry[] {
     if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
     const fresh: OutboxEntry[] = [];
     for (const entry of entries) {
@@ -316,7 +324,7 @@ export class IngestionService {
       this.ledger.add(key);
       fresh.push(entry);
     }
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return fresh;
     const result = this.outbox.append(fresh);
     this.counters.enqueued += result.accepted;
     if (result.dropped > 0) {
@@ -327,6 +335,7 @@ export class IngestionService {
       });
     }
     this.wake();
+    return fresh;
   }
 
   private stagedMessageEstimate(): number {

@@ -133,7 +133,7 @@ describe('DefaultTurnPlanner', () => {
     const off = createPolicyServices({ settings: { enabled: true, scopes: 'session' } });
     expect(await off.planner.plan(turn({ user: { text, timestamp: '2026-01-02T03:04:05Z' } }))).toHaveLength(2);
 
-    const services = createPolicyServices({ settings: { enabled: true, scopes: 'session', autoPromote: { enabled: true } } });
+    const services = createPolicyServices({ settings: { enabled: true, scopes: 'session', autoPromote: { enabled: true, review: false } } });
     const entries = await services.planner.plan(turn({ user: { text, timestamp: '2026-01-02T03:04:05Z' } }));
     const promotions = entries.filter((entry) => entry.message.name?.startsWith('graphiti-memory.promotion.'));
     expect(promotions.map((entry) => entry.groupId)).toEqual([
@@ -151,7 +151,7 @@ describe('DefaultTurnPlanner', () => {
   });
 
   it('plans the same entries for the same turn twice (stable names for de-duplication)', async () => {
-    const services = createPolicyServices({ settings: { enabled: true, autoPromote: { enabled: true } } });
+    const services = createPolicyServices({ settings: { enabled: true, autoPromote: { enabled: true, review: false } } });
     const withDirective = turn({ user: { text: 'terminology: ADR means architecture decision record', timestamp: '2026-01-02T03:04:05Z' } });
     const first = await services.planner.plan(withDirective);
     const second = await services.planner.plan(withDirective);

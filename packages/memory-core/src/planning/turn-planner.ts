@@ -2,7 +2,7 @@
 // ingestion. Gate, scopes, group ids, mapping, the secret guard, the ownership context and
 // directive auto-promotion, in that order; the result is the list of entries to deliver.
 import type { Message } from '@graphiti-memory/graphiti-client';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { parseDirectives } from '../directives/directive-parser.js';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { APP_NAME, isoTimestamp, turnToMessages } from '../mapping/turn-mapping.js';
@@ -18,6 +18,7 @@ import {
   type MemoryScope,
   type OutboxEntry,
 } from '../ports.js';
+import { PendingMemoryStore, pendingMemoryId } from '../review/pending-memory-store.js';
 import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
 import { folderIdentity, normaliseGitRemote } from '../scopes/group-ids.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
@@ -61,6 +62,7 @@ export class DefaultTurnPlanner implements TurnPlanner {
     @inject(WorkspaceStore) private readonly workspaceStore: KeyValueStore,
     @inject(Clock) private readonly clock: Clock,
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+    @inject(PendingMemoryStore) @optional() private readonly pending?: PendingMemoryStore,
   ) {}
 
   async plan(turn: ChatTurn): Promise<readonly OutboxEntry[]> {
@@ -89,7 +91,7 @@ export class DefaultTurnPlanner implements TurnPlanner {
       }
     }
     if (settings.autoPromote.enabled) {
-      entries.push(...(await this.directivePromotions(turn, settings.includeSystemMessages)));
+      entries.push(...(await this.directivePromotions(turn, settings.includeSystemMessages, settings.autoPromote.review)));
     }
     return entries;
   }
@@ -108,7 +110,7 @@ export class DefaultTurnPlanner implements TurnPlanner {
   }
 
   /** Directives of the user text, promoted to their scope; one that held a secret is skipped. */
-  private async directivePromotions(turn: ChatTurn, includeSystemMessages: boolean): Promise<OutboxEntry[]> {
+  private async directivePromotions(turn: ChatTurn, includeSystemMessages: boolean, review: boolean): Promise<OutboxEntry[]> {
     const entries: OutboxEntry[] = [];
     const recordedAt = isoTimestamp(turn.user.timestamp);
     for (const directive of parseDirectives(turn.user.text)) {
@@ -120,6 +122,20 @@ export class DefaultTurnPlanner implements TurnPlanner {
       });
       // Refusals (a secret in the directive, no such scope) are counted by the promotion service.
       if (!planned.ok) continue;
+      if (review) {
+        // Held for the user's review: nothing pending is sent (without a pending store, nothing at all).
+        const text = directive.text.trim();
+        await this.pending?.add({
+          id: await pendingMemoryId(directive.kind, directive.scope, text),
+          kind: directive.kind,
+          scope: directive.scope,
+          text,
+          source: 'directive',
+          createdAt: this.clock.now(),
+          sessionId: turn.sessionId,
+        });
+        continue;
+      }
       const group = { scope: directive.scope, groupId: planned.entry.groupId };
       entries.push(...(await this.ownershipEntries(group, includeSystemMessages)), planned.entry);
     }

@@ -15,9 +15,9 @@ describe('DEFAULT_SETTINGS', () => {
       groupIdStrategy: 'hashed',
       includeGitMetadata: false,
       includeSystemMessages: false,
-      autoPromote: { enabled: false },
+      autoPromote: { enabled: false, review: true },
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both' },
-      capture: { vscodeChat: false, claudeCode: false },
+      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20 },
     } satisfies MemorySettings);
   });
 
@@ -51,7 +51,7 @@ describe('parseMemorySettings', () => {
     expect(result.ok).toBe(true);
     expect(result.settings.recall.timeoutMs).toBe(500);
     expect(result.settings.autoPromote.enabled).toBe(true);
-    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true });
+    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20 });
     expect(result.settings.scopes).toBe('session');
   });
 
@@ -167,5 +167,15 @@ describe('parseMemorySettings', () => {
         { numRuns: 50 },
       );
     }
+  });
+});
+
+describe('issue 13 settings', () => {
+  it('reviews promotions by default and bounds capture.backfillTurns', () => {
+    expect(DEFAULT_SETTINGS.autoPromote.review).toBe(true);
+    expect(parseMemorySettings({ 'autoPromote.review': false }).settings.autoPromote.review).toBe(false);
+    expect(parseMemorySettings({ capture: { backfillTurns: 5 } }).settings.capture.backfillTurns).toBe(5);
+    const tooMany = parseMemorySettings({ 'capture.backfillTurns': 5000 });
+    expect(tooMany.ok ? [] : tooMany.problems).toEqual(['graphitiMemory.capture.backfillTurns: must be at most 1000 (got 5000)']);
   });
 });

@@ -24,6 +24,7 @@ export const SETTING_BOUNDS = {
   maxMessageChars: { min: 200, max: 100_000 },
   recallTimeoutMs: { min: 50, max: 10_000 },
   recallMaxFacts: { min: 1, max: 50 },
+  backfillTurns: { min: 0, max: 1000 },
 } as const;
 
 function boundedInteger(bounds: { readonly min: number; readonly max: number }, fallback: number) {
@@ -52,7 +53,8 @@ export const memorySettingsSchema = z.object({
   groupIdStrategy: z.enum(GROUP_ID_STRATEGIES).default('hashed'),
   includeGitMetadata: z.boolean().default(false),
   includeSystemMessages: z.boolean().default(false),
-  autoPromote: z.object({ enabled: z.boolean().default(false) }).prefault({}),
+  // review: promotions by the assistant or a directive wait for the user's approval.
+  autoPromote: z.object({ enabled: z.boolean().default(false), review: z.boolean().default(true) }).prefault({}),
   recall: z
     .object({
       enabled: z.boolean().default(false),
@@ -62,7 +64,12 @@ export const memorySettingsSchema = z.object({
     })
     .prefault({}),
   capture: z
-    .object({ vscodeChat: z.boolean().default(false), claudeCode: z.boolean().default(false) })
+    .object({
+      vscodeChat: z.boolean().default(false),
+      claudeCode: z.boolean().default(false),
+      // An existing session met for the first time: only its newest turns are ingested.
+      backfillTurns: boundedInteger(SETTING_BOUNDS.backfillTurns, 20),
+    })
     .prefault({}),
 });
 

@@ -6,6 +6,7 @@ import { DefaultTurnPlanner } from '../planning/turn-planner.js';
 import type { Clock, GraphitiApi } from '../ports.js';
 import { DefaultPromotionService } from '../promotion/promotion-service.js';
 import { DefaultRecallService } from '../recall/recall-service.js';
+import { InMemoryPendingMemoryStore } from '../review/in-memory-pending-memory-store.js';
 import { DefaultGroupIdResolver } from '../scopes/group-id-resolver.js';
 import type { SecretGuard } from '../secrets/secret-guard.js';
 import { SecretlintSecretGuard } from '../secrets/secretlint-secret-guard.js';
@@ -52,6 +53,7 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
   const gate = new DefaultMemoryGate(configuration, workspace, consent);
   const groups = new DefaultGroupIdResolver(configuration, workspace, globalStore);
   const promotion = new DefaultPromotionService(gate, configuration, groups, secretGuard, clock, telemetry);
+  const pending = new InMemoryPendingMemoryStore();
   const planner = new DefaultTurnPlanner(
     gate,
     configuration,
@@ -62,6 +64,7 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
     workspaceStore,
     clock,
     telemetry,
+    pending,
   );
   const recall = new DefaultRecallService(gate, configuration, groups, connection, clock, telemetry);
   return {
@@ -78,6 +81,7 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
     gate,
     groups,
     promotion,
+    pending,
     planner,
     recall,
   };

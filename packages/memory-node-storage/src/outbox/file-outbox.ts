@@ -254,7 +254,7 @@ export class FileOutbox implements Outbox {
     if (known.length === 0) return;
     for (const record of known) this.#records.delete(record.id);
     if (reason === 'overflow') this.#counters.droppedOverflow += known.length;
-    else this.#counters.droppedDeadLetter += known.length;
+    else if (reason === 'dead-letter') this.#counters.droppedDeadLetter += known.length;
     this.journal.append({ t: 'dropped', ids: known.map((record) => record.id), reason } satisfies OutboxJournalEntry);
     this.#acknowledged(known.length);
   }

@@ -62,7 +62,7 @@ export function asOutboxJournalEntry(value: unknown): OutboxJournalEntry | undef
     case 'pending':
       return isStringArray(entry.ids) ? (entry as unknown as OutboxJournalEntry) : undefined;
     case 'dropped':
-      return isStringArray(entry.ids) && (entry.reason === 'overflow' || entry.reason === 'dead-letter')
+      return isStringArray(entry.ids) && (entry.reason === 'overflow' || entry.reason === 'dead-letter' || entry.reason === 'forgotten')
         ? (entry as unknown as OutboxJournalEntry)
         : undefined;
     case 'adopted':

@@ -12,6 +12,7 @@ const {
   episodeNames,
   grantConsent,
 } = require('./memory-helpers.js');
+const { answerCategoryDialog, forgetWorkspace } = require('./trust.js');
 
 const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
 const TURN_NAME = /^graphiti-memory\.turn\..+\.(user|assistant)$/;
@@ -106,6 +107,8 @@ const tests = [
       await control('POST /emulator/reset');
       // Recall is its own opt-in (off by default, like everything else).
       await setSetting('recall.enabled', true);
+      // Recall sends queries: a category not agreed to yet, so consent is asked for it.
+      await answerCategoryDialog(/recall queries/);
       let before = (await receivedPrompts()).length;
       await submitChat('@memory We deploy the billing API with Fly.io.');
       await nextPrompt(before);
@@ -169,6 +172,8 @@ const tests = [
   {
     name: '5 the language-model tools are registered and work',
     fn: async () => {
+      // With review on (the default) remember keeps the memory pending; this test covers the direct path.
+      await setSetting('autoPromote.review', false);
       const names = vscode.lm.tools.map((tool) => tool.name);
       assert.ok(names.includes('graphiti_memory_search'), `tools: ${names.join(', ')}`);
       assert.ok(names.includes('graphiti_memory_remember'), `tools: ${names.join(', ')}`);
@@ -197,10 +202,11 @@ const tests = [
     },
   },
   {
-    name: "7 capture.vscodeChat ingests another participant's turn once",
+    name: "7 turning on capture.vscodeChat after consent asks again; then another participant's turn is ingested once",
     fn: async () => {
       await control('POST /emulator/reset');
       await setSetting('capture.vscodeChat', true);
+      await answerCategoryDialog(/other chats of this workspace/);
       await newChatSession();
       await submitChat('@echo The staging database runs Postgres 16.');
       const found = await waitFor(
@@ -241,6 +247,7 @@ const tests = [
       assert.ok(stored.length >= 2, `episodes stored: ${stored.join(', ')}`);
     },
   },
+  forgetWorkspace,
   {
     name: '8 screenshot of the status bar',
     fn: async () => {

@@ -122,8 +122,11 @@ const registry = {
   statusBarItems: [] as StatusBarItemDouble[],
   outputChannels: [] as LogOutputChannelDouble[],
   treeViews: new Map<string, TreeViewDouble<unknown>>(),
+  /** Untitled documents the extension opened and showed: their language and text. */
+  shownDocuments: [] as { readonly languageId: string; readonly text: string }[],
 };
 onTestHostReset(() => {
+  registry.shownDocuments = [];
   registry.statusBarItems = [];
   registry.outputChannels = [];
   registry.treeViews = new Map();
@@ -216,6 +219,10 @@ export const window = {
     const view = new TreeViewDouble<T>(viewId, options.treeDataProvider);
     registry.treeViews.set(viewId, view as TreeViewDouble<unknown>);
     return view as unknown as vscode.TreeView<T>;
+  },
+  async showTextDocument(document: vscode.TextDocument): Promise<vscode.TextEditor> {
+    registry.shownDocuments.push({ languageId: document.languageId, text: document.getText() });
+    return { document } as unknown as vscode.TextEditor;
   },
   get activeTextEditor(): vscode.TextEditor | undefined {
     const editor = testHost().activeEditor;

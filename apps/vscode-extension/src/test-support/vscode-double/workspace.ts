@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import type * as vscode from 'vscode';
 import { Disposable } from './basics.js';
+import { clipboard } from './authentication.js';
 import { onTestHostReset, testHost } from './test-host.js';
 
 interface ManifestProperty {
@@ -57,6 +58,10 @@ class WorkspaceConfigurationDouble {
 export const workspace = {
   getConfiguration(section?: string) {
     return new WorkspaceConfigurationDouble(section) as unknown as vscode.WorkspaceConfiguration;
+  },
+  async openTextDocument(options: { readonly language?: string; readonly content?: string }): Promise<vscode.TextDocument> {
+    const text = options.content ?? '';
+    return { languageId: options.language ?? 'plaintext', isUntitled: true, getText: () => text } as unknown as vscode.TextDocument;
   },
   get onDidChangeConfiguration() {
     return testHost().configurationChanged.event;
@@ -159,6 +164,7 @@ export const env = {
   machineId: 'test-machine-id',
   sessionId: 'test-session-id',
   uriScheme: 'vscode',
+  clipboard,
   async openExternal(): Promise<boolean> {
     return true;
   },

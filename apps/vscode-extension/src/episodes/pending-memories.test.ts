@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as vscode from 'vscode';
+import { REMEMBER_TOOL } from '../tools/memory-tools.js';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation, windowRegistry } from '../test-support/vscode-double.js';
+import { EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+function provider() {
+  const view = windowRegistry().treeViews.get(EPISODES_VIEW);
+  if (!view) throw new Error('the episodes view is not registered');
+  return view.treeDataProvider as vscode.TreeDataProvider<EpisodeNode>;
+}
+
+async function remember(content: string, kind = 'preference', scope = 'workspace'): Promise<string> {
+  const tool = chatRegistrations().tools.get(REMEMBER_TOOL);
+  if (!tool) throw new Error('the remember tool is not registered');
+  const prepared = await tool.prepareInvocation?.({ input: { kind, scope, content } } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>, noCancellation());
+  expect(prepared?.confirmationMessages).toBeUndefined();
+  const result = await tool.invoke({ input: { kind, scope, content }, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<unknown>, noCancellation());
+  return (result?.content ?? []).map((part) => (part instanceof LanguageModelTextPart ? part.value : '')).join('');
+}
+
+async function pendingNodes(): Promise<EpisodeNode[]> {
+  const roots = (await provider().getChildren()) ?? [];
+  const pending = roots.find((node) => node.type === 'pendingRoot');
+  return pending === undefined ? [] : ((await provider().getChildren(pending)) ?? []);
+}
+
+function sentContents(): string[] {
+  return harness!.emulator.requests
+    .filter((request) => request.path === '/messages')
+    .flatMap((request) => (request.body as { messages: { content: string }[] }).messages.map((message) => message.content));
+}
+
+describe('review of pending memories (autoPromote.review, on by default)', () => {
+  it('keeps what the remember tool proposes pending, sends nothing, and sends it edited once approved', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    expect(await remember('The user prefers pnpm.')).toContain('waits for the user');
+    expect(await remember('Use tabs, not spaces.')).toContain('Pending memories');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toEqual([]);
+
+    const pending = await pendingNodes();
+    expect(pending).toHaveLength(2);
+    const item = await provider().getTreeItem(pending[0]!);
+    expect(item.label).toBe('preference (workspace): The user prefers pnpm.');
+    expect(item.contextValue).toBe('graphitiMemory.pending');
+
+    answerInputBoxes('The user prefers pnpm 10.');
+    const approved = await harness.command<{ ok: boolean; status: string }>('graphitiMemory.pending.approveEdited', pending[0]);
+    expect(approved).toMatchObject({ ok: true, status: 'sent' });
+    const rejected = await harness.command<{ ok: boolean; status: string }>('graphitiMemory.pending.reject', pending[1]);
+    expect(rejected).toMatchObject({ ok: true, status: 'rejected' });
+    await waitFor(() => sentContents().length > 0, 5000, 'the approved memory sent');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(sentContents().join('\n')).toContain('The user prefers pnpm 10.');
+    expect(sentContents().join('\n')).not.toContain('tabs');
+    expect(await pendingNodes()).toEqual([]);
+  });
+
+  it('keeps a memory pending when the edit adds a secret, and says why', async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    await remember('Deploy with the staging key.', 'procedure');
+    const [node] = await pendingNodes();
+    const result = await harness.command<{ ok: boolean; status: string; message: string }>(
+      'graphitiMemory.pending.approveEdited',
+      node,
+      'Deploy with AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    );
+    expect(result).toMatchObject({ ok: false, status: 'refused' });
+    expect(result.message).toContain('secret');
+    expect(await pendingNodes()).toHaveLength(1);
+    expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+// Review of pending memories in the view: approve (optionally edited) sends the memory, reject drops
+// it. Nothing pending was sent before; a memory refused on approval (a secret in the edit, memory
+// off) stays pending with a message saying why.
+import { inject, injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import type { Contribution } from '../composition/tokens.js';
+import { REFUSALS } from '../memory/queued-promotion.js';
+import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
+
+export interface ReviewResult {
+  readonly ok: boolean;
+  readonly status: ReviewOutcome['status'] | 'cancelled';
+  readonly message: string;
+}
+
+@injectable()
+export class PendingMemoriesContribution implements Contribution {
+  constructor(
+    @inject(ReviewQueue) private readonly review: ReviewQueue,
+    @inject(EpisodesTreeProvider) private readonly provider: EpisodesTreeProvider,
+  ) {}
+
+  register(context: vscode.ExtensionContext): void {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('graphitiMemory.pending.approve', (node?: EpisodeNode) => this.approve(node)),
+      vscode.commands.registerCommand('graphitiMemory.pending.approveEdited', (node?: EpisodeNode, text?: unknown) => this.approve(node, { edit: true, text })),
+      vscode.commands.registerCommand('graphitiMemory.pending.reject', (node?: EpisodeNode) => this.reject(node)),
+    );
+  }
+
+  /** Approves the memory; with `edit`, the user changes the text first (`text` skips the input box). */
+  async approve(node?: EpisodeNode, options: { readonly edit?: boolean; readonly text?: unknown } = {}): Promise<ReviewResult> {
+    if (node?.type !== 'pending') return { ok: false, status: 'not-found', message: 'Pick a pending memory in the Graphiti Memory view.' };
+    let text: string | undefined;
+    if (options.edit === true) {
+      text =
+        typeof options.text === 'string'
+          ? options.text
+          : await vscode.window.showInputBox({
+              title: `Edit the ${node.memory.kind} before storing it in ${node.memory.scope} memory`,
+              value: node.memory.text,
+              ignoreFocusOut: true,
+              validateInput: (value) => (value.trim() === '' ? 'The memory cannot be empty; reject it instead.' : undefined),
+            });
+      if (text === undefined) return { ok: false, status: 'cancelled', message: 'Nothing was approved.' };
+    }
+    const outcome = await this.review.approve(node.memory.id, text === undefined ? {} : { text });
+    return this.#report(outcome);
+  }
+
+  async reject(node?: EpisodeNode): Promise<ReviewResult> {
+    if (node?.type !== 'pending') return { ok: false, status: 'not-found', message: 'Pick a pending memory in the Graphiti Memory view.' };
+    return this.#report(await this.review.reject(node.memory.id));
+  }
+
+  #report(outcome: ReviewOutcome): ReviewResult {
+    this.provider.refresh();
+    let result: ReviewResult;
+    switch (outcome.status) {
+      case 'sent':
+        result = { ok: true, status: 'sent', message: `Graphiti Memory: the ${outcome.memory.kind} is stored in ${outcome.memory.scope} memory.` };
+        break;
+      case 'rejected':
+        result = { ok: true, status: 'rejected', message: `Graphiti Memory: the ${outcome.memory.kind} was rejected; nothing was sent.` };
+        break;
+      case 'refused':
+        result = { ok: false, status: 'refused', message: `Graphiti Memory: still pending. ${REFUSALS[outcome.reason]}` };
+        break;
+      case 'not-found':
+        result = { ok: false, status: 'not-found', message: 'Graphiti Memory: that memory is no longer pending (approved or rejected elsewhere).' };
+        break;
+    }
+    void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
+    return result;
+  }
+}

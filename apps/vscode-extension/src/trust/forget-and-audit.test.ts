@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as vscode from 'vscode';
+import { CaptureContribution } from '../capture/capture-contribution.js';
+import { FORGET } from '../commands/forget-workspace-command.js';
+import { EPISODES_VIEW, type EpisodeNode } from '../episodes/episodes-view.js';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { answerMessages, windowRegistry } from '../test-support/vscode-double.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+/** A saved chat session of another participant with one finished turn. */
+function sessionFile(sessionId: string, prompt: string, answer: string): string {
+  const request = {
+    requestId: `${sessionId}-request-1`,
+    timestamp: 1_763_900_000_000,
+    message: { text: prompt, parts: [{ kind: 'text', text: prompt }] },
+    agent: { id: 'github.copilot.default' },
+    response: [{ value: answer, supportThemeIcons: false }],
+    modelState: { value: 1, completedAt: 1_763_900_001_000 },
+  };
+  return `${JSON.stringify({ kind: 0, v: { version: 3, sessionId, creationDate: 1_763_900_000_000, requests: [request] } })}\n`;
+}
+
+async function captureSession(sessionId: string, prompt: string, answer: string): Promise<void> {
+  const folder = path.join(harness!.context.workspaceStorageFolder, 'chatSessions');
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, `${sessionId}.jsonl`), sessionFile(sessionId, prompt, answer));
+  await harness!.container.get(CaptureContribution).scanNow();
+}
+
+function provider() {
+  const view = windowRegistry().treeViews.get(EPISODES_VIEW);
+  if (!view) throw new Error('the episodes view is not registered');
+  return view.treeDataProvider as vscode.TreeDataProvider<EpisodeNode>;
+}
+
+function groupsWithEpisodes(): string[] {
+  return [...new Set(harness!.emulator.state.episodes().map((episode) => episode.group_id))].sort();
+}
+
+const SETTINGS = { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'both' };
+
+describe('forget the workspace, sessions included; the audit log', () => {
+  it('lists each session of the workspace, and forgetting the workspace deletes its group and every session group, dequeuing what waits', async () => {
+    harness = await activateExtension({ settings: SETTINGS, consented: true });
+    await captureSession('session-1', 'We deploy with Fly.io.', 'Noted.');
+    await waitFor(() => groupsWithEpisodes().length === 2, 5000, 'the session and workspace groups written');
+    await harness.emulator.idle();
+    const written = groupsWithEpisodes();
+
+    const roots = (await provider().getChildren()) ?? [];
+    expect(roots.map((node) => node.type)).toEqual(['scope', 'sessions', 'scope']);
+    const sessions = (await provider().getChildren(roots[1])) ?? [];
+    expect(sessions).toHaveLength(1);
+    const item = await provider().getTreeItem(sessions[0]!);
+    expect(item.label).toBe('We deploy with Fly.io.');
+    expect(item.description).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(((await provider().getChildren(sessions[0])) ?? []).map((node) => node.type)).toEqual(['episode', 'episode']);
+
+    // A second session whose messages cannot be delivered yet: they wait in the outbox.
+    harness.emulator.setFaults({ messages: { errorRate: 1 } });
+    await captureSession('session-2', 'Which CI do we use?', 'GitHub Actions.');
+    await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages' && request.status === 500), 5000, 'a failed delivery');
+
+    answerMessages(FORGET);
+    const result = await harness.command<{ ok: boolean; deletedGroups: string[]; dequeued: number }>('graphitiMemory.forgetWorkspace');
+    expect(result.ok).toBe(true);
+    expect(result.deletedGroups).toEqual(expect.arrayContaining(written));
+    expect(result.deletedGroups).toHaveLength(3);
+    expect(result.dequeued).toBeGreaterThan(0);
+
+    harness.emulator.setFaults({});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await harness.emulator.idle();
+    expect(groupsWithEpisodes().filter((group) => result.deletedGroups.includes(group))).toEqual([]);
+    expect(groupsWithEpisodes()).toEqual([]);
+    const roots2 = (await provider().getChildren()) ?? [];
+    expect(roots2.map((node) => node.type)).toEqual(['scope', 'scope']);
+  });
+
+  it('Show What Was Sent lists each request that carried memory, without its content', async () => {
+    harness = await activateExtension({ settings: SETTINGS, consented: true });
+    await captureSession('session-1', 'We deploy with Fly.io.', 'Noted.');
+    await waitFor(() => groupsWithEpisodes().length === 2, 5000, 'the turn sent');
+    const shown = await harness.command<{ ok: boolean; entries: number; text: string }>('graphitiMemory.showWhatWasSent');
+    expect(shown.entries).toBeGreaterThanOrEqual(2);
+    expect(shown.text).toContain('POST /messages');
+    for (const group of groupsWithEpisodes()) expect(shown.text).toContain(group);
+    expect(shown.text).toContain('graphiti-memory.turn.');
+    expect(shown.text).not.toContain('Fly.io');
+    expect(shown.text).not.toContain('Noted.');
+    expect(windowRegistry().shownDocuments.at(-1)).toMatchObject({ languageId: 'markdown', text: shown.text });
+  });
+});

@@ -1,0 +1,87 @@
+// Forget: the groups a request covers (forget-policy), their queued messages dequeued first (so the
+// drain cannot send them after the delete), then each group deleted on the server and dropped from
+// the registry. A group whose delete failed stays in the registry, so forgetting again retries it.
+import { inject, injectable, optional } from 'inversify';
+import { GraphitiConnection, Logger, type GraphitiCallOptions } from '../ports.js';
+import { GroupRegistry } from '../registry/group-registry.js';
+import { GroupIdResolver } from '../scopes/group-id-resolver.js';
+import { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
+import { QueuedGroups } from './queued-groups.js';
+
+export interface ForgetFailure {
+  readonly groupId: string;
+  readonly errorClass: string;
+  readonly message: string;
+}
+
+export interface ForgetResult {
+  /** Groups deleted on the server (and dropped from the registry). */
+  readonly deletedGroups: readonly string[];
+  /** Messages taken out of the outbox before they were sent. */
+  readonly dequeued: number;
+  /** Groups whose delete failed; they stay in the registry. */
+  readonly failed: readonly ForgetFailure[];
+}
+
+@injectable()
+export class ForgetService {
+  constructor(
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
+    @inject(QueuedGroups) private readonly queued: QueuedGroups,
+    @inject(Logger) private readonly logger: Logger,
+    @inject(GroupRegistry) @optional() private readonly registry?: GroupRegistry,
+  ) {}
+
+  /** The groups `request` covers; nothing is changed. */
+  async plan(request: ForgetRequest): Promise<ForgetTarget[]> {
+    if (!('all' in request) && request.scope === 'session' && request.sessionId.trim() === '') {
+      throw new Error('forget: a session forget needs the session id; pass the id of the chat session to forget.');
+    }
+    await this.registry?.flush();
+    const records = (await this.registry?.list()) ?? [];
+    return forgetTargets(request, records, await this.current(request));
+  }
+
+  /**
+   * Dequeues and deletes every group `request` covers. Throws only when there is no connection
+   * (nothing changed then); per-group delete failures are reported in `failed`.
+   */
+  async forget(request: ForgetRequest, options: GraphitiCallOptions = {}): Promise<ForgetResult> {
+    const api = this.connection.current();
+    if (api === undefined) throw new Error('forget: no Graphiti endpoint is configured, so nothing can be deleted; set the endpoint first.');
+    const targets = await this.plan(request);
+    const groupIds = targets.map((target) => target.groupId);
+    const dequeued = await this.queued.dequeue(groupIds);
+    const deletedGroups: string[] = [];
+    const failed: ForgetFailure[] = [];
+    for (const groupId of groupIds) {
+      try {
+        await api.deleteGroup(groupId, options);
+        deletedGroups.push(groupId);
+      } catch (error) {
+        const errorClass = error instanceof Error ? error.name : typeof error;
+        failed.push({ groupId, errorClass, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    await this.registry?.remove(deletedGroups);
+    this.logger.info('forget: groups deleted', { deleted: deletedGroups.length, failed: failed.length, dequeued });
+    return { deletedGroups, dequeued, failed };
+  }
+
+  private async current(request: ForgetRequest): Promise<CurrentGroups> {
+    const sessionId = !('all' in request) && request.scope === 'session' ? request.sessionId : undefined;
+    // Resolving the user scope may create the user key: only when the user scope is named.
+    const namesUser = 'all' in request ? request.includeUser === true : request.scope === 'user';
+    const [workspace, user, session] = await Promise.all([
+      this.groups.resolve('workspace'),
+      namesUser ? this.groups.resolve('user') : Promise.resolve(undefined),
+      sessionId === undefined ? Promise.resolve(undefined) : this.groups.resolve('session', { sessionId }),
+    ]);
+    return {
+      ...(workspace === undefined ? {} : { workspace }),
+      ...(user === undefined ? {} : { user }),
+      ...(session === undefined ? {} : { session }),
+    };
+  }
+}

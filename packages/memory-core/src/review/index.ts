@@ -1,0 +1,12 @@
+/**
+ * The review queue: `ReviewQueue.propose/approve/reject` over the `PendingMemoryStore` port
+ * (`InMemoryPendingMemoryStore` for tests). Nothing pending is sent before approval.
+ */
+export { InMemoryPendingMemoryStore } from './in-memory-pending-memory-store.js';
+export {
+  PendingMemoryStore,
+  pendingMemoryId,
+  type PendingMemory,
+  type PendingMemorySource,
+} from './pending-memory-store.js';
+export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review-queue.js';

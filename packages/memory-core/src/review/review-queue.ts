@@ -1,0 +1,85 @@
+// The review queue: with `autoPromote.review` on (the default) a memory the assistant or a
+// directive would promote is checked (gate, kind, secret guard) and kept as pending; only
+// `approve` sends it. With review off it is sent at once, as before.
+import { inject, injectable } from 'inversify';
+import { IngestionService } from '../ingestion/ingestion-service.js';
+import { Clock, type OutboxEntry } from '../ports.js';
+import { PromotionService, type PromotionRefusal, type PromotionRequest } from '../promotion/promotion-service.js';
+import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import { PendingMemoryStore, pendingMemoryId, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
+
+export interface ProposedMemory extends PromotionRequest {
+  readonly source: PendingMemorySource;
+  readonly sessionId?: string;
+}
+
+export type ProposeOutcome =
+  | { readonly status: 'pending'; readonly memory: PendingMemory; readonly alreadyPending: boolean }
+  | { readonly status: 'sent'; readonly entry: OutboxEntry }
+  | { readonly status: 'refused'; readonly reason: PromotionRefusal };
+
+export type ReviewOutcome =
+  | { readonly status: 'sent'; readonly memory: PendingMemory; readonly entry: OutboxEntry }
+  | { readonly status: 'rejected'; readonly memory: PendingMemory }
+  | { readonly status: 'refused'; readonly memory: PendingMemory; readonly reason: PromotionRefusal }
+  | { readonly status: 'not-found'; readonly id: string };
+
+@injectable()
+export class ReviewQueue {
+  constructor(
+    @inject(PromotionService) private readonly promotion: PromotionService,
+    @inject(PendingMemoryStore) private readonly store: PendingMemoryStore,
+    @inject(IngestionService) private readonly ingestion: IngestionService,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Keeps the memory for review (or sends it when review is off); refused ones are neither. */
+  async propose(proposed: ProposedMemory): Promise<ProposeOutcome> {
+    const plan = await this.promotion.plan(proposed);
+    if (!plan.ok) return { status: 'refused', reason: plan.reason };
+    if (!this.configuration.current().autoPromote.review) {
+      this.ingestion.enqueueEntries([plan.entry]);
+      return { status: 'sent', entry: plan.entry };
+    }
+    const scope = proposed.scope;
+    const text = proposed.text.trim();
+    const memory: PendingMemory = {
+      id: await pendingMemoryId(proposed.kind, scope, text),
+      kind: proposed.kind,
+      scope,
+      text,
+      source: proposed.source,
+      createdAt: this.clock.now(),
+      ...(proposed.sessionId === undefined ? {} : { sessionId: proposed.sessionId }),
+    };
+    const added = await this.store.add(memory);
+    return { status: 'pending', memory, alreadyPending: !added };
+  }
+
+  list(): Promise<readonly PendingMemory[]> {
+    return this.store.list();
+  }
+
+  /**
+   * Sends the pending memory, with `text` instead of its own when the user edited it. A memory
+   * the promotion refuses now (a secret in the edit, the gate closed) stays pending.
+   */
+  async approve(id: string, edit: { readonly text?: string } = {}): Promise<ReviewOutcome> {
+    const memory = await this.store.take(id);
+    if (memory === undefined) return { status: 'not-found', id };
+    const text = edit.text ?? memory.text;
+    const plan = await this.promotion.plan({ kind: memory.kind, scope: memory.scope, text });
+    if (!plan.ok) {
+      await this.store.add(memory);
+      return { status: 'refused', memory, reason: plan.reason };
+    }
+    this.ingestion.enqueueEntries([plan.entry]);
+    return { status: 'sent', memory: { ...memory, text: text.trim() }, entry: plan.entry };
+  }
+
+  async reject(id: string): Promise<ReviewOutcome> {
+    const memory = await this.store.take(id);
+    return memory === undefined ? { status: 'not-found', id } : { status: 'rejected', memory };
+  }
+}

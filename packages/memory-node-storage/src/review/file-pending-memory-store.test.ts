@@ -1,0 +1,24 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { PendingMemory } from '@graphiti-memory/memory-core';
+import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { FilePendingMemoryStore } from './file-pending-memory-store.js';
+
+const memory = (id: string, createdAt: number): PendingMemory => ({ id, kind: 'decision', scope: 'workspace', text: `text ${id}`, source: 'directive', createdAt });
+
+describe('FilePendingMemoryStore', () => {
+  it('keeps one entry per id, lists oldest first, and hands each memory out once', async () => {
+    const filePath = path.join(await temporaryDirectory(), 'pending-memories.json');
+    const store = new FilePendingMemoryStore({ filePath });
+    expect(await store.add(memory('b', 2))).toBe(true);
+    expect(await store.add(memory('a', 1))).toBe(true);
+    expect(await store.add(memory('a', 5))).toBe(false);
+    const other = new FilePendingMemoryStore({ filePath });
+    expect((await other.list()).map((item) => item.id)).toEqual(['a', 'b']);
+    const taken = await Promise.all([store.take('a'), other.take('a')]);
+    expect(taken.filter((item) => item !== undefined)).toEqual([memory('a', 1)]);
+    expect((await store.list()).map((item) => item.id)).toEqual(['b']);
+    if (process.platform !== 'win32') expect((await fs.stat(filePath)).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,89 @@
+// A small JSON state file several processes (the extension, the harness, hook runs) change: each
+// change reads the file under a cross-process lock, applies itself and rewrites the file
+// atomically (temp file, fsync, rename) with owner-only permissions, so no process's change is lost
+// and a crash leaves the old or the new file.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '@graphiti-memory/memory-core';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+
+/** Owner read/write only: the files name groups and sessions (and, pending, memory text). */
+export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIRECTORY_MODE = 0o700;
+/** A lock held longer than this (its holder died) is taken over. */
+const LOCK_STALE_MS = 10_000;
+
+export class LockedJsonFile<T> {
+  constructor(
+    readonly filePath: string,
+    private readonly parse: (raw: unknown) => T,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** The current content; a missing file is `parse(undefined)`. Reads need no lock (writes are atomic). */
+  async read(): Promise<T> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.parse(undefined);
+      throw error;
+    }
+    try {
+      return this.parse(JSON.parse(text) as unknown);
+    } catch {
+      return this.parse(undefined);
+    }
+  }
+
+  /**
+   * Applies `change` to the current content under the lock and writes the result (`undefined`:
+   * nothing to write). A file that is not JSON is kept as `<file>.corrupt` and replaced.
+   */
+  async update<R>(change: (current: T) => { readonly next?: T | undefined; readonly result: R }): Promise<R> {
+    await fs.mkdir(path.dirname(this.filePath), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    const release = await lockfile.lock(this.filePath, {
+      realpath: false,
+      lockfilePath: `${this.filePath}.lock`,
+      stale: LOCK_STALE_MS,
+      retries: { retries: 50, minTimeout: 10, maxTimeout: 200, factor: 1.5 },
+    });
+    try {
+      const current = await this.readForUpdate();
+      const { next, result } = change(current);
+      if (next !== undefined) await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: true, mode: PRIVATE_FILE_MODE });
+      return result;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(
+        `Updating the state file ${this.filePath} failed${code === undefined ? '' : ` (${code})`}. Check free disk space and permissions.`,
+        { cause: error },
+      );
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  private async readForUpdate(): Promise<T> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.parse(undefined);
+      throw error;
+    }
+    try {
+      return this.parse(JSON.parse(text) as unknown);
+    } catch {
+      const keptAs = `${this.filePath}.corrupt`;
+      await fs.rename(this.filePath, keptAs);
+      this.logger?.warn('state file was corrupt; kept a copy and started a fresh one', { file: this.filePath, keptAs });
+      return this.parse(undefined);
+    }
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
