@@ -9,7 +9,8 @@
 // host's environment plus the hook's, write the event to stdin, kill after `timeout` seconds
 // (default 30), parse stdout as JSON on exit 0, take `hookSpecificOutput.additionalContext ??
 // additionalContext` (dropping a mismatched hookEventName) and put it in the prompt's context as
-// "Additional instructions from hooks: …".
+// "Additional instructions from hooks: …"; after the answer, the transcript gets the assistant's
+// turn and the Stop hook runs.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -113,7 +114,7 @@ function createHookPathParticipant(context, record) {
     const submit = await runHooks(request.hooks, 'UserPromptSubmit', { prompt: request.prompt }, sessionId, transcriptPath);
     contexts.push(...submit.contexts);
     runs.push(...submit.runs);
-    record({ hooks: request.hooks ?? null, sessionId, runs, contexts });
+    record({ event: 'UserPromptSubmit', hooks: request.hooks ?? null, sessionId, runs, contexts });
     const hookContext = contexts.length > 0 ? `Additional instructions from hooks: ${contexts.join('\n')}\n` : '';
     const message = `<context>\n${hookContext}</context>\n<userRequest>\n${request.prompt}\n</userRequest>`;
     const response = await request.model.sendRequest([vscode.LanguageModelChatMessage.User(message)], {}, token);
@@ -122,7 +123,15 @@ function createHookPathParticipant(context, record) {
       answer += part;
       stream.markdown(part);
     }
-    appendTranscript(context, sessionId, [{ type: 'assistant.message', data: { messageId: `${Date.now()}`, content: answer, toolRequests: [] } }]);
+    const turnId = `${Date.now()}`;
+    const finalTranscript = appendTranscript(context, sessionId, [
+      { type: 'assistant.turn_start', data: { turnId } },
+      { type: 'assistant.message', data: { messageId: turnId, content: answer, toolRequests: [] } },
+      { type: 'assistant.turn_end', data: { turnId } },
+    ]);
+    // The agent loop ends with the Stop hook (Copilot passes `stop_hook_active`).
+    const stop = await runHooks(request.hooks, 'Stop', { stop_hook_active: false }, sessionId, finalTranscript);
+    record({ event: 'Stop', sessionId, runs: stop.runs });
     return {};
   };
 }

@@ -23,6 +23,7 @@ import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentConnection } from '../agent-hooks/agent-connection.js';
 import { AgentHookPlaces, defaultAgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
 import { ConnectAgentsCommands } from '../agent-hooks/connect-agents-command.js';
+import { UserConfigUserKeyStore } from '../agent-hooks/user-config-user-key-store.js';
 import { RecreatingGraphitiConnection } from '../adapters/graphiti-connection.js';
 import { LogChannelLogger } from '../adapters/log-channel-logger.js';
 import { LogTelemetry } from '../adapters/log-telemetry.js';
@@ -44,7 +45,7 @@ import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { auditLogIn, DeferredGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
-import { GlobalStateUserKeyStore, SharedUserKeyStore } from '../user-key/shared-user-key-store.js';
+import { SharedUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
@@ -139,7 +140,10 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
-    bind(SharedUserKeyStore).toConstantValue(new GlobalStateUserKeyStore(new MementoKeyValueStore(context.globalState)));
+    // The user config shared with agent hooks and the harness (one user scope for every tool).
+    bind(SharedUserKeyStore)
+      .toDynamicValue(({ get }) => new UserConfigUserKeyStore(get<AgentHookPlaces>(AgentHookPlaces)))
+      .inSingletonScope();
     bind(UserMemoryKey).toSelf().inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();

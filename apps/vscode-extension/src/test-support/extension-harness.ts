@@ -115,7 +115,8 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
     async dispose() {
       await context.dispose();
       await emulator.close();
-      fs.rmSync(agentHookPlaces.home, { recursive: true, force: true });
+      // A user-key lookup still writing the user config may race the removal: retry.
+      fs.rmSync(agentHookPlaces.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -52,6 +52,8 @@ export class UserMemoryKey {
     if (!USER_KEY_PATTERN.test(trimmed)) {
       return `A user memory key is 8 to 128 letters, digits, _ or - (this one has ${trimmed.length} characters). Copy it with "Graphiti Memory: Copy User Memory Key" on the other machine.`;
     }
+    // A lookup still running would store its own key after this one.
+    await this.#resolving?.catch(() => undefined);
     await this.shared.write(trimmed);
     await this.globalStore.set(USER_KEY_SET_BY_USER, true);
     await this.#apply(trimmed);

@@ -19,9 +19,10 @@ async function askHooks(prompt) {
   const requestsBefore = (await vscode.commands.executeCommand('graphitiE2e.hookRequests')).length;
   await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@hooks ${prompt}`, isPartialQuery: false, mode: 'ask', modelSelector: MODEL });
   const received = await nextPrompt(before, 45_000);
-  const requests = await vscode.commands.executeCommand('graphitiE2e.hookRequests');
-  assert.ok(requests.length > requestsBefore, '@hooks did not record its request');
-  return { prompt: received, request: requests[requests.length - 1] };
+  const requests = (await vscode.commands.executeCommand('graphitiE2e.hookRequests')).slice(requestsBefore);
+  const request = requests.find((entry) => entry.event === 'UserPromptSubmit');
+  assert.ok(request, '@hooks did not record its request');
+  return { prompt: received, request };
 }
 
 function ourCommands(request, event) {
@@ -85,7 +86,38 @@ const tests = [
     },
   },
   {
-    name: '11c Disconnect removes the hook: VS Code no longer resolves it and nothing is recalled',
+    name: '11c the Stop hook stores finished turns from Copilot\'s session transcript, each once',
+    fn: async () => {
+      await control('POST /emulator/reset');
+      const sentMessages = async () =>
+        (await control('GET /emulator/requests'))
+          .filter((entry) => entry.path === '/messages')
+          .flatMap((entry) => entry.body.messages.map((message) => ({ ...message, group: entry.body.group_id })));
+      const arrived = (pattern) => async () => {
+        const messages = await sentMessages();
+        const user = messages.filter((message) => message.role_type === 'user' && pattern.test(message.content));
+        const assistant = messages.filter((message) => message.role_type === 'assistant' && pattern.test(message.content));
+        return user.length > 0 && assistant.length > 0 ? user : undefined;
+      };
+      const explain = async (error) => {
+        const requests = (await control('GET /emulator/requests')).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+        const stops = (await vscode.commands.executeCommand('graphitiE2e.hookRequests')).filter((entry) => entry.event === 'Stop');
+        throw new Error(`${error.message}; emulator saw: ${requests.join(', ')}; last Stop: ${JSON.stringify(stops.at(-1))}`);
+      };
+      await askHooks('Our staging database is called mercury.');
+      await waitFor('the first @hooks turn to reach Graphiti as a user and an assistant message', arrived(/mercury/), 45_000, 500).catch(explain);
+      // A second turn of the same session: its Stop reads the whole transcript again.
+      await askHooks('Our production database is called venus.');
+      await waitFor('the second turn to reach Graphiti', arrived(/venus/), 45_000, 500).catch(explain);
+      const perGroup = new Map();
+      for (const message of (await sentMessages()).filter((entry) => entry.role_type === 'user' && /mercury/.test(entry.content))) {
+        perGroup.set(message.group, (perGroup.get(message.group) ?? 0) + 1);
+      }
+      for (const [group, count] of perGroup) assert.equal(count, 1, `the first turn was sent ${count} times to ${group}`);
+    },
+  },
+  {
+    name: '11d Disconnect removes the hook: VS Code no longer resolves it and nothing is recalled',
     fn: async () => {
       await control('POST /ui/run-command', { title: 'Graphiti Memory: Disconnect Copilot Agent and Claude Code' });
       await control('POST /ui/click-button', { name: 'Disconnect', exact: true });
