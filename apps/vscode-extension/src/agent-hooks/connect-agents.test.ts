@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activateExtension, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, clipboardContents, testHost } from '../test-support/vscode-double.js';
+import { AgentConnection } from './agent-connection.js';
 import { CONNECT, DISCONNECT, type AgentCommandResult } from './connect-agents-command.js';
 
 let harness: Harness | undefined;
@@ -186,5 +187,18 @@ describe('Connect Copilot Agent and Claude Code', () => {
     harness = await activateExtension({ settings: ON, consented: true });
     await harness.command('graphitiMemory.copyUserKey');
     expect(readJson(places(harness).userConfig)['userKey']).toBe(clipboardContents());
+  });
+
+  it('after an update, refreshes the runner copy the hooks run; unchanged, it writes nothing', async () => {
+    harness = await activateExtension({ settings: ON, consented: true });
+    shipRunner(harness);
+    answerMessages(CONNECT);
+    await harness.command('graphitiMemory.connectAgents');
+    const connection = harness.container.get<AgentConnection>(AgentConnection);
+    expect(await connection.refresh()).toBe(false);
+    const p = places(harness);
+    fs.writeFileSync(p.bundledRunner, `${FAKE_RUNNER}\n// next version\n`);
+    expect(await connection.refresh()).toBe(true);
+    expect(fs.readFileSync(p.runnerCopy, 'utf8')).toContain('// next version');
   });
 });
