@@ -10,6 +10,8 @@ describe('bench selection', () => {
       'core.enqueue.p99_ratio',
       'core.ingest.requests_per_message',
       'storage.enqueue.p99_ratio',
+      'hook.prompt_submit.start_ratio',
+      'hook.prompt_submit.hang_overhead_ms',
     ]);
   });
 

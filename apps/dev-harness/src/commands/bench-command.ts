@@ -43,6 +43,14 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'storage.enqueue.p99_ratio',
     run: async () => (await import('../benchmark/storage-enqueue.js')).benchmarkStorageEnqueue(4_000),
   },
+  {
+    name: 'hook.prompt_submit.start_ratio',
+    run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).startRatio,
+  },
+  {
+    name: 'hook.prompt_submit.hang_overhead_ms',
+    run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).hangOverhead,
+  },
 ];
 
 export const registerBenchCommand: CommandRegistrar = (program, run) => {

@@ -41,7 +41,7 @@ export const registerHookCommand: CommandRegistrar = (program, run) => {
       )
       .action(async (_options: unknown, command: Command) => {
         await run({}, async (context) => {
-          const stdinText = await readHookStdin(context.terminal.stdin);
+          const stdinText = command.opts<{ drain?: boolean }>().drain === true ? '' : await readHookStdin(context.terminal.stdin);
           await runHook({
             argv: rawArguments(command),
             stdinText,

@@ -3,7 +3,7 @@
 // outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { ensureUserKey, readApiKey, resolveMemoryConfig, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { ensureUserKey, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
 
@@ -28,7 +28,12 @@ export function defaultHookStateDirectory(): string {
 
 export async function resolveHookContext(stdinText: string, options: HookOptions, env: Environment, cwd: string): Promise<HookContextResult> {
   const input = parseHookInput(stdinText, options.event);
-  const fallbackState = path.resolve(cwd, options.flags.stateDir ?? env['GRAPHITI_MEMORY_STATE_DIR'] ?? defaultHookStateDirectory());
+  // Where a failed run is logged: the state folder the user config names, when it can be read.
+  const userConfig = await readConfigFile(userConfigPath(env));
+  const fallbackState = path.resolve(
+    cwd,
+    options.flags.stateDir ?? env['GRAPHITI_MEMORY_STATE_DIR'] ?? (userConfig.ok ? userConfig.values.stateDir : undefined) ?? defaultHookStateDirectory(),
+  );
   if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory: fallbackState, event: options.event ?? 'unknown' };
   const { hook } = input;
   const workspaceFolder = path.resolve(cwd, options.workspace ?? hook.cwd ?? cwd);

@@ -4,13 +4,14 @@
 // once (the running one adopts the newer journals); the outbox's own drain lock still guards sends.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { readTier, refreshTier, writeTier } from './local-tier.js';
 import { NullLogger } from './null-logger.js';
-import { workspaceTierFile } from './event-handlers.js';
+import { workspaceTierFile } from './handler-result.js';
 
 export interface DrainerLaunch {
   readonly nodePath: string;
@@ -40,7 +41,8 @@ export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: N
       '--workspace',
       context.workspaceFolder,
     ],
-    { detached: true, stdio: 'ignore', env, windowsHide: true, cwd: context.stateDirectory },
+    // cwd: a folder that surely exists (the state folder may not yet).
+    { detached: true, stdio: 'ignore', env, windowsHide: true, cwd: os.tmpdir() },
   );
   child.on('error', () => {});
   child.unref();

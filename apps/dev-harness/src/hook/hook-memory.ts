@@ -14,7 +14,6 @@ import {
   IngestionOptions,
   IngestionService,
   Logger,
-  MemoryConfiguration,
   Outbox,
   RecallService,
   SecretGuard,
@@ -29,6 +28,7 @@ import {
 import { FileDeliveryLedger, FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import { readGitFacts } from '../composition/git-facts.js';
+import { readGitRemoteCached } from './git-remote-cache.js';
 import { StaticSettingsSource } from '../composition/harness-settings.js';
 import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/leftover-journals.js';
 import { stateLayout, type StateLayout } from '../composition/state-layout.js';
@@ -76,7 +76,8 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
     userAgent: USER_AGENT,
   });
   const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
-  const git = await readGitFacts(options.workspaceFolder);
+  // Turns carry branch and commit (full facts); recall needs only the remote (cached).
+  const git = options.durable ? await readGitFacts(options.workspaceFolder) : await readGitRemoteCached(options.workspaceFolder, options.stateDirectory);
   const consent = config.consent;
 
   const container = new Container();

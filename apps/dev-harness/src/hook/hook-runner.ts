@@ -6,13 +6,18 @@ import { readHookStdin } from './hook-stdin.js';
 /** Hard stop: whatever still runs after this is abandoned (and the run counts as failed). */
 const HARD_LIMIT_MS = 30_000;
 
+// zod compiles each object schema into a parser (`new Function`) on its first use; a hook process
+// parses each schema once or twice, so the compiling costs more than it saves. This is zod's own
+// global config key, read when zod loads (below, lazily).
+(globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const drain = argv.includes('--drain');
   const hardLimit = setTimeout(() => process.exit(0), drain ? 10 * HARD_LIMIT_MS : HARD_LIMIT_MS);
   hardLimit.unref();
   try {
-    const stdinText = drain ? '{"hook_event_name":"Stop"}' : await readHookStdin(process.stdin);
+    const stdinText = drain ? '' : await readHookStdin(process.stdin);
     const { runHook } = await import('./run-hook.js');
     await runHook({
       argv,
@@ -25,9 +30,9 @@ async function main(): Promise<void> {
   } catch {
     // Never in the way: nothing printed, exit 0.
   }
-  process.exitCode = 0;
-  // Sockets of an abandoned request must not keep the process (and the agent) waiting.
-  setTimeout(() => process.exit(0), 50).unref();
+  // Done: leave at once once stdout is flushed — sockets of an abandoned request, or a keep-alive
+  // pool, must not keep the agent waiting.
+  process.stdout.write('', () => process.exit(0));
 }
 
 void main();

@@ -7,8 +7,8 @@ import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun } from './hook-log.js';
 import { openHookMemory, type HookMemory } from './hook-memory.js';
 import { parseHookOptions } from './hook-options.js';
-import { runDrainer, spawnDrainer, type DrainerLaunch } from './hook-drainer.js';
-import { handlePromptSubmit, handleSessionStart, handleSessionStop, type HandlerResult } from './event-handlers.js';
+import type { DrainerLaunch } from './hook-drainer.js';
+import type { HandlerResult } from './handler-result.js';
 import { NullLogger } from './null-logger.js';
 
 export interface HookIo {
@@ -22,6 +22,9 @@ export interface HookIo {
   readonly now?: () => Date;
 }
 
+const DRAIN_EVENT = JSON.stringify({ hook_event_name: 'Stop' });
+/** Closing waits at most this (a socket to a hanging server never closes by itself). */
+const CLOSE_BOUND_MS = 100;
 /** Longest per-request timeout of SessionStart's and Stop's calls (they have no recall deadline). */
 const HOOK_REQUEST_TIMEOUT_MS = 5_000;
 
@@ -34,7 +37,8 @@ export async function runHook(io: HookIo): Promise<void> {
   let event = options.event ?? 'unknown';
   let result: HandlerResult;
   try {
-    const resolved = await resolveHookContext(io.stdinText, options, io.env, io.cwd);
+    // The drainer reads no stdin: it runs as a Stop of the workspace it was started for.
+    const resolved = await resolveHookContext(options.drain ? DRAIN_EVENT : io.stdinText, options, io.env, io.cwd);
     if (!resolved.ok) {
       stateDirectory = resolved.stateDirectory;
       event = resolved.event;
@@ -43,11 +47,11 @@ export async function runHook(io: HookIo): Promise<void> {
       const { context } = resolved;
       stateDirectory = context.stateDirectory;
       event = options.drain ? 'drain' : context.hook.event;
-      result = options.drain ? await runDrainer(context) : await handleEvent(context, startedAt, now);
+      result = options.drain ? await (await import('./hook-drainer.js')).runDrainer(context) : await handleEvent(context, startedAt, now);
       if (result.context !== undefined) {
         io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
       }
-      if (result.drain === true && io.drainer !== undefined) spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
+      if (result.drain === true && io.drainer !== undefined) (await import('./hook-drainer.js')).spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
     }
   } catch (error) {
     result = { outcome: 'failed', detail: errorClass(error) };
@@ -80,20 +84,21 @@ async function handleEvent(context: HookContext, startedAt: number, now: () => D
       durable,
       logger: new NullLogger(),
     });
+    // Each event loads only its own handler.
     switch (context.hook.event) {
       case 'UserPromptSubmit':
-        return await handlePromptSubmit(context, memory, startedAt, now);
+        return await (await import('./prompt-submit.js')).handlePromptSubmit(context, memory, startedAt, now);
       case 'SessionStart':
-        return await handleSessionStart(context, memory, now);
+        return await (await import('./session-start.js')).handleSessionStart(context, memory, now);
       case 'Stop':
       case 'SessionEnd':
-        return await handleSessionStop(context, memory);
+        return await (await import('./session-stop.js')).handleSessionStop(context, memory);
       default:
         return { outcome: 'unknown-event' };
     }
   } finally {
     // Bounded: a hanging close (a socket to a stuck server) must not hold the hook.
-    if (memory !== undefined) await Promise.race([memory.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    if (memory !== undefined) await Promise.race([memory.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_BOUND_MS).unref())]);
   }
 }
 

@@ -1,0 +1,115 @@
+// hook.prompt_submit.start_ratio and hook.prompt_submit.hang_overhead_ms: the bundled hook runner
+// (dist/hook-runner.cjs) answering a UserPromptSubmit event with a recalled fact, spawned as an
+// agent spawns it, against an emulator over HTTP — compared with `node -e 0` in the same run
+// (alternating, medians), and again with every search hanging (the deadline must hold).
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '@graphiti-memory/graphiti-emulator';
+import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { capturedTerminalFor } from './bench-terminal.js';
+import { round, type BenchmarkResult } from './benchmark-result.js';
+
+export const HOOK_START_RATIO_GOAL = 3;
+/** The recall deadline: a hanging Graphiti may add at most this to the hook's wall time. */
+export const HOOK_DEADLINE_MS = 750;
+
+const runner = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'hook-runner.cjs');
+
+export interface HookPromptSubmitFigures {
+  readonly startRatio: BenchmarkResult;
+  readonly hangOverhead: BenchmarkResult;
+}
+
+let measured: Promise<HookPromptSubmitFigures> | undefined;
+
+/** Both figures come from one run (one emulator, one state folder); measured once per process. */
+export function measureHookPromptSubmit(rounds = 7): Promise<HookPromptSubmitFigures> {
+  measured ??= measure(rounds);
+  return measured;
+}
+
+async function measure(rounds: number): Promise<HookPromptSubmitFigures> {
+  if (!existsSync(runner)) throw new Error(`${runner} is missing; build the harness first (pnpm --filter @graphiti-memory/dev-harness build)`);
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-hook-bench-'));
+  const emulator = await startEmulator({ processingDelayMs: 1 });
+  try {
+    const workspace = path.join(root, 'workspace');
+    const stateDir = path.join(root, 'state');
+    await fs.mkdir(workspace, { recursive: true });
+    const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: root, GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
+    await updateConfigFile(userConfigPath(env), { enabled: true, endpoint: emulator.url, stateDir, consent: { endpoint: emulator.url, grantedAt: new Date().toISOString(), by: 'bench' } });
+    const { runHarness } = await import('../cli/program.js');
+    await runHarness(
+      ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace],
+      { terminal: capturedTerminalFor(workspace, env) },
+    );
+    await emulator.idle();
+    const input = JSON.stringify({ session_id: 'bench', transcript_path: path.join(root, 'none.jsonl'), cwd: workspace, hook_event_name: 'UserPromptSubmit', prompt: 'Which package manager do we use?' });
+    const nodeTimes: number[] = [];
+    const hookTimes: number[] = [];
+    let printed = 0;
+    await run([process.execPath, runner], input, env, workspace); // warm the file cache
+    for (let round = 0; round < rounds; round++) {
+      nodeTimes.push((await run([process.execPath, '-e', '0'], '', env, workspace)).ms);
+      const hook = await run([process.execPath, runner], input, env, workspace);
+      hookTimes.push(hook.ms);
+      if (hook.stdout.includes('<graphiti_memory>')) printed++;
+    }
+    emulator.setFaults({ search: { hangRate: 1 } });
+    const hangTimes: number[] = [];
+    for (let round = 0; round < Math.max(3, Math.ceil(rounds / 2)); round++) hangTimes.push((await run([process.execPath, runner], input, env, workspace)).ms);
+    const node = median(nodeTimes);
+    const hook = median(hookTimes);
+    const hang = median(hangTimes);
+    const ratio = hook / node;
+    const overhead = hang - hook;
+    return {
+      startRatio: {
+        name: 'hook.prompt_submit.start_ratio',
+        value: round(hook, 1),
+        unit: 'ms',
+        baseline: round(node, 1),
+        ratio: round(ratio),
+        goal: `<= ${HOOK_START_RATIO_GOAL}`,
+        // A run that printed no memory measured the wrong thing.
+        pass: ratio <= HOOK_START_RATIO_GOAL && printed === rounds,
+        details: { rounds, printedContext: printed },
+      },
+      hangOverhead: {
+        name: 'hook.prompt_submit.hang_overhead_ms',
+        value: round(overhead, 1),
+        unit: 'ms',
+        baseline: HOOK_DEADLINE_MS,
+        ratio: round(overhead, 1),
+        goal: `<= ${HOOK_DEADLINE_MS}`,
+        pass: overhead <= HOOK_DEADLINE_MS,
+        details: { hangMedianMs: round(hang, 1), fastMedianMs: round(hook, 1) },
+      },
+    };
+  } finally {
+    await emulator.close();
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
+function run(command: readonly string[], stdin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ ms: number; stdout: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const [file = process.execPath, ...args] = command;
+    const child = spawn(file, args, { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve({ ms: performance.now() - started, stdout }));
+    child.stdin.end(stdin);
+  });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}

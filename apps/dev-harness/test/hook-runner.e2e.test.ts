@@ -1,0 +1,372 @@
+// Contract tests of the agent hook: the BUILT dist/hook-runner.cjs, spawned as Claude Code and VS
+// Code's Copilot agent mode spawn it (event JSON on stdin), against the emulator over HTTP. Every
+// run uses a temporary HOME and config folder, never the real ones.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runner = path.join(packageFolder, 'dist', 'hook-runner.cjs');
+const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
+
+interface Run {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly elapsedMs: number;
+}
+
+let emulator: RunningEmulator;
+let root: string;
+let home: string;
+let stateDir: string;
+let workspace: string;
+let env: NodeJS.ProcessEnv;
+
+function spawnRun(command: string, args: readonly string[], stdin: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd: workspace, env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr, elapsedMs: Date.now() - started }));
+    child.stdin.end(stdin);
+  });
+}
+
+function hook(event: string, input: unknown, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return spawnRun(process.execPath, [runner, '--event', event, '--installed-by', 'test'], typeof input === 'string' ? input : JSON.stringify(input), extraEnv);
+}
+
+function harness(args: readonly string[]): Promise<Run> {
+  return spawnRun(process.execPath, [harnessBinary, ...args], '');
+}
+
+/** What Claude Code sends (https://docs.claude.com/en/docs/claude-code/hooks). */
+function claudeInput(event: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return { session_id: 'claude-session-1', transcript_path: path.join(root, 'claude.jsonl'), cwd: workspace, permission_mode: 'default', hook_event_name: event, ...fields };
+}
+
+/** What VS Code's Copilot agent mode sends (ChatHookService in code-server 4.139.1). */
+function copilotInput(event: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return { timestamp: new Date().toISOString(), hook_event_name: event, session_id: 'copilot-session-1', transcript_path: path.join(root, 'copilot.jsonl'), ...fields, cwd: workspace };
+}
+
+function additionalContext(run: Run): string {
+  const parsed = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  return parsed.hookSpecificOutput.additionalContext;
+}
+
+async function runs(): Promise<Array<{ event: string; outcome: string; ms: number }>> {
+  const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { event: string; outcome: string; ms: number });
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function install(): Promise<void> {
+  const result = await harness(['hooks', 'install', '--target', 'all', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  expect(result.exitCode, result.stderr).toBe(0);
+}
+
+function claudeLine(type: 'user' | 'assistant', uuid: string, text: string, second: number): string {
+  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: workspace, sessionId: 'claude-session-1', version: '2.0.61', uuid, timestamp: new Date(Date.UTC(2026, 10, 23, 9, 0, second)).toISOString() };
+  return JSON.stringify(
+    type === 'user'
+      ? { ...base, type, message: { role: 'user', content: text } }
+      : { ...base, type, message: { id: `msg-${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn' } },
+  );
+}
+
+function messagesSent(): Array<{ name: string; content: string; group: string }> {
+  return emulator.requests
+    .filter((request) => request.route === 'messages')
+    .flatMap((request) => {
+      const body = request.body as { group_id: string; messages?: Array<{ name: string; content: string }> };
+      return (body.messages ?? []).map((message) => ({ ...message, group: body.group_id }));
+    });
+}
+
+beforeAll(async () => {
+  if (!existsSync(runner) || !existsSync(path.join(packageFolder, 'dist', 'bin.js'))) {
+    await new Promise<void>((resolve, reject) =>
+      execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())),
+    );
+  }
+}, 300_000);
+
+beforeEach(async () => {
+  emulator = await startEmulator({ processingDelayMs: 1 });
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'hook-contract-'));
+  home = path.join(root, 'home');
+  stateDir = path.join(root, 'state');
+  workspace = path.join(root, 'repo');
+  await fs.mkdir(home, { recursive: true });
+  await fs.mkdir(workspace, { recursive: true });
+  env = {
+    PATH: process.env['PATH'],
+    HOME: home,
+    USERPROFILE: home,
+    GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'),
+    NO_COLOR: '1',
+  };
+});
+
+afterEach(async () => {
+  await emulator.close();
+  // A detached drainer may still be writing; give it a moment, then remove everything.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+afterAll(() => undefined);
+
+describe('without consent or config', () => {
+  it('makes no network call and prints nothing when hooks were never installed (exit 0)', async () => {
+    for (const input of [claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }), copilotInput('SessionStart', { source: 'new' })]) {
+      const result = await hook(String(input['hook_event_name']), input, { GRAPHITI_MEMORY_ENDPOINT: emulator.url });
+      expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    }
+    expect(emulator.requests).toHaveLength(0);
+  });
+
+  it('makes no network call with enabled: false, even with consent', async () => {
+    await install();
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ enabled: false }));
+    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+    expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(emulator.requests).toHaveLength(0);
+    expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'disabled' });
+  });
+
+  it('does not send to an endpoint other than the one consented to', async () => {
+    await install();
+    const other = await startEmulator({});
+    try {
+      const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }), { GRAPHITI_MEMORY_ENDPOINT: other.url });
+      expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+      expect(other.requests).toHaveLength(0);
+      expect((await runs()).at(-1)?.outcome).toBe('no-consent');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    ['garbage', 'this is not json {'],
+    ['empty', ''],
+    ['an array', '[1,2,3]'],
+    ['an unknown event', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash' })],
+  ])('exits 0 with no output on %s stdin and logs it', async (_label, stdin) => {
+    await install();
+    const result = await spawnRun(process.execPath, [runner], stdin);
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(emulator.requests).toHaveLength(0);
+    expect((await runs()).at(-1)?.outcome).toBe('bad-input');
+  });
+
+  it('exits 0 with no output when the config file is broken', async () => {
+    await install();
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), '{ "recall": { "maxFacts": 500 } }');
+    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(emulator.requests).toHaveLength(0);
+    const log = await fs.readFile(path.join(stateDir, 'hooks', 'hook.log'), 'utf8');
+    expect(log).toContain('bad-config');
+    expect(log).toContain('recall.maxFacts: must be at most 50');
+  });
+});
+
+describe('UserPromptSubmit', () => {
+  it.each([
+    ['Claude Code', claudeInput],
+    ['Copilot agent mode', copilotInput],
+  ])('recalls what the harness promoted in the same workspace and prints it as additionalContext (%s)', async (_host, input) => {
+    await install();
+    const promoted = await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    expect(promoted.exitCode, promoted.stderr).toBe(0);
+    await emulator.idle();
+    const result = await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }));
+    expect(result.exitCode).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { hookSpecificOutput: { hookEventName: string } };
+    expect(parsed.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    const context = additionalContext(result);
+    expect(context).toMatch(/^<graphiti_memory>\n/);
+    expect(context).toContain('We always use pnpm as the package manager');
+    expect(context).toMatch(/<\/graphiti_memory>$/);
+    expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'context' });
+  });
+
+  it('prints nothing when nothing is found', async () => {
+    await install();
+    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }));
+    expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(emulator.requests.some((request) => request.route === 'search')).toBe(true);
+  });
+
+  it('never sends a secret in the prompt to Graphiti', async () => {
+    await install();
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: `why does GITHUB_TOKEN=${token} fail?` }));
+    const searches = emulator.requests.filter((request) => request.route === 'search');
+    expect(searches.length).toBeGreaterThan(0);
+    expect(JSON.stringify(searches.map((request) => request.body))).not.toContain(token);
+  });
+
+  it('holds the deadline against a hanging Graphiti (exit 0), and falls back to the local tier marked as cached', async () => {
+    await install();
+    await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await emulator.idle();
+    // A first recall fills the local tier.
+    const warm = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }));
+    expect(additionalContext(warm)).toContain('pnpm');
+    const fast = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }));
+    emulator.setFaults({ search: { hangRate: 1 } });
+    const hanging = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }), {});
+    expect(hanging.exitCode).toBe(0);
+    const context = additionalContext(hanging);
+    expect(context).toContain('Graphiti did not answer in time');
+    expect(context).toMatch(/cached (less than a minute|\d+ minutes?) ago/);
+    expect(context).toContain('pnpm');
+    // The 750 ms deadline plus process start, with room for a loaded CI machine.
+    expect(hanging.elapsedMs - fast.elapsedMs).toBeLessThan(750 + 1_500);
+    expect((await runs()).at(-1)).toMatchObject({ outcome: 'cached' });
+    // Without a tier to fall back on it prints nothing.
+    const other = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which database engine runs production?' }));
+    expect(other).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+});
+
+describe('SessionStart', () => {
+  it('prints the brief of promoted memories, also from the tier when Graphiti hangs', async () => {
+    await install();
+    await harness(['promote', 'Releases are cut from the main branch only.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await harness(['promote', 'Answer in British English.', '--kind', 'preference', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await emulator.idle();
+    const first = await hook('SessionStart', claudeInput('SessionStart', { source: 'startup' }));
+    expect(first.exitCode).toBe(0);
+    const brief = additionalContext(first);
+    expect(brief).toContain('[workspace decision] Releases are cut from the main branch only.');
+    expect(brief).toContain('[workspace preference] Answer in British English.');
+    emulator.setFaults({ '*': { hangRate: 1 } });
+    const offline = await hook('SessionStart', copilotInput('SessionStart', { source: 'new' }));
+    expect(offline.exitCode).toBe(0);
+    expect(additionalContext(offline)).toContain('Releases are cut from the main branch only.');
+    expect(offline.elapsedMs).toBeLessThan(5_000);
+  });
+});
+
+describe('Stop and SessionEnd', () => {
+  it('takes only the new turns of a growing Claude Code transcript, once, and a detached drainer delivers them', async () => {
+    await install();
+    const transcript = path.join(root, 'claude.jsonl');
+    await fs.writeFile(transcript, [claudeLine('user', 'u-1', 'Set up the lint rules for the monorepo.', 0), claudeLine('assistant', 'a-1', 'I added the layer rule to eslint.', 2)].join('\n') + '\n');
+    const first = await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
+    expect(first).toMatchObject({ exitCode: 0, stdout: '' });
+    await waitFor(() => messagesSent().length >= 4);
+    // Repeated event, nothing new: nothing sent again.
+    await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
+    await fs.appendFile(transcript, [claudeLine('user', 'u-2', 'Now add a changeset for it.', 10), claudeLine('assistant', 'a-2', 'Added .changeset/lint-rules.md.', 12)].join('\n') + '\n');
+    const second = await hook('SessionEnd', claudeInput('SessionEnd', { reason: 'prompt_input_exit' }));
+    expect(second).toMatchObject({ exitCode: 0, stdout: '' });
+    // Two turns × (user + assistant) × (session + workspace group).
+    await waitFor(() => messagesSent().length >= 8);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const sent = messagesSent();
+    expect(sent).toHaveLength(8);
+    expect(sent.filter((message) => message.content.includes('Set up the lint rules'))).toHaveLength(2);
+    expect(sent.filter((message) => message.content.includes('Now add a changeset'))).toHaveLength(2);
+    expect(new Set(sent.map((message) => `${message.group}\n${message.name}`)).size).toBe(sent.length);
+    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'));
+    // The Stop hook returned before the delivery: queueing is all it waited for.
+    expect((await runs()).filter((run) => run.event === 'Stop').map((run) => run.outcome)).toEqual(['queued', 'nothing-new']);
+  });
+
+  it("takes Copilot agent mode's transcript", async () => {
+    await install();
+    const transcript = path.join(root, 'copilot.jsonl');
+    const line = (type: string, id: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id, timestamp: new Date().toISOString(), parentId: null });
+    await fs.writeFile(
+      transcript,
+      [
+        line('session.start', 'e0', { sessionId: 'copilot-session-1', version: 1, producer: 'copilot-agent', startTime: new Date().toISOString() }),
+        line('user.message', 'u1', { content: 'Rename the outbox folder to queue.', attachments: [] }),
+        line('assistant.turn_start', 'e2', { turnId: '0.0' }),
+        line('assistant.message', 'e3', { messageId: 'm1', content: 'Renamed it and updated the imports.', toolRequests: [] }),
+        line('assistant.turn_end', 'e4', { turnId: '0.0' }),
+      ].join('\n') + '\n',
+    );
+    const result = await hook('Stop', copilotInput('Stop', { stop_hook_active: false }));
+    expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+    await waitFor(() => messagesSent().length >= 2);
+    expect(messagesSent().map((message) => message.content).join('\n')).toContain('Rename the outbox folder to queue.');
+  });
+});
+
+describe('graphiti-harness hook', () => {
+  it('is the same code path as the bundled runner: recall printed, a Stop delivered by a drainer it starts', async () => {
+    await install();
+    await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await emulator.idle();
+    const recall = await spawnRun(process.execPath, [harnessBinary, 'hook'], JSON.stringify(copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' })));
+    expect(recall.exitCode).toBe(0);
+    expect(additionalContext(recall)).toContain('We always use pnpm');
+    const transcript = path.join(root, 'claude.jsonl');
+    await fs.writeFile(transcript, [claudeLine('user', 'u-9', 'Document the hook runner.', 0), claudeLine('assistant', 'a-9', 'Added a README section.', 1)].join('\n') + '\n');
+    const stop = await spawnRun(process.execPath, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(claudeInput('Stop')));
+    expect(stop).toMatchObject({ exitCode: 0, stdout: '' });
+    await waitFor(() => messagesSent().some((message) => message.content.includes('Document the hook runner.')));
+    const garbage = await spawnRun(process.execPath, [harnessBinary, 'hook'], 'garbage');
+    expect(garbage).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+});
+
+describe('hooks install, status, uninstall', () => {
+  it('installs into a temporary HOME, shows the last runs, and uninstalls exactly our entries', async () => {
+    const claudeSettings = path.join(home, '.claude', 'settings.json');
+    await fs.mkdir(path.dirname(claudeSettings), { recursive: true });
+    await fs.writeFile(claudeSettings, JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } }));
+    await install();
+    await install();
+    const settings = JSON.parse(await fs.readFile(claudeSettings, 'utf8')) as { model: string; hooks: Record<string, unknown[]> };
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks['Stop']).toHaveLength(2);
+    expect(settings.hooks['UserPromptSubmit']).toHaveLength(1);
+    const command = JSON.stringify(settings.hooks['UserPromptSubmit']);
+    expect(command).toContain(process.execPath);
+    expect(command).toContain('hook-runner.cjs');
+    expect(await fs.readFile(claudeSettings, 'utf8')).not.toContain('apiKey');
+    await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'hello there' }));
+    const status = await harness(['hooks', 'status', '--json']);
+    const parsed = JSON.parse(status.stdout) as { installed: Array<{ target: string; entries: unknown[] }>; runs: Array<{ event: string; outcome: string; ms: number; time: string }> };
+    expect(parsed.installed.map((entry) => [entry.target, entry.entries.length])).toEqual([
+      ['claude', 4],
+      ['copilot', 4],
+    ]);
+    expect(parsed.runs.at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
+    expect(typeof parsed.runs.at(-1)?.ms).toBe('number');
+    const removed = await harness(['hooks', 'uninstall']);
+    expect(removed.exitCode).toBe(0);
+    expect(JSON.parse(await fs.readFile(claudeSettings, 'utf8'))).toEqual({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } });
+    expect(existsSync(path.join(home, '.copilot', 'hooks', 'graphiti-memory.json'))).toBe(false);
+    // Consent went with the last entries: a leftover hook sends nothing.
+    const after = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'hello there' }));
+    expect(after.stdout).toBe('');
+    expect((await runs()).at(-1)?.outcome).toBe('no-consent');
+  });
+});
