@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activateExtension, type Harness } from '../test-support/extension-harness.js';
-import { answerInputBoxes, answerMessages, clipboardContents, testHost } from '../test-support/vscode-double.js';
+import { answerInputBoxes, answerMessages, testHost } from '../test-support/vscode-double.js';
 import { AgentConnection } from './agent-connection.js';
 import { CONNECT, DISCONNECT, type AgentCommandResult } from './connect-agents-command.js';
 
@@ -170,23 +170,6 @@ describe('Connect Copilot Agent and Claude Code', () => {
     expect(claudeSettings(p.claudeFile).hooks).toEqual({ Stop: [{ hooks: [{ type: 'command', command: 'my-own-stop-hook' }] }] });
     expect(readJson(p.userConfig)['consent']).toBeUndefined();
     expect((await harness.command<{ agents: string[] }>('graphitiMemory.showStatus')).agents).toEqual([]);
-  });
-
-  it('keeps the user memory key in the user config the hooks read: one user scope for every tool', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
-    await harness.command('graphitiMemory.copyUserKey');
-    // The harness (`graphiti-harness user-key set`) changes the key while VS Code runs.
-    const p = places(harness);
-    fs.writeFileSync(p.userConfig, JSON.stringify({ userKey: 'key_written_by_the_harness' }));
-    const copied = await harness.command<{ ok: boolean; source: string }>('graphitiMemory.copyUserKey');
-    expect(copied).toEqual({ ok: true, source: 'shared' });
-    expect(clipboardContents()).toBe('key_written_by_the_harness');
-  });
-
-  it('stores its own user memory key in the user config when none is there yet', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
-    await harness.command('graphitiMemory.copyUserKey');
-    expect(readJson(places(harness).userConfig)['userKey']).toBe(clipboardContents());
   });
 
   it('after an update, refreshes the runner copy the hooks run; unchanged, it writes nothing', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, answerQuickPicks, testHost } from '../test-support/vscode-double.js';
+import { ALLOW, DONT_SEND } from '../consent/consent-flow.js';
 import { FORGET } from './forget-workspace-command.js';
 
 let harness: Harness | undefined;
@@ -75,6 +76,12 @@ describe('commands', () => {
       { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 'session-a', timestamp: '2026-01-01T10:00:05Z', message: { role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Tag and push.' }] } },
     ];
     fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    // Claude Code sessions are a consent category of their own: declined, nothing is imported.
+    answerMessages(DONT_SEND);
+    const declined = await harness.command<{ ok: boolean; turns: number }>('graphitiMemory.importClaudeCodeSessions', [file]);
+    expect(declined).toMatchObject({ ok: false, turns: 0 });
+    expect(testHost().shownMessages.some((shown) => shown.modal && shown.message.includes('Claude Code sessions'))).toBe(true);
+    answerMessages(ALLOW);
     const first = await harness.command<{ turns: number }>('graphitiMemory.importClaudeCodeSessions', [file]);
     expect(first.turns).toBe(1);
     await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages'), 5000, 'the import sent');

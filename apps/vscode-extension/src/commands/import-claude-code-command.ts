@@ -9,6 +9,7 @@ import { Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/
 import { claudeCodeFolderOf, claudeCodeProjectsFolder } from '../capture/claude-code-folders.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ConsentFlow } from '../consent/consent-flow.js';
 import type { MemoryIngestion } from '../memory/memory-services.js';
 
 export interface ImportResult {
@@ -24,6 +25,7 @@ export class ImportClaudeCodeCommand implements Contribution {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
     @inject(Logger) private readonly logger: Logger,
+    @inject(ConsentFlow) private readonly consent: ConsentFlow,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -41,6 +43,10 @@ export class ImportClaudeCodeCommand implements Contribution {
   async #run(given: unknown): Promise<ImportResult> {
     if (!this.gate.evaluate().open) {
       return { ok: false, files: 0, turns: 0, message: 'Graphiti Memory is off (or waits for consent) here, so nothing was imported.' };
+    }
+    // Claude Code sessions are their own consent category: asked for here when not agreed to yet.
+    if (!this.gate.evaluate('claudeCode').open && (await this.consent.askForCategories({ extra: ['claudeCode'] })) !== 'granted') {
+      return { ok: false, files: 0, turns: 0, message: 'You have not agreed to send Claude Code sessions, so nothing was imported.' };
     }
     const paths = Array.isArray(given) ? given.map((item) => (item instanceof vscode.Uri ? item.fsPath : String(item))) : await this.#pick();
     if (paths === undefined || paths.length === 0) return { ok: false, files: 0, turns: 0, message: 'Nothing was imported.' };

@@ -23,7 +23,6 @@ import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentConnection } from '../agent-hooks/agent-connection.js';
 import { AgentHookPlaces, defaultAgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
 import { ConnectAgentsCommands } from '../agent-hooks/connect-agents-command.js';
-import { UserConfigUserKeyStore } from '../agent-hooks/user-config-user-key-store.js';
 import { RecreatingGraphitiConnection } from '../adapters/graphiti-connection.js';
 import { LogChannelLogger } from '../adapters/log-channel-logger.js';
 import { LogTelemetry } from '../adapters/log-telemetry.js';
@@ -44,8 +43,8 @@ import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
-import { auditLogIn, DeferredGroupRegistry, pendingMemoryStoreIn } from '../trust/trust-storage.js';
-import { SharedUserKeyStore } from '../user-key/shared-user-key-store.js';
+import { auditLogIn, EndpointGroupRegistry, pendingMemoryStoreIn, sharedStateDirectory } from '../trust/trust-storage.js';
+import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
@@ -113,14 +112,21 @@ export function createExtensionModule({ context, channel, container }: Extension
     const storageFolder = context.globalStorageUri?.fsPath;
     const auditLog = auditLogIn(storageFolder, logger);
     bind(AuditLog).toConstantValue(auditLog);
-    bind(GroupRegistry).toConstantValue(new DeferredGroupRegistry(storageFolder, logger));
+    const registry = new EndpointGroupRegistry(
+      () => sharedStateDirectory(),
+      () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint,
+      logger,
+    );
+    bind(GroupRegistry).toConstantValue(registry);
+    // Written in the background: finish the last writes when the extension stops.
+    context.subscriptions.push({ dispose: () => Promise.all([registry.flushOpened(), auditLog.flush()]).catch(() => undefined) });
     bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
     bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);
         const connection = new RecreatingGraphitiConnection(configuration, apiKeys);
-        context.subscriptions.push(connection, { dispose: () => void auditLog.flush() });
+        context.subscriptions.push(connection);
         return auditConnection(connection, auditLog, configuration);
       })
       .inSingletonScope();
@@ -140,10 +146,7 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
-    // The user config shared with agent hooks and the harness (one user scope for every tool).
-    bind(SharedUserKeyStore)
-      .toDynamicValue(({ get }) => new UserConfigUserKeyStore(get<AgentHookPlaces>(AgentHookPlaces)))
-      .inSingletonScope();
+    bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
     bind(UserMemoryKey).toSelf().inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();

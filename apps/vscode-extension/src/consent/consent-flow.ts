@@ -99,9 +99,9 @@ export class ConsentFlow {
   }
 
   #recordForEndpoint() {
-    const endpoint = this.configuration.current().endpoint;
+    const endpoint = normaliseEndpoint(this.configuration.current().endpoint);
     const record = this.consent.get();
-    return endpoint !== '' && record !== undefined && normaliseEndpoint(record.endpoint) === normaliseEndpoint(endpoint) ? record : undefined;
+    return endpoint !== undefined && record !== undefined && normaliseEndpoint(record.endpoint) === endpoint ? record : undefined;
   }
 
   #blocked(): ConsentAnswer | undefined {

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
+import { CaptureContribution } from '../capture/capture-contribution.js';
 import { REMEMBER_TOOL } from '../tools/memory-tools.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation, windowRegistry } from '../test-support/vscode-double.js';
@@ -62,6 +65,34 @@ describe('review of pending memories (autoPromote.review, on by default)', () =>
     expect(sentContents().join('\n')).toContain('The user prefers pnpm 10.');
     expect(sentContents().join('\n')).not.toContain('tabs');
     expect(await pendingNodes()).toEqual([]);
+  });
+
+  it('holds an auto-promoted directive of a chat turn for review: the turn is sent, the memory is not', async () => {
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.autoPromote.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace' },
+      consented: true,
+    });
+    const text = 'Noted for later.\ndecision (workspace): adopt zod for settings';
+    const request = {
+      requestId: 'request_1',
+      timestamp: 1_763_900_000_000,
+      message: { text, parts: [{ kind: 'text', text }] },
+      agent: { id: 'github.copilot.default' },
+      response: [{ value: 'Sure.', supportThemeIcons: false }],
+      modelState: { value: 1, completedAt: 1_763_900_001_000 },
+    };
+    const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'session-1.jsonl'), `${JSON.stringify({ kind: 0, v: { version: 3, sessionId: 'session-1', creationDate: 1_763_900_000_000, requests: [request] } })}\n`);
+    await harness.container.get(CaptureContribution).scanNow();
+    await waitFor(() => sentContents().some((content) => content.includes('adopt zod')), 5000, 'the turn sent');
+    await waitFor(async () => (await pendingNodes()).length === 1, 5000, 'the directive pending');
+    const [node] = await pendingNodes();
+    expect(node?.type === 'pending' ? node.memory : undefined).toMatchObject({ kind: 'decision', scope: 'workspace', text: 'adopt zod for settings', source: 'directive' });
+    const names = harness.emulator.requests
+      .filter((entry) => entry.path === '/messages')
+      .flatMap((entry) => (entry.body as { messages: { name: string }[] }).messages.map((message) => message.name));
+    expect(names.some((name) => name.includes('.promotion.'))).toBe(false);
   });
 
   it('keeps a memory pending when the edit adds a secret, and says why', async () => {

@@ -1,7 +1,10 @@
 // vitest setup: `import 'vscode'` in our sources is aliased to the double, but libraries loaded by
 // Node itself (prompt-tsx converts messages with `require('vscode')`) bypass the alias. Route their
 // `require('vscode')` to the same module instance, and start every test from a fresh host.
+import fs from 'node:fs';
 import Module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeEach } from 'vitest';
 import * as vscodeDouble from 'vscode';
 import { resetTestHost } from './vscode-double.js';
@@ -12,6 +15,11 @@ const originalLoad = moduleWithLoader._load;
 moduleWithLoader._load = function load(request, parent, isMain) {
   return request === 'vscode' ? vscodeDouble : originalLoad.call(this, request, parent, isMain);
 };
+
+// The user config (the shared user key) of a test run lives in a temporary folder, never the real one.
+process.env['GRAPHITI_MEMORY_CONFIG_DIR'] = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-'));
+// So does the state folder shared with the harness (the group registry).
+process.env['GRAPHITI_MEMORY_STATE_DIR'] = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-state-'));
 
 beforeEach(() => {
   resetTestHost();

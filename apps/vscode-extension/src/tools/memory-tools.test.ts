@@ -58,3 +58,12 @@ describe('search with recall turned off', () => {
     expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
   });
 });
+
+describe('search with recall on but its queries not agreed to', () => {
+  it('says so and sends no query', async () => {
+    harness = await activateExtension({ settings: ON, consented: true });
+    await harness.context.workspaceState.update('graphitiMemory.consent', { endpoint: harness.emulator.url, grantedAt: new Date().toISOString(), categories: ['memoryChat'] });
+    expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('not agreed to send search queries');
+    expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
+  });
+});

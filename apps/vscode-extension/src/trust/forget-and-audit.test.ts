@@ -80,6 +80,10 @@ describe('forget the workspace, sessions included; the audit log', () => {
     await harness.emulator.idle();
     expect(groupsWithEpisodes().filter((group) => result.deletedGroups.includes(group))).toEqual([]);
     expect(groupsWithEpisodes()).toEqual([]);
+    // Capture reading the sessions again sends nothing of the forgotten turns.
+    expect(await harness.container.get(CaptureContribution).scanNow()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(groupsWithEpisodes()).toEqual([]);
     const roots2 = (await provider().getChildren()) ?? [];
     expect(roots2.map((node) => node.type)).toEqual(['scope', 'scope']);
   });

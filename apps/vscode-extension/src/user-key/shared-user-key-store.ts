@@ -1,11 +1,12 @@
-// Where the user key lives for every tool of this user. The extension keeps it in VS Code's global
-// state until the user config shared with agent hooks and the harness is bound in its place.
-import type { KeyValueStore } from '@graphiti-memory/memory-core';
-import { USER_KEY_STORAGE_KEY } from '@graphiti-memory/memory-core';
+// Where the user key lives for every tool of this user: the user config (`userKey` in
+// `graphiti-memory/config.json`) that the harness and agent hooks read too, so all of them write the
+// user scope to one group.
+import { readUserKey, setUserKey } from '@graphiti-memory/memory-node-storage';
 
 export interface SharedUserKeyStore {
   /** The stored key, or `undefined` when none was stored (or it cannot be read). */
   read(): Promise<string | undefined>;
+  /** Stores the key; rejects with a message saying what failed. */
   write(key: string): Promise<void>;
 }
 export const SharedUserKeyStore = Symbol.for('graphiti-memory.vscode.SharedUserKeyStore');
@@ -13,16 +14,14 @@ export const SharedUserKeyStore = Symbol.for('graphiti-memory.vscode.SharedUserK
 /** Letters, digits, `_` and `-`, 8 to 128 of them: the same rule as the user config's `userKey`. */
 export const USER_KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 
-/** The key in VS Code's global state (per VS Code profile, synced by Settings Sync when the user syncs it). */
-export class GlobalStateUserKeyStore implements SharedUserKeyStore {
-  constructor(private readonly store: KeyValueStore) {}
-
-  async read(): Promise<string | undefined> {
-    const stored = this.store.get<unknown>(USER_KEY_STORAGE_KEY);
-    return typeof stored === 'string' && USER_KEY_PATTERN.test(stored) ? stored : undefined;
+/** The key in the user config; the environment is read at each call (`GRAPHITI_MEMORY_CONFIG_DIR` moves the folder). */
+export class UserConfigUserKeyStore implements SharedUserKeyStore {
+  read(): Promise<string | undefined> {
+    return readUserKey(process.env);
   }
 
   async write(key: string): Promise<void> {
-    await this.store.set(USER_KEY_STORAGE_KEY, key);
+    const problem = await setUserKey(key, process.env);
+    if (problem !== undefined) throw new Error(`Graphiti Memory: the user key was not stored: ${problem}`);
   }
 }

@@ -1,12 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashedGroupId, USER_KEY_STORAGE_KEY } from '@graphiti-memory/memory-core';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, clipboardContents, resetTestHost, sessionRequests, signIn, testHost } from '../test-support/vscode-double.js';
 import { accountUserKey } from './user-memory-key.js';
 
 const harnesses: Harness[] = [];
+beforeEach(() => {
+  vi.stubEnv('GRAPHITI_MEMORY_CONFIG_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-')));
+});
 afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.dispose();
+  vi.unstubAllEnvs();
 });
 
 async function start(options: Parameters<typeof activateExtension>[0] = { settings: { 'graphitiMemory.enabled': true }, consented: true }) {
@@ -49,7 +56,8 @@ describe('user memory key', () => {
     expect(key).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
     const firstGroup = await userGroupOf(first);
 
-    // Another machine: a fresh VS Code with its own state and a key of its own.
+    // Another machine: a fresh VS Code with its own state and user config.
+    vi.stubEnv('GRAPHITI_MEMORY_CONFIG_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-')));
     resetTestHost();
     const second = await start();
     answerInputBoxes(key);
@@ -57,6 +65,8 @@ describe('user memory key', () => {
     expect(set.ok).toBe(true);
     expect(testHost().shownInputBoxes[0]?.options?.password).toBe(true);
     expect(await userGroupOf(second)).toBe(firstGroup);
+    // The key is in the user config, where the harness and agent hooks of that machine read it.
+    expect(JSON.parse(fs.readFileSync(path.join(process.env['GRAPHITI_MEMORY_CONFIG_DIR'] ?? '', 'config.json'), 'utf8'))).toMatchObject({ userKey: key });
     // A key the user set stays in force even once this VS Code is signed in to an account.
     signIn('github', { id: '42', label: 'someone' });
     await second.command('graphitiMemory.copyUserKey');

@@ -34,6 +34,8 @@ export function accountUserKey(prefix: string, providerId: string, accountId: st
 @injectable()
 export class UserMemoryKey {
   #resolving: Promise<UserKeyResolution> | undefined;
+  // Lookups and Set run one after another, so a lookup that started first cannot overwrite a key just set.
+  #last: Promise<unknown> = Promise.resolve();
 
   constructor(
     @inject(GlobalStore) private readonly globalStore: KeyValueStore,
@@ -42,19 +44,31 @@ export class UserMemoryKey {
 
   /** Finds the key in force and hands it to the resolver. One lookup at a time. */
   resolve(): Promise<UserKeyResolution> {
-    this.#resolving ??= this.#resolve().finally(() => (this.#resolving = undefined));
+    this.#resolving ??= this.#serial(() => this.#resolve()).finally(() => (this.#resolving = undefined));
     return this.#resolving;
   }
 
+  #serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.#last.catch(() => undefined).then(run);
+    this.#last = next;
+    return next;
+  }
+
   /** Sets the key (from another machine); returns a problem text, naming what is wrong, when it is not valid. */
-  async set(key: string): Promise<string | undefined> {
+  set(key: string): Promise<string | undefined> {
+    return this.#serial(() => this.#set(key));
+  }
+
+  async #set(key: string): Promise<string | undefined> {
     const trimmed = key.trim();
     if (!USER_KEY_PATTERN.test(trimmed)) {
       return `A user memory key is 8 to 128 letters, digits, _ or - (this one has ${trimmed.length} characters). Copy it with "Graphiti Memory: Copy User Memory Key" on the other machine.`;
     }
-    // A lookup still running would store its own key after this one.
-    await this.#resolving?.catch(() => undefined);
-    await this.shared.write(trimmed);
+    try {
+      await this.shared.write(trimmed);
+    } catch (error) {
+      return `${error instanceof Error ? error.message : String(error)}. Check that the user config folder is writable.`;
+    }
     await this.globalStore.set(USER_KEY_SET_BY_USER, true);
     await this.#apply(trimmed);
     return undefined;
