@@ -152,8 +152,30 @@ describe('graphiti-harness (built binary)', () => {
     expect(badOption.stderr).toContain('--timeout-ms');
   }, 30_000);
 
+  it('forget --scope workspace after an ingest leaves none of the groups the run wrote', async () => {
+    const forgetting = await startEmulator({ processingDelayMs: 1 });
+    try {
+      const file = path.join(folder, 'forget.jsonl');
+      await fs.writeFile(file, SAMPLE_TRANSCRIPT);
+      const state = path.join(folder, 'state-forget');
+      const ingested = await harness(['ingest', file, '--session', 'forget-me', '--wait', '30', '--json', '--endpoint', forgetting.url, '--state-dir', state]);
+      expect(ingested.exitCode, ingested.stderr).toBe(0);
+      const written = new Set(forgetting.state.episodes().map((episode) => episode.group_id));
+      expect([...written].some((groupId) => groupId.startsWith('gm_session_'))).toBe(true);
+      expect([...written].some((groupId) => groupId.startsWith('gm_workspace_'))).toBe(true);
+      const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', forgetting.url, '--state-dir', state]);
+      expect(forgot.exitCode, forgot.stderr).toBe(0);
+      const result = JSON.parse(forgot.stdout) as { deletedGroups: string[]; dequeued: number };
+      expect(new Set(result.deletedGroups)).toEqual(written);
+      expect(result.dequeued).toBe(0);
+      expect(forgetting.state.episodes()).toEqual([]);
+    } finally {
+      await forgetting.close();
+    }
+  }, 90_000);
+
   it('prints help with examples for every command', async () => {
-    for (const command of ['demo', 'health', 'smoke', 'ingest', 'recall', 'promote', 'episodes', 'forget', 'track', 'bench']) {
+    for (const command of ['demo', 'health', 'smoke', 'ingest', 'recall', 'promote', 'episodes', 'forget', 'pending', 'audit', 'track', 'bench']) {
       const run = await harness([command, '--help']);
       expect(run.exitCode, `${command}: ${run.stderr}`).toBe(0);
       expect(run.stdout, command).toContain('Examples:');

@@ -2,7 +2,7 @@
 // extension, the dev harness) load it into the container they build and bind the ports of
 // src/ports.ts themselves; memory-core never builds a container.
 import { ContainerModule } from 'inversify';
-import { ForgetService, OutboxQueuedGroups, QueuedGroups } from './forget/index.js';
+import { ForgetService, IngestionQueuedGroups, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
 import { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from './ingestion/in-memory-outbox.js';
@@ -22,7 +22,7 @@ import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.
  * GlobalStore, WorkspaceStore, Clock, Logger, TelemetrySink, GraphitiConnection, Outbox and
  * DeliveryLedger (durable ones from memory-node-storage, or `createInMemoryStorageModule()`), and
  * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, GroupRecorderOptions (the tool
- * name the registry records) and QueuedGroups (rebinding the outbox-based default). Without a
+ * name the registry records) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
@@ -36,7 +36,7 @@ export function createMemoryModule(): ContainerModule {
     bind(RecallService).to(DefaultRecallService).inSingletonScope();
     bind(IngestionService).toSelf().inSingletonScope();
     bind(GroupRecorder).toSelf().inSingletonScope();
-    bind(QueuedGroups).to(OutboxQueuedGroups).inSingletonScope();
+    bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
   });

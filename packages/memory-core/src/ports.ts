@@ -112,7 +112,10 @@ export interface WorkspaceContext {
   gitRemote(): string | undefined;
   /** Branch, commit and dirty flag, when known. Never a path. */
   gitMetadata(): GitMetadata | undefined;
-  /** The signed-in account id, when the host has one: preferred for the user scope. */
+  /**
+   * The signed-in account id, when the host has one: preferred for the user scope. Only its hash
+   * leaves the machine (the user group id hashes it under every `groupIdStrategy`).
+   */
   accountId(): string | undefined;
 }
 export const WorkspaceContext = Symbol.for('graphiti-memory.WorkspaceContext');
@@ -180,8 +183,31 @@ export interface OutboxAppendResult {
   readonly dropped: number;
 }
 
-/** `forgotten`: the user forgot the group; its delivery keys stay known, so it is never re-sent. */
+/**
+ * `overflow`: the queue was full; `dead-letter`: refused for good, failed `maxAttempts` times or
+ * unconfirmed past `maxAgeHours` (kept as a dead letter where the outbox can); `forgotten`: the user
+ * forgot its group (its ledger key stays, so it is never offered again).
+ */
 export type OutboxDropReason = 'overflow' | 'dead-letter' | 'forgotten';
+
+export interface OutboxAdmitResult extends OutboxAppendResult {
+  /** Entries skipped because the ledger knew their key (queued, delivered or forgotten before). */
+  readonly duplicates: number;
+}
+
+/** A message that will not be sent again unless the user retries it. Content-free. */
+export interface DeadLetter {
+  readonly id: string;
+  readonly groupId: string;
+  /** The episode name (content-free: role and a hash or index). */
+  readonly name: string | undefined;
+  readonly enqueuedAt: number;
+  readonly attempts: number;
+  /** When it became a dead letter. */
+  readonly deadAt: number;
+  /** Content-free last error (`HTTP 500`, `unconfirmed after 72 h`). */
+  readonly lastError: string;
+}
 
 /**
  * The queue of messages between `enqueue` and confirmed delivery. `append` and the `mark*`
@@ -203,9 +229,32 @@ export interface Outbox {
   size(): number;
   /** Whether this process may send now; only one process drains a shared outbox at a time. */
   acquireDrain(): Promise<boolean>;
+  /**
+   * Checked before each request of a pass: `false` once this process lost the right to send (its
+   * lock was removed or taken over while it ran), so it stops before sending anything twice.
+   */
+  holdsDrain(): Promise<boolean>;
   /** Resolves when everything appended or marked so far is durable. */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Appends the entries whose delivery key `ledger` does not know and adds their keys, as one step
+   * for every writer of this outbox (a shared durable outbox checks and appends under its lock,
+   * so two processes never both accept one message). Durable when it resolves.
+   */
+  admit(entries: readonly OutboxEntry[], ledger: DeliveryLedger): Promise<OutboxAdmitResult>;
+  /**
+   * Removes every record still queued (pending, in flight or dead) for these groups. Their ledger
+   * keys stay (recorded as forgotten), so capture, track and hooks never offer them again.
+   * Returns how many records were removed.
+   */
+  forgetGroups(groupIds: readonly string[]): Promise<number>;
+  /** Dead letters kept for the user to retry or drop, oldest first. */
+  deadLetters(): readonly DeadLetter[];
+  /** Moves dead letters (all when `ids` is omitted) back to pending with a fresh attempt count. Returns how many. */
+  retryDeadLetters(ids?: readonly string[]): number;
+  /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
+  dropDeadLetters(ids?: readonly string[]): number;
 }
 export const Outbox = Symbol.for('graphiti-memory.Outbox');
 

@@ -1,6 +1,7 @@
 // Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
 export * from './agent-hooks/index.js';
 export { DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
+export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
 export * from './config/index.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';

@@ -16,6 +16,7 @@ export interface RawCommonOptions {
   readonly session?: string;
   readonly scopes?: string;
   readonly timeoutMs?: string;
+  readonly maxAttempts?: string;
   readonly json?: boolean;
   readonly color?: boolean;
 }
@@ -34,6 +35,8 @@ export interface CommonOptions {
   readonly scopes: ScopeSelection | undefined;
   /** Per-request timeout to Graphiti, and the recall deadline. */
   readonly timeoutMs: number;
+  /** Sends of one message before it becomes a dead letter; `undefined` = the setting's default (8). */
+  readonly maxAttempts: number | undefined;
   readonly json: boolean;
   /** `false` with `--no-color`; otherwise decided by the terminal. */
   readonly colorAllowed: boolean;
@@ -42,6 +45,9 @@ export interface CommonOptions {
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const API_KEY_ENVIRONMENT_VARIABLE = 'GRAPHITI_API_KEY';
 const TIMEOUT_BOUNDS = { min: 1, max: 600_000 };
+/** memory-core's `maxAttempts` default and bounds (SETTING_BOUNDS). */
+export const DEFAULT_MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS_BOUNDS = { min: 1, max: 1000 };
 
 /** The default state folder: the user's data folder (e.g. ~/.local/share/graphiti-harness). */
 export function defaultStateDirectory(): string {
@@ -60,6 +66,9 @@ export function addCommonOptions(command: Command): Command {
     .addOption(new Option('--session <id>', 'chat session id of the session scope').helpGroup('Common options:'))
     .addOption(new Option('--scopes <list>', 'comma-separated scopes: session,workspace,user').helpGroup('Common options:'))
     .addOption(new Option('--timeout-ms <ms>', `per-request timeout (default ${DEFAULT_TIMEOUT_MS})`).helpGroup('Common options:'))
+    .addOption(
+      new Option('--max-attempts <n>', `sends of one message before it becomes a dead letter (default ${DEFAULT_MAX_ATTEMPTS})`).helpGroup('Common options:'),
+    )
     .addOption(new Option('--json', 'print one JSON object on stdout').helpGroup('Common options:'))
     .addOption(new Option('--no-color', 'no colours, even on a terminal').helpGroup('Common options:'));
 }
@@ -97,6 +106,7 @@ export function resolveCommonOptions(raw: RawCommonOptions, environment: Resolve
     session: raw.session === undefined ? undefined : parseIdentifier(raw.session, '--session'),
     scopes: raw.scopes === undefined ? undefined : parseScopeSelection(raw.scopes),
     timeoutMs: raw.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : parseInteger(raw.timeoutMs, '--timeout-ms', TIMEOUT_BOUNDS),
+    maxAttempts: raw.maxAttempts === undefined ? undefined : parseInteger(raw.maxAttempts, '--max-attempts', MAX_ATTEMPTS_BOUNDS),
     json: raw.json === true,
     colorAllowed: raw.color !== false,
   };

@@ -110,7 +110,7 @@ describe('failures', () => {
     expect(refused.err).toContain('--yes');
     const deleted = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
     expect(deleted.exitCode).toBe(0);
-    expect(deleted.json()).toMatchObject({ deleted: true });
+    expect(deleted.json()).toMatchObject({ deletedGroups: [expect.stringMatching(/^gm_workspace_/)], dequeued: 0 });
     expect(emulator.requests.some((request) => request.method === 'DELETE' && request.path.startsWith('/group/'))).toBe(true);
   });
 });

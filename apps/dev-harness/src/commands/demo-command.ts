@@ -66,7 +66,7 @@ export async function demo(context: CommandContext): Promise<ExitCode> {
   const { output, terminal } = context;
   const workspaceFolder = await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-demo-workspace-'));
   context.defer(() => fs.rm(workspaceFolder, { recursive: true, force: true }));
-  const memory = await openHarnessMemory(context, { temporaryStateUnlessGiven: true, workspaceFolder, autoPromote: true });
+  const memory = await openHarnessMemory(context, { temporaryStateUnlessGiven: true, workspaceFolder, autoPromote: true, review: false });
   if (memory.endpoint.emulator === undefined) context.defer(() => deleteDemoGroups(memory, output));
   memory.ingestion.start();
 

@@ -1,18 +1,21 @@
-// `graphiti-harness forget --scope S`: deletes a scope's whole group from Graphiti, after asking
-// (or with --yes). Without a terminal to ask on and without --yes it refuses: exit 2.
-import type { MemoryScope } from '@graphiti-memory/memory-core';
+// `graphiti-harness forget`: deletes groups from Graphiti, after asking (or with --yes). Which
+// groups is memory-core's forget policy: `--scope workspace` is the workspace group and every session
+// group that ran in it, `--scope session --session ID` one session, `--all` every group of the
+// registry (the user scope only when named too). What is still queued for them is dequeued first.
+// Without a terminal to ask on and without --yes it refuses: exit 2.
+import type { ForgetRequest, ForgetResult, ForgetTarget } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
-import { ExitCode, UsageError } from '../cli/harness-errors.js';
+import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { HARNESS_SCOPES, parseScope } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
-import { describeGraphitiFailure } from '../terminal/describe-error.js';
+import type { Output } from '../terminal/output.js';
 import type { CommandRegistrar } from './command-registrar.js';
-import { groupOfScope } from './scope-group.js';
 
 interface ForgetOptions extends RawCommonOptions {
   readonly scope?: string;
+  readonly all?: boolean;
   readonly yes?: boolean;
 }
 
@@ -20,44 +23,87 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
   program.addCommand(
     addCommonOptions(
       new Command('forget')
-        .description("delete everything stored in a scope's group (asks first)")
-        .requiredOption('--scope <scope>', HARNESS_SCOPES.join(' | '))
+        .description('delete memory groups from Graphiti: a workspace with all its sessions, one session, or everything (asks first)')
+        .option('--scope <scope>', HARNESS_SCOPES.join(' | '))
+        .option('--all', 'every group of the registry (the user scope only with --scope user as well)')
         .option('-y, --yes', 'do not ask (needed when not on a terminal)')
         .addHelpText(
           'after',
           [
             '',
+            'What is still queued for those groups is dropped and never sent again.',
+            '--json prints { "deletedGroups": [...], "dequeued": N, "failed": [...] }.',
+            '',
             'Examples:',
             '  graphiti-harness forget --scope workspace',
             '  graphiti-harness forget --scope session --session my-session --yes --json',
+            '  graphiti-harness forget --all --yes',
           ].join('\n'),
         ),
     ).action((raw: ForgetOptions) => run(raw, (context) => forget(context, raw))),
   );
 };
 
+function forgetRequest(raw: ForgetOptions, sessionId: string | undefined): ForgetRequest {
+  if (raw.all === true) {
+    if (raw.scope !== undefined && parseScope(raw.scope, ['user'] as const) === 'user') return { all: true, includeUser: true };
+    return { all: true };
+  }
+  if (raw.scope === undefined) throw new UsageError('forget needs --scope workspace|session|user or --all.');
+  const scope = parseScope(raw.scope, HARNESS_SCOPES);
+  if (scope === 'session') {
+    if (sessionId === undefined) throw new UsageError('--scope session needs --session ID (the chat session).');
+    return { scope, sessionId };
+  }
+  return { scope };
+}
+
+function describeRequest(request: ForgetRequest): string {
+  if ('all' in request) return request.includeUser === true ? 'every group of the registry, the user scope included' : 'every group of the registry';
+  if (request.scope === 'workspace') return 'the workspace and all its sessions';
+  return request.scope === 'session' ? `the session ${request.sessionId}` : 'the user scope';
+}
+
 async function forget(context: CommandContext, raw: ForgetOptions): Promise<ExitCode> {
   const { output, options, terminal } = context;
-  const scope: MemoryScope = parseScope(raw.scope ?? '', HARNESS_SCOPES);
+  const request = forgetRequest(raw, options.session);
   const interactive = terminal.stdin.isTTY === true && terminal.stderr.isTTY === true && !options.json;
   if (raw.yes !== true && !interactive) {
     throw new UsageError('forget deletes memory and needs confirmation: pass --yes when not running on a terminal.');
   }
   const memory = await openHarnessMemory(context);
-  const groupId = await groupOfScope(memory, scope, options.session);
+  const targets = await memory.forget.plan(request);
+  if (targets.length === 0) {
+    output.result({ ok: true, deletedGroups: [], dequeued: 0, failed: [] });
+    output.line(`Nothing to forget: no group of ${describeRequest(request)} is known here.`);
+    return ExitCode.ok;
+  }
   if (raw.yes !== true) {
-    const agreed = await output.confirm(`Delete everything in the ${scope} scope (group ${groupId}) at ${memory.endpoint.label}?`);
+    const agreed = await output.confirm(`Delete ${describeRequest(request)} (${targets.length} groups) at ${memory.endpoint.label}?\n${listTargets(targets)}`);
     if (!agreed) {
       output.line('Nothing deleted.');
       return ExitCode.ok;
     }
   }
+  let result: ForgetResult;
   try {
-    await memory.client.deleteGroup(groupId);
+    result = await memory.forget.forget(request, { timeoutMs: options.timeoutMs });
   } catch (error) {
-    throw describeGraphitiFailure(error, memory.endpoint.url, 'Deleting the group', options.timeoutMs);
+    throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Pass --endpoint URL of the Graphiti to delete from.' });
   }
-  output.result({ ok: true, scope, groupId, deleted: true });
-  output.line(`${output.colors.green('✔')} deleted the ${scope} scope (group ${groupId})`);
-  return ExitCode.ok;
+  output.result({ ok: result.failed.length === 0, deletedGroups: result.deletedGroups, dequeued: result.dequeued, failed: result.failed });
+  report(output, result, memory.endpoint.url);
+  return result.failed.length === 0 ? ExitCode.ok : ExitCode.failure;
+}
+
+function listTargets(targets: readonly ForgetTarget[]): string {
+  return targets.map((target) => `  ${target.scope.padEnd(9)} ${target.groupId}${target.sessionId === undefined ? '' : ` (session ${target.sessionId})`}`).join('\n');
+}
+
+function report(output: Output, result: ForgetResult, url: string): void {
+  for (const groupId of result.deletedGroups) output.line(`${output.colors.green('✔')} deleted group ${groupId}`);
+  if (result.dequeued > 0) output.line(`  ${result.dequeued} queued messages dropped before they were sent`);
+  for (const failure of result.failed) {
+    output.error(`deleting group ${failure.groupId} at ${url} failed (${failure.errorClass}).`, 'It stays in the registry: run the same forget again once Graphiti is reachable.');
+  }
 }

@@ -36,7 +36,7 @@ async function health(context: CommandContext): Promise<ExitCode> {
   try {
     status = (await client.healthcheck({ maxRetries: 0 })).status;
   } catch (error) {
-    throw describeGraphitiFailure(error, endpoint.url, 'Health check', options.timeoutMs);
+    throw describeGraphitiFailure(error, endpoint.url, 'Health check', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
   }
   checks.push({ name: 'healthcheck', ok: status === 'healthy', latencyMs: elapsed(started), detail: `status "${status}"` });
   if (status !== 'healthy') warnings.push(`/healthcheck answered status "${status}", not "healthy".`);
@@ -48,7 +48,7 @@ async function health(context: CommandContext): Promise<ExitCode> {
     const episodes = await client.getEpisodes(probeGroup, { lastN: 1 }, { maxRetries: 0 });
     checks.push({ name: 'episodes', ok: true, latencyMs: elapsed(started), detail: `${episodes.length} episodes in an unused group` });
   } catch (error) {
-    const failure = describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs);
+    const failure = describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
     checks.push({ name: 'episodes', ok: false, latencyMs: elapsed(started), detail: failure.message });
     warnings.push(`${failure.message} The service is up but its graph database may not be.`);
   }

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseTranscript, type TranscriptParseResult } from '@graphiti-memory/memory-core';
+import type { FileOutbox, OutboxRecovery } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -66,13 +67,17 @@ async function ingest(context: CommandContext, file: string, raw: IngestOptions)
   const parsed = await readTranscript(filePath, format, options.session);
   reportParse(output, parsed, file);
 
+  const sessionId = sessionOf(parsed);
+  if (sessionId !== undefined) output.info(`session id: ${sessionId} (forget it with: forget --scope session --session ${sessionId})`);
+
   const memory = await openHarnessMemory(context, { resendAfterSeconds });
+  const recovery = reportRecovery(output, memory.outbox);
   memory.ingestion.start();
   for (const turn of parsed.turns) memory.ingestion.enqueue(turn);
   await memory.ingestion.settled();
   const planned = memory.ingestion.stats();
   output.info(
-    `${parsed.turns.length} turns → ${planned.counters.enqueued} new messages (${planned.counters.duplicates} already delivered before) to ${memory.endpoint.label}`,
+    `${parsed.turns.length} turns → ${planned.counters.enqueued} messages queued (${planned.counters.duplicates} already queued, sent or forgotten before) for ${memory.endpoint.label}`,
   );
 
   const sendBoundMs = Math.max(SEND_BOUND_MINIMUM_MS, options.timeoutMs * 3);
@@ -84,22 +89,52 @@ async function ingest(context: CommandContext, file: string, raw: IngestOptions)
   });
   await memory.close();
   const counts = deliveryCounts(outcome.stats);
+  const ok = outcome.complete && counts.deadLettered === 0;
   output.result({
-    ok: outcome.complete,
+    ok,
     ...counts,
+    queued: counts.enqueued,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    deadLetters: outcome.stats.deadLetters,
+    recovery,
     file: filePath,
     format: parsed.format,
     turns: parsed.turns.length,
     malformedLines: parsed.malformedLines,
+    tooLongLines: parsed.tooLongLines,
     skippedTurns: parsed.skippedTurns,
     waited: waitSeconds !== undefined,
     endpoint: memory.endpoint.url,
     emulator: memory.endpoint.emulator !== undefined,
     ...(outcome.stats.lastErrorClass === undefined ? {} : { lastErrorClass: outcome.stats.lastErrorClass }),
   });
-  printSummary(output, counts, outcome, waitSeconds);
+  printSummary(output, counts, outcome, waitSeconds, sessionId);
   if (!outcome.complete) explainIncomplete(output, outcome, memory.endpoint.url, waitSeconds ?? sendBoundMs / 1000, waitSeconds !== undefined);
-  return outcome.complete ? ExitCode.ok : ExitCode.failure;
+  if (counts.deadLettered > 0) {
+    output.error(
+      `${counts.deadLettered} messages became dead letters (${outcome.stats.lastErrorClass ?? 'refused'}); they are not sent again on their own.`,
+      'See them with `graphiti-harness outbox list`, send them again with `outbox retry`, or delete them with `outbox drop`.',
+    );
+  }
+  return ok ? ExitCode.ok : ExitCode.failure;
+}
+
+/** The session the turns belong to (derived from the file when it names none): the `session` scope's id. */
+function sessionOf(parsed: TranscriptParseResult): string | undefined {
+  const sessions = new Set(parsed.turns.map((turn) => turn.sessionId));
+  return sessions.size === 1 ? [...sessions][0] : undefined;
+}
+
+/** Damage found in the outbox's files is said, with what is done about it; never counted as delivered. */
+function reportRecovery(output: Output, outbox: FileOutbox): OutboxRecovery {
+  const recovery = outbox.recovery();
+  if (recovery.damagedFiles.length > 0) {
+    output.warn(
+      `${recovery.corruptLines} damaged and ${recovery.tornLines} cut-off lines in ${recovery.damagedFiles.join(', ')} (in the outbox of --state-dir) were skipped. ` +
+        'What they held is not counted as delivered: those messages are queued and sent again now.',
+    );
+  }
+  return recovery;
 }
 
 async function readTranscript(filePath: string, format: ReturnType<typeof parseTranscriptFormat>, sessionId: string | undefined): Promise<TranscriptParseResult> {
@@ -131,14 +166,17 @@ async function readTranscript(filePath: string, format: ReturnType<typeof parseT
 function reportParse(output: Output, parsed: TranscriptParseResult, file: string): void {
   output.info(`${file}: ${parsed.format}, ${parsed.turns.length} finished turns`);
   if (parsed.malformedLines > 0) output.warn(`${parsed.malformedLines} malformed lines in ${file} were skipped.`);
+  if (parsed.tooLongLines > 0) output.warn(`${parsed.tooLongLines} lines in ${file} are longer than the reader's limit and were skipped (too long, not malformed).`);
   if (parsed.tornLastLine) output.warn(`the last line of ${file} is incomplete (still being written?) and was skipped.`);
 }
 
-function printSummary(output: Output, counts: ReturnType<typeof deliveryCounts>, outcome: DeliveryOutcome, waitSeconds: number | undefined): void {
-  const mark = outcome.complete ? output.colors.green('✔') : output.colors.red('✘');
+function printSummary(output: Output, counts: ReturnType<typeof deliveryCounts>, outcome: DeliveryOutcome, waitSeconds: number | undefined, sessionId: string | undefined): void {
+  const mark = outcome.complete && counts.deadLettered === 0 ? output.colors.green('✔') : output.colors.red('✘');
+  // Queued (accepted into the outbox), sent (accepted by the server) and confirmed (found stored) are three steps.
   output.line(
-    `${mark} enqueued ${counts.enqueued}, sent ${counts.sent}, confirmed ${counts.confirmed}, dropped ${counts.dropped}, dead-lettered ${counts.deadLettered}` +
-      (counts.duplicates > 0 ? `, ${counts.duplicates} already delivered` : ''),
+    `${mark} queued ${counts.enqueued}, sent ${counts.sent}, confirmed ${counts.confirmed}, dropped ${counts.dropped}, dead-lettered ${counts.deadLettered}` +
+      (counts.duplicates > 0 ? `, ${counts.duplicates} already queued or sent before` : '') +
+      (sessionId === undefined ? '' : `; session ${sessionId}`),
   );
   if (waitSeconds === undefined && outcome.complete && counts.sent > 0) {
     output.line('  Sent (accepted). Pass --wait to wait until Graphiti has stored them.');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAuditCommand } from './audit-command.js';
 import { registerBenchCommand } from './bench-command.js';
 import type { RunCommand } from './command-registrar.js';
 import { registerDemoCommand } from './demo-command.js';
@@ -8,6 +9,8 @@ import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
 import { registerHooksCommand } from './hooks-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerOutboxCommand } from './outbox-command.js';
+import { registerPendingCommand } from './pending-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
@@ -25,10 +28,13 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerPromoteCommand,
     registerEpisodesCommand,
     registerForgetCommand,
+    registerPendingCommand,
+    registerAuditCommand,
     registerTrackCommand,
     registerHookCommand,
     registerHooksCommand,
     registerUserKeyCommand,
+    registerOutboxCommand,
     registerBenchCommand,
   ]) {
     register(program, run);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode } from '../cli/harness-errors.js';
-import { parseSeconds, parseTranscriptFormat, TRANSCRIPT_FORMAT_CHOICES } from '../cli/option-parsers.js';
+import { parseInteger, parseSeconds, parseTranscriptFormat, TRANSCRIPT_FORMAT_CHOICES } from '../cli/option-parsers.js';
 import { DEFAULT_RESEND_AFTER_SECONDS, openHarnessMemory } from '../composition/harness-container.js';
 import { deliveryCounts } from '../delivery/wait-for-delivery.js';
 import type { CommandRegistrar } from './command-registrar.js';
@@ -18,6 +18,7 @@ interface TrackOptions extends RawCommonOptions {
   readonly existing?: boolean;
   readonly resendAfter?: string;
   readonly poll?: boolean;
+  readonly backfillTurns?: string;
 }
 
 export const DEFAULT_TRACK_IDLE_SECONDS = 60;
@@ -31,6 +32,7 @@ export const registerTrackCommand: CommandRegistrar = (program, run) => {
         .option('--idle <seconds>', `quiet time that ends a burst of chat (default ${DEFAULT_TRACK_IDLE_SECONDS})`)
         .option('--format <format>', `${TRANSCRIPT_FORMAT_CHOICES.join(' | ')} (default auto)`)
         .option('--no-existing', 'skip what files hold already; ingest only what is written from now on')
+        .option('--backfill-turns <n>', 'of a session met for the first time, ingest only its newest N turns (default 20, as capture.backfillTurns)')
         .option('--resend-after <seconds>', `resend window (default ${DEFAULT_RESEND_AFTER_SECONDS})`)
         .option('--poll', 'poll for changes instead of file events (network drives, containers)')
         .addHelpText(
@@ -56,6 +58,8 @@ async function track(context: CommandContext, dir: string | undefined, raw: Trac
   const root = dir === undefined ? defaultClaudeCodeProjectsFolder(terminal.env as NodeJS.ProcessEnv) : path.resolve(terminal.cwd, dir);
 
   const memory = await openHarnessMemory(context, { resendAfterSeconds });
+  const backfillTurns =
+    raw.backfillTurns === undefined ? memory.configuration.current().capture.backfillTurns : parseInteger(raw.backfillTurns, '--backfill-turns', { min: 0, max: 1000 });
   const offsets = await FileKeyValueStore.open(memory.layout.watcherOffsets);
   context.defer(() => offsets.flush());
   memory.ingestion.start();
@@ -71,6 +75,7 @@ async function track(context: CommandContext, dir: string | undefined, raw: Trac
     idleMs: idleSeconds * 1000,
     format,
     existingFiles: raw.existing === false ? 'skip' : 'read',
+    backfillTurns,
     usePolling: raw.poll === true,
     onSessionIdle: async (event) => {
       if (event.newTurns.length === 0) return;
@@ -78,7 +83,8 @@ async function track(context: CommandContext, dir: string | undefined, raw: Trac
       await memory.ingestion.settled();
       sessions += 1;
       turns += event.newTurns.length;
-      output.info(`${path.basename(event.path)}: ${event.newTurns.length} new turns (${event.format}) handed to ingestion`);
+      const skipped = event.skippedTurns === undefined ? '' : `; ${event.skippedTurns} older turns left out (--backfill-turns ${backfillTurns})`;
+      output.info(`${path.basename(event.path)}: ${event.newTurns.length} new turns (${event.format}) handed to ingestion${skipped}`);
     },
   });
   output.info(`Watching ${root} (quiet after ${idleSeconds} s); Ctrl-C stops.`);

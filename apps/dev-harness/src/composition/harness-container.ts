@@ -6,28 +6,41 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import {
+  AuditLog,
+  auditedConnection,
   Clock,
   ConsentStore,
   createMemoryModule,
-  DeliveryLedger,
+  ForgetService,
   GlobalStore,
   GraphitiConnection,
   GroupIdResolver,
+  GroupRecorderOptions,
+  GroupRegistry,
   IngestionOptions,
   IngestionService,
   Logger,
   MemoryConfiguration,
   normaliseEndpoint,
-  Outbox,
+  PendingMemoryStore,
   PromotionService,
   RecallService,
+  ReviewQueue,
   SettingsSource,
   TelemetrySink,
   USER_KEY_STORAGE_KEY,
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
-import { ensureUserKey, FileConsentStore, FileDeliveryLedger, FileKeyValueStore, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import {
+  createNodeStorageModule,
+  ensureUserKey,
+  FileAuditLog,
+  FileGroupRegistry,
+  FileOutbox,
+  FilePendingMemoryStore,
+  type FileKeyValueStore,
+} from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import type { CommandContext } from '../cli/command-runner.js';
 import { HarnessError } from '../cli/harness-errors.js';
@@ -54,6 +67,8 @@ export interface HarnessMemoryOptions {
   readonly temporaryStateUnlessGiven?: boolean;
   readonly emulator?: EmulatorSettings;
   readonly autoPromote?: boolean;
+  /** Hold promotions of directives for review (`pending`); default true, as the setting. */
+  readonly review?: boolean;
   readonly maxFacts?: number;
   /** Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL. */
   readonly preflight?: boolean;
@@ -67,9 +82,15 @@ export interface HarnessMemory {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiClient;
   readonly ingestion: IngestionService;
+  /** The durable outbox of this endpoint (recovery report, dead letters). */
+  readonly outbox: FileOutbox;
   readonly recall: RecallService;
   readonly promotion: PromotionService;
   readonly groups: GroupIdResolver;
+  readonly forget: ForgetService;
+  readonly review: ReviewQueue;
+  readonly registry: GroupRegistry;
+  readonly audit: AuditLog;
   readonly configuration: MemoryConfiguration;
   readonly telemetry: CountingTelemetry;
   readonly stateDirectory: string;
@@ -82,7 +103,7 @@ export interface HarnessMemory {
 export async function openHarnessMemory(context: CommandContext, options: HarnessMemoryOptions = {}): Promise<HarnessMemory> {
   const { terminal, options: common } = context;
   const { endpoint, client } = await openGraphiti(context, options.emulator ?? {});
-  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs);
+  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined);
 
   const temporaryState = !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || endpoint.emulator !== undefined);
   const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
@@ -99,33 +120,42 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       endpoint: endpoint.url,
       options: common,
       ...(options.autoPromote === undefined ? {} : { autoPromote: options.autoPromote }),
+      ...(options.review === undefined ? {} : { review: options.review }),
       ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
+    }),
+  );
+  const container = new Container();
+  // The stores, the outbox and its delivery ledger (one ledger, checked under the outbox's lock, so
+  // two runs never both send a message) come from memory-node-storage's module.
+  container.loadSync(
+    createNodeStorageModule({
+      outbox: { directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS },
+      globalStoreFile: layout.globalStore,
+      workspaceStoreFile: layout.workspaceStore,
+      logger,
     }),
   );
   const [git, globalStore, workspaceStore] = await Promise.all([
     readGitFacts(workspaceFolder),
-    openStore(layout.globalStore, logger),
-    openStore(layout.workspaceStore, logger),
+    openOrExplain(() => container.getAsync<FileKeyValueStore>(GlobalStore), layout.globalStore),
+    openOrExplain(() => container.getAsync<FileKeyValueStore>(WorkspaceStore), layout.workspaceStore),
   ]);
   await shareUserKey(globalStore, terminal.env, temporaryState, logger);
-  const ledger = await openOrExplain(() => FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger }), layout.deliveryLedger);
-  const outbox = await openOrExplain(
-    () => FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HARNESS_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger }),
-    layout.outboxDirectory,
-  );
+  const consent = await container.getAsync<ConsentStore>(ConsentStore);
+  const outbox = await openOrExplain(() => container.getAsync(FileOutbox), layout.outboxDirectory);
+  const registry = await openOrExplain(() => FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }), layout.groupRegistry);
+  const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
   // Running the harness against an endpoint is the consent to send there: exactly that endpoint.
-  const consent = new FileConsentStore(workspaceStore);
   if (consent.get()?.endpoint !== normalisedEndpoint) await consent.grant(normalisedEndpoint);
 
-  const container = new Container();
   container.bind(SettingsSource).toConstantValue(settingsSource);
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(workspaceFolder, git));
-  container.bind(GlobalStore).toConstantValue(globalStore);
-  container.bind(WorkspaceStore).toConstantValue(workspaceStore);
-  container.bind(ConsentStore).toConstantValue(consent);
-  container.bind(Outbox).toConstantValue(outbox);
-  container.bind(DeliveryLedger).toConstantValue(ledger);
-  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  // Every add-messages request is recorded in the audit log (metadata only).
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => client }, audit, { endpoint: endpoint.label }));
+  container.bind(GroupRegistry).toConstantValue(registry);
+  container.bind(PendingMemoryStore).toConstantValue(new FilePendingMemoryStore({ filePath: layout.pendingMemories, logger }));
+  container.bind(AuditLog).toConstantValue(audit);
+  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
   container.bind(Clock).toConstantValue(clock);
   container.bind(Logger).toConstantValue(logger);
   container.bind(TelemetrySink).toConstantValue(telemetry);
@@ -139,13 +169,14 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       hint: 'Check --timeout-ms and --scopes; this is otherwise a bug in the harness.',
     });
   }
+  // Every asynchronously opened store is resolved above, so synchronous gets find them cached.
   const ingestion = container.get<IngestionService>(IngestionService);
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await ingestion.dispose();
-      await Promise.allSettled([outbox.close(), ledger.close(), globalStore.flush(), workspaceStore.flush()]);
+      await Promise.allSettled([outbox.close(), globalStore.flush(), workspaceStore.flush(), registry.flush(), audit.flush()]);
     })());
   // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
   context.defer(close);
@@ -156,9 +187,14 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     endpoint,
     client,
     ingestion,
+    outbox,
     recall: container.get<RecallService>(RecallService),
     promotion: container.get<PromotionService>(PromotionService),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
+    forget: container.get(ForgetService),
+    review: container.get(ReviewQueue),
+    registry,
+    audit,
     configuration,
     telemetry,
     stateDirectory,
@@ -168,16 +204,12 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   };
 }
 
-async function preflight(client: GraphitiClient, url: string, timeoutMs: number): Promise<void> {
+async function preflight(client: GraphitiClient, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
   try {
     await client.healthcheck({ maxRetries: 0 });
   } catch (error) {
-    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs);
+    throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs, { apiKeyGiven });
   }
-}
-
-async function openStore(filePath: string, logger: Logger): Promise<FileKeyValueStore> {
-  return openOrExplain(() => FileKeyValueStore.open(filePath, { logger }), filePath);
 }
 
 async function openOrExplain<T>(open: () => Promise<T>, location: string): Promise<T> {

@@ -12,9 +12,11 @@ export const HARNESS_MAX_QUEUE_SIZE = 100_000;
 
 export interface HarnessSettingsInput {
   readonly endpoint: string;
-  readonly options: Pick<CommonOptions, 'timeoutMs' | 'scopes'>;
+  readonly options: Pick<CommonOptions, 'timeoutMs' | 'scopes'> & Partial<Pick<CommonOptions, 'maxAttempts'>>;
   /** Memory directives (`decision: …`) in user text become promotions. Default true. */
   readonly autoPromote?: boolean;
+  /** Directive promotions wait for `pending approve`. Default true. */
+  readonly review?: boolean;
   readonly maxFacts?: number;
 }
 
@@ -31,11 +33,12 @@ export function harnessSettings(input: HarnessSettingsInput): Record<string, unk
     endpoint: input.endpoint,
     timeoutMs: clamp(options.timeoutMs, REQUEST_TIMEOUT_BOUNDS),
     maxQueueSize: HARNESS_MAX_QUEUE_SIZE,
+    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
     scopes,
     groupIdStrategy: 'hashed',
     includeGitMetadata: true,
     includeSystemMessages: false,
-    autoPromote: { enabled: input.autoPromote ?? true },
+    autoPromote: { enabled: input.autoPromote ?? true, review: input.review ?? true },
     recall: {
       enabled: true,
       timeoutMs: clamp(options.timeoutMs, RECALL_TIMEOUT_BOUNDS),

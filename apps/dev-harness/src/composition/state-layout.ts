@@ -11,10 +11,14 @@ export interface StateLayout {
   readonly workspaceStore: string;
   /** The durable outbox's folder, for this endpoint. */
   readonly outboxDirectory: string;
-  /** The delivery ledger, for this endpoint. */
-  readonly deliveryLedger: string;
   /** Transcript watcher offsets. */
   readonly watcherOffsets: string;
+  /** Every group written to at this endpoint (what forget covers). */
+  readonly groupRegistry: string;
+  /** Memories waiting for review (not endpoint-bound: approval sends to the endpoint of that run). */
+  readonly pendingMemories: string;
+  /** What left the machine, for every endpoint. */
+  readonly auditLog: string;
 }
 
 export function stateLayout(stateDirectory: string, workspaceFolder: string, endpoint: string): StateLayout {
@@ -24,9 +28,20 @@ export function stateLayout(stateDirectory: string, workspaceFolder: string, end
     globalStore: path.join(stateDirectory, 'global.json'),
     workspaceStore: path.join(stateDirectory, 'workspaces', `${workspaceKey}.json`),
     outboxDirectory: path.join(endpointFolder, 'outbox'),
-    deliveryLedger: path.join(endpointFolder, 'delivery-ledger.journal'),
     watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
+    groupRegistry: path.join(endpointFolder, 'group-registry.json'),
+    pendingMemories: pendingMemoriesFile(stateDirectory),
+    auditLog: auditLogFile(stateDirectory),
   };
+}
+
+/** The audit log of a state folder; commands that only read it need no endpoint. */
+export function auditLogFile(stateDirectory: string): string {
+  return path.join(stateDirectory, 'audit', 'audit.jsonl');
+}
+
+export function pendingMemoriesFile(stateDirectory: string): string {
+  return path.join(stateDirectory, 'pending-memories.json');
 }
 
 function shortHash(value: string): string {

@@ -25,7 +25,7 @@ import {
   type KeyValueStore,
   type MemoryEvent,
 } from '@graphiti-memory/memory-core';
-import { FileDeliveryLedger, FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import { readGitFacts } from '../composition/git-facts.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
@@ -102,12 +102,13 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
   if (options.durable) {
     const fileStore = await FileKeyValueStore.open(layout.workspaceStore, { logger: options.logger });
     workspaceStore = fileStore;
-    const ledger = await FileDeliveryLedger.open({ filePath: layout.deliveryLedger, logger: options.logger });
     outbox = await FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HOOK_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger: options.logger });
+    // The outbox's own delivery ledger: one ledger, checked under the outbox's lock, for every writer.
+    const ledger = outbox.deliveryLedger;
     container.bind(Outbox).toConstantValue(outbox);
     container.bind(DeliveryLedger).toConstantValue(ledger);
     const opened = outbox;
-    closers.push(() => Promise.allSettled([opened.close(), ledger.close(), fileStore.flush()]));
+    closers.push(() => Promise.allSettled([opened.close(), fileStore.flush()]));
   }
   container.bind(WorkspaceStore).toConstantValue(workspaceStore);
   container.loadSync(createMemoryModule());

@@ -41,11 +41,27 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether an error on the `cause` chain has this class name (undici's HTTPParserError carries no code). */
+function hasCauseNamed(error: unknown, name: string): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    if ((current as { name?: unknown }).name === name) return true;
+    current = (current as ErrorShape).cause;
+  }
+  return false;
+}
+
+/** What the caller knows about the request beyond the error. */
+export interface FailureContext {
+  /** Whether an API key was sent: a 401 then means a wrong key, not a missing one. */
+  readonly apiKeyGiven?: boolean;
+}
+
 /**
  * A HarnessError for a failed call to Graphiti at `url`: `what` names the operation
  * ("health check", "search"). Errors that are already HarnessErrors pass through.
  */
-export function describeGraphitiFailure(error: unknown, url: string, what: string, timeoutMs?: number): HarnessError {
+export function describeGraphitiFailure(error: unknown, url: string, what: string, timeoutMs?: number, context: FailureContext = {}): HarnessError {
   if (error instanceof HarnessError) return error;
   const shape = (typeof error === 'object' && error !== null ? error : {}) as ErrorShape;
   const kind = typeof shape.kind === 'string' ? shape.kind : undefined;
@@ -62,6 +78,13 @@ export function describeGraphitiFailure(error: unknown, url: string, what: strin
       { hint: 'The server may be hanging or overloaded: check its logs and health, or raise --timeout-ms.', details, cause: error },
     );
   }
+  if (kind === 'connection' && hasCauseNamed(error, 'HTTPParserError')) {
+    return new HarnessError(`${what} failed: the server at ${url} answered, but not in HTTP.`, {
+      hint: 'Another kind of service listens on that port (SSH, a database, TLS?): check the port, or use https:// if it speaks TLS.',
+      details,
+      cause: error,
+    });
+  }
   if (kind === 'connection' || (kind === undefined && code !== undefined && code in CONNECTION_CODES)) {
     const reason = code === undefined ? 'could not connect' : (CONNECTION_CODES[code] ?? code);
     return new HarnessError(`${what} failed: cannot reach Graphiti at ${url}: ${reason}.`, {
@@ -74,6 +97,20 @@ export function describeGraphitiFailure(error: unknown, url: string, what: strin
   if (kind === 'response-validation') {
     return new HarnessError(`${what} at ${url}: the answer is not what Graphiti sends.`, {
       hint: 'Is this URL a Graphiti REST service (zepai/graphiti)? Check the port and any proxy path in --endpoint.',
+      details,
+      cause: error,
+    });
+  }
+  if ((status === 401 || status === 403) && context.apiKeyGiven === true) {
+    return new HarnessError(`${what} at ${url} was refused (HTTP ${status}): the API key was not accepted.`, {
+      hint: 'The key from --api-key or GRAPHITI_API_KEY is wrong, expired or lacks access: check it with whoever runs the server.',
+      details,
+      cause: error,
+    });
+  }
+  if ((status === 401 || status === 403) && context.apiKeyGiven === false) {
+    return new HarnessError(`${what} at ${url} was refused (HTTP ${status}): the server wants an API key and none was given.`, {
+      hint: 'Pass --api-key or set GRAPHITI_API_KEY.',
       details,
       cause: error,
     });

@@ -13,6 +13,8 @@ export const SETTING_KEYS = [
   'timeoutMs',
   'maxBatchSize',
   'maxQueueSize',
+  'maxAttempts',
+  'maxAgeHours',
   'maxMessageChars',
   'scopes',
   'groupIdStrategy',

@@ -1,5 +1,5 @@
-// Builds memory-core's IngestionService on durable storage in global storage (FileOutbox +
-// FileDeliveryLedger), falling back to in-memory storage with one log line when files fail.
+// Builds memory-core's IngestionService on durable storage in global storage (FileOutbox with its
+// delivery ledger, shared with every other window and hook under the outbox's lock), falling back to in-memory storage with one log line when files fail.
 import path from 'node:path';
 import { Container } from 'inversify';
 import {
@@ -9,11 +9,11 @@ import {
   IngestionService,
   Logger,
   MemoryConfiguration,
+  IngestionQueuedGroups,
   Outbox,
-  OutboxQueuedGroups,
   Clock,
 } from '@graphiti-memory/memory-core';
-import { FileDeliveryLedger, FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { FileOutbox } from '@graphiti-memory/memory-node-storage';
 import type { PipelineFactory } from '../memory/deferred-ingestion.js';
 
 export function createPipelineFactory(container: Container, storageFolder: string | undefined): PipelineFactory {
@@ -26,12 +26,7 @@ export function createPipelineFactory(container: Container, storageFolder: strin
       if (storageFolder === undefined) throw new Error('no global storage folder');
       const directory = path.join(storageFolder, 'outbox');
       const fileOutbox = await FileOutbox.open({ directory, maxQueueSize: () => configuration.current().maxQueueSize, logger });
-      try {
-        ledger = await FileDeliveryLedger.open({ filePath: path.join(storageFolder, 'delivery-ledger.journal'), logger });
-      } catch (error) {
-        await fileOutbox.close();
-        throw error;
-      }
+      ledger = fileOutbox.deliveryLedger;
       outbox = fileOutbox;
     } catch (error) {
       logger.warn('durable outbox unavailable; queued messages will not survive a reload', {
@@ -47,12 +42,9 @@ export function createPipelineFactory(container: Container, storageFolder: strin
     const pipeline = child.get<IngestionService>(IngestionService);
     return {
       pipeline,
-      // Forget takes queued messages of forgotten groups out of this outbox (their keys stay in the ledger).
-      queued: new OutboxQueuedGroups(outbox),
-      close: async () => {
-        await outbox.close();
-        await (ledger as { close?: () => Promise<void> }).close?.();
-      },
+      // Forget takes queued messages of forgotten groups out of this pipeline (their keys stay in its ledger).
+      queued: new IngestionQueuedGroups(pipeline),
+      close: () => outbox.close(),
     };
   };
 }

@@ -128,6 +128,7 @@ const OFF_SNAPSHOT: StatusSnapshot = {
   enabled: false,
   endpoint: '',
   queueDepth: 0,
+  deadLetters: 0,
   delivery: undefined,
   lastRecall: undefined,
   problems: [],

@@ -12,6 +12,7 @@ export interface IngestionPipeline {
   /** One delivery pass (tests and shutdown). */
   drain(): Promise<void>;
   stats(): IngestionStats;
+  retryDeadLetters(): number;
   dispose(): Promise<void>;
 }
 
@@ -92,8 +93,14 @@ export class DeferredIngestion implements MemoryIngestion {
       inFlight: 0,
       staged: this.#staged.length,
       waiting: 0,
+      deadLetters: 0,
       counters: EMPTY_COUNTERS,
     };
+  }
+
+  /** Dead letters live in the outbox: none before it is open. */
+  retryDeadLetters(): number {
+    return this.#pipeline?.retryDeadLetters() ?? 0;
   }
 
   async dispose(): Promise<void> {

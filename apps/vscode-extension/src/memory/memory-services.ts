@@ -58,5 +58,7 @@ export interface MemoryIngestion {
   stats(): IngestionStats;
   /** Drops every queued message of the groups (forget); resolves with how many. */
   dequeue(groupIds: readonly string[]): Promise<number>;
+  /** Sends every dead letter again with fresh attempts; returns how many. */
+  retryDeadLetters(): number;
 }
 export const MemoryIngestion = Symbol.for('graphiti-memory.vscode.MemoryIngestion');

@@ -25,6 +25,8 @@ export interface StatusSnapshot {
   readonly enabled: boolean;
   readonly endpoint: string;
   readonly queueDepth: number;
+  /** Messages that will not be sent again on their own ("Retry Dead Letters"). */
+  readonly deadLetters: number;
   readonly delivery: IngestionStats | undefined;
   readonly lastRecall: RecallOutcomeKind | undefined;
   readonly problems: readonly string[];
@@ -78,6 +80,7 @@ export class MemoryStatus implements vscode.Disposable {
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
     const inert = gate.open ? inertCategories(this.consent.get(), settings) : [];
+    const deadLetters = delivery?.deadLetters ?? 0;
     const summary = summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems);
     return {
       state,
@@ -85,14 +88,18 @@ export class MemoryStatus implements vscode.Disposable {
       enabled: settings.enabled,
       endpoint: settings.endpoint,
       queueDepth,
+      deadLetters,
       delivery,
       lastRecall: this.#lastRecall,
       problems,
       inertCategories: inert,
-      summary:
-        inert.length === 0
-          ? summary
-          : `${summary} On but not sent, as you have not agreed to them: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')} (run "Graphiti Memory: Enable in This Workspace" to agree).`,
+      summary: [
+        summary,
+        ...(deadLetters > 0 ? [`${deadLetters} dead letter(s) will not be sent on their own: run "Graphiti Memory: Retry Dead Letters".`] : []),
+        ...(inert.length > 0
+          ? [`On but not sent, as you have not agreed to them: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')} (run "Graphiti Memory: Enable in This Workspace" to agree).`]
+          : []),
+      ].join(' '),
     };
   }
 

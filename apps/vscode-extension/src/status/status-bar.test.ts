@@ -48,4 +48,29 @@ describe('status bar', () => {
     expect(snapshot).toMatchObject({ state: 'failing', queueDepth: 1 });
     expect(item()?.text).toContain('failing · 1 queued');
   });
+
+  it('counts dead letters after maxAttempts failed sends, and Retry Dead Letters sends them again', async () => {
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.maxAttempts': 1 },
+      consented: true,
+      emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } },
+    });
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
+    const pipeline = await harness.ingestion();
+    await waitFor(async () => {
+      await pipeline.drain();
+      return pipeline.stats().deadLetters === 1;
+    }, 15_000, 'the refused message to become a dead letter');
+    const snapshot = await harness.command<{ deadLetters: number; queueDepth: number; summary: string }>('graphitiMemory.showStatus');
+    expect(snapshot).toMatchObject({ deadLetters: 1, queueDepth: 0 });
+    expect(snapshot.summary).toContain('Retry Dead Letters');
+    expect(item()?.text).toContain('1 dead');
+    harness.emulator.setFaults({});
+    expect(await harness.command<number>('graphitiMemory.retryDeadLetters')).toBe(1);
+    await waitFor(async () => {
+      await pipeline.drain();
+      return pipeline.stats().counters.sent === 1;
+    }, 15_000, 'the retried message to be sent');
+    expect(pipeline.stats().deadLetters).toBe(0);
+  });
 });

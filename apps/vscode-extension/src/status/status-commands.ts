@@ -1,8 +1,10 @@
-// Show Status (returns the snapshot, for tests and automation) and Open Log.
+// Show Status (returns the snapshot, for tests and automation), Open Log and Retry Dead Letters.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
+import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
+import type { MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
 
 export const OPEN_LOG = 'Open Log';
@@ -14,13 +16,25 @@ export class StatusCommands implements Contribution {
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(LogChannel) private readonly channel: vscode.LogOutputChannel,
     @inject(AgentConnection) private readonly agents: AgentConnection,
+    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
       vscode.commands.registerCommand('graphitiMemory.showStatus', () => this.showStatus()),
       vscode.commands.registerCommand('graphitiMemory.openLog', () => this.channel.show(true)),
+      vscode.commands.registerCommand('graphitiMemory.retryDeadLetters', () => this.retryDeadLetters()),
     );
+  }
+
+  /** Sends the dead letters again (fresh attempts); returns how many. Nothing to do before the outbox opened. */
+  retryDeadLetters(): number {
+    const retried = this.ingestion.peek()?.retryDeadLetters() ?? 0;
+    this.status.refresh();
+    void vscode.window.showInformationMessage(
+      retried === 0 ? 'Graphiti Memory: no dead letters to retry.' : `Graphiti Memory: sending ${retried} dead letter(s) again.`,
+    );
+    return retried;
   }
 
   async showStatus(): Promise<StatusSnapshot & { readonly agents: readonly string[] }> {
@@ -28,7 +42,7 @@ export class StatusCommands implements Contribution {
     const agents = (await this.agents.connected().catch(() => [])).map((target) => AGENT_NAMES[target]);
     const delivery = snapshot.delivery;
     const detail = delivery
-      ? `queue ${delivery.queueDepth} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
+      ? `queue ${delivery.queueDepth} · dead letters ${delivery.deadLetters} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
       : undefined;
     const connected = agents.length > 0 ? ` Connected agents: ${agents.join(', ')}.` : '';
     const message = `Graphiti Memory: ${snapshot.summary}${connected}`;

@@ -21,14 +21,17 @@ const PRESENTATION: Record<MemoryState, { readonly icon: string; readonly label:
 export interface StatusView {
   readonly state: MemoryState;
   readonly queueDepth: number;
+  /** Messages that gave up (sent again only by Retry Dead Letters); unknown before the runtime loads. */
+  readonly deadLetters?: number;
   readonly summary: string;
 }
 
 /** The status bar text for a state: `$(database) Memory: on · 3 queued`. */
-export function statusBarText(view: Pick<StatusView, 'state' | 'queueDepth'>): string {
+export function statusBarText(view: Pick<StatusView, 'state' | 'queueDepth' | 'deadLetters'>): string {
   const presentation = PRESENTATION[view.state];
   const queued = view.queueDepth > 0 ? ` · ${view.queueDepth} queued` : '';
-  return `${presentation.icon} Memory: ${presentation.label}${queued}`;
+  const dead = (view.deadLetters ?? 0) > 0 ? ` · ${view.deadLetters} dead` : '';
+  return `${presentation.icon} Memory: ${presentation.label}${queued}${dead}`;
 }
 
 /** Creates the status bar item (click → Show Status); the runtime updates it once loaded. */

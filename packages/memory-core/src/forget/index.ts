@@ -1,4 +1,4 @@
 /** Forget: which groups a request covers (`forgetTargets`), and `ForgetService` doing it. */
 export { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
 export { ForgetService, type ForgetFailure, type ForgetResult } from './forget-service.js';
-export { OutboxQueuedGroups, QueuedGroups } from './queued-groups.js';
+export { IngestionQueuedGroups, QueuedGroups } from './queued-groups.js';

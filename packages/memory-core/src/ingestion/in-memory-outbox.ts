@@ -1,7 +1,11 @@
 import { inject, injectable } from 'inversify';
+import { deliveryKey } from './in-memory-delivery-ledger.js';
 import {
   Clock,
+  type DeadLetter,
+  type DeliveryLedger,
   type Outbox,
+  type OutboxAdmitResult,
   type OutboxAppendResult,
   type OutboxDropReason,
   type OutboxEntry,
@@ -36,6 +40,7 @@ export class InMemoryOutbox implements Outbox {
   private pendingCount = 0;
   /** Drops by reason, since creation: lets tests and status pages see what policy removed. */
   readonly droppedByReason: Record<OutboxDropReason, number> = { overflow: 0, 'dead-letter': 0, forgotten: 0 };
+  private readonly dead = new Map<string, DeadLetter & { readonly message: OutboxEntry['message'] }>();
 
   constructor(
     @inject(MemoryConfiguration) private readonly limits: OutboxLimits,
@@ -100,9 +105,78 @@ export class InMemoryOutbox implements Outbox {
     }
   }
 
-  /** The in-memory outbox keeps no dead-letter journal: `detail` is for durable outboxes. */
-  markDropped(ids: readonly string[], reason: OutboxDropReason, _detail?: string): void {
-    for (const id of ids) if (this.remove(id)) this.droppedByReason[reason]++;
+  /** Dead letters are kept (in memory) for `retryDeadLetters`; `detail` is their content-free last error. */
+  markDropped(ids: readonly string[], reason: OutboxDropReason, detail?: string): void {
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (!record || !this.remove(id)) continue;
+      this.droppedByReason[reason]++;
+      if (reason !== 'dead-letter') continue;
+      this.dead.set(id, {
+        id,
+        groupId: record.groupId,
+        name: record.message.name,
+        message: record.message,
+        enqueuedAt: record.enqueuedAt,
+        attempts: record.attempts,
+        deadAt: this.clock.now(),
+        lastError: detail ?? 'unknown',
+      });
+    }
+  }
+
+  /** Only this process writes an in-memory outbox: checking and appending in one tick is atomic. */
+  async admit(entries: readonly OutboxEntry[], ledger: DeliveryLedger): Promise<OutboxAdmitResult> {
+    const fresh: OutboxEntry[] = [];
+    for (const entry of entries) {
+      const key = entry.message.name ? deliveryKey(entry.groupId, entry.message.name) : undefined;
+      if (key === undefined || ledger.has(key)) continue;
+      ledger.add(key);
+      fresh.push(entry);
+    }
+    const result = fresh.length === 0 ? { accepted: 0, dropped: 0 } : this.append(fresh);
+    return { ...result, duplicates: entries.length - fresh.length };
+  }
+
+  async forgetGroups(groupIds: readonly string[]): Promise<number> {
+    const groups = new Set(groupIds);
+    const ids = [...this.records.values()].filter((record) => groups.has(record.groupId)).map((record) => record.id);
+    this.markDropped(ids, 'forgotten');
+    let removed = ids.length;
+    for (const letter of [...this.dead.values()]) {
+      if (!groups.has(letter.groupId)) continue;
+      this.dead.delete(letter.id);
+      removed++;
+    }
+    return removed;
+  }
+
+  deadLetters(): readonly DeadLetter[] {
+    return [...this.dead.values()].map(({ message: _message, ...letter }) => letter);
+  }
+
+  retryDeadLetters(ids?: readonly string[]): number {
+    const chosen = this.chooseDead(ids);
+    for (const letter of chosen) {
+      this.dead.delete(letter.id);
+      this.records.set(letter.id, { id: letter.id, groupId: letter.groupId, message: letter.message, enqueuedAt: this.clock.now(), state: 'pending', attempts: 0 });
+      this.pendingCount++;
+    }
+    return chosen.length;
+  }
+
+  dropDeadLetters(ids?: readonly string[]): number {
+    const chosen = this.chooseDead(ids);
+    for (const letter of chosen) this.dead.delete(letter.id);
+    return chosen.length;
+  }
+
+  private chooseDead(ids: readonly string[] | undefined): (DeadLetter & { readonly message: OutboxEntry['message'] })[] {
+    if (ids === undefined) return [...this.dead.values()];
+    return ids.flatMap((id) => {
+      const letter = this.dead.get(id);
+      return letter === undefined ? [] : [letter];
+    });
   }
 
   size(): number {
@@ -111,6 +185,10 @@ export class InMemoryOutbox implements Outbox {
 
   /** Only this process uses an in-memory outbox, so it may always drain. */
   async acquireDrain(): Promise<boolean> {
+    return true;
+  }
+
+  async holdsDrain(): Promise<boolean> {
     return true;
   }
 

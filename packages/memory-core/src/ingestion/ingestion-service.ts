@@ -10,53 +10,36 @@ import {
   Outbox,
   TelemetrySink,
   type ChatTurn,
-  type GraphitiApi,
+  type DeadLetter,
   type OutboxEntry,
-  type OutboxRecord,
 } from '../ports.js';
 import { MemoryConfiguration } from '../settings/index.js';
-import { classifyFailure, type DeliveryFailure } from './delivery-failure.js';
+import { DeliveryBounds } from './delivery-bounds.js';
+import { DeliveryConfirmer } from './delivery-confirmer.js';
+import { DeliveryState, errorName } from './delivery-state.js';
 import { DeliveryTracker } from './delivery-tracker.js';
-import { deliveryKey } from './in-memory-delivery-ledger.js';
-import { IngestionOptions, resolveIngestionOptions, retryDelay } from './ingestion-options.js';
-import {
-  emptyCounters,
-  type ConfirmationResult,
-  type IngestionState,
-  type IngestionStats,
-} from './ingestion-stats.js';
-
-type StagedItem = { readonly turn: ChatTurn } | { readonly entries: readonly OutboxEntry[] };
-type ChunkOutcome = 'continue' | 'stop';
-
-/** Upper bound of `/episodes?last_n` per poll. */
-const MAX_EPISODES_PER_POLL = 1000;
-/** Smallest `last_n` per poll: other writers to the same group may have added episodes meanwhile. */
-const MIN_EPISODES_PER_POLL = 50;
-/** Messages of one group sent and unconfirmed at once, so one poll can still see all of them. */
-const MAX_IN_FLIGHT_PER_GROUP = MAX_EPISODES_PER_POLL / 2;
-/** Pending records read per pass. */
-const PENDING_PER_PASS = 1000;
+import { IngestionOptions, resolveIngestionOptions } from './ingestion-options.js';
+import type { ConfirmationResult, IngestionState, IngestionStats } from './ingestion-stats.js';
+import { MessageSender, type SenderHost } from './message-sender.js';
+import { TurnStaging } from './turn-staging.js';
 
 /**
  * Turns → Graphiti, exactly once where the outbox allows it. `enqueue` only stages the turn (the
- * chat path pays for an array push); a background step plans it (mapping, secret guard, scopes),
- * de-duplicates through the ledger and appends to the outbox. The drain loop sends pending
- * records in batches per group, and confirms sent ones by finding their names in `/episodes`,
- * re-sending what never appeared. See the package README for the delivery rules.
+ * chat path pays for an array push); staging plans it and admits it to the outbox (ledger
+ * de-duplicated); the drain loop confirms what was sent (`DeliveryConfirmer`) and sends what is
+ * pending (`MessageSender`), within the bounds of `DeliveryBounds`. See the package README.
  */
 @injectable()
 export class IngestionService {
   private readonly options: IngestionOptions;
-  /** When this service started: records sent earlier were recovered from a previous run. */
-  private readonly createdAt: number;
-  private readonly counters = emptyCounters();
+  private readonly state = new DeliveryState();
   private readonly tracker: DeliveryTracker;
+  private readonly staging: TurnStaging;
+  private readonly sender: MessageSender;
+  private readonly confirmer: DeliveryConfirmer;
   private readonly lifetime = new AbortController();
   private readonly listeners = new Set<(stats: IngestionStats) => void>();
 
-  private staged: StagedItem[] = [];
-  private stagingRun: Promise<void> | undefined;
   private passRun: Promise<void> | undefined;
   private loopRun: Promise<void> | undefined;
   private wakeController: AbortController | undefined;
@@ -64,35 +47,40 @@ export class IngestionService {
   private started = false;
   private disposed = false;
 
-  private inFlightByGroup = new Map<string, number>();
-  private inFlightCount = 0;
-  private backoffUntil = 0;
-  private sendFailures = 0;
-  private pollFailures = 0;
-  private lastSendAccepted = false;
-  private stalled = false;
-  private lastPassSent = false;
-  private lastErrorClass: string | undefined;
-  private lastErrorAt: number | undefined;
-  private lastConfirmedAt: number | undefined;
-  private blockedReason: string | undefined;
-
   constructor(
-    @inject(TurnPlanner) private readonly planner: TurnPlanner,
+    @inject(TurnPlanner) planner: TurnPlanner,
     @inject(Outbox) private readonly outbox: Outbox,
-    @inject(DeliveryLedger) private readonly ledger: DeliveryLedger,
+    @inject(DeliveryLedger) ledger: DeliveryLedger,
     @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(MemoryConfiguration) configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
     @inject(Logger) private readonly logger: Logger,
-    @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+    @inject(TelemetrySink) telemetry: TelemetrySink,
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
-    @inject(GroupRecorder) @optional() private readonly recorder?: GroupRecorder,
+    @inject(GroupRecorder) @optional() recorder?: GroupRecorder,
   ) {
     this.options = resolveIngestionOptions(options);
-    this.createdAt = clock.now();
-    this.tracker = new DeliveryTracker(this.options, clock.now());
+    const createdAt = clock.now();
+    this.tracker = new DeliveryTracker(this.options, createdAt);
+    const state = this.state;
+    this.staging = new TurnStaging(planner, outbox, ledger, state, clock, logger, telemetry, this.options, {
+      admitted: () => this.wake(),
+      changed: () => this.notify(),
+      // The local registry of written groups (what forget covers) learns of every accepted message.
+      ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
+    });
+    const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
+    const isDisposed = (): boolean => this.disposed;
+    const host: SenderHost = {
+      get disposed() {
+        return isDisposed();
+      },
+      signal: this.lifetime.signal,
+      block: (reason) => this.setBlocked(reason),
+    };
+    this.sender = new MessageSender(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, host);
+    this.confirmer = new DeliveryConfirmer(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, createdAt, host);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -104,9 +92,8 @@ export class IngestionService {
       this.logger.warn('ingestion: turn enqueued after dispose was ignored');
       return;
     }
-    this.counters.turns++;
-    this.staged.push({ turn });
-    if (this.stagingRun === undefined) this.scheduleStaging();
+    this.state.counters.turns++;
+    this.staging.push({ turn });
   }
 
   /**
@@ -121,8 +108,7 @@ export class IngestionService {
       );
     }
     if (this.disposed || entries.length === 0) return;
-    this.staged.push({ entries });
-    if (this.stagingRun === undefined) this.scheduleStaging();
+    this.staging.push({ entries });
   }
 
   /**
@@ -158,7 +144,8 @@ export class IngestionService {
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
-    while (this.stagingRun !== undefined) await this.stagingRun;
+    await this.settled();
+    if (this.staging.length > 0) this.logger.error('ingestion: disposed while the outbox refused messages; they are not kept', { items: this.staging.length });
     this.disposed = true;
     this.lifetime.abort();
     this.wake();
@@ -178,24 +165,20 @@ export class IngestionService {
   }
 
   /** Resolves when staged turns are in the outbox (for tests and shutdown paths). */
-  async settled(): Promise<void> {
-    while (this.stagingRun !== undefined) await this.stagingRun;
+  settled(): Promise<void> {
+    return this.staging.settled();
   }
 
   /**
    * Waits until everything staged or in the outbox is confirmed or dropped, or `timeoutMs`
    * passed, or `signal` aborted. Never rejects.
    */
-  async waitForConfirmation(options: {
-    readonly timeoutMs: number;
-    readonly signal?: AbortSignal;
-  }): Promise<ConfirmationResult> {
-    const confirmedBefore = this.counters.confirmed;
-    const done = (): boolean =>
-      this.staged.length === 0 && this.stagingRun === undefined && this.outbox.size() === 0;
+  async waitForConfirmation(options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<ConfirmationResult> {
+    const confirmedBefore = this.state.counters.confirmed;
+    const done = (): boolean => this.staging.length === 0 && !this.staging.busy && this.outbox.size() === 0;
     const result = (): ConfirmationResult => ({
-      confirmed: this.counters.confirmed - confirmedBefore,
-      pending: this.outbox.size() + this.stagedMessageEstimate(),
+      confirmed: this.state.counters.confirmed - confirmedBefore,
+      pending: this.outbox.size() + this.staging.messageEstimate(),
     });
     if (done() || options.signal?.aborted) return result();
     const stop = new AbortController();
@@ -217,22 +200,65 @@ export class IngestionService {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Forgetting and dead letters
+
+  /**
+   * Removes everything still queued for these groups (turns still being planned included) and
+   * keeps their ledger keys as forgotten, so no capture, track or hook run offers them again.
+   * Returns how many queued messages were removed.
+   */
+  async forgetGroups(groupIds: readonly string[]): Promise<number> {
+    if (groupIds.length === 0) return 0;
+    await this.settled();
+    const removed = await this.outbox.forgetGroups(groupIds);
+    if (removed > 0) this.logger.info('ingestion: queued messages of forgotten groups removed', { messages: removed, groups: groupIds.length });
+    this.notify();
+    return removed;
+  }
+
+  /** Messages that failed `maxAttempts` times or stayed unconfirmed past `maxAgeHours`. */
+  deadLetters(): readonly DeadLetter[] {
+    return this.outbox.deadLetters();
+  }
+
+  /** Sends dead letters (all when `ids` is omitted) again, with fresh attempts. Returns how many. */
+  retryDeadLetters(ids?: readonly string[]): number {
+    const moved = this.outbox.retryDeadLetters(ids);
+    if (moved > 0) {
+      this.state.sendFailures = 0;
+      this.state.backoffUntil = 0;
+      this.wake();
+    }
+    this.notify();
+    return moved;
+  }
+
+  /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
+  dropDeadLetters(ids?: readonly string[]): number {
+    const dropped = this.outbox.dropDeadLetters(ids);
+    this.notify();
+    return dropped;
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Status
 
   stats(): IngestionStats {
     const queueDepth = this.outbox.size();
-    const state = this.state(queueDepth);
+    const state = this.deliveryState(queueDepth);
+    const { counters, inFlightCount, lastErrorClass, lastErrorAt, lastConfirmedAt, blockedReason } = this.state;
     return {
       state,
       queueDepth,
-      inFlight: Math.min(this.inFlightCount, queueDepth),
-      staged: this.staged.length,
+      inFlight: Math.min(inFlightCount, queueDepth),
+      staged: this.staging.length,
+      deadLetters: this.outbox.deadLetters().length,
       waiting: state === 'accepting-not-processing' ? queueDepth : 0,
-      counters: { ...this.counters },
-      ...(this.lastErrorClass === undefined ? {} : { lastErrorClass: this.lastErrorClass }),
-      ...(this.lastErrorAt === undefined ? {} : { lastErrorAt: this.lastErrorAt }),
-      ...(this.lastConfirmedAt === undefined ? {} : { lastConfirmedAt: this.lastConfirmedAt }),
-      ...(this.blockedReason === undefined ? {} : { blockedReason: this.blockedReason }),
+      counters: { ...counters },
+      ...(lastErrorClass === undefined ? {} : { lastErrorClass }),
+      ...(lastErrorAt === undefined ? {} : { lastErrorAt }),
+      ...(lastConfirmedAt === undefined ? {} : { lastConfirmedAt }),
+      ...(blockedReason === undefined ? {} : { blockedReason }),
     };
   }
 
@@ -241,10 +267,11 @@ export class IngestionService {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  private state(queueDepth: number): IngestionState {
-    if (this.stalled && queueDepth > 0) return 'accepting-not-processing';
-    if (queueDepth > 0 && (this.sendFailures > 0 || this.pollFailures > 0)) return 'failing';
-    if (queueDepth > 0 || this.staged.length > 0 || this.stagingRun !== undefined) return 'sending';
+  private deliveryState(queueDepth: number): IngestionState {
+    const { stalled, sendFailures, pollFailures } = this.state;
+    if (stalled && queueDepth > 0) return 'accepting-not-processing';
+    if (queueDepth > 0 && (sendFailures > 0 || pollFailures > 0)) return 'failing';
+    if (queueDepth > 0 || this.staging.length > 0 || this.staging.busy) return 'sending';
     return 'idle';
   }
 
@@ -261,90 +288,6 @@ export class IngestionService {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Staging: planning and admission, off the chat path
-
-  private scheduleStaging(): void {
-    // A macrotask, not a microtask: the chat path that enqueued gets to run on first.
-    this.stagingRun = new Promise<void>((resolve) => setTimeout(resolve, 0))
-      .then(() => this.processStaged())
-      .catch((error: unknown) => {
-        this.logger.error('ingestion: staging failed', { errorClass: errorName(error) });
-      })
-      .finally(() => {
-        this.stagingRun = undefined;
-        if (this.staged.length > 0) this.scheduleStaging();
-        this.notify();
-      });
-  }
-
-  private async processStaged(): Promise<void> {
-    while (this.staged.length > 0) {
-      const batch = this.staged;
-      this.staged = [];
-      const entries: OutboxEntry[] = [];
-      const turnOf = new Map<OutboxEntry, ChatTurn>();
-      let turns = 0;
-      for (const item of batch) {
-        if ('turn' in item) {
-          turns++;
-          try {
-            const planned = await this.planner.plan(item.turn);
-            for (const entry of planned) turnOf.set(entry, item.turn);
-            entries.push(...planned);
-          } catch (error) {
-            this.logger.error('ingestion: planning a turn failed; the turn is skipped', {
-              errorClass: errorName(error),
-            });
-          }
-        } else {
-          entries.push(...item.entries);
-        }
-      }
-      const fresh = this.admit(entries, turns);
-      // The local registry of written groups (what forget covers) learns of every accepted message.
-      await this.recorder?.accepted(fresh.map((entry) => ({ entry, turn: turnOf.get(entry) })));
-    }
-  }
-
-  /** Appends what the ledger has not seen; returns those entries. */
-  private admit(entries: readonly OutboxEntry[], turns: number): OutboxEntry[] {
-    if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
-    const fresh: OutboxEntry[] = [];
-    for (const entry of entries) {
-      const name = entry.message.name;
-      if (!name) {
-        this.logger.error('ingestion: a planned message has no name and was skipped');
-        continue;
-      }
-      const key = deliveryKey(entry.groupId, name);
-      if (this.ledger.has(key)) {
-        this.counters.duplicates++;
-        continue;
-      }
-      this.ledger.add(key);
-      fresh.push(entry);
-    }
-    if (fresh.length === 0) return fresh;
-    const result = this.outbox.append(fresh);
-    this.counters.enqueued += result.accepted;
-    if (result.dropped > 0) {
-      this.counters.dropped += result.dropped;
-      this.telemetry.emit({ type: 'dropped', messages: result.dropped, reason: 'overflow' });
-      this.logger.warn('ingestion: queue full, oldest pending messages dropped', {
-        messages: result.dropped,
-      });
-    }
-    this.wake();
-    return fresh;
-  }
-
-  private stagedMessageEstimate(): number {
-    let count = 0;
-    for (const item of this.staged) count += 'turn' in item ? 1 : item.entries.length;
-    return count;
-  }
-
-  // -------------------------------------------------------------------------------------------
   // The drain loop
 
   private async runLoop(): Promise<void> {
@@ -354,7 +297,7 @@ export class IngestionService {
       } catch (error) {
         // An outbox that fails to read: log and try again later rather than end the loop.
         this.logger.error('ingestion: drain pass failed', { errorClass: errorName(error) });
-        this.backoffUntil = this.clock.now() + this.options.idleRecheckMs;
+        this.state.backoffUntil = this.clock.now() + this.options.idleRecheckMs;
       }
       if (this.disposed) break;
       await this.sleepUntilWoken(this.nextDelay());
@@ -363,12 +306,13 @@ export class IngestionService {
 
   private nextDelay(): number | undefined {
     const now = this.clock.now();
-    if (this.blockedReason !== undefined) return this.options.idleRecheckMs;
-    const pending = this.outbox.size() - this.inFlightCount;
+    const { blockedReason, inFlightCount, backoffUntil, lastPassSent } = this.state;
+    if (blockedReason !== undefined) return this.options.idleRecheckMs;
+    const pending = this.outbox.size() - inFlightCount;
     const candidates: number[] = [];
-    if (this.backoffUntil > now) candidates.push(this.backoffUntil - now);
+    if (backoffUntil > now) candidates.push(backoffUntil - now);
     else if (pending > 0) {
-      if (this.lastPassSent) return 0;
+      if (lastPassSent) return 0;
       // Pending but nothing sendable (groups at their in-flight bound): the next poll frees room.
       candidates.push(this.options.idleRecheckMs);
     }
@@ -403,8 +347,8 @@ export class IngestionService {
   }
 
   private async runPass(): Promise<void> {
-    while (this.stagingRun !== undefined) await this.stagingRun;
-    this.lastPassSent = false;
+    await this.settled();
+    this.state.lastPassSent = false;
     const api = this.connection.current();
     const decision = this.gate.evaluate();
     if (api === undefined || !decision.open) {
@@ -415,268 +359,15 @@ export class IngestionService {
       this.setBlocked('another process drains the outbox');
       return;
     }
-    this.blockedReason = undefined;
-    await this.confirmInFlight(api);
-    if (!this.disposed && this.clock.now() >= this.backoffUntil) await this.sendPending(api);
+    this.state.blockedReason = undefined;
+    await this.confirmer.confirmInFlight(api);
+    if (!this.disposed && this.clock.now() >= this.state.backoffUntil) await this.sender.sendPending(api);
     this.notify();
   }
 
   private setBlocked(reason: string): void {
-    if (this.blockedReason !== reason) this.logger.info('ingestion: not sending', { reason });
-    this.blockedReason = reason;
+    if (this.state.blockedReason !== reason) this.logger.info('ingestion: not sending', { reason });
+    this.state.blockedReason = reason;
     this.notify();
   }
-
-  // -------------------------------------------------------------------------------------------
-  // Sending
-
-  private async sendPending(api: GraphitiApi): Promise<void> {
-    const settings = this.configuration.current();
-    const batchSize = Math.max(1, Math.floor(settings.maxBatchSize));
-    const records = await this.outbox.pending(Math.max(PENDING_PER_PASS, batchSize));
-    for (const [groupId, group] of groupByGroupId(records)) {
-      let room = MAX_IN_FLIGHT_PER_GROUP - (this.inFlightByGroup.get(groupId) ?? 0);
-      for (let start = 0; start < group.length && room > 0; start += batchSize) {
-        if (this.disposed) return;
-        const chunk = group.slice(start, start + Math.min(batchSize, room));
-        room -= chunk.length;
-        if ((await this.sendChunk(api, groupId, chunk, settings.timeoutMs)) === 'stop') return;
-      }
-    }
-  }
-
-  private async sendChunk(
-    api: GraphitiApi,
-    groupId: string,
-    chunk: readonly OutboxRecord[],
-    timeoutMs: number,
-  ): Promise<ChunkOutcome> {
-    const ids = chunk.map((record) => record.id);
-    const sentAt = this.clock.now();
-    // Marked before the request: a crash from here on recovers into confirmation, not a resend.
-    this.outbox.markSent(ids, sentAt);
-    this.changeInFlight(groupId, chunk.length);
-    try {
-      await api.addMessages(
-        { group_id: groupId, messages: chunk.map((record) => record.message) },
-        { timeoutMs, maxRetries: 0, signal: this.lifetime.signal },
-      );
-      this.accepted(groupId, chunk.length, sentAt);
-      return 'continue';
-    } catch (error) {
-      const failure = classifyFailure(error);
-      switch (failure.disposition) {
-        case 'accepted':
-          this.accepted(groupId, chunk.length, sentAt);
-          return 'continue';
-        case 'unknown-outcome':
-          // It may have reached the server: leave it `sent`; confirmation finds it or re-sends it.
-          this.tracker.sentTo(groupId, this.clock.now());
-          if (!this.disposed) this.failed(failure);
-          return 'stop';
-        case 'retry':
-          this.outbox.markPending(ids);
-          this.changeInFlight(groupId, -chunk.length);
-          this.failed(failure);
-          return 'stop';
-        case 'dead-letter':
-          this.outbox.markPending(ids);
-          this.changeInFlight(groupId, -chunk.length);
-          if (failure.status === 422 && chunk.length > 1) return this.isolateInvalid(api, groupId, chunk, timeoutMs);
-          this.deadLetter(chunk, failure);
-          return 'continue';
-      }
-    }
-  }
-
-  /** One invalid message must not take its whole batch down: send them one by one. */
-  private async isolateInvalid(
-    api: GraphitiApi,
-    groupId: string,
-    chunk: readonly OutboxRecord[],
-    timeoutMs: number,
-  ): Promise<ChunkOutcome> {
-    for (const record of chunk) {
-      if (this.disposed) return 'stop';
-      if ((await this.sendChunk(api, groupId, [record], timeoutMs)) === 'stop') return 'stop';
-    }
-    return 'continue';
-  }
-
-  private accepted(groupId: string, messages: number, sentAt: number): void {
-    const now = this.clock.now();
-    this.counters.sent += messages;
-    this.sendFailures = 0;
-    this.lastSendAccepted = true;
-    this.lastPassSent = true;
-    this.tracker.sentTo(groupId, now);
-    this.telemetry.emit({ type: 'sent', messages, groupCount: 1, latencyMs: now - sentAt });
-  }
-
-  private failed(failure: DeliveryFailure): void {
-    this.sendFailures++;
-    this.counters.retried++;
-    this.recordError(failure);
-    const delay = retryDelay(this.sendFailures, this.options, failure.retryAfterMs);
-    this.backoffUntil = this.clock.now() + delay;
-    this.telemetry.emit({ type: 'retried', attempt: this.sendFailures, errorClass: failure.errorClass });
-    this.logger.warn('ingestion: sending failed, will retry', {
-      errorClass: failure.errorClass,
-      reason: failure.reason,
-      attempt: this.sendFailures,
-      delayMs: delay,
-    });
-  }
-
-  private deadLetter(records: readonly OutboxRecord[], failure: DeliveryFailure): void {
-    this.outbox.markDropped(
-      records.map((record) => record.id),
-      'dead-letter',
-      failure.reason,
-    );
-    this.counters.deadLettered += records.length;
-    this.recordError(failure);
-    this.telemetry.emit({
-      type: 'dead-lettered',
-      messages: records.length,
-      errorClass: failure.errorClass,
-      reason: failure.reason,
-    });
-    this.logger.error('ingestion: messages refused for good (dead-lettered)', {
-      messages: records.length,
-      errorClass: failure.errorClass,
-      reason: failure.reason,
-    });
-  }
-
-  private recordError(failure: DeliveryFailure): void {
-    this.lastErrorClass = failure.errorClass;
-    this.lastErrorAt = this.clock.now();
-  }
-
-  private changeInFlight(groupId: string, delta: number): void {
-    this.inFlightCount = Math.max(0, this.inFlightCount + delta);
-    this.inFlightByGroup.set(groupId, Math.max(0, (this.inFlightByGroup.get(groupId) ?? 0) + delta));
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Confirming
-
-  private async confirmInFlight(api: GraphitiApi): Promise<void> {
-    const inFlight = await this.outbox.inFlight();
-    const byGroup = groupByGroupId(inFlight);
-    this.inFlightCount = inFlight.length;
-    this.inFlightByGroup = new Map([...byGroup].map(([groupId, records]) => [groupId, records.length]));
-    this.tracker.retainGroups(new Set(byGroup.keys()));
-    if (inFlight.length === 0) {
-      this.pollFailures = 0;
-      return;
-    }
-    const timeoutMs = this.configuration.current().timeoutMs;
-    for (const [groupId, records] of byGroup) {
-      if (this.disposed) return;
-      if (!this.tracker.isPollDue(groupId, this.clock.now())) continue;
-      await this.pollGroup(api, groupId, records, timeoutMs);
-    }
-  }
-
-  /**
-   * How many of the group's newest episodes one poll reads. Fresh sends are near the top, so a small
-   * window finds them; a record sent before this service started (recovered after a crash), sent
-   * more than once, or waiting longer than a few polls may have been pushed down by later episodes
-   * (of this or another process), so those are looked for in the widest window.
-   */
-  private episodesWindow(records: readonly OutboxRecord[]): number {
-    const now = this.clock.now();
-    const patience = this.options.maxPollIntervalMs * 2;
-    const mayBeBuried = records.some(
-      (record) =>
-        record.attempts > 1 ||
-        record.sentAt === undefined ||
-        record.sentAt < this.createdAt ||
-        now - record.sentAt > patience,
-    );
-    if (mayBeBuried) return MAX_EPISODES_PER_POLL;
-    return Math.min(Math.max(2 * records.length, MIN_EPISODES_PER_POLL), MAX_EPISODES_PER_POLL);
-  }
-
-  private async pollGroup(
-    api: GraphitiApi,
-    groupId: string,
-    records: readonly OutboxRecord[],
-    timeoutMs: number,
-  ): Promise<void> {
-    const lastN = this.episodesWindow(records);
-    let names: Set<string>;
-    try {
-      const episodes = await api.getEpisodes(
-        groupId,
-        { lastN },
-        { timeoutMs, maxRetries: 0, signal: this.lifetime.signal },
-      );
-      names = new Set(episodes.map((episode) => episode.name));
-      this.pollFailures = 0;
-    } catch (error) {
-      if (this.disposed) return;
-      const failure = classifyFailure(error);
-      this.pollFailures++;
-      this.recordError(failure);
-      this.tracker.polled(groupId, this.clock.now(), false);
-      this.logger.warn('ingestion: looking for sent messages failed', {
-        errorClass: failure.errorClass,
-        reason: failure.reason,
-      });
-      return;
-    }
-    const now = this.clock.now();
-    const found = records.filter((record) => record.message.name !== undefined && names.has(record.message.name));
-    if (found.length > 0) this.confirm(groupId, found, now);
-    const foundIds = new Set(found.map((record) => record.id));
-    const due = records.filter((record) => !foundIds.has(record.id) && this.tracker.resendDue(record, now));
-    if (due.length > 0) this.resend(groupId, due, now);
-    this.tracker.polled(groupId, now, found.length > 0);
-  }
-
-  private confirm(groupId: string, records: readonly OutboxRecord[], now: number): void {
-    this.outbox.markConfirmed(records.map((record) => record.id));
-    this.changeInFlight(groupId, -records.length);
-    this.counters.confirmed += records.length;
-    this.tracker.confirmed(records, now);
-    this.lastConfirmedAt = now;
-    this.stalled = false;
-    const totalLatency = records.reduce((sum, record) => sum + (now - (record.sentAt ?? record.enqueuedAt)), 0);
-    this.telemetry.emit({
-      type: 'confirmed',
-      messages: records.length,
-      latencyMs: Math.round(totalLatency / records.length),
-    });
-  }
-
-  private resend(groupId: string, records: readonly OutboxRecord[], now: number): void {
-    const noProgress = this.tracker.noProgress(now);
-    this.outbox.markPending(records.map((record) => record.id));
-    this.changeInFlight(groupId, -records.length);
-    this.counters.resent += records.length;
-    // 202s and still nothing for a whole window: upstream's silent worker death, or a restart.
-    if (noProgress && this.lastSendAccepted) this.stalled = true;
-    this.telemetry.emit({ type: 'resent', messages: records.length });
-    this.logger.warn('ingestion: sent messages never appeared; sending them again', {
-      messages: records.length,
-      serverShowsProgress: !noProgress,
-    });
-  }
-}
-
-function groupByGroupId(records: readonly OutboxRecord[]): Map<string, OutboxRecord[]> {
-  const groups = new Map<string, OutboxRecord[]>();
-  for (const record of records) {
-    const group = groups.get(record.groupId);
-    if (group) group.push(record);
-    else groups.set(record.groupId, [record]);
-  }
-  return groups;
-}
-
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
 }

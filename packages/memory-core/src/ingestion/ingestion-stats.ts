@@ -21,7 +21,7 @@ export interface IngestionCounters {
   readonly confirmed: number;
   /** Messages dropped by policy (queue full). */
   readonly dropped: number;
-  /** Messages refused for good (422, invalid group id), with their reason. */
+  /** Messages refused for good (422, invalid group id), failed `maxAttempts` times, or too old. */
   readonly deadLettered: number;
   /** Failed `/messages` attempts that will be repeated. */
   readonly retried: number;
@@ -37,6 +37,8 @@ export interface IngestionStats {
   readonly inFlight: number;
   /** Turns accepted by `enqueue` and not planned yet. */
   readonly staged: number;
+  /** Dead letters kept in the outbox (retry or drop them). */
+  readonly deadLetters: number;
   /** Messages waiting while the server accepts without processing (0 in other states). */
   readonly waiting: number;
   readonly counters: IngestionCounters;

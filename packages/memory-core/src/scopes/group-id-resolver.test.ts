@@ -58,6 +58,14 @@ describe('DefaultGroupIdResolver', () => {
     ]);
   });
 
+  it('user: an account id is hashed even with groupIdStrategy raw, so it never leaves the machine as it is', async () => {
+    const { resolver } = resolverWith({ accountId: 'alice@example.com', folderUris: ['file:///w'] }, { groupIdStrategy: 'raw' });
+    const groupId = await resolver.resolve('user');
+    expect(groupId).toBe(await hashedGroupId('user', 'account:alice@example.com'));
+    expect(groupId).not.toContain('alice');
+    expect(await resolver.resolve('workspace')).toBe(await rawGroupId('workspace', 'file:///w'));
+  });
+
   it('user: from the account id when given', async () => {
     const { resolver, store } = resolverWith({ accountId: 'alice@example.com' });
     expect(await resolver.resolve('user')).toBe(await hashedGroupId('user', 'account:alice@example.com'));

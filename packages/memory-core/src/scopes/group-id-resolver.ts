@@ -87,8 +87,9 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
     const cacheKey = `${strategy}\n${scope}\n${identity.source}\n${identity.value}`;
     let groupId = this.cache.get(cacheKey);
     if (groupId === undefined) {
+      // An account id is never sent as it is, whatever the strategy: only its hash leaves the machine.
       groupId =
-        strategy === 'raw'
+        strategy === 'raw' && identity.source !== 'account'
           ? rawGroupId(scope, identity.value)
           : hashedGroupId(scope, `${identity.source}:${identity.value}`);
       if (this.cache.size >= CACHE_LIMIT) {

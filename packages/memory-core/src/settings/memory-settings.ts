@@ -25,6 +25,8 @@ export const SETTING_BOUNDS = {
   recallTimeoutMs: { min: 50, max: 10_000 },
   recallMaxFacts: { min: 1, max: 50 },
   backfillTurns: { min: 0, max: 1000 },
+  maxAttempts: { min: 1, max: 1000 },
+  maxAgeHours: { min: 1, max: 8760 },
 } as const;
 
 function boundedInteger(bounds: { readonly min: number; readonly max: number }, fallback: number) {
@@ -49,6 +51,10 @@ export const memorySettingsSchema = z.object({
   maxBatchSize: boundedInteger(SETTING_BOUNDS.maxBatchSize, 20),
   maxQueueSize: boundedInteger(SETTING_BOUNDS.maxQueueSize, 1000),
   maxMessageChars: boundedInteger(SETTING_BOUNDS.maxMessageChars, 4000),
+  /** Sends of one message before it becomes a dead letter. */
+  maxAttempts: boundedInteger(SETTING_BOUNDS.maxAttempts, 8),
+  /** Hours a message may stay unconfirmed before it becomes a dead letter. */
+  maxAgeHours: boundedInteger(SETTING_BOUNDS.maxAgeHours, 72),
   scopes: z.enum(INGEST_SCOPE_SETTINGS).default('both'),
   groupIdStrategy: z.enum(GROUP_ID_STRATEGIES).default('hashed'),
   includeGitMetadata: z.boolean().default(false),

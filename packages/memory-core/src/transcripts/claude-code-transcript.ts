@@ -24,7 +24,7 @@ export interface ClaudeCodeTranscriptOptions {
   readonly includeSidechains?: boolean;
   /** Session id for lines that carry none (default: the file's own `sessionId`). */
   readonly sessionId?: string;
-  /** Longer lines are dropped and counted as malformed; default 32 Mi characters. */
+  /** Longer lines are dropped and counted as too long; default 32 Mi characters. */
   readonly maxLineLength?: number;
 }
 

@@ -53,7 +53,8 @@ export abstract class JsonLinesReader implements TranscriptReader {
     const unsupportedVersion = this.unsupportedVersion();
     return {
       format: this.format,
-      malformedLines: this.malformed + this.lines.droppedLines,
+      malformedLines: this.malformed,
+      tooLongLines: this.lines.droppedLines,
       skippedTurns: this.skippedTurns(),
       tornLastLine: this.torn,
       tokens: tokenReduction(this.charactersBefore, this.charactersAfter),

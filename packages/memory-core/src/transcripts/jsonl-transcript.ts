@@ -12,7 +12,7 @@ export interface JsonlTranscriptOptions {
   readonly sessionId?: string;
   /** Who answered, as metadata on every turn. */
   readonly participant?: string;
-  /** Longer lines are dropped and counted as malformed; default 32 Mi characters. */
+  /** Longer lines are dropped and counted as too long; default 32 Mi characters. */
   readonly maxLineLength?: number;
 }
 

@@ -18,6 +18,8 @@ export interface TranscriptParseResult {
   readonly turns: ChatTurn[];
   /** Lines that were not JSON objects of the format, or could not be applied. Never fatal. */
   readonly malformedLines: number;
+  /** Lines longer than the reader's limit (`maxLineLength`), skipped unread. Never fatal. */
+  readonly tooLongLines: number;
   /** Turns seen but not returned: unfinished, cancelled, failed, subagent, without user text. */
   readonly skippedTurns: number;
   /** Set when the file declares a version this parser does not know; `turns` is then empty. */

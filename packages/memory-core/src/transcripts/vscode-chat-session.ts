@@ -15,7 +15,7 @@ export const SUPPORTED_VSCODE_CHAT_VERSIONS: readonly number[] = [1, 2, 3];
 export interface VsCodeChatSessionOptions {
   /** Session id when the session object has none. */
   readonly sessionId?: string;
-  /** Longer lines are dropped and counted as malformed; default 32 Mi characters. */
+  /** Longer lines are dropped and counted as too long; default 32 Mi characters. */
   readonly maxLineLength?: number;
 }
 

@@ -2,64 +2,28 @@
 // FileOutbox and are SIGKILLed at random points, repeatedly, while the emulator answers 30% of
 // requests with errors, hangs some, and loses its worker (then its queue, on restart). A last
 // process recovers and drains. Every message must then exist exactly once in the emulator.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnChaosChild } from '../test-support/chaos-process.js';
 import { temporaryDirectory } from '../test-support/journal-fixtures.js';
 
 const TOTAL = 2_000;
-const packageDirectory = path.resolve(import.meta.dirname, '..', '..');
-const childScript = path.join(packageDirectory, 'src', 'test-support', 'chaos-child.ts');
 
 let emulator: RunningEmulator | undefined;
 const children: ChildProcess[] = [];
+
+function spawnChild(directory: string, url: string) {
+  const run = spawnChaosChild({ directory, url, total: TOTAL });
+  children.push(run.child);
+  return run;
+}
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   await emulator?.close();
   emulator = undefined;
 });
-
-interface ChildRun {
-  readonly child: ChildProcess;
-  readonly events: Record<string, unknown>[];
-  readonly exited: Promise<number | null>;
-  stderr: string;
-}
-
-function spawnChild(directory: string, url: string): ChildRun {
-  const child = spawn(process.execPath, ['--conditions=@graphiti-memory/source', '--import', 'tsx', childScript], {
-    cwd: packageDirectory,
-    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(packageDirectory, 'tsconfig.tsx.json'), CHAOS_DIRECTORY: directory, CHAOS_URL: url, CHAOS_TOTAL: String(TOTAL), CHAOS_GROUPS: '4' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const run: ChildRun = {
-    child,
-    events: [],
-    stderr: '',
-    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-  };
-  let buffered = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      try {
-        run.events.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        // Not a report line.
-      }
-    }
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    run.stderr = (run.stderr + chunk.toString('utf8')).slice(-4_000);
-  });
-  return run;
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,6 +5,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { encodeJournalLine } from './journal-line.js';
 
+/** State files hold chat text: readable and writable by the user only (ignored on Windows). */
+export const PRIVATE_FILE_MODE = 0o600;
+
 export interface JournalFileOptions {
   /** Milliseconds between a first queued entry and the write of its batch. */
   readonly commitIntervalMs: number;
@@ -47,7 +50,9 @@ export class JournalFile {
    * last line) are cut off first, so the next line never merges with a fragment.
    */
   static async open(filePath: string, validLength: number, lineCount: number, options: JournalFileOptions): Promise<JournalFile> {
-    const handle = await fs.open(filePath, 'a+');
+    const handle = await fs.open(filePath, 'a+', PRIVATE_FILE_MODE);
+    // Files made before state was private: they hold chat text, so only the user may read them.
+    await handle.chmod(PRIVATE_FILE_MODE).catch(() => undefined);
     const { size } = await handle.stat();
     if (size > validLength) await handle.truncate(validLength);
     return new JournalFile(filePath, handle, Math.min(size, validLength), lineCount, options);
@@ -99,7 +104,7 @@ export class JournalFile {
       const text = entries.map((entry) => encodeJournalLine(entry)).join('');
       const temporaryPath = `${this.filePath}.${process.pid}.compacting`;
       try {
-        const temporary = await fs.open(temporaryPath, 'w');
+        const temporary = await fs.open(temporaryPath, 'w', PRIVATE_FILE_MODE);
         try {
           await temporary.writeFile(text, 'utf8');
           await temporary.sync();
@@ -122,7 +127,7 @@ export class JournalFile {
       }
       await syncDirectory(path.dirname(this.filePath)).catch(() => undefined);
       const previous = this.#handle;
-      this.#handle = await fs.open(this.filePath, 'a+');
+      this.#handle = await fs.open(this.filePath, 'a+', PRIVATE_FILE_MODE);
       await previous.close();
       this.#length = Buffer.byteLength(text, 'utf8');
       this.#lineCount = entries.length;

@@ -1,6 +1,7 @@
 // Cross-process locks through proper-lockfile: a lock is a `<target>.lock` directory whose mtime
 // the holder refreshes every `updateMs`; a lock not refreshed for `staleMs` (its holder died or
 // hung) is taken over. Pure JavaScript, works on every platform and on network drives.
+import { promises as fs } from 'node:fs';
 import lockfile from 'proper-lockfile';
 
 export interface LockTiming {
@@ -12,6 +13,11 @@ export interface HeldLock {
   release(): Promise<void>;
   /** Set when the lock was lost (not refreshed in time and taken by another process). */
   readonly compromised: boolean;
+  /**
+   * Checks now, not at the next refresh, that the lock folder is still the one this process
+   * created (a removed or re-created folder has another inode). Marks the lock compromised if not.
+   */
+  verify(): Promise<boolean>;
 }
 
 /** Tries once to take the lock of `target`; `undefined` when another live process holds it. */
@@ -29,9 +35,21 @@ export async function tryLock(target: string, timing: LockTiming, onCompromised:
         onCompromised(error);
       },
     });
+    const lockPath = `${target}.lock`;
+    const inode = (await fs.stat(lockPath)).ino;
     return {
       get compromised() {
         return state.compromised;
+      },
+      verify: async () => {
+        if (state.compromised || state.released) return false;
+        const current = await fs.stat(lockPath).catch(() => undefined);
+        if (current?.ino === inode) return true;
+        if (!state.compromised) {
+          state.compromised = true;
+          onCompromised(Object.assign(new Error(`The lock ${lockPath} was removed or replaced by another process.`), { code: 'ECOMPROMISED' }));
+        }
+        return false;
       },
       release: async () => {
         if (state.released) return;

@@ -68,7 +68,7 @@ describe('FileOutbox', () => {
     const torn = encodeJournalLine(enqueuedLine('dead-3', 3)).slice(0, 20);
     await writeJournal(directory, 'outbox-dead-1.journal', [enqueuedLine('dead-1', 1), enqueuedLine('dead-2', 2), { t: 'sent', ids: ['dead-2'], at: 9 }], `0badc0de {"t":"confirmed","ids":["dead-1"]}\n${torn}`);
     const outbox = await openOutbox({ directory });
-    expect(outbox.recovery()).toEqual({ tornLines: 1, corruptLines: 1, adoptedJournals: 1, adoptedRecords: 2 });
+    expect(outbox.recovery()).toEqual({ tornLines: 1, corruptLines: 1, adoptedJournals: 1, adoptedRecords: 2, damagedFiles: ['outbox-dead-1.journal'] });
     expect((await outbox.pending(10)).map((record) => record.id)).toEqual(['dead-1']);
     expect((await outbox.inFlight()).map((record) => [record.id, record.attempts, record.sentAt])).toEqual([['dead-2', 1, 9]]);
   });
@@ -197,7 +197,10 @@ describe('FileOutbox', () => {
           }
         }
         await outbox.flush();
-        const expected = [...(await outbox.pending(100)), ...(await outbox.inFlight())].map((record) => `${record.id}:${record.state}:${record.attempts}`).sort();
+        const expected = [
+          ...[...(await outbox.pending(100)), ...(await outbox.inFlight())].map((record) => `${record.id}:${record.state}:${record.attempts}`),
+          ...outbox.deadLetters().map((letter) => `${letter.id}:dead:${letter.attempts}`),
+        ].sort();
         const replayed = await replayFile(outbox.stats().journalPath);
         const actual = [...replayed.records.values()].map((record) => `${record.id}:${record.state}:${record.attempts}`).sort();
         await outbox.close();

@@ -4,9 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type {
+  DeadLetter,
   DeliveryLedger,
   Logger,
   Outbox,
+  OutboxAdmitResult,
   OutboxAppendResult,
   OutboxDropReason,
   OutboxEntry,
@@ -14,11 +16,15 @@ import type {
 } from '@graphiti-memory/memory-core';
 import { JournalFile } from '../journal/journal-file.js';
 import { tryLock, type HeldLock, type LockTiming } from './file-locks.js';
-import { collectOrphans, JOURNAL_FILE_PATTERN, readForeignKeys, removeAdopted } from './journal-adoption.js';
+import lockfile from 'proper-lockfile';
+import { ForeignKeyReader } from './foreign-keys.js';
+import { collectOrphans, JOURNAL_FILE_PATTERN, removeAdopted } from './journal-adoption.js';
 import { SharedLedgerFile } from './shared-ledger-file.js';
 import {
+  deadLetterOf,
   entryFromRecord,
   ledgerKeyOf,
+  reviveRecord,
   publicRecord,
   type MutableOutboxRecord,
   type OutboxJournalEntry,
@@ -59,6 +65,11 @@ export interface OutboxRecovery {
   readonly adoptedJournals: number;
   /** Live records imported from them. */
   readonly adoptedRecords: number;
+  /**
+   * Files (names in the folder) where damaged lines were found. What they lost is not treated as
+   * delivered: a message whose lines were lost is admitted again when its transcript is read again.
+   */
+  readonly damagedFiles: readonly string[];
 }
 
 export interface FileOutboxStats {
@@ -68,6 +79,12 @@ export interface FileOutboxStats {
   readonly confirmed: number;
   readonly droppedOverflow: number;
   readonly droppedDeadLetter: number;
+  /** Records removed because their group was forgotten. */
+  readonly forgotten: number;
+  /** Dead letters kept (retry or drop them). */
+  readonly deadLetters: number;
+  /** This process lost its journal lock (another process took its records over): it sends nothing more. */
+  readonly fenced: boolean;
   readonly journalPath: string;
   readonly journalBytes: number;
   readonly journalLines: number;
@@ -78,9 +95,15 @@ export interface FileOutboxStats {
 }
 
 const DRAIN_LOCK_TARGET = 'drain';
+/** Admission (ledger check + append) is serialised across the processes of a folder by this lock. */
+const ADMIT_LOCK_TARGET = 'admit';
 
 export class FileOutbox implements Outbox {
   readonly #records = new Map<string, MutableOutboxRecord>();
+  /** Dead letters, kept apart from the live records (they count in no queue size). */
+  readonly #dead = new Map<string, MutableOutboxRecord>();
+  readonly #foreign: ForeignKeyReader;
+  #fenced = false;
   readonly #idPrefix: string;
   #nextId = 0;
   #acknowledgedSinceCompaction = 0;
@@ -92,8 +115,8 @@ export class FileOutbox implements Outbox {
   #drainCooldownUntil = 0;
   #drainIdleTimer: NodeJS.Timeout | undefined;
   #closed = false;
-  #recovery = { tornLines: 0, corruptLines: 0, adoptedJournals: 0, adoptedRecords: 0 };
-  #counters = { confirmed: 0, droppedOverflow: 0, droppedDeadLetter: 0, compactions: 0 };
+  #recovery = { tornLines: 0, corruptLines: 0, adoptedJournals: 0, adoptedRecords: 0, damagedFiles: [] as string[] };
+  #counters = { confirmed: 0, droppedOverflow: 0, droppedDeadLetter: 0, forgotten: 0, compactions: 0 };
   /** Every key the ledger knows, oldest first. */
   readonly #ledgerKeys = new Set<string>();
   /** Keys whose only durable copy is the current journal: moved to the ledger file on compaction. */
@@ -122,6 +145,7 @@ export class FileOutbox implements Outbox {
   ) {
     this.#idPrefix = path.basename(journal.filePath, '.journal').slice('outbox-'.length);
     this.#ledgerFile = new SharedLedgerFile(directory, this.#ledgerLimit, timing);
+    this.#foreign = new ForeignKeyReader(directory, path.basename(journal.filePath));
   }
 
   /** Opens an outbox in `options.directory`, adopting the journals of dead processes there. */
@@ -132,9 +156,12 @@ export class FileOutbox implements Outbox {
     const timing: LockTiming = { staleMs, updateMs: Math.max(Math.min(options.lockUpdateMs ?? staleMs / 2, staleMs / 2), 1_000) };
     const journalPath = path.join(directory, `outbox-${process.pid.toString(36)}-${randomBytes(6).toString('hex')}.journal`);
     const logger = options.logger;
+    const fence = { outbox: undefined as FileOutbox | undefined };
     const ownLock = await tryLock(journalPath, timing, (error) => {
-      // Another process may now adopt this journal: the event loop was blocked longer than staleLockMs.
-      logger?.error('outbox journal lock lost; records may be delivered by another process too', { code: errorCode(error) });
+      // Another process may now adopt this journal (its lock was removed, or the event loop was
+      // blocked longer than staleLockMs): stop sending, so no record goes out twice.
+      if (fence.outbox !== undefined) fence.outbox.#fenced = true;
+      logger?.error('outbox journal lock lost; this process stops sending and leaves its records to the process that takes them over', { code: errorCode(error) });
     });
     if (ownLock === undefined) {
       throw new Error(`Could not lock the new outbox journal ${journalPath}: a lock already exists for a file name that should be unique. Retry opening the outbox.`);
@@ -144,12 +171,12 @@ export class FileOutbox implements Outbox {
       onWriteError: (error) => logger?.error('outbox journal write failed; retrying', { code: errorCode(error) }),
     });
     const outbox = new FileOutbox(directory, journal, ownLock, options, timing);
+    fence.outbox = outbox;
     const ledger = await outbox.#ledgerFile.load();
     for (const key of ledger.keys) outbox.#ledgerKeys.add(key);
-    outbox.#recovery.tornLines += ledger.tornLines;
-    outbox.#recovery.corruptLines += ledger.corruptLines;
+    outbox.#noteDamage(path.basename(outbox.#ledgerFile.filePath), ledger.tornLines, ledger.corruptLines);
     await outbox.adoptOrphans();
-    for (const key of (await readForeignKeys(directory, path.basename(journalPath))).keys) outbox.#rememberKey(key);
+    for (const key of await outbox.#foreign.readNew()) outbox.#rememberKey(key);
     return outbox;
   }
 
@@ -192,7 +219,7 @@ export class FileOutbox implements Outbox {
    */
   async pending(limit: number): Promise<readonly OutboxRecord[]> {
     const result: OutboxRecord[] = [];
-    if (limit <= 0) return result;
+    if (limit <= 0 || this.#fenced) return result;
     const at = this.#now();
     for (const record of this.#records.values()) {
       if (record.state !== 'pending') continue;
@@ -248,15 +275,140 @@ export class FileOutbox implements Outbox {
     this.journal.append({ t: 'pending', ids: known.map((record) => record.id) } satisfies OutboxJournalEntry);
   }
 
-  markDropped(ids: readonly string[], reason: OutboxDropReason, _detail?: string): void {
-    // `detail` may describe a server answer; it is not journaled, so the journal never holds more than the message.
+  /** A dead letter is kept (state `dead`) with `detail`, ingestion's content-free reason (`HTTP 500`). */
+  markDropped(ids: readonly string[], reason: OutboxDropReason, detail?: string): void {
     const known = this.#known(ids);
     if (known.length === 0) return;
     for (const record of known) this.#records.delete(record.id);
+    if (reason === 'dead-letter') {
+      const at = this.#now();
+      const error = (detail ?? 'unknown').slice(0, 200);
+      for (const record of known) {
+        record.state = 'dead';
+        record.offeredAt = undefined;
+        record.deadAt = at;
+        record.lastError = error;
+        this.#dead.set(record.id, record);
+      }
+      this.#counters.droppedDeadLetter += known.length;
+      this.journal.append({ t: 'dead', ids: known.map((record) => record.id), at, error } satisfies OutboxJournalEntry);
+      return;
+    }
     if (reason === 'overflow') this.#counters.droppedOverflow += known.length;
-    else if (reason === 'dead-letter') this.#counters.droppedDeadLetter += known.length;
+    else this.#counters.forgotten += known.length;
     this.journal.append({ t: 'dropped', ids: known.map((record) => record.id), reason } satisfies OutboxJournalEntry);
     this.#acknowledged(known.length);
+  }
+
+  /**
+   * Appends the entries whose key neither `ledger` nor any writer of this folder knows, under the
+   * folder's admission lock and after reading what the other processes accepted since the last
+   * check; durable before the lock is released. Two processes offered one transcript at the same
+   * moment thus accept each message once between them.
+   */
+  async admit(entries: readonly OutboxEntry[], ledger: DeliveryLedger): Promise<OutboxAdmitResult> {
+    this.#assertOpen('admit');
+    const release = await lockfile.lock(path.join(this.directory, ADMIT_LOCK_TARGET), {
+      realpath: false,
+      lockfilePath: path.join(this.directory, `${ADMIT_LOCK_TARGET}.lock`),
+      stale: this.timing.staleMs,
+      update: this.timing.updateMs,
+      // Long enough for a lock left by a killed process to turn stale and be taken over.
+      retries: { retries: Math.ceil((this.timing.staleMs * 3) / 100), minTimeout: 5, maxTimeout: 100 },
+    });
+    try {
+      for (const key of await this.#foreign.readNew()) this.#rememberKey(key);
+      const fresh: OutboxEntry[] = [];
+      const seen = new Set<string>();
+      for (const entry of entries) {
+        const key = ledgerKeyOf(entry.groupId, entry.message.name);
+        if (key === undefined || seen.has(key) || this.#ledgerKeys.has(key) || ledger.has(key)) continue;
+        seen.add(key);
+        if (ledger !== this.deliveryLedger) ledger.add(key);
+        fresh.push(entry);
+      }
+      const result = fresh.length === 0 ? { accepted: 0, dropped: 0 } : this.append(fresh);
+      await this.journal.flush();
+      return { ...result, duplicates: entries.length - fresh.length };
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Removes every record of these groups (pending, in flight, dead), those of dead processes'
+   * journals included (adopted first). Their ledger keys stay: they are never admitted again.
+   */
+  async forgetGroups(groupIds: readonly string[]): Promise<number> {
+    this.#assertOpen('forgetGroups');
+    const groups = new Set(groupIds);
+    if (groups.size === 0) return 0;
+    await this.adoptOrphans().catch((error: unknown) => {
+      this.options.logger?.warn('outbox: adopting journals before forgetting failed', { code: errorCode(error) });
+    });
+    const live = [...this.#records.values()].filter((record) => groups.has(record.groupId)).map((record) => record.id);
+    this.markDropped(live, 'forgotten');
+    const dead = [...this.#dead.values()].filter((record) => groups.has(record.groupId)).map((record) => record.id);
+    this.#removeDead(dead, 'forgotten');
+    await this.journal.flush();
+    return live.length + dead.length;
+  }
+
+  deadLetters(): readonly DeadLetter[] {
+    return [...this.#dead.values()].map((record) => deadLetterOf(record));
+  }
+
+  retryDeadLetters(ids?: readonly string[]): number {
+    const chosen = this.#chooseDead(ids);
+    if (chosen.length === 0) return 0;
+    const at = this.#now();
+    for (const record of chosen) {
+      this.#dead.delete(record.id);
+      reviveRecord(record, at);
+      this.#records.set(record.id, record);
+    }
+    this.journal.append({ t: 'retried', ids: chosen.map((record) => record.id), at } satisfies OutboxJournalEntry);
+    return chosen.length;
+  }
+
+  dropDeadLetters(ids?: readonly string[]): number {
+    const chosen = this.#chooseDead(ids);
+    this.#removeDead(
+      chosen.map((record) => record.id),
+      'dead-letter',
+    );
+    return chosen.length;
+  }
+
+  #chooseDead(ids: readonly string[] | undefined): MutableOutboxRecord[] {
+    if (ids === undefined) return [...this.#dead.values()];
+    return ids.flatMap((id) => {
+      const record = this.#dead.get(id);
+      return record === undefined ? [] : [record];
+    });
+  }
+
+  #removeDead(ids: readonly string[], reason: OutboxDropReason): void {
+    if (ids.length === 0) return;
+    for (const id of ids) this.#dead.delete(id);
+    if (reason === 'forgotten') this.#counters.forgotten += ids.length;
+    this.journal.append({ t: 'dropped', ids, reason } satisfies OutboxJournalEntry);
+    this.#acknowledged(ids.length);
+  }
+
+  /**
+   * Whether this process still holds its journal and the drain lock, checked on disk now: a lock
+   * removed or taken over while it runs stops it before its next request.
+   */
+  async holdsDrain(): Promise<boolean> {
+    if (this.#fenced || this.#closed || this.#drainLock === undefined) return false;
+    if (!(await this.ownLock.verify())) {
+      this.#fenced = true;
+      return false;
+    }
+    if (await this.#drainLock.verify()) return true;
+    this.#drainLock = undefined;
+    return false;
   }
 
   size(): number {
@@ -264,7 +416,11 @@ export class FileOutbox implements Outbox {
   }
 
   async acquireDrain(): Promise<boolean> {
-    if (this.#closed) return false;
+    if (this.#closed || this.#fenced) return false;
+    if (!(await this.ownLock.verify())) {
+      this.#fenced = true;
+      return false;
+    }
     const now = this.#now();
     if (this.#drainLock?.compromised === true) this.#drainLock = undefined;
     if (this.#drainLock !== undefined) {
@@ -297,18 +453,44 @@ export class FileOutbox implements Outbox {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#closed = true;
     await this.#adopting?.catch(() => undefined);
+    // Offered is not sent: records handed out but never marked sent go back to plain pending, so
+    // the process that adopts them sends them at once instead of waiting for a resend window.
+    const offered = [...this.#records.values()].filter((record) => record.state === 'pending' && record.offeredAt !== undefined);
+    if (offered.length > 0) this.markPending(offered.map((record) => record.id));
+    this.#closed = true;
     await this.journal.close();
     await this.#releaseDrain();
-    if (this.#records.size === 0) await fs.rm(this.journal.filePath, { force: true });
+    if (this.#records.size === 0 && this.#dead.size === 0 && !this.#fenced) {
+      // The journal is the only durable copy of its ledger keys: move them to the shared file first.
+      const moved = await this.#ledgerFile.append([...this.#journalKeys]).then(
+        () => true,
+        (error: unknown) => {
+          this.options.logger?.warn('outbox: saving delivery-ledger keys failed; the journal is kept', { code: errorCode(error) });
+          return false;
+        },
+      );
+      if (moved) await fs.rm(this.journal.filePath, { force: true });
+    }
     // With records left, the released lock lets the next process adopt this journal at once.
     await this.ownLock.release();
   }
 
   /** What opening and adoption found. */
   recovery(): OutboxRecovery {
-    return { ...this.#recovery };
+    return { ...this.#recovery, damagedFiles: [...this.#recovery.damagedFiles] };
+  }
+
+  #noteDamage(fileName: string, tornLines: number, corruptLines: number): void {
+    if (tornLines + corruptLines === 0) return;
+    this.#recovery.tornLines += tornLines;
+    this.#recovery.corruptLines += corruptLines;
+    if (!this.#recovery.damagedFiles.includes(fileName)) this.#recovery.damagedFiles.push(fileName);
+    this.options.logger?.warn('outbox: damaged lines skipped; what they held is not counted as delivered and is offered again when read again', {
+      file: fileName,
+      tornLines,
+      corruptLines,
+    });
   }
 
   stats(): FileOutboxStats {
@@ -319,6 +501,8 @@ export class FileOutbox implements Outbox {
       pending: this.#records.size - inFlight,
       inFlight,
       ...this.#counters,
+      deadLetters: this.#dead.size,
+      fenced: this.#fenced,
       journalPath: this.journal.filePath,
       journalBytes: this.journal.length,
       journalLines: this.journal.lineCount,
@@ -349,12 +533,11 @@ export class FileOutbox implements Outbox {
     for (const orphan of orphans) {
       for (const key of orphan.keys) adoptedKeys.add(key);
       for (const record of orphan.records) {
-        if (this.#records.has(record.id) || imported.some((other) => other.id === record.id)) continue;
+        if (this.#records.has(record.id) || this.#dead.has(record.id) || imported.some((other) => other.id === record.id)) continue;
         imported.push(record);
         this.journal.append(entryFromRecord(record));
       }
-      this.#recovery.tornLines += orphan.tornLines;
-      this.#recovery.corruptLines += orphan.corruptLines;
+      this.#noteDamage(orphan.fileName, orphan.tornLines, orphan.corruptLines);
     }
     // The marker comes after the records: a torn batch leaves the orphan in place, to be re-read.
     this.journal.append({ t: 'adopted', files: orphans.map((orphan) => orphan.fileName) } satisfies OutboxJournalEntry);
@@ -372,7 +555,8 @@ export class FileOutbox implements Outbox {
       throw error;
     }
     for (const key of adoptedKeys) this.#rememberKey(key);
-    this.#insertOrdered(imported);
+    for (const record of imported) if (record.state === 'dead') this.#dead.set(record.id, record);
+    this.#insertOrdered(imported.filter((record) => record.state !== 'dead'));
     this.#recovery.adoptedJournals += orphans.length;
     this.#recovery.adoptedRecords += imported.length;
     await removeAdopted(this.directory, orphans);
@@ -433,13 +617,14 @@ export class FileOutbox implements Outbox {
         () => {
           covered = this.#acknowledgedSinceCompaction;
           const live = new Set<string>();
-          for (const record of this.#records.values()) {
+          const kept = [...this.#dead.values(), ...this.#records.values()];
+          for (const record of kept) {
             const key = ledgerKeyOf(record.groupId, record.message.name);
             if (key !== undefined) live.add(key);
           }
           moving = [...this.#journalKeys].filter((key) => !live.has(key));
           this.#journalKeys = live;
-          return [...this.#records.values()].map((record) => entryFromRecord(record));
+          return kept.map((record) => entryFromRecord(record));
         },
         () => this.#ledgerFile.append(moving),
       )

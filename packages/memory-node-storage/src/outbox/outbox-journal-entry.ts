@@ -1,6 +1,6 @@
 // The records of an outbox journal, one per line. `enqueued` carries the whole record (and, when
 // written by compaction or adoption, its current state); the others change records by id.
-import type { OutboxDropReason, OutboxEntry, OutboxRecord } from '@graphiti-memory/memory-core';
+import type { DeadLetter, OutboxDropReason, OutboxEntry, OutboxRecord } from '@graphiti-memory/memory-core';
 
 export type OutboxJournalEntry =
   | ({ readonly t: 'enqueued' } & OutboxRecordFields)
@@ -12,28 +12,38 @@ export type OutboxJournalEntry =
   | { readonly t: 'confirmed'; readonly ids: readonly string[] }
   | { readonly t: 'pending'; readonly ids: readonly string[] }
   | { readonly t: 'dropped'; readonly ids: readonly string[]; readonly reason: OutboxDropReason }
+  /** Became dead letters (kept for the user to retry or drop); `error` is content-free. */
+  | { readonly t: 'dead'; readonly ids: readonly string[]; readonly at: number; readonly error: string }
+  /** Dead letters the user sent back to pending, with fresh attempts. */
+  | { readonly t: 'retried'; readonly ids: readonly string[]; readonly at: number }
   /** Journals of other processes whose live records this journal took over; ignore them if still present. */
   | { readonly t: 'adopted'; readonly files: readonly string[] };
 
 export interface OutboxRecordFields extends OutboxEntry {
   readonly id: string;
   readonly enqueuedAt: number;
-  readonly state?: 'sent';
+  readonly state?: 'sent' | 'dead';
   readonly attempts?: number;
   readonly sentAt?: number;
   readonly offeredAt?: number;
+  readonly deadAt?: number;
+  readonly lastError?: string;
 }
 
 export interface MutableOutboxRecord {
   readonly id: string;
   readonly groupId: string;
   readonly message: OutboxEntry['message'];
-  readonly enqueuedAt: number;
-  state: 'pending' | 'sent';
+  /** Reset when a dead letter is retried: its age counts from then. */
+  enqueuedAt: number;
+  state: 'pending' | 'sent' | 'dead';
   attempts: number;
   sentAt: number | undefined;
   /** Set while a pending record is handed to the sender and not yet marked sent or pending again. */
   offeredAt: number | undefined;
+  /** Dead letters: when and why. */
+  deadAt?: number;
+  lastError?: string;
 }
 
 function isStringArray(value: unknown): value is string[] {
@@ -65,6 +75,10 @@ export function asOutboxJournalEntry(value: unknown): OutboxJournalEntry | undef
       return isStringArray(entry.ids) && (entry.reason === 'overflow' || entry.reason === 'dead-letter' || entry.reason === 'forgotten')
         ? (entry as unknown as OutboxJournalEntry)
         : undefined;
+    case 'dead':
+      return isStringArray(entry.ids) && typeof entry.at === 'number' && typeof entry.error === 'string' ? (entry as unknown as OutboxJournalEntry) : undefined;
+    case 'retried':
+      return isStringArray(entry.ids) && typeof entry.at === 'number' ? (entry as unknown as OutboxJournalEntry) : undefined;
     case 'adopted':
       return isStringArray(entry.files) ? (entry as unknown as OutboxJournalEntry) : undefined;
     default:
@@ -78,10 +92,12 @@ export function recordFromEntry(entry: OutboxRecordFields): MutableOutboxRecord 
     groupId: entry.groupId,
     message: entry.message,
     enqueuedAt: entry.enqueuedAt,
-    state: entry.state === 'sent' ? 'sent' : 'pending',
+    state: entry.state === 'sent' || entry.state === 'dead' ? entry.state : 'pending',
     attempts: entry.attempts ?? 0,
     sentAt: entry.sentAt,
     offeredAt: entry.offeredAt,
+    ...(entry.deadAt === undefined ? {} : { deadAt: entry.deadAt }),
+    ...(entry.lastError === undefined ? {} : { lastError: entry.lastError }),
   };
 }
 
@@ -93,7 +109,9 @@ export function entryFromRecord(record: MutableOutboxRecord): OutboxJournalEntry
     groupId: record.groupId,
     message: record.message,
     enqueuedAt: record.enqueuedAt,
-    ...(record.state === 'sent' ? { state: 'sent' as const } : {}),
+    ...(record.state === 'pending' ? {} : { state: record.state }),
+    ...(record.deadAt === undefined ? {} : { deadAt: record.deadAt }),
+    ...(record.lastError === undefined ? {} : { lastError: record.lastError }),
     ...(record.attempts > 0 ? { attempts: record.attempts } : {}),
     ...(record.sentAt !== undefined ? { sentAt: record.sentAt } : {}),
     ...(record.offeredAt !== undefined ? { offeredAt: record.offeredAt } : {}),
@@ -120,7 +138,7 @@ export function publicRecord(record: MutableOutboxRecord): OutboxRecord {
     groupId: record.groupId,
     message: record.message,
     enqueuedAt: record.enqueuedAt,
-    state: record.state,
+    state: record.state === 'sent' ? 'sent' : 'pending',
     attempts: record.attempts,
     ...(record.sentAt !== undefined ? { sentAt: record.sentAt } : {}),
   };
@@ -164,10 +182,27 @@ export function replayEntries(values: readonly unknown[]): ReplayedJournal {
           if (record?.state === 'pending') record.offeredAt = entry.at;
         }
         break;
-      case 'sent':
+      case 'dead':
         for (const id of entry.ids) {
           const record = records.get(id);
           if (record === undefined) continue;
+          record.state = 'dead';
+          record.offeredAt = undefined;
+          record.deadAt = entry.at;
+          record.lastError = entry.error;
+        }
+        break;
+      case 'retried':
+        for (const id of entry.ids) {
+          const record = records.get(id);
+          if (record?.state !== 'dead') continue;
+          reviveRecord(record, entry.at);
+        }
+        break;
+      case 'sent':
+        for (const id of entry.ids) {
+          const record = records.get(id);
+          if (record === undefined || record.state === 'dead') continue;
           record.state = 'sent';
           record.attempts++;
           record.sentAt = entry.at;
@@ -177,7 +212,7 @@ export function replayEntries(values: readonly unknown[]): ReplayedJournal {
       case 'pending':
         for (const id of entry.ids) {
           const record = records.get(id);
-          if (record === undefined) continue;
+          if (record === undefined || record.state === 'dead') continue;
           record.state = 'pending';
           record.offeredAt = undefined;
         }
@@ -192,4 +227,28 @@ export function replayEntries(values: readonly unknown[]): ReplayedJournal {
     }
   }
   return { records, adoptedFiles, keys, corruptEntries };
+}
+
+/** A dead letter sent back to pending by the user: a fresh start. */
+export function reviveRecord(record: MutableOutboxRecord, at: number): void {
+  record.enqueuedAt = at;
+  record.state = 'pending';
+  record.attempts = 0;
+  record.sentAt = undefined;
+  record.offeredAt = undefined;
+  delete record.deadAt;
+  delete record.lastError;
+}
+
+/** The content-free view of a dead letter. */
+export function deadLetterOf(record: MutableOutboxRecord): DeadLetter {
+  return {
+    id: record.id,
+    groupId: record.groupId,
+    name: record.message.name,
+    enqueuedAt: record.enqueuedAt,
+    attempts: record.attempts,
+    deadAt: record.deadAt ?? record.enqueuedAt,
+    lastError: record.lastError ?? 'unknown',
+  };
 }

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { syncDirectory } from '../journal/journal-file.js';
+import { PRIVATE_FILE_MODE, syncDirectory } from '../journal/journal-file.js';
 import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
 import type { LockTiming } from './file-locks.js';
 
@@ -50,7 +50,7 @@ export class SharedLedgerFile {
     });
     try {
       const text = keys.map((key) => encodeJournalLine(key)).join('');
-      const handle = await fs.open(this.filePath, 'a+');
+      const handle = await fs.open(this.filePath, 'a+', PRIVATE_FILE_MODE);
       let size: number;
       try {
         // A torn tail from a crashed writer is cut off first, so the new lines start on a boundary.
@@ -73,7 +73,7 @@ export class SharedLedgerFile {
   async #rewrite(): Promise<void> {
     const { keys } = await this.load();
     const temporaryPath = `${this.filePath}.${process.pid}.compacting`;
-    await fs.writeFile(temporaryPath, keys.map((key) => encodeJournalLine(key)).join(''));
+    await fs.writeFile(temporaryPath, keys.map((key) => encodeJournalLine(key)).join(''), { mode: PRIVATE_FILE_MODE });
     const handle = await fs.open(temporaryPath, 'r+');
     try {
       await handle.sync();

@@ -100,7 +100,8 @@ export class FileKeyValueStore implements KeyValueStore {
       this.#waiters = [];
       const text = `${JSON.stringify(Object.fromEntries(this.#values), null, 2)}\n`;
       try {
-        await writeFileAtomic(this.filePath, text, { fsync: true });
+        // Private: the stores hold consent, keys of the user scope and session marks.
+        await writeFileAtomic(this.filePath, text, { fsync: true, mode: 0o600 });
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
         const failure = new Error(`Writing the state file ${this.filePath} failed (${(error as NodeJS.ErrnoException).code ?? String(error)}). Check free disk space and permissions.`);

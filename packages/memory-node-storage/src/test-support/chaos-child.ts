@@ -56,9 +56,10 @@ async function main(): Promise<void> {
     drainIdleReleaseMs: 3_000,
     maxQueueSize: 1_000_000,
   });
-  report({ event: 'opened', recovery: outbox.recovery(), size: outbox.size() });
+  report({ event: 'opened', recovery: outbox.recovery(), size: outbox.size(), journal: outbox.stats().journalPath });
   const client = new GraphitiClient({ baseUrl: url, timeoutMs: 1_000, maxRetries: 0 });
-  const settings = { enabled: true, endpoint: url, timeoutMs: 1_000, maxBatchSize: 25, maxQueueSize: 1_000_000 };
+  // Bounded delivery is not under test here: exactly-once is (a message may meet many faults).
+  const settings = { enabled: true, endpoint: url, timeoutMs: 1_000, maxBatchSize: 25, maxQueueSize: 1_000_000, maxAttempts: 1_000, maxAgeHours: 72 };
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   // The planner is not used: messages arrive ready through enqueueEntries (ledger-deduplicated all the same).
   const service = new IngestionService(

@@ -138,6 +138,38 @@ describe('TranscriptWatcher', () => {
     expect(await watcher.processAll()).toBe(0);
   });
 
+  it('hands over only the newest backfillTurns of a session met for the first time, then every new turn', async () => {
+    const root = await temporaryDirectory();
+    let transcript = '';
+    for (let index = 0; index < 30; index++) transcript += line('user', `Question ${index}`, index) + line('assistant', `Answer ${index}`, index);
+    await fs.writeFile(path.join(root, 'old.jsonl'), transcript);
+    const events: SessionIdleEvent[] = [];
+    const offsets = await FileKeyValueStore.open(path.join(root, '..', `${path.basename(root)}-backfill.json`));
+    const watcher = await startWatcher({ root, offsets, idleMs: 60_000, backfillTurns: 5 }, events);
+    expect(await watcher.processAll()).toBe(5);
+    expect(events[0]?.newTurns.map((turn) => turn.user.text)).toEqual(['Question 25', 'Question 26', 'Question 27', 'Question 28', 'Question 29']);
+    expect(events[0]?.skippedTurns).toBe(25);
+    // Later turns of the same session are all handed over, and the skipped ones never come back.
+    await fs.appendFile(path.join(root, 'old.jsonl'), line('user', 'Later 1', 50) + line('assistant', 'A', 51) + line('user', 'Later 2', 52) + line('assistant', 'B', 53));
+    expect(await watcher.processAll()).toBe(2);
+    await watcher.close();
+    const restarted = await startWatcher({ root, offsets, idleMs: 60_000, backfillTurns: 5 }, events);
+    expect(await restarted.processAll()).toBe(0);
+    expect(events.flatMap((event) => event.newTurns)).toHaveLength(7);
+  });
+
+  it('bounds the backfill of a VS Code chat session and remembers the skipped turns as handed over', async () => {
+    const root = await temporaryDirectory();
+    const requests = Array.from({ length: 8 }, (_, index) => ({ requestId: `request_${index}`, message: { text: `Q${index}` }, response: [{ value: `A${index}` }], modelState: { value: 1 } }));
+    await fs.writeFile(path.join(root, 'chat.jsonl'), `${JSON.stringify({ kind: 0, v: { version: 3, sessionId: 'c', requests } })}\n`);
+    const events: SessionIdleEvent[] = [];
+    const offsets = await FileKeyValueStore.open(path.join(root, '..', `${path.basename(root)}-vsb.json`));
+    const watcher = await startWatcher({ root, offsets, format: 'vscode-chat', idleMs: 60_000, backfillTurns: 3 }, events);
+    expect(await watcher.processAll()).toBe(3);
+    expect(events[0]?.newTurns.map((turn) => turn.user.text)).toEqual(['Q5', 'Q6', 'Q7']);
+    expect(await watcher.processAll()).toBe(0);
+  });
+
   it('names VS Code chat turns by the file when the session has no id, and skips an unknown version with one log line', async () => {
     const root = await temporaryDirectory();
     const request = { requestId: 'request_1', message: { text: 'Question' }, response: [{ value: 'Answer' }], modelState: { value: 1 } };

@@ -29,6 +29,8 @@ export interface SessionIdleEvent {
   readonly format: TranscriptFormat;
   /** Turns not handed over before, in file order. */
   readonly newTurns: readonly ChatTurn[];
+  /** Older turns of a session met for the first time, left out by `backfillTurns`. */
+  readonly skippedTurns?: number;
   /** Complete lines read since the last hand-over. */
   readonly newLines: number;
 }
@@ -48,6 +50,12 @@ export interface TranscriptWatcherOptions {
   readonly transcriptOptions?: TranscriptOptions;
   /** Files without a stored offset when watching starts: `read` them (default) or `skip` their current content. */
   readonly existingFiles?: 'read' | 'skip';
+  /**
+   * A session met for the first time (a file without a stored offset that exists when watching
+   * starts, or one given to `processFile`/`processAll`) hands over only its newest this many turns;
+   * the older ones count as handed over. Unset: every turn (the setting `capture.backfillTurns`).
+   */
+  readonly backfillTurns?: number;
   /** Poll instead of native events (network drives, some containers). */
   readonly usePolling?: boolean;
   readonly logger?: Logger;
@@ -71,6 +79,8 @@ interface FileState {
   heldTurns: ChatTurn[];
   heldLines: number;
   emitted: string[];
+  /** Set until the first hand-over of a session met for the first time: its backfill bound. */
+  backfillLimit: number | undefined;
   lastActivity: number;
   /** The file's format version is unknown to the parser; logged once. */
   unsupportedLogged: boolean;
@@ -104,7 +114,7 @@ export class TranscriptWatcher {
    * Refused paths (outside the root, `..`, symlink escapes) return a reason; nothing throws.
    */
   async processFile(filePath: string): Promise<TranscriptFileResult> {
-    const state = await this.#stateFor(filePath, 'read');
+    const state = await this.#stateFor(filePath, 'read', true);
     if (!('realPath' in state)) return state;
     return this.#serial(state, () => this.#deliver(state));
   }
@@ -182,7 +192,7 @@ export class TranscriptWatcher {
 
   async #onActivity(filePath: string, initial: boolean): Promise<void> {
     if (this.#closed || !TRANSCRIPT_EXTENSION.test(filePath)) return;
-    const state = await this.#stateFor(filePath, initial ? (this.options.existingFiles ?? 'read') : 'read');
+    const state = await this.#stateFor(filePath, initial ? (this.options.existingFiles ?? 'read') : 'read', initial);
     if (!('realPath' in state)) return;
     const now = Date.now();
     if (initial) {
@@ -221,7 +231,7 @@ export class TranscriptWatcher {
     state.idleTimer.unref();
   }
 
-  async #stateFor(filePath: string, existing: 'read' | 'skip'): Promise<FileState | { ok: false; reason: PathRefusal | 'not-a-transcript' }> {
+  async #stateFor(filePath: string, existing: 'read' | 'skip', existedBefore = false): Promise<FileState | { ok: false; reason: PathRefusal | 'not-a-transcript' }> {
     const check = await checkPathUnderRoot(this.options.root, filePath);
     if (!check.ok) {
       this.#counters.refused++;
@@ -241,6 +251,8 @@ export class TranscriptWatcher {
       heldTurns: [],
       heldLines: 0,
       emitted: [...(stored?.emitted ?? [])],
+      // A session created while watching is read whole: it may gather many turns before it is quiet.
+      backfillLimit: stored === undefined && existedBefore ? backfillLimit(this.options.backfillTurns) : undefined,
       lastActivity: Date.now(),
       unsupportedLogged: false,
       debounceTimer: undefined,
@@ -340,25 +352,33 @@ export class TranscriptWatcher {
       state.heldTurns = [];
       lines = state.heldLines;
     }
+    const allTurns = turns;
+    let skippedTurns = 0;
+    if (state.backfillLimit !== undefined && turns.length > state.backfillLimit) {
+      skippedTurns = turns.length - state.backfillLimit;
+      turns = turns.slice(skippedTurns);
+    }
     if (turns.length > 0 || lines > 0) {
       try {
         await this.options.onSessionIdle({
           path: state.realPath,
-          sessionId: turns[0]?.sessionId ?? sessionIdOf(state.realPath),
+          sessionId: allTurns[0]?.sessionId ?? sessionIdOf(state.realPath),
           format,
           newTurns: turns,
           newLines: lines,
+          ...(skippedTurns > 0 ? { skippedTurns } : {}),
         });
       } catch (error) {
-        if (format !== 'vscode-chat') state.heldTurns = turns;
+        if (format !== 'vscode-chat') state.heldTurns = allTurns;
         this.#counters.failedDeliveries++;
         this.options.logger?.warn('transcript hand-over failed; will retry', { code: errorCode(error) });
         return { ok: false, reason: 'delivery-failed' };
       }
     }
     this.#counters.deliveredTurns += turns.length;
+    state.backfillLimit = undefined;
     if (format === 'vscode-chat') {
-      state.emitted = [...state.emitted, ...turns.map((turn) => turn.id)].slice(-MAX_REMEMBERED_IDS);
+      state.emitted = [...state.emitted, ...allTurns.map((turn) => turn.id)].slice(-MAX_REMEMBERED_IDS);
       state.committedOffset = wholeSize;
     } else {
       state.committedOffset = state.readOffset;
@@ -397,4 +417,8 @@ function countLines(text: string): number {
 
 function errorCode(error: unknown): string {
   return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.name) : 'unknown';
+}
+
+function backfillLimit(turns: number | undefined): number | undefined {
+  return turns === undefined || !Number.isFinite(turns) ? undefined : Math.max(0, Math.floor(turns));
 }

@@ -1,0 +1,124 @@
+// Issue 13's commands in-process against the emulator over loopback HTTP: forget covers the
+// workspace with its sessions, pending holds directive promotions until approved, audit lists
+// what was sent without its content.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runHarness } from '../cli/program.js';
+import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
+import { parseSince } from './audit-command.js';
+
+let emulator: RunningEmulator;
+let folder: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ processingDelayMs: 1 });
+  folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-trust-'));
+  await fs.mkdir(path.join(folder, 'workspace'));
+});
+
+afterEach(async () => {
+  await emulator.close();
+  await fs.rm(folder, { recursive: true, force: true });
+});
+
+async function harness(args: readonly string[]) {
+  const terminal = capturedTerminal({ cwd: path.join(folder, 'workspace') });
+  const exitCode = await runHarness([...args, '--state-dir', path.join(folder, 'state')], { terminal });
+  return { exitCode, out: terminal.out(), err: terminal.err(), json: () => JSON.parse(terminal.out()) as Record<string, unknown> };
+}
+
+async function ingest(session: string, lines = SAMPLE_TRANSCRIPT): Promise<void> {
+  const file = path.join(folder, `${session}.jsonl`);
+  await fs.writeFile(file, lines);
+  const run = await harness(['ingest', file, '--session', session, '--wait', '20', '--json', '--endpoint', emulator.url]);
+  expect(run.exitCode, run.err).toBe(0);
+}
+
+const groupsOnServer = () => new Set(emulator.state.episodes().map((episode) => episode.group_id));
+
+describe('forget', () => {
+  it('--scope workspace deletes the workspace group and every session group of it', async () => {
+    await ingest('one');
+    await ingest('two');
+    expect(groupsOnServer().size).toBe(3);
+    const run = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(run.exitCode, run.err).toBe(0);
+    expect((run.json()['deletedGroups'] as string[]).length).toBe(3);
+    expect(groupsOnServer().size).toBe(0);
+    const again = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(again.json()).toMatchObject({ deletedGroups: [expect.stringMatching(/^gm_workspace_/)], dequeued: 0 });
+  });
+
+  it('--scope session deletes one session; --all the rest; usage errors exit 2', async () => {
+    await ingest('one');
+    await ingest('two');
+    const one = await harness(['forget', '--scope', 'session', '--session', 'one', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(one.exitCode, one.err).toBe(0);
+    expect(one.json()['deletedGroups']).toHaveLength(1);
+    expect(groupsOnServer().size).toBe(2);
+    const all = await harness(['forget', '--all', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(all.json()['deletedGroups']).toHaveLength(2);
+    expect(groupsOnServer().size).toBe(0);
+    expect((await harness(['forget', '--scope', 'session', '--yes', '--endpoint', emulator.url])).exitCode).toBe(2);
+    expect((await harness(['forget', '--yes', '--endpoint', emulator.url])).exitCode).toBe(2);
+  });
+});
+
+describe('pending', () => {
+  it('holds a directive of an ingested turn until approved; reject sends nothing', async () => {
+    const transcript = [
+      { role: 'user', content: 'decision: release every Friday\npreference (user): short answers', timestamp: '2025-03-01T10:00:00Z' },
+      { role: 'assistant', content: 'Noted.', timestamp: '2025-03-01T10:00:05Z' },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    await ingest('directives', transcript);
+    const promotions = () => emulator.state.episodes().filter((episode) => episode.name.includes('.promotion.'));
+    expect(promotions()).toEqual([]);
+
+    const listed = await harness(['pending', 'list', '--json']);
+    expect(listed.exitCode, listed.err).toBe(0);
+    const pending = listed.json()['pending'] as Array<{ id: string; kind: string; text: string }>;
+    expect(pending.map((memory) => [memory.kind, memory.text])).toEqual([
+      ['decision', 'release every Friday'],
+      ['preference', 'short answers'],
+    ]);
+    const approved = await harness(['pending', 'approve', pending[0]?.id ?? '', '--text', 'release every Friday after noon', '--json', '--endpoint', emulator.url]);
+    expect(approved.exitCode, approved.err).toBe(0);
+    expect(approved.json()).toMatchObject({ ok: true, confirmed: 1, kind: 'decision', scope: 'workspace' });
+    const rejected = await harness(['pending', 'reject', pending[1]?.id ?? '', '--json']);
+    expect(rejected.json()).toMatchObject({ rejected: true });
+    expect(promotions().map((episode) => episode.content)).toEqual([expect.stringContaining('release every Friday after noon')]);
+    expect((await harness(['pending', 'list', '--json'])).json()['pending']).toEqual([]);
+    const missing = await harness(['pending', 'reject', 'nope']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.err).toContain('pending list');
+  });
+});
+
+describe('audit', () => {
+  it('lists every request that sent memory, with sizes and names, never content', async () => {
+    await ingest('one');
+    const run = await harness(['audit', '--json']);
+    expect(run.exitCode, run.err).toBe(0);
+    const json = run.json() as { entries: Array<Record<string, unknown>>; requests: number };
+    expect(json.requests).toBe(emulator.requests.filter((request) => request.route === 'messages').length);
+    expect(json.entries[0]).toMatchObject({ route: 'POST /messages', endpoint: emulator.url, kind: 'messages' });
+    const names = json.entries.flatMap((entry) => entry['episodeNames'] as string[]);
+    expect(names).toHaveLength(8); // 4 messages to the session group, 4 to the workspace group
+    expect(names.every((name) => name.startsWith('graphiti-memory.turn.'))).toBe(true);
+    expect(run.out).not.toMatch(/pnpm|short answers/);
+    const future = await harness(['audit', '--since', '2999-01-01', '--json']);
+    expect(future.json()['requests']).toBe(0);
+    expect((await harness(['audit', '--since', 'yesterday'])).exitCode).toBe(2);
+  });
+
+  it('--since takes an age or an ISO time', () => {
+    expect(parseSince('2h', 10_000_000)).toBe(10_000_000 - 7_200_000);
+    expect(parseSince('2026-11-01T00:00:00Z', 0)).toBe(Date.parse('2026-11-01T00:00:00Z'));
+  });
+});

@@ -1,0 +1,46 @@
+// What staging, sending and confirming share: the counters, in-flight bookkeeping, the backoff and
+// the last error. One object, owned by the IngestionService, handed to each part.
+import type { OutboxRecord } from '../ports.js';
+import type { DeliveryFailure } from './delivery-failure.js';
+import { emptyCounters } from './ingestion-stats.js';
+
+export class DeliveryState {
+  readonly counters = emptyCounters();
+  inFlightByGroup = new Map<string, number>();
+  inFlightCount = 0;
+  backoffUntil = 0;
+  sendFailures = 0;
+  pollFailures = 0;
+  lastSendAccepted = false;
+  /** 202s and nothing stored for a whole resend window: the server's worker may be dead. */
+  stalled = false;
+  lastPassSent = false;
+  lastErrorClass: string | undefined;
+  lastErrorAt: number | undefined;
+  lastConfirmedAt: number | undefined;
+  blockedReason: string | undefined;
+
+  changeInFlight(groupId: string, delta: number): void {
+    this.inFlightCount = Math.max(0, this.inFlightCount + delta);
+    this.inFlightByGroup.set(groupId, Math.max(0, (this.inFlightByGroup.get(groupId) ?? 0) + delta));
+  }
+
+  recordError(failure: DeliveryFailure, now: number): void {
+    this.lastErrorClass = failure.errorClass;
+    this.lastErrorAt = now;
+  }
+}
+
+export function groupByGroupId(records: readonly OutboxRecord[]): Map<string, OutboxRecord[]> {
+  const groups = new Map<string, OutboxRecord[]>();
+  for (const record of records) {
+    const group = groups.get(record.groupId);
+    if (group) group.push(record);
+    else groups.set(record.groupId, [record]);
+  }
+  return groups;
+}
+
+export function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
