@@ -5,7 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -27,10 +27,10 @@ let stateDir: string;
 let workspace: string;
 let env: NodeJS.ProcessEnv;
 
-function spawnRun(command: string, args: readonly string[], stdin: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+function spawnRun(command: string, args: readonly string[], stdin: string, extraEnv: NodeJS.ProcessEnv = {}, cwd = workspace): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: workspace, env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, [...args], { cwd, env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -210,6 +210,18 @@ describe('UserPromptSubmit', () => {
     expect(context).toContain('We always use pnpm as the package manager');
     expect(context).toMatch(/<\/graphiti_memory>$/);
     expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'context' });
+  });
+
+  it("finds the workspace of a Copilot event without cwd (run in HOME) through VS Code's workspace storage", async () => {
+    await install();
+    await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await emulator.idle();
+    const storage = path.join(root, 'Code', 'User', 'workspaceStorage', 'f00d');
+    await fs.mkdir(path.join(storage, 'GitHub.copilot-chat', 'transcripts'), { recursive: true });
+    await fs.writeFile(path.join(storage, 'workspace.json'), JSON.stringify({ folder: pathToFileURL(workspace).href }));
+    const { cwd: _cwd, ...input } = copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?', transcript_path: path.join(storage, 'GitHub.copilot-chat', 'transcripts', 'copilot-session-1.jsonl') });
+    const result = await spawnRun(process.execPath, [runner], JSON.stringify(input), {}, home);
+    expect(additionalContext(result)).toContain('We always use pnpm');
   });
 
   it('prints nothing when nothing is found', async () => {

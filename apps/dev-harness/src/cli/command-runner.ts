@@ -3,6 +3,7 @@
 import { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { resolveCommonOptions, type CommonOptions, type RawCommonOptions } from './common-options.js';
+import { withConfigDefaults } from './config-defaults.js';
 import { ExitCode, HarnessError, UsageError } from './harness-errors.js';
 
 export interface CommandContext {
@@ -25,14 +26,20 @@ export interface RunnerSettings {
 const CLEANUP_BOUND_MS = 5_000;
 
 /** Resolves options, runs `body`, prints failures; never throws. */
-export async function runCommand(settings: RunnerSettings, raw: RawCommonOptions, body: CommandBody): Promise<ExitCode> {
+export async function runCommand(
+  settings: RunnerSettings,
+  raw: RawCommonOptions,
+  body: CommandBody,
+  runSettings: { readonly configFiles?: boolean } = {},
+): Promise<ExitCode> {
   const { terminal } = settings;
   const json = raw.json === true;
   let output = new Output(terminal, json, raw.color !== false);
   const cleanups: Array<() => unknown> = [];
   let exitCode: ExitCode;
   try {
-    const options = resolveCommonOptions(raw, {
+    const configured = runSettings.configFiles === false ? raw : await withConfigDefaults(raw, { cwd: terminal.cwd, env: terminal.env });
+    const options = resolveCommonOptions(configured, {
       cwd: terminal.cwd,
       env: terminal.env,
       ...(settings.defaultStateDir === undefined ? {} : { defaultStateDir: settings.defaultStateDir }),

@@ -49,8 +49,8 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
       },
     })
     .exitOverride();
-  registerCommands(program, async (raw, body) => {
-    exitCode = await runCommand(settings, raw, body);
+  registerCommands(program, async (raw, body, runSettings) => {
+    exitCode = await runCommand(settings, raw, body, runSettings);
   });
   // Every subcommand (nested ones too: `hooks install`) reports usage errors through the same
   // override (exit 2, never process.exit).

@@ -72,7 +72,7 @@ export const registerBenchCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness bench --only core. --json',
           ].join('\n'),
         ),
-    ).action((raw: BenchOptions) => run(raw, (context) => bench(context, raw))),
+    ).action((raw: BenchOptions) => run(raw, (context) => bench(context, raw), { configFiles: false })),
   );
 };
 

@@ -59,7 +59,7 @@ export function createDemoCommand(name: string): Command {
 }
 
 export const registerDemoCommand: CommandRegistrar = (program, run) => {
-  program.addCommand(addCommonOptions(createDemoCommand('demo')).action((raw: DemoOptions) => run(raw, demo)), { isDefault: true });
+  program.addCommand(addCommonOptions(createDemoCommand('demo')).action((raw: DemoOptions) => run(raw, demo, { configFiles: false })), { isDefault: true });
 };
 
 export async function demo(context: CommandContext): Promise<ExitCode> {

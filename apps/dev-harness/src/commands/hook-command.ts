@@ -51,7 +51,7 @@ export const registerHookCommand: CommandRegistrar = (program, run) => {
             drainer: { nodePath: process.execPath, scriptPath: HARNESS_BINARY, leadingArguments: ['hook'] },
           });
           return ExitCode.ok;
-        });
+        }, { configFiles: false });
       }),
   );
 };

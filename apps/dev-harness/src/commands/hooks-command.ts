@@ -56,18 +56,18 @@ export const registerHooksCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness hooks install --target all --endpoint http://localhost:8000 --scopes workspace,user --timeout-ms 500',
           ].join('\n'),
         ),
-    ).action((raw: HooksOptions) => run(raw, (context) => install(context, raw))),
+    ).action((raw: HooksOptions) => run(raw, (context) => install(context, raw), { configFiles: false })),
   );
   hooks.addCommand(
     addCommonOptions(
       new Command('uninstall')
         .description('remove exactly our hook entries (and the consent, once no agent has them)')
         .addOption(new Option('--target <target>', 'which agent').choices(TARGET_CHOICES).default('all')),
-    ).action((raw: HooksOptions) => run(raw, (context) => uninstall(context, raw))),
+    ).action((raw: HooksOptions) => run(raw, (context) => uninstall(context, raw), { configFiles: false })),
   );
   hooks.addCommand(
     addCommonOptions(new Command('status').description('what is installed where, the configuration, and the last hook runs')).action((raw: HooksOptions) =>
-      run(raw, (context) => status(context)),
+      run(raw, (context) => status(context), { configFiles: false }),
     ),
   );
   program.addCommand(hooks);

@@ -31,10 +31,10 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerPendingCommand,
     registerAuditCommand,
     registerTrackCommand,
+    registerOutboxCommand,
     registerHookCommand,
     registerHooksCommand,
     registerUserKeyCommand,
-    registerOutboxCommand,
     registerBenchCommand,
   ]) {
     register(program, run);

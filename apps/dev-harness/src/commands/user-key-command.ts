@@ -16,7 +16,7 @@ export const registerUserKeyCommand: CommandRegistrar = (program, run) => {
         output.result({ ok: true, userKey: key, configFile: userConfigPath(terminal.env) });
         output.line(key);
         return ExitCode.ok;
-      }),
+      }, { configFiles: false }),
     ),
   );
   userKey.addCommand(
@@ -31,7 +31,7 @@ export const registerUserKeyCommand: CommandRegistrar = (program, run) => {
         output.result({ ok: true, configFile: userConfigPath(terminal.env) });
         output.line(`user key set in ${userConfigPath(terminal.env)}`);
         return ExitCode.ok;
-      }),
+      }, { configFiles: false }),
     ),
   );
   program.addCommand(userKey);

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { ensureUserKey, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { eventWorkspace } from './event-workspace.js';
 import { parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
 
@@ -36,7 +37,7 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
   );
   if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory: fallbackState, event: options.event ?? 'unknown' };
   const { hook } = input;
-  const workspaceFolder = path.resolve(cwd, options.workspace ?? hook.cwd ?? cwd);
+  const workspaceFolder = options.workspace !== undefined ? path.resolve(cwd, options.workspace) : await eventWorkspace(hook.cwd, hook.transcriptPath, cwd);
   const resolution = await resolveMemoryConfig({ workspaceFolder, env, flags: options.flags });
   if (!resolution.ok) {
     // Problems name settings and files only; they never carry content or keys.

@@ -106,7 +106,8 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
     // The outbox's own delivery ledger: one ledger, checked under the outbox's lock, for every writer.
     const ledger = outbox.deliveryLedger;
     container.bind(Outbox).toConstantValue(outbox);
-    container.bind(DeliveryLedger).toConstantValue(ledger);
+    // The outbox's own ledger, as the harness uses it: checked and written under the outbox's lock.
+    container.bind(DeliveryLedger).toConstantValue(outbox.deliveryLedger);
     const opened = outbox;
     closers.push(() => Promise.allSettled([opened.close(), fileStore.flush()]));
   }

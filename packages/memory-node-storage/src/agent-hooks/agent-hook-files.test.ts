@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentHookFile, agentHooksStatus, BACKUP_SUFFIX, installAgentHooks, uninstallAgentHooks } from './agent-hook-files.js';
-import type { AgentHookCommand } from './hook-command.js';
+import { hookCommandLine, isOurHookCommand, type AgentHookCommand } from './hook-command.js';
 
 let home: string;
 const command: AgentHookCommand = { nodePath: '/opt/node 20/bin/node', scriptPath: '/opt/graphiti/hook-runner.cjs', installedBy: 'graphiti-harness' };
@@ -67,6 +67,24 @@ describe('Claude Code settings', () => {
     await fs.writeFile(file, '{ "model": "opus", ');
     await expect(installAgentHooks({ target: 'claude', home, command })).rejects.toThrow(/not valid JSON.*left untouched/);
     expect(await fs.readFile(file, 'utf8')).toBe('{ "model": "opus", ');
+  });
+});
+
+describe('hook command lines', () => {
+  it("spells variables before the command (VS Code's Electron binary as node) and still recognises the entry as ours", async () => {
+    const electron = { nodePath: '/usr/share/code/code', scriptPath: '/home/u/.config/graphiti-memory/hook-runner.cjs', leadingArguments: ['hook'], installedBy: 'vscode', environment: { ELECTRON_RUN_AS_NODE: '1' } };
+    const posix = hookCommandLine(electron, 'Stop', 'posix');
+    expect(posix).toBe('ELECTRON_RUN_AS_NODE=1 /usr/share/code/code /home/u/.config/graphiti-memory/hook-runner.cjs hook --event Stop --installed-by vscode');
+    expect(hookCommandLine(electron, 'Stop', 'powershell')).toBe(
+      "$env:ELECTRON_RUN_AS_NODE='1'; & '/usr/share/code/code' '/home/u/.config/graphiti-memory/hook-runner.cjs' 'hook' '--event' 'Stop' '--installed-by' 'vscode'",
+    );
+    expect(isOurHookCommand(posix)).toBe(true);
+    expect(() => hookCommandLine({ ...electron, environment: { 'A B': '1' } }, 'Stop')).toThrow(/not a valid environment variable name/);
+    expect(() => hookCommandLine({ ...electron, nodePath: 'node' }, 'Stop')).toThrow(/absolute path/);
+    await installAgentHooks({ target: 'claude', home, command: electron });
+    expect((await agentHooksStatus(home))[0]?.entries).toHaveLength(4);
+    await uninstallAgentHooks({ target: 'claude', home });
+    expect((await agentHooksStatus(home))[0]?.entries).toHaveLength(0);
   });
 });
 

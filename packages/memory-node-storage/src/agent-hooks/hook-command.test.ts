@@ -21,6 +21,6 @@ describe('hookCommandLine with an environment', () => {
   });
 
   it('refuses a variable name a shell would misread', () => {
-    expect(() => hookCommandLine({ ...electron, environment: { 'A B': '1' } }, 'Stop')).toThrow(/not a variable name/);
+    expect(() => hookCommandLine({ ...electron, environment: { 'A B': '1' } }, 'Stop')).toThrow(/not a valid environment variable name/);
   });
 });

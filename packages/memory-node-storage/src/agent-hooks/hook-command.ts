@@ -26,8 +26,8 @@ export interface AgentHookCommand {
   /** Who installs: `graphiti-harness`, `vscode`. */
   readonly installedBy: string;
   /**
-   * Variables set for the runtime, spelled into the command line (hook files of Claude Code have no
-   * `env`): desktop VS Code's Electron binary runs the runner as node only with ELECTRON_RUN_AS_NODE=1.
+   * Variables set for the command, spelled before it (`ELECTRON_RUN_AS_NODE=1` lets VS Code's
+   * Electron binary run the runner as node). Names must be shell-safe identifiers.
    */
   readonly environment?: Readonly<Record<string, string>>;
 }
@@ -42,13 +42,14 @@ export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent
   const words = [command.nodePath, command.scriptPath, ...(command.leadingArguments ?? []), '--event', event, INSTALLED_BY_FLAG, command.installedBy];
   const variables = Object.entries(command.environment ?? {});
   for (const [name] of variables) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`hookCommandLine: ${JSON.stringify(name)} is not a variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`hookCommandLine: ${JSON.stringify(name)} is not a valid environment variable name`);
   }
   if (shell === 'powershell') {
     const assignments = variables.map(([name, value]) => `$env:${name}=${powershellQuote(value)}; `).join('');
     return `${assignments}& ${words.map(powershellQuote).join(' ')}`;
   }
-  return [...variables.map(([name, value]) => `${name}=${posixQuote(value)}`), ...words.map(posixQuote)].join(' ');
+  const assignments = variables.map(([name, value]) => `${name}=${posixQuote(value)} `).join('');
+  return `${assignments}${words.map(posixQuote).join(' ')}`;
 }
 
 /** True when a hook command line is one of ours. */

@@ -1,0 +1,69 @@
+// The harness's commands take what the command line leaves open from the shared configuration:
+// flags > env > project > user, against a real emulator over HTTP.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { runHarness } from './program.js';
+
+let user: RunningEmulator;
+let project: RunningEmulator;
+let root: string;
+let workspace: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  [user, project] = await Promise.all([startEmulator({}), startEmulator({})]);
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-config-'));
+  workspace = path.join(root, 'repo');
+  await fs.mkdir(workspace);
+  env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
+  await fs.mkdir(env['GRAPHITI_MEMORY_CONFIG_DIR'] ?? '', { recursive: true });
+  await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ endpoint: user.url, stateDir: path.join(root, 'state') }));
+});
+
+afterEach(async () => {
+  await Promise.all([user.close(), project.close()]);
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function health(args: readonly string[] = [], extraEnv: Record<string, string> = {}) {
+  const terminal = capturedTerminal({ cwd: workspace, env: { ...env, ...extraEnv } });
+  const exitCode = await runHarness(['health', '--json', ...args], { terminal });
+  return { exitCode, out: terminal.out(), err: terminal.err() };
+}
+
+describe('config files for harness commands', () => {
+  it('uses the user config when no flag is given, the project file over it, env over both, and a flag over all', async () => {
+    expect((await health()).exitCode).toBe(0);
+    expect(user.requests.some((request) => request.route === 'healthcheck')).toBe(true);
+    expect(project.requests).toHaveLength(0);
+
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ endpoint: project.url }));
+    user.clearRequests();
+    expect((await health()).exitCode).toBe(0);
+    expect(project.requests.some((request) => request.route === 'healthcheck')).toBe(true);
+    expect(user.requests).toHaveLength(0);
+
+    project.clearRequests();
+    expect((await health([], { GRAPHITI_MEMORY_ENDPOINT: user.url })).exitCode).toBe(0);
+    expect(user.requests.length).toBeGreaterThan(0);
+    expect(project.requests).toHaveLength(0);
+
+    user.clearRequests();
+    expect((await health(['--endpoint', project.url], { GRAPHITI_MEMORY_ENDPOINT: user.url })).exitCode).toBe(0);
+    expect(project.requests.length).toBeGreaterThan(0);
+    expect(user.requests).toHaveLength(0);
+  });
+
+  it('fails with exit 2 naming the file and the bad value, and sends nothing', async () => {
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ recall: { timeoutMs: 5 } }));
+    const result = await health();
+    expect(result.exitCode).toBe(2);
+    expect(result.err).toContain(path.join(workspace, '.graphiti-memory.json'));
+    expect(result.err).toContain('recall.timeoutMs: must be at least 50 (got 5)');
+    expect(user.requests).toHaveLength(0);
+  });
+});
