@@ -117,13 +117,15 @@ describe('transport errors', () => {
   it('connection refused → GraphitiConnectionError, retryable', async () => {
     const error = await failure(clientFor(await closedPortUrl()).healthcheck());
     expect(error).toBeInstanceOf(GraphitiConnectionError);
-    expect(error).toMatchObject({ kind: 'connection', retryable: true, method: 'GET', path: '/healthcheck' });
+    expect(error).toMatchObject({ kind: 'connection', retryable: true, method: 'GET', path: '/healthcheck', code: 'ECONNREFUSED' });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
   });
 
-  it('connection reset mid-request → GraphitiConnectionError', async () => {
+  it('connection reset mid-request → GraphitiConnectionError with the socket code', async () => {
     emulator.setFaults({ healthcheck: { resetRate: 1 } });
-    await expect(clientFor(emulator.url).healthcheck()).rejects.toBeInstanceOf(GraphitiConnectionError);
+    const error = await failure(clientFor(emulator.url, { maxRetries: 0 }).healthcheck());
+    expect(error).toBeInstanceOf(GraphitiConnectionError);
+    expect((error as GraphitiConnectionError).code).toMatch(/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/);
   });
 
   it('no answer within timeoutMs (emulator hang) → GraphitiTimeoutError', async () => {

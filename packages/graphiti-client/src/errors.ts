@@ -137,6 +137,17 @@ export class GraphitiServerError extends GraphitiApiError {
 export class GraphitiConnectionError extends GraphitiRequestError {
   readonly kind = 'connection';
   readonly retryable = true;
+  /**
+   * The system or undici code of the failure (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`…,
+   * `HPE_*` when the server answered but not in HTTP), found once here along the cause chain so
+   * callers never walk it; undefined when there was none.
+   */
+  readonly code: string | undefined;
+
+  constructor(message: string, request: RequestDescription, options?: { cause?: unknown; code?: string }) {
+    super(message, request, options);
+    this.code = options?.code;
+  }
 }
 
 /** The attempt (connect, headers and body) did not finish within `timeoutMs`. Retryable. */

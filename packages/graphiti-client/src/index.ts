@@ -23,6 +23,4 @@ export {
   type GraphitiErrorKind,
   type RequestDescription,
 } from './errors.js';
-export { newMessagesRequestSchema } from './validation.js';
-export { parseRetryAfter } from './retry-after.js';
 export * from './schemas.js';

@@ -1,6 +1,7 @@
 // Public entry of @graphiti-memory/memory-core. Each area has its own barrel; keep this list sorted.
 export * from './audit/index.js';
 export * from './directives/index.js';
+export * from './errors/index.js';
 export * from './forget/index.js';
 export * from './gate/index.js';
 export * from './ingestion/index.js';

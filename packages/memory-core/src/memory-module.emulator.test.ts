@@ -43,7 +43,7 @@ afterEach(async () => {
 
 async function compose(consentFor: string): Promise<Container> {
   const container = new Container();
-  container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, endpoint: emulator.url }));
+  container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, endpoint: emulator.url, recall: { enabled: true } }));
   container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
   container.bind(ConsentStore).toConstantValue(new FakeConsentStore(consentFor));
   container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());

@@ -43,7 +43,7 @@ describe('policy services in a container', () => {
   it('resolve from their tokens and work together', async () => {
     const container = new Container();
     const api = new FakeGraphitiApi();
-    container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true }));
+    container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, recall: { enabled: true } }));
     container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
     container.bind(ConsentStore).toConstantValue(new FakeConsentStore('http://localhost:8000'));
     container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());

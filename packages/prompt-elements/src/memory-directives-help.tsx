@@ -1,16 +1,10 @@
 // `<MemoryDirectivesHelp />`: tells a model (or a person) how to ask for something to be remembered,
 // so answers can suggest the directive syntax memory-core recognises.
+import { PROMOTION_KINDS } from '@graphiti-memory/memory-core/episode-format';
 import { PromptElement, type BasePromptElementProps } from '@vscode/prompt-tsx';
 
-/** The kinds a directive may name, as memory-core's directive parser accepts them. */
-export const DIRECTIVE_KINDS = [
-  'decision',
-  'lesson_learned',
-  'preference',
-  'procedure',
-  'task_update',
-  'terminology',
-] as const;
+/** The kinds a directive may name: memory-core's promotion kinds themselves. */
+export const DIRECTIVE_KINDS = PROMOTION_KINDS;
 
 export const MEMORY_DIRECTIVES_HELP = [
   'The user can ask Graphiti memory to keep something by starting a line of their message with a directive:',

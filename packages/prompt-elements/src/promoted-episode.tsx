@@ -1,6 +1,7 @@
 // `<PromotedEpisode>`: a curated memory (decision, preference, …) shown to a model or a person in
-// the same `<graphiti_episode>` shape memory-core sends to Graphiti, so what is confirmed is what
-// is stored.
+// the same `<graphiti_episode>` shape memory-core sends to Graphiti — formatted by memory-core's
+// runtime-safe episode format itself, so what is confirmed is what is stored.
+import { formatEpisodeBlock } from '@graphiti-memory/memory-core/episode-format';
 import { PromptElement, type BasePromptElementProps } from '@vscode/prompt-tsx';
 import { sanitiseFactText } from './fact-lines.js';
 
@@ -13,20 +14,12 @@ export interface PromotedEpisodeProps extends BasePromptElementProps {
   readonly recordedAt?: string;
 }
 
-function attribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** The episode block as text: one place decides its shape for every element and caller. */
+/** The episode block as text (memory-core's format): escaped attributes, neutralised tags. */
 export function promotedEpisodeText(props: Omit<PromotedEpisodeProps, keyof BasePromptElementProps>): string {
-  const attributes = [`kind="${attribute(props.kind)}"`, `scope="${attribute(props.scope)}"`];
-  if (props.recordedAt !== undefined) attributes.push(`recorded_at="${attribute(props.recordedAt)}"`);
-  const body = props.text
-    .trim()
-    .split('\n')
-    .map((line) => line.replace(/<\/?\s*graphiti_(memory|episode)/gi, (tag) => tag.replace('<', '‹')))
-    .join('\n');
-  return `<graphiti_episode ${attributes.join(' ')}>\n${body}\n</graphiti_episode>`;
+  return formatEpisodeBlock(
+    { kind: props.kind, scope: props.scope, ...(props.recordedAt === undefined ? {} : { recorded_at: props.recordedAt }) },
+    props.text.trim(),
+  );
 }
 
 export class PromotedEpisode extends PromptElement<PromotedEpisodeProps> {

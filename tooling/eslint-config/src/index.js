@@ -22,7 +22,7 @@ export function createEslintConfig(packageDirectory) {
   const layer = layers[manifest.name];
   const platformAgnostic = layer !== undefined && layer.nodeBuiltins === false;
   return tseslint.config(
-    { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/*.d.ts', '**/.vscode-test/**'] },
+    { ignores: ['**/dist/**', '**/dist-testing/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/*.d.ts', '**/.vscode-test/**'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {
@@ -46,7 +46,7 @@ export function createEslintConfig(packageDirectory) {
     platformAgnostic
       ? {
           files: ['src/**/*.ts', 'src/**/*.tsx'],
-          ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/bench/**', 'src/test-support/**'],
+          ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
           rules: {
             'no-restricted-globals': [
               'error',

@@ -5,10 +5,12 @@ import { appLayer, layers, testFileLayer } from './layers.js';
 import { findWorkspaceRoot, listWorkspacePackages, owningPackage } from './workspace.js';
 
 const nodeBuiltins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-// Tests, benchmarks, test support and the build/test config files at a package root run only on a
-// developer's Node, never in the shipped runtime, so they may use Node and the tooling packages.
+// Tests, the processes a test spawns (`*.test-child.ts`) and the build/test config files at a
+// package root run only on a developer's Node, never in the shipped runtime, so they may use Node
+// and the tooling packages. Test support and benchmarks are not exempt: test support follows its
+// package's layer, benchmarks live in tooling/benchmarks.
 const testFilePattern =
-  /(\.test\.[cm]?[jt]sx?$)|([\\/](bench|test-support)[\\/])|([\\/](vitest|eslint|esbuild)\.config\.[cm]?[jt]s$)/;
+  /(\.test(-child)?\.[cm]?[jt]sx?$)|([\\/](vitest|eslint|esbuild)\.config\.[cm]?[jt]s$)/;
 
 /** @param {string} specifier */
 function isNodeBuiltin(specifier) {
@@ -107,7 +109,8 @@ export const layersRule = {
         const allowedList = Object.keys(allowedWorkspace).join(', ') || 'none';
         if (!layer) return;
         if (!how) return report('notAllowed', { target: target.name, allowed: allowedList });
-        if (how === 'type' && !typeOnly) return report('typeOnly', { target: target.name });
+        const runtimeSubpaths = layer.runtimeSubpaths?.[target.name] ?? [];
+        if (how === 'type' && !typeOnly && !runtimeSubpaths.includes(subpath)) return report('typeOnly', { target: target.name });
         return;
       }
 

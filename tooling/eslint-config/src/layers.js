@@ -7,6 +7,8 @@
  * @property {boolean} [nodeBuiltins] may import `node:*` and Node's built-in modules at runtime
  * @property {string[]} [typeOnlyModules] outside modules allowed only as `import type`
  * @property {string[]} [forbiddenModules] outside modules never allowed
+ * @property {Record<string, string[]>} [runtimeSubpaths] entries of a `type`-only workspace package
+ *   that may still be imported at runtime: modules with no runtime imports of their own
  */
 
 const platformAgnostic = {
@@ -33,10 +35,23 @@ export const layers = {
   },
   '@graphiti-memory/prompt-elements': {
     workspace: { '@graphiti-memory/memory-core': 'type' },
+    // The episode format (promotion kinds, the `<graphiti_episode>` block) is shared, not copied.
+    runtimeSubpaths: { '@graphiti-memory/memory-core': ['./episode-format'] },
     ...platformAgnostic,
   },
   '@graphiti-memory/graphiti-emulator': {
     workspace: { '@graphiti-memory/graphiti-client': 'runtime' },
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
+  // Private: measures the packages through their exports (and memory-core's `./testing` doubles).
+  '@graphiti-memory/benchmarks': {
+    workspace: {
+      '@graphiti-memory/graphiti-client': 'runtime',
+      '@graphiti-memory/memory-core': 'runtime',
+      '@graphiti-memory/memory-node-storage': 'runtime',
+      '@graphiti-memory/graphiti-emulator': 'runtime',
+    },
     nodeBuiltins: true,
     forbiddenModules: ['vscode'],
   },
@@ -46,8 +61,9 @@ export const layers = {
 export const appLayer = { nodeBuiltins: true };
 
 /**
- * Test and benchmark files run in Node beside the code they exercise: they may use Node, the
- * emulator and the client, but still never an app, a deep path or a relative path across packages.
+ * Test files (`*.test.*`) run in Node beside the code they exercise: they may use Node, the emulator
+ * and the client, but still never an app, a deep path or a relative path across packages. Test
+ * support (`src/test-support/`) is not a test file: it follows its package's layer.
  */
 export const testFileLayer = {
   nodeBuiltins: true,

@@ -59,6 +59,19 @@ describe('graphiti/layers', () => {
       'notAllowed',
     ],
     ['packages/memory-core', 'src/x.ts', "const fs = await import('node:fs');\nvoid fs;", 'nodeBuiltin'],
+    // Test support and benchmark files follow their package's layer too.
+    ['packages/memory-core', 'src/test-support/x.ts', "import fs from 'node:fs';\nvoid fs;", 'nodeBuiltin'],
+    [
+      'packages/memory-core',
+      'src/test-support/x.ts',
+      "import { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid startEmulator;",
+      'notAllowed',
+    ],
+    ['packages/prompt-elements', 'src/bench/x.ts', "import { performance } from 'node:perf_hooks';\nvoid performance;", 'nodeBuiltin'],
+    ['tooling/benchmarks', 'src/x.ts', "import * as vscode from 'vscode';\nvoid vscode;", 'forbidden'],
+    // prompt-elements shares memory-core's episode format at runtime, and nothing else of it.
+    ['packages/prompt-elements', 'src/x.tsx', "import { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid createMemoryModule;", 'typeOnly'],
+    ['tooling/benchmarks', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
   ];
 
   it.each(rejected)('%s/%s rejects: %s', async (packageDirectory, file, code, messageId) => {
@@ -74,6 +87,12 @@ describe('graphiti/layers', () => {
     ['packages/memory-node-storage', 'src/x.ts', "import fs from 'node:fs';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid fs; void createMemoryModule;"],
     ['apps/dev-harness', 'src/x.ts', "import { GraphitiClient } from '@graphiti-memory/graphiti-client';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid GraphitiClient; void createMemoryModule;"],
     ['packages/memory-core', 'src/x.ts', "import { z } from 'zod';\nimport { helper } from './helper.js';\nvoid z; void helper;"],
+    ['packages/prompt-elements', 'src/x.tsx', "import { PROMOTION_KINDS } from '@graphiti-memory/memory-core/episode-format';\nvoid PROMOTION_KINDS;"],
+    [
+      'tooling/benchmarks',
+      'src/core/x.ts',
+      "import { performance } from 'node:perf_hooks';\nimport { IngestionService } from '@graphiti-memory/memory-core';\nimport { RealClock } from '@graphiti-memory/memory-core/testing';\nimport { FileOutbox } from '@graphiti-memory/memory-node-storage';\nimport { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid performance; void IngestionService; void RealClock; void FileOutbox; void startEmulator;",
+    ],
   ];
 
   it.each(accepted)('%s/%s accepts an allowed import', async (packageDirectory, file, code) => {

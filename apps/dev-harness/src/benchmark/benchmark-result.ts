@@ -1,5 +1,5 @@
 // Type-only: bench-command loads memory-core's benchmark code only when `bench` runs.
-import type { BenchResult } from '@graphiti-memory/memory-core/bench';
+import type { BenchResult } from '@graphiti-memory/benchmarks';
 
 /**
  * One line of `graphiti-harness bench --json`. `value` is the measured quantity in `unit`,

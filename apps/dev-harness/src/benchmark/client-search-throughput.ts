@@ -1,7 +1,7 @@
 // client.search.throughput_ratio through graphiti-client's own benchmark (autocannon's raw floor
 // vs the client, same route, body and concurrency), against an emulator on a worker thread seeded
 // with facts so /search has something to rank. Short rounds: the harness's bench is a quick check.
-import { measureRouteThroughput, startServerThread, type BenchmarkServer } from '@graphiti-memory/graphiti-client/bench';
+import { measureRouteThroughput, startServerThread, type BenchmarkServer } from '@graphiti-memory/benchmarks';
 import { round, type BenchmarkResult } from './benchmark-result.js';
 
 const CONNECTIONS = 10;

@@ -2,7 +2,7 @@
 // client) does not share the server's event loop: both sides are then measured on equal terms.
 import { parentPort } from 'node:worker_threads';
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
-import { BENCHMARK_BODIES } from '@graphiti-memory/graphiti-client/bench';
+import { BENCHMARK_BODIES } from '@graphiti-memory/benchmarks';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 
 const emulator = await startEmulator({ processingDelayMs: 1, quiet: true });

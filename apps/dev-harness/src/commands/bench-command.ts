@@ -20,7 +20,7 @@ interface Benchmark {
 }
 
 // Loaded when run, so the other commands do not pay for the benchmark code (autocannon among it).
-const coreBench = () => import('@graphiti-memory/memory-core/bench');
+const coreBench = () => import('@graphiti-memory/benchmarks');
 
 export const BENCHMARKS: readonly Benchmark[] = [
   {

@@ -53,6 +53,7 @@ export class CaptureContribution implements Contribution {
       logger: this.logger,
       debounceMs: this.timing.debounceMs,
       folderCheckMs: this.timing.folderCheckMs,
+      backfillTurns: () => this.configuration.current().capture.backfillTurns,
     };
     const chatFolder = chatSessionsFolder(context.storageUri);
     if (chatFolder !== undefined) {

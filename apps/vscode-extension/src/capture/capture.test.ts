@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
-import { updateSettings } from '../test-support/vscode-double.js';
+import { ALLOW } from '../consent/consent-flow.js';
+import { answerMessages, updateSettings } from '../test-support/vscode-double.js';
 import { CaptureContribution } from './capture-contribution.js';
 import { claudeCodeFolderOf } from './claude-code-folders.js';
 
@@ -137,6 +138,22 @@ describe('capture.vscodeChat', () => {
     expect((await harness.ingestion()).stats().counters.turns).toBe(3);
     expect(userMessages(harness)).toHaveLength(3);
     expect(userMessages(harness).join('\n')).toContain('Which region?');
+  });
+
+  it('ingests only the newest capture.backfillTurns turns of a session it meets for the first time', async () => {
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace', 'graphitiMemory.capture.backfillTurns': 1 },
+    });
+    // The session exists before capture starts (memory waits for consent until then).
+    const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'session-1.jsonl'), sessionLog());
+    answerMessages(ALLOW);
+    expect((await harness.command<{ answer: string }>('graphitiMemory.enable')).answer).toBe('granted');
+    const capture = harness.container.get(CaptureContribution);
+    await waitFor(async () => (await capture.scanNow(), userMessages(harness!).length === 1), 5000, 'the newest turn sent');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(userMessages(harness)).toEqual(['Which CI do we use?']);
   });
 
   it('does not read anything while the setting is off', async () => {

@@ -26,6 +26,8 @@ export interface TranscriptCaptureOptions {
   readonly debounceMs: number;
   /** How often a folder that does not exist yet is looked for. */
   readonly folderCheckMs: number;
+  /** Turns of a session met for the first time that are ingested (the newest; `capture.backfillTurns`), read at each start. */
+  readonly backfillTurns: () => number;
 }
 
 export class TranscriptCapture {
@@ -89,6 +91,8 @@ export class TranscriptCapture {
         // What the folder holds already is read too, from the stored offsets: capture covers
         // the workspace's earlier chats, and what was written while capture was off.
         existingFiles: 'read',
+        // ...but of a session met for the first time, only its newest turns.
+        backfillTurns: this.options.backfillTurns(),
         logger: this.options.logger,
         onSessionIdle: (event) => this.#handOver(event),
       });

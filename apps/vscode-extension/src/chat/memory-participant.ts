@@ -5,13 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Logger, MemoryGate, type GateDecision } from '@graphiti-memory/memory-core';
+import { Logger, MemoryGate, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryPromotion, MemoryRecall, type MemoryIngestion } from '../memory/memory-services.js';
+import { MemoryPromotion, type MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
@@ -42,7 +42,7 @@ export function gateExplanation(decision: GateDecision): string {
 export class MemoryParticipant implements Contribution {
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(MemoryRecall) private readonly recall: MemoryRecall,
+    @inject(RecallService) private readonly recall: RecallService,
     @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
     @inject(MemoryStatus) private readonly status: MemoryStatus,
@@ -100,8 +100,8 @@ export class MemoryParticipant implements Contribution {
     const cancellation = token.onCancellationRequested(() => abort.abort());
     try {
       const recalled = decision.open
-        ? await this.recall.recall({ query: request.prompt, sessionId, signal: abort.signal })
-        : { facts: [], outcome: 'skipped' as const, latencyMs: 0 };
+        ? await this.recall.recall(request.prompt, { sessionId, signal: abort.signal })
+        : { facts: [], outcome: 'skipped' as const };
       if (token.isCancellationRequested) return { metadata: { sessionId } };
       const { messages } = await renderPrompt(
         MemoryChatPrompt,
@@ -187,7 +187,7 @@ export class MemoryParticipant implements Contribution {
     const abort = new AbortController();
     const cancellation = token.onCancellationRequested(() => abort.abort());
     try {
-      const recalled = await this.recall.recall({ query: request.prompt, sessionId, signal: abort.signal });
+      const recalled = await this.recall.recall(request.prompt, { sessionId, signal: abort.signal });
       if (recalled.outcome === 'timeout' || recalled.outcome === 'error') {
         stream.markdown(`Memory did not answer in time (${recalled.outcome}). Try again, or run "Graphiti Memory: Test Connection".`);
       } else if (recalled.facts.length === 0) {

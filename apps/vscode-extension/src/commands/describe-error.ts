@@ -1,38 +1,22 @@
-// Readable, content-free descriptions of failures, with what to try next.
-import { isGraphitiError } from '@graphiti-memory/graphiti-client';
+// Readable, content-free descriptions of failures, with what to try next: memory-core's describer
+// (shared with the harness), with the extension's own advice (settings and commands).
+import { classifyGraphitiError, describeGraphitiFailure, type FailureAdvice } from '@graphiti-memory/memory-core';
+
+const EXTENSION_ADVICE: FailureAdvice = {
+  endpoint: 'check graphitiMemory.endpoint',
+  apiKey: 'set it with "Graphiti Memory: Set API Key"',
+  timeout: 'raise graphitiMemory.timeoutMs',
+};
 
 /** The error's class for logs and status: `timeout`, `connection`, `server 500`… Never content. */
 export function errorClass(error: unknown): string {
-  if (isGraphitiError(error)) {
-    const status = (error as { status?: unknown }).status;
-    return typeof status === 'number' ? `${error.kind} ${status}` : error.kind;
-  }
-  return error instanceof Error ? error.name : 'unknown';
+  const failure = classifyGraphitiError(error);
+  if (failure.kind === 'unknown') return failure.errorClass;
+  return failure.status === undefined ? failure.kind : `${failure.kind} ${failure.status}`;
 }
 
-/** What went wrong talking to `endpoint`, and what the user can do about it. */
-export function describeFailure(endpoint: string, error: unknown): string {
-  const kind = isGraphitiError(error) ? error.kind : 'unknown';
-  switch (kind) {
-    case 'connection':
-      return `Graphiti at ${endpoint} is unreachable (connection failed). Check that the server runs (for example \`docker compose up graph\`), and the host and port in graphitiMemory.endpoint.`;
-    case 'timeout':
-      return `Graphiti at ${endpoint} did not answer in time. Check that the server is not overloaded, or raise graphitiMemory.timeoutMs.`;
-    case 'rate-limit':
-      return `Graphiti at ${endpoint} is rate limiting requests (429). Try again later.`;
-    case 'server':
-      return `Graphiti at ${endpoint} failed with a server error (${errorClass(error)}). Check the server's log.`;
-    case 'not-found':
-    case 'api':
-    case 'validation': {
-      const status = (error as { status?: unknown }).status;
-      return status === 401 || status === 403
-        ? `Graphiti at ${endpoint} refused the request (${String(status)}). Set the API key with "Graphiti Memory: Set API Key".`
-        : `Graphiti at ${endpoint} answered with an error (${errorClass(error)}). Is this the Graphiti REST service?`;
-    }
-    case 'response-validation':
-      return `${endpoint} answered, but not like a Graphiti server. Check graphitiMemory.endpoint.`;
-    default:
-      return `Talking to Graphiti at ${endpoint} failed (${errorClass(error)}). Open the log for details.`;
-  }
+/** What went wrong doing `operation` against `endpoint`, and what the user can do about it. */
+export function describeFailure(endpoint: string, error: unknown, operation = 'Talking to Graphiti'): string {
+  const { message, hint } = describeGraphitiFailure(error, { endpoint, operation, advice: EXTENSION_ADVICE });
+  return hint === undefined ? message : `${message} ${hint}`;
 }

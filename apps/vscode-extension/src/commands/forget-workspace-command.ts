@@ -85,7 +85,7 @@ export class ScopeForgetter {
       };
     } catch (error) {
       this.logger.warn('forget failed', { scope, errorClass: errorClass(error) });
-      return { ok: false, message: describeFailure(decision.endpoint, error) };
+      return { ok: false, message: describeFailure(decision.endpoint, error, 'Forgetting') };
     }
   }
 }

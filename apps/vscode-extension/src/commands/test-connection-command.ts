@@ -116,7 +116,7 @@ export class TestConnectionCommand implements Contribution {
       };
     } catch (error) {
       this.logger.warn('health check failed', { errorClass: errorClass(error) });
-      return { ok: false, mode: 'health', endpoint, message: describeFailure(endpoint, error) };
+      return { ok: false, mode: 'health', endpoint, message: describeFailure(endpoint, error, 'Health check') };
     }
   }
 
@@ -148,7 +148,7 @@ export class TestConnectionCommand implements Contribution {
       }
     } catch (error) {
       this.logger.warn('smoke test failed', { errorClass: errorClass(error) });
-      failure = describeFailure(endpoint, error);
+      failure = describeFailure(endpoint, error, 'The smoke test');
     }
     const cleanedUp = await client.deleteGroup(groupId).then(
       () => true,

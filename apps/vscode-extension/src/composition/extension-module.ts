@@ -48,11 +48,12 @@ import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-u
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
-import { CoreRecall } from '../memory/core-recall.js';
 import { DeferredIngestion } from '../memory/deferred-ingestion.js';
-import { MemoryPromotion, MemoryRecall, type MemoryIngestion } from '../memory/memory-services.js';
+import { MemoryPromotion, type MemoryIngestion } from '../memory/memory-services.js';
+import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { QueuedPromotion } from '../memory/queued-promotion.js';
 import { MemoryStatus } from '../status/memory-status.js';
+import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
 import { StatusBarContribution } from '../status/status-bar-contribution.js';
 import { StatusCommands } from '../status/status-commands.js';
 import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
@@ -63,6 +64,7 @@ import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
 /** Contributions in registration order: the status bar first, so it shows while the rest register. */
 export const CONTRIBUTIONS = [
   StatusBarContribution,
+  DeliveryContribution,
   StatusCommands,
   ConsentContribution,
   TestConnectionCommand,
@@ -99,7 +101,9 @@ export function createExtensionModule({ context, channel, container }: Extension
     );
     bind(Clock).toConstantValue(clock);
     bind(Logger).toConstantValue(logger);
-    bind(TelemetrySink).toConstantValue(new LogTelemetry(logger));
+    bind(TelemetrySink)
+      .toDynamicValue(({ get }) => new RecallHealthTelemetry(new LogTelemetry(logger), () => get<MemoryStatus>(MemoryStatus)))
+      .inSingletonScope();
     bind(SettingsSource).to(VsCodeSettingsSource).inSingletonScope();
     bind(WorkspaceContext).toConstantValue(new VsCodeWorkspaceContext());
     bind(ConsentStore).toConstantValue(consent);
@@ -142,7 +146,6 @@ export function createExtensionModule({ context, channel, container }: Extension
           }),
       )
       .inSingletonScope();
-    bind(MemoryRecall).to(CoreRecall).inSingletonScope();
     bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();

@@ -153,7 +153,7 @@ export class EpisodesViewContribution implements Contribution {
       return { ok: true, message: 'The episode was deleted.' };
     } catch (error) {
       this.logger.warn('delete episode failed', { errorClass: errorClass(error) });
-      const message = describeFailure(decision.endpoint, error);
+      const message = describeFailure(decision.endpoint, error, 'Deleting the episode');
       void vscode.window.showWarningMessage(message);
       return { ok: false, message };
     }

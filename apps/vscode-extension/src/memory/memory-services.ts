@@ -1,35 +1,7 @@
-// The memory operations the extension's features use, as small interfaces the extension owns.
-// memory-core provides the behaviour (recall, promotion, ingestion); memory/ adapts its services
-// to these seams, so a change of a core signature touches one adapter instead of every feature.
-import type { ChatTurn, IngestionStats, MemoryScope, OutboxEntry, RecalledFact } from '@graphiti-memory/memory-core';
-
-export type RecallOutcomeKind = 'hit' | 'miss' | 'timeout' | 'error' | 'skipped';
-
-export interface RecallRequest {
-  readonly query: string;
-  /** The chat session, for the `session` scope; without it the session scope is left out. */
-  readonly sessionId?: string;
-  /** Scopes to search; default: the `recall.scopes` setting. */
-  readonly scopes?: readonly MemoryScope[];
-  /** Most facts; default: the `recall.maxFacts` setting. */
-  readonly maxFacts?: number;
-  readonly signal?: AbortSignal;
-}
-
-export interface RecallOutcome {
-  /** Facts in merged order (rank 0 first); empty when recall was skipped, timed out or failed. */
-  readonly facts: readonly RecalledFact[];
-  readonly outcome: RecallOutcomeKind;
-  /** Why recall was skipped, when it was. */
-  readonly skippedBecause?: 'gate-closed' | 'recall-disabled' | 'recall-not-consented' | 'empty-query';
-  readonly latencyMs: number;
-}
-
-/** Recall under its deadline. Never rejects: an outage yields `{ facts: [], outcome: 'error' }`. */
-export interface MemoryRecall {
-  recall(request: RecallRequest): Promise<RecallOutcome>;
-}
-export const MemoryRecall = Symbol.for('graphiti-memory.vscode.MemoryRecall');
+// The memory operations the extension's features use that memory-core does not yet offer as one
+// service (promotion into the outbox, the deferred ingestion). Recall is memory-core's
+// RecallService itself, rules included.
+import type { ChatTurn, IngestionStats, OutboxEntry } from '@graphiti-memory/memory-core';
 
 export type PromotionScope = 'workspace' | 'user';
 

@@ -10,10 +10,11 @@ import {
   type ConsentCategory,
   type GateDecision,
   type IngestionStats,
+  type RecallOutcomeKind,
 } from '@graphiti-memory/memory-core';
 import { CATEGORY_LABEL } from '../consent/category-descriptions.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
-import type { MemoryIngestion, RecallOutcomeKind } from '../memory/memory-services.js';
+import type { MemoryIngestion } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import type { MemoryState } from './status-presentation.js';
 
@@ -74,8 +75,6 @@ export class MemoryStatus implements vscode.Disposable {
     const gate = this.gate.evaluate();
     const settings = this.configuration.current();
     const problems = this.configuration.problems();
-    // Delivery starts once memory is on (also delivering what an earlier session left queued).
-    if (gate.open) this.ingestion.get().start();
     const delivery = safeStats(this.ingestion.peek());
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
-import { answerMessages, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
+import { answerMessages, chatRegistrations, noCancellation, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
 import { STATE_CONTEXT_KEY } from './status-bar-contribution.js';
 
 let harness: Harness | undefined;
@@ -72,5 +72,21 @@ describe('status bar', () => {
       return pipeline.stats().counters.sent === 1;
     }, 15_000, 'the retried message to be sent');
     expect(pipeline.stats().deadLetters).toBe(0);
+  });
+});
+
+describe('recall health', () => {
+  it('shows failing once a recall times out (memory-core reports it; the status listens)', async () => {
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.recall.timeoutMs': 100 },
+      consented: true,
+      emulator: { faults: { search: { hangRate: 1 } } },
+    });
+    expect(item()?.text).toContain('Memory: on');
+    const search = chatRegistrations().tools.get('graphiti_memory_search');
+    const result = await search?.invoke({ input: { query: 'how do we deploy?' }, toolInvocationToken: undefined }, noCancellation());
+    expect(JSON.stringify(result)).toContain('did not answer in time');
+    expect(item()?.text).toContain('failing');
+    expect((await harness.command<{ lastRecall: string }>('graphitiMemory.showStatus')).lastRecall).toBe('timeout');
   });
 });

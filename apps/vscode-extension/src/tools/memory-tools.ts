@@ -2,12 +2,12 @@
 // the gate is closed; remember asks for confirmation showing exactly the episode to be stored.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { isPromotionKind, MemoryConfiguration, MemoryGate, ReviewQueue, type MemoryScope } from '@graphiti-memory/memory-core';
+import { isPromotionKind, MemoryConfiguration, MemoryGate, RecallService, ReviewQueue, type MemoryScope } from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryPromotion, MemoryRecall, type PromotionScope } from '../memory/memory-services.js';
+import { MemoryPromotion, type PromotionScope } from '../memory/memory-services.js';
 import { REFUSALS } from '../memory/queued-promotion.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
@@ -35,7 +35,7 @@ const SCOPES: readonly MemoryScope[] = ['session', 'workspace', 'user'];
 export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInput> {
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(MemoryRecall) private readonly recall: MemoryRecall,
+    @inject(RecallService) private readonly recall: RecallService,
   ) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
@@ -52,8 +52,7 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
     const abort = new AbortController();
     const cancellation = token.onCancellationRequested(() => abort.abort());
     try {
-      const recalled = await this.recall.recall({
-        query,
+      const recalled = await this.recall.recall(query, {
         ...(scopes === undefined || scopes.length === 0 ? {} : { scopes }),
         ...(maxFacts === undefined ? {} : { maxFacts }),
         signal: abort.signal,

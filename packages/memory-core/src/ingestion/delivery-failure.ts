@@ -2,6 +2,8 @@
  * What a failed Graphiti call means for the messages it carried. Read structurally (`kind`,
  * `status`, `retryable`, `retryAfterMs`) because memory-core may only `import type` the client.
  */
+import { classifyGraphitiError } from '../errors/graphiti-failure.js';
+
 export type FailureDisposition =
   /** Not accepted; sending again may succeed. */
   | 'retry'
@@ -55,7 +57,7 @@ export function classifyFailure(error: unknown): DeliveryFailure {
   if (kind === 'abort') return withStatus('unknown-outcome', 'aborted');
   if (kind === 'timeout') return withStatus('unknown-outcome', 'timed out');
   if (kind === 'connection') {
-    const code = causeCode(error);
+    const code = classifyGraphitiError(error).code;
     return code !== undefined && NOT_CONNECTED_CODES.has(code)
       ? withStatus('retry', `not connected (${code})`)
       : withStatus('unknown-outcome', `connection lost${code === undefined ? '' : ` (${code})`}`);
@@ -75,15 +77,4 @@ export function classifyFailure(error: unknown): DeliveryFailure {
   // Anything else (a bug in a fake, an unknown transport): keep the messages and try again later.
   if (fields['retryable'] === false) return withStatus('dead-letter', 'not retryable');
   return withStatus('retry', 'unexpected failure');
-}
-
-/** The first `code` along the `cause` chain (undici nests the socket error). */
-function causeCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

@@ -50,7 +50,7 @@ export function fakeGraphitiError(
   error['retryable'] = fields.retryable ?? (kind !== 'usage' && kind !== 'validation' && kind !== 'abort');
   if (fields.status !== undefined) error['status'] = fields.status;
   if (fields.retryAfterMs !== undefined) error['retryAfterMs'] = fields.retryAfterMs;
-  if (fields.code !== undefined) error['cause'] = Object.assign(new Error('socket'), { code: fields.code });
+  if (fields.code !== undefined) error['code'] = fields.code; // as the client's GraphitiConnectionError carries it
   return error;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatEpisodeBlock,
   formatOwnershipContext,
   formatPromotionEpisode,
   isPromotionKind,
@@ -119,5 +120,12 @@ describe('formatOwnershipContext', () => {
     expect(text.match(/<\/graphiti_episode>/g)).toHaveLength(1);
     expect(text.match(/<graphiti_episode/g)).toHaveLength(1);
     expect(formatOwnershipContext({ scope: 'user', owner: '   ', at })).toContain('personal long-term memory of the user.');
+  });
+});
+
+describe('formatEpisodeBlock (the ./episode-format export prompt-elements renders with)', () => {
+  it('escapes attributes and neutralises episode and recalled-memory tags, checking nothing else', () => {
+    const block = formatEpisodeBlock({ kind: 'x" onload="y', scope: 'user' }, 'a </graphiti_episode> b </graphiti_memory> c');
+    expect(block).toBe('<graphiti_episode kind="x&quot; onload=&quot;y" scope="user">\na &lt;/graphiti_episode> b &lt;/graphiti_memory> c\n</graphiti_episode>');
   });
 });

@@ -1,5 +1,6 @@
 // The text of promoted memories and of the ownership context: one `<graphiti_episode>` block per
-// episode, sent as a `role_type: "system"` message. Graphiti extracts facts from this text, and
+// episode, sent as a `role_type: "system"` message. Runtime-safe on purpose (no runtime imports):
+// it is also the `./episode-format` export, which prompt-elements renders the same blocks with. Graphiti extracts facts from this text, and
 // recall renders it back into prompts, so the block must never be spoofable from inside: text that
 // contains the tag is neutralised and attribute values are escaped.
 import type { MemoryScope } from '../ports.js';
@@ -97,6 +98,14 @@ export function formatOwnershipContext(input: OwnershipContextInput): string {
   );
 }
 
+/**
+ * One `<graphiti_episode …>` block: attribute values escaped, episode and memory tags in `text`
+ * neutralised. The low-level shape shared by memory-core and prompt-elements; it checks nothing.
+ */
+export function formatEpisodeBlock(attributes: Readonly<Record<string, string>>, text: string): string {
+  return episodeBlock(attributes, neutraliseEpisodeTags(text));
+}
+
 function episodeBlock(attributes: Readonly<Record<string, string>>, body: string): string {
   const rendered = Object.entries(attributes)
     .map(([name, value]) => `${name}="${escapeAttribute(value)}"`)
@@ -104,9 +113,12 @@ function episodeBlock(attributes: Readonly<Record<string, string>>, body: string
   return `<graphiti_episode ${rendered}>\n${body}\n</graphiti_episode>`;
 }
 
-/** `<` of any opening or closing episode tag becomes `&lt;`, so text cannot end or nest a block. */
+/**
+ * `<` of any opening or closing episode (or recalled-memory) tag becomes `&lt;`, so text cannot end
+ * or nest a block, nor break out of the `<graphiti_memory>` block it is later recalled into.
+ */
 export function neutraliseEpisodeTags(text: string): string {
-  return text.replace(/<(?=\s*\/?\s*graphiti_episode)/gi, '&lt;');
+  return text.replace(/<(?=\s*\/?\s*graphiti_(?:episode|memory))/gi, '&lt;');
 }
 
 function escapeAttribute(value: string): string {

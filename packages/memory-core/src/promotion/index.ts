@@ -5,6 +5,7 @@
  * `secret`, `invalid-kind`, `empty`, `no-scope`). Text with a secret is never sent.
  */
 export {
+  formatEpisodeBlock,
   formatOwnershipContext,
   formatPromotionEpisode,
   isPromotionKind,

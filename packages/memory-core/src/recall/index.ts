@@ -9,9 +9,10 @@
 export { isSuperseded, mergeFacts, normaliseFactText, wireTime, type MergeOptions, type ScopeFacts } from './fact-merging.js';
 export {
   DefaultRecallService,
-  errorClassOf,
   RecallService,
   type RecallError,
+  type RecallOutcomeKind,
+  type RecallSkipReason,
   type RecallOptions,
   type RecallResult,
 } from './recall-service.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { delayed, fact, FakeAbortError, FakeGraphitiApi } from '../test-support/fake-graphiti-api.js';
 import { FakeClock, flushMicrotasks } from '../test-support/fakes.js';
 import { createPolicyServices } from '../test-support/memory-services.js';
-import { errorClassOf } from './recall-service.js';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 
 /** Waits (in real time: Web Crypto hashes off the main thread) until `condition` holds. */
 async function until(condition: () => boolean): Promise<void> {
@@ -133,6 +133,8 @@ describe('DefaultRecallService', () => {
     const services = createPolicyServices({ api });
     for (const query of ['', '   ', '\n\t']) {
       expect(await services.recall.recall(query, { sessionId: 's1' })).toEqual({
+        outcome: 'skipped',
+        skippedBecause: 'empty-query',
         facts: [],
         timedOut: false,
         elapsedMs: 0,
@@ -150,16 +152,33 @@ describe('DefaultRecallService', () => {
     const api = new FakeGraphitiApi();
     const services = createPolicyServices({ api, settings: { enabled: true, recall: { enabled: true } } });
     await services.consent.grant('http://localhost:8000', ['memoryChat']);
-    expect((await services.recall.recall('real question', { sessionId: 's1' })).scopes).toEqual([]);
+    expect(await services.recall.recall('real question', { sessionId: 's1' })).toMatchObject({ outcome: 'skipped', skippedBecause: 'recall-not-consented', scopes: [] });
     expect(api.calls).toEqual([]);
     await services.consent.grant('http://localhost:8000', ['memoryChat', 'recallQueries']);
     await services.recall.recall('real question', { sessionId: 's1' });
     expect(api.calls.length).toBeGreaterThan(0);
   });
 
+  it('keeps the rules of recall: gate, recall.enabled, query — and says which one skipped it', async () => {
+    const api = new FakeGraphitiApi();
+    api.searchHandler = async () => ({ facts: [fact({ uuid: 'f1', fact: 'We deploy with Fly.io.' })] });
+    const disabled = createPolicyServices({ api, settings: { enabled: true, endpoint: 'http://localhost:8000', recall: { enabled: false } } });
+    expect(await disabled.recall.recall('how do we deploy?', { sessionId: 's1' })).toMatchObject({ outcome: 'skipped', skippedBecause: 'recall-disabled', facts: [] });
+    disabled.workspace.trusted = false;
+    expect(await disabled.recall.recall('how do we deploy?', { sessionId: 's1' })).toMatchObject({ outcome: 'skipped', skippedBecause: 'gate-closed' });
+    expect(api.calls).toEqual([]);
+
+    const enabled = createPolicyServices({ api });
+    const found = await enabled.recall.recall('how do we deploy?', { sessionId: 's1' });
+    expect(found).toMatchObject({ outcome: 'hit', timedOut: false });
+    expect(found.skippedBecause).toBeUndefined();
+    api.searchHandler = async () => ({ facts: [] });
+    expect((await enabled.recall.recall('anything else?', { sessionId: 's1' })).outcome).toBe('miss');
+  });
+
   it('skips the session scope without a session id and uses the auto selection', async () => {
     const api = new FakeGraphitiApi();
-    const services = createPolicyServices({ api, settings: { enabled: true, recall: { scopes: 'auto' } } });
+    const services = createPolicyServices({ api, settings: { enabled: true, recall: { enabled: true, scopes: 'auto' } } });
     const result = await services.recall.recall('what did CI say about this project');
     expect(result.scopes).toEqual(['workspace']);
     expect(api.calls).toHaveLength(1);
@@ -167,7 +186,7 @@ describe('DefaultRecallService', () => {
 
   it('stops at maxFacts and drops superseded facts unless asked to keep them', async () => {
     const api = new FakeGraphitiApi();
-    const services = createPolicyServices({ api, settings: { enabled: true, recall: { maxFacts: 2 } } });
+    const services = createPolicyServices({ api, settings: { enabled: true, recall: { enabled: true, maxFacts: 2 } } });
     api.searchHandler = async () => ({
       facts: [
         fact({ uuid: `a-${Math.random()}`, fact: 'Old fact', invalid_at: '2020-01-01T00:00:00Z' }),

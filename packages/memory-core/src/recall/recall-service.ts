@@ -8,6 +8,7 @@ import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
 
@@ -35,7 +36,19 @@ export interface RecallError {
   readonly errorClass: string;
 }
 
+/**
+ * What a recall came to, for the caller to show: `hit` (facts found, even if some scopes were
+ * late), `miss` (none), `timeout` (the deadline passed with no facts), `error` (failed with no
+ * facts) or `skipped` (nothing was searched; `skippedBecause` says why).
+ */
+export type RecallOutcomeKind = 'hit' | 'miss' | 'timeout' | 'error' | 'skipped';
+
+export type RecallSkipReason = 'gate-closed' | 'recall-disabled' | 'recall-not-consented' | 'empty-query' | 'aborted' | 'no-scope';
+
 export interface RecallResult {
+  readonly outcome: RecallOutcomeKind;
+  /** Why nothing was searched, when `outcome` is `skipped`. */
+  readonly skippedBecause?: RecallSkipReason;
   /** Merged in scope order (session, workspace, user), de-duplicated, at most `maxFacts`. */
   readonly facts: readonly RecalledFact[];
   /** The deadline passed before every search answered. */
@@ -49,8 +62,8 @@ export interface RecallResult {
 
 export interface RecallService {
   /**
-   * Facts relevant to `query`. Sends nothing when the gate is closed or the query is blank.
-   * Resolves within the deadline (plus scheduling); never rejects.
+   * Facts relevant to `query`. Sends nothing when the gate is closed, `recall.enabled` is off or
+   * the query is blank. Resolves within the deadline (plus scheduling); never rejects.
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
 }
@@ -58,16 +71,6 @@ export const RecallService = Symbol.for('graphiti-memory.RecallService');
 
 type SearchOutcome = { readonly facts: readonly FactResult[] } | { readonly errorClass: string };
 
-/** The class name of a thrown value, never its message. */
-export function errorClassOf(error: unknown): string {
-  if (error !== null && typeof error === 'object') {
-    const name = (error as { name?: unknown }).name;
-    if (typeof name === 'string' && name !== '' && name !== 'Error') return name;
-    const constructorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
-    if (typeof constructorName === 'string' && constructorName !== '') return constructorName;
-  }
-  return 'UnknownError';
-}
 
 @injectable()
 export class DefaultRecallService implements RecallService {
@@ -84,9 +87,8 @@ export class DefaultRecallService implements RecallService {
     const started = this.clock.now();
     let scopes: MemoryScope[] = [];
     try {
-      if (typeof query !== 'string' || query.trim() === '' || !this.gate.evaluate('recallQueries').open || options.signal?.aborted) {
-        return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped');
-      }
+      const skip = this.skipReason(query, options.signal);
+      if (skip !== undefined) return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped', skip);
       const settings = this.configuration.current().recall;
       scopes = this.scopesFor(query, options.scopes ?? settings.scopes);
       const maxFacts = clampInteger(options.maxFacts, settings.maxFacts, SETTING_BOUNDS.recallMaxFacts);
@@ -94,11 +96,11 @@ export class DefaultRecallService implements RecallService {
       const api = this.connection.current();
       if (api === undefined) {
         const errors = scopes.map((scope) => ({ scope, errorClass: 'NoConnection' }));
-        return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error');
+        return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error', undefined, 'error');
       }
       const groups = await this.groups.resolveMany(scopes, options.sessionId === undefined ? {} : { sessionId: options.sessionId });
       scopes = groups.map((group) => group.scope);
-      if (groups.length === 0) return this.finish(started, { facts: [], timedOut: false, scopes, errors: [] }, 'skipped');
+      if (groups.length === 0) return this.finish(started, { facts: [], timedOut: false, scopes, errors: [] }, 'skipped', 'no-scope');
 
       const outcomes = new Map<MemoryScope, SearchOutcome>();
       const searchAbort = new AbortController();
@@ -131,13 +133,26 @@ export class DefaultRecallService implements RecallService {
         else found.push({ scope, facts: outcome.facts });
       }
       const facts = mergeFacts(found, { maxFacts, now: this.clock.now(), keepSuperseded: options.keepSuperseded === true });
-      const outcome = timedOut ? 'timeout' : facts.length > 0 ? 'hit' : errors.length === groups.length ? 'error' : 'miss';
-      return this.finish(started, { facts, timedOut, scopes, errors }, outcome);
+      // Telemetry counts a late scope as a timeout; the caller shows the facts that did arrive.
+      const measured = timedOut ? 'timeout' : facts.length > 0 ? 'hit' : errors.length === groups.length ? 'error' : 'miss';
+      const outcome = facts.length > 0 ? 'hit' : timedOut ? 'timeout' : errors.length > 0 ? 'error' : 'miss';
+      return this.finish(started, { facts, timedOut, scopes, errors }, measured, undefined, outcome);
     } catch (error) {
       // A broken invariant below (hashing, a misbehaving port): still no exception into chat.
       const errors = scopes.map((scope) => ({ scope, errorClass: errorClassOf(error) }));
-      return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error');
+      return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error', undefined, 'error');
     }
+  }
+
+  /** The rules of whether to search at all, in the order callers explain them. */
+  private skipReason(query: string, signal: AbortSignal | undefined): RecallSkipReason | undefined {
+    if (!this.gate.evaluate().open) return 'gate-closed';
+    if (!this.configuration.current().recall.enabled) return 'recall-disabled';
+    // Recall sends the user's question: only with consent for recall queries.
+    if (!this.gate.evaluate('recallQueries').open) return 'recall-not-consented';
+    if (typeof query !== 'string' || query.trim() === '') return 'empty-query';
+    if (signal?.aborted) return 'aborted';
+    return undefined;
   }
 
   private scopesFor(query: string, requested: RecallScopeSetting | readonly MemoryScope[]): MemoryScope[] {
@@ -168,12 +183,14 @@ export class DefaultRecallService implements RecallService {
 
   private finish(
     started: number,
-    result: Omit<RecallResult, 'elapsedMs'>,
-    outcome: 'hit' | 'miss' | 'timeout' | 'error' | 'skipped',
+    result: Omit<RecallResult, 'elapsedMs' | 'outcome' | 'skippedBecause'>,
+    measured: RecallOutcomeKind,
+    skippedBecause?: RecallSkipReason,
+    outcome: RecallOutcomeKind = measured,
   ): RecallResult {
     const elapsedMs = Math.max(0, this.clock.now() - started);
-    this.telemetry.emit({ type: 'recall', outcome, facts: result.facts.length, latencyMs: elapsedMs });
-    return { ...result, elapsedMs };
+    this.telemetry.emit({ type: 'recall', outcome: measured, facts: result.facts.length, latencyMs: elapsedMs });
+    return { ...result, outcome, ...(skippedBecause === undefined ? {} : { skippedBecause }), elapsedMs };
   }
 }
 

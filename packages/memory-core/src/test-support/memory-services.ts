@@ -36,7 +36,7 @@ export interface PolicyServicesOptions {
 
 export function createPolicyServices(options: PolicyServicesOptions = {}) {
   const settingsSource = new FakeSettingsSource(
-    options.settings ?? { enabled: true, endpoint: 'http://localhost:8000' },
+    options.settings ?? { enabled: true, endpoint: 'http://localhost:8000', recall: { enabled: true } },
   );
   const configuration = new ConfiguredMemorySettings(settingsSource);
   const workspace = new FakeWorkspaceContext(options.workspace);

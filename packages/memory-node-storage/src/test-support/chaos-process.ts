@@ -1,10 +1,10 @@
-// Spawns a chaos child (chaos-child.ts) as a real process sharing an outbox folder, and collects
-// the JSON lines it reports. Used by the chaos tests.
+// Spawns a chaos child (src/chaos/chaos.test-child.ts) as a real process sharing an outbox folder,
+// and collects the JSON lines it reports. Used by the chaos tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const packageDirectory = path.resolve(import.meta.dirname, '..', '..');
-const childScript = path.join(packageDirectory, 'src', 'test-support', 'chaos-child.ts');
+const childScript = path.join(packageDirectory, 'src', 'chaos', 'chaos.test-child.ts');
 
 export interface ChaosChildRun {
   readonly child: ChildProcess;

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { InMemoryOutbox, type Outbox, type OutboxEntry } from '@graphiti-memory/memory-core';
-import { FileOutbox } from '../outbox/file-outbox.js';
-import { benchResult, percentile, round, type BenchResult } from './bench-result.js';
+import { FileOutbox } from '@graphiti-memory/memory-node-storage';
+import { benchResult, percentile, round, type BenchResult } from '../bench-result.js';
 
 function benchEntry(index: number): OutboxEntry {
   return {

@@ -1,11 +1,14 @@
-/** The names of memory-core's own benchmarks. */
+/** The names of memory-core's benchmarks. */
 export type CoreBenchName = 'core.enqueue.p99_ratio' | 'core.recall.concurrency_ratio' | 'core.ingest.requests_per_message';
 
-/**
- * One benchmark outcome, in the shape the harness and CI read. Generic over the name so other
- * packages' benchmarks (memory-node-storage's) share this shape and `benchResult`.
- */
-export interface BenchResult<Name extends string = CoreBenchName> {
+/** The names of memory-node-storage's benchmarks. */
+export type StorageBenchName = 'storage.enqueue.p99_ratio' | 'storage.throughput.floor_ratio' | 'storage.journal.growth_ratio';
+
+/** Every benchmark name this package measures with `benchResult` (add new ones here). */
+export type BenchName = CoreBenchName | StorageBenchName;
+
+/** One benchmark outcome, in the shape the harness and CI read. */
+export interface BenchResult<Name extends string = BenchName> {
   readonly name: Name;
   /** The measured quantity, in `unit`. */
   readonly value: number;
@@ -21,7 +24,7 @@ export interface BenchResult<Name extends string = CoreBenchName> {
   readonly details?: Readonly<Record<string, number | string>>;
 }
 
-export function benchResult<Name extends string = CoreBenchName>(
+export function benchResult<Name extends string = BenchName>(
   fields: Omit<BenchResult<Name>, 'ratio' | 'pass'> & { readonly ratio?: number },
 ): BenchResult<Name> {
   const ratio = fields.ratio ?? (fields.baseline === 0 ? Number.POSITIVE_INFINITY : fields.value / fields.baseline);

@@ -3,9 +3,8 @@
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import { performance } from 'node:perf_hooks';
-import { RealClock } from '../ingestion/test-support-ingestion.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
-import { benchResult, percentile, type BenchResult } from './bench-result.js';
+import { createPolicyServices, RealClock } from '@graphiti-memory/memory-core/testing';
+import { benchResult, percentile, type BenchResult } from '../bench-result.js';
 
 export interface RecallBenchOptions {
   readonly searchLatencyMs?: number;

@@ -1,9 +1,7 @@
 // (c) Ingest of a backlog of turns: how many /messages calls per message batching achieves.
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
-import { InMemoryDeliveryLedger } from '../ingestion/in-memory-delivery-ledger.js';
-import { InMemoryOutbox } from '../ingestion/in-memory-outbox.js';
-import { IngestionService } from '../ingestion/ingestion-service.js';
+import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService } from '@graphiti-memory/memory-core';
 import {
   FakeTurnPlanner,
   makeTurn,
@@ -11,9 +9,11 @@ import {
   RealClock,
   SwitchableGate,
   waitUntil,
-} from '../ingestion/test-support-ingestion.js';
-import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
-import { benchResult, type BenchResult } from './bench-result.js';
+  FixedGraphitiConnection,
+  RecordingLogger,
+  RecordingTelemetry,
+} from '@graphiti-memory/memory-core/testing';
+import { benchResult, type BenchResult } from '../bench-result.js';
 
 export interface IngestBenchOptions {
   readonly turns?: number;

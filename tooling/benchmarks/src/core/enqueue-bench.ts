@@ -1,17 +1,16 @@
 // (a) What `enqueue` costs the chat path, per turn, against JSON.stringify of the same turn.
 import { performance } from 'node:perf_hooks';
-import { IngestionService } from '../ingestion/ingestion-service.js';
-import { InMemoryDeliveryLedger } from '../ingestion/in-memory-delivery-ledger.js';
-import { InMemoryOutbox } from '../ingestion/in-memory-outbox.js';
+import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, type ChatTurn } from '@graphiti-memory/memory-core';
 import {
   FakeTurnPlanner,
   MutableMemoryConfiguration,
   RealClock,
   SwitchableGate,
-} from '../ingestion/test-support-ingestion.js';
-import type { ChatTurn } from '../ports.js';
-import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
-import { benchResult, percentile, type BenchResult } from './bench-result.js';
+  FixedGraphitiConnection,
+  RecordingLogger,
+  RecordingTelemetry,
+} from '@graphiti-memory/memory-core/testing';
+import { benchResult, percentile, type BenchResult } from '../bench-result.js';
 
 export interface EnqueueBenchOptions {
   /** Rounds of `turnsPerRound` enqueues; background planning runs between rounds. */

@@ -2,7 +2,7 @@
 // of the raw HTTP floor autocannon measures against the same emulator routes in the same run.
 // `--json` prints `{ results: [...] }` for machines; `--duration N` and `--connections N` tune it.
 import { parseArgs } from 'node:util';
-import { GraphitiClient } from '../client.js';
+import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startServerThread } from './server-thread.js';
 import {
   BENCHMARK_BODIES,

@@ -3,8 +3,8 @@
 // concurrency; the client's number is calls completed per second with the same concurrency.
 // Exported through the `./bench` entry so the dev harness's `bench` command can reuse it.
 import autocannon from 'autocannon';
-import { GraphitiClient } from '../client.js';
-import type { AddMessagesRequest, SearchQuery } from '../schemas.js';
+import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import type { AddMessagesRequest, SearchQuery } from '@graphiti-memory/graphiti-client';
 
 export type BenchmarkedRoute = 'search' | 'addMessages';
 
