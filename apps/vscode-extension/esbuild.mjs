@@ -3,12 +3,31 @@
 // first need. `--production` minifies; source maps are written beside the bundles but never
 // shipped (.vscodeignore). Workspace packages bundle from their TypeScript sources through the
 // "@graphiti-memory/source" export condition.
+import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const root = import.meta.dirname;
+// The agent hook runner ships in the VSIX as built by the harness (its `build` runs first: the
+// harness is a devDependency, so turbo's ^build orders it). `--require-hook-runner` (packaging)
+// fails without it; a plain build warns, and Connect then says the runner is missing.
+const hookRunner = path.join(root, '../dev-harness/dist/hook-runner.cjs');
+const requireHookRunner = process.argv.includes('--require-hook-runner');
+
+function copyHookRunner() {
+  const target = path.join(root, 'dist/hook-runner.cjs');
+  if (!fs.existsSync(hookRunner)) {
+    const message = `${path.relative(root, hookRunner)} is missing: build the harness first (turbo run build --filter=graphiti-memory...)`;
+    if (requireHookRunner) throw new Error(message);
+    console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner`);
+    return;
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.copyFileSync(hookRunner, target);
+  console.log(`dist/hook-runner.cjs: ${(fs.statSync(target).size / 1024).toFixed(0)} KiB (copied from the harness)`);
+}
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
@@ -40,6 +59,7 @@ if (watch) {
   await context.watch();
 } else {
   const result = await esbuild.build(options);
+  copyHookRunner();
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (file.endsWith('.cjs')) console.log(`${path.relative(root, file)}: ${(output.bytes / 1024).toFixed(0)} KiB (${production ? 'production' : 'development'})`);
   }

@@ -27,6 +27,7 @@ if (flags.face !== 'rest' && flags.face !== 'mcp') {
 const sessions = [
   { name: 'trusted', suite: 'trusted.js', trustFeature: false, timeoutMs: 300_000 },
   { name: 'untrusted', suite: 'untrusted.js', trustFeature: true, timeoutMs: 120_000 },
+  { name: 'agent-hooks', suite: 'agent-hooks.js', trustFeature: false, timeoutMs: 180_000 },
 ];
 
 const started = Date.now();
@@ -138,6 +139,8 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
       '--extensions-dir', extensions,
       '--user-data-dir', userData,
       '--server-data-dir', path.join(temporary, 'server-data'),
+      // `@hooks` (test extension) reads the hooks VS Code resolved: request.hooks is private API.
+      '--enable-proposed-api', 'graphiti-memory-e2e.graphiti-memory-e2e-support',
     ],
     { env: { ...environment, GRAPHITI_E2E_CONTROL: control.url, GRAPHITI_E2E_EMULATOR: emulator.url, GRAPHITI_E2E_SUITE: session.suite } },
   );

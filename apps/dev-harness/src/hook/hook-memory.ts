@@ -112,8 +112,6 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
     const fileStore = await FileKeyValueStore.open(layout.workspaceStore, { logger: options.logger });
     workspaceStore = fileStore;
     outbox = await FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HOOK_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger: options.logger });
-    // The outbox's own delivery ledger: one ledger, checked under the outbox's lock, for every writer.
-    const ledger = outbox.deliveryLedger;
     container.bind(Outbox).toConstantValue(outbox);
     // The outbox's own ledger, as the harness uses it: checked and written under the outbox's lock.
     container.bind(DeliveryLedger).toConstantValue(outbox.deliveryLedger);

@@ -20,6 +20,9 @@ import {
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
 import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
+import { AgentConnection } from '../agent-hooks/agent-connection.js';
+import { AgentHookPlaces, defaultAgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
+import { ConnectAgentsCommands } from '../agent-hooks/connect-agents-command.js';
 import { RecreatingGraphitiConnection } from '../adapters/graphiti-connection.js';
 import { LogChannelLogger } from '../adapters/log-channel-logger.js';
 import { LogTelemetry } from '../adapters/log-telemetry.js';
@@ -69,6 +72,7 @@ export const CONTRIBUTIONS = [
   ForgetWorkspaceCommand,
   ApiKeyCommands,
   ImportClaudeCodeCommand,
+  ConnectAgentsCommands,
   MemoryParticipant,
   MemoryToolsContribution,
   EpisodesViewContribution,
@@ -153,6 +157,8 @@ export function createExtensionModule({ context, channel, container }: Extension
     bind(RememberTool).toSelf().inSingletonScope();
     bind(SmokeTestTiming).toConstantValue(DEFAULT_SMOKE_TEST_TIMING);
     bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
+    bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath));
+    bind(AgentConnection).toSelf().inSingletonScope();
 
     for (const contribution of CONTRIBUTIONS) {
       bind(contribution).toSelf().inSingletonScope();

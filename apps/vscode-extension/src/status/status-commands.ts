@@ -1,6 +1,7 @@
 // Show Status (returns the snapshot, for tests and automation), Open Log and Retry Dead Letters.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
+import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
 import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
 import type { MemoryIngestion } from '../memory/memory-services.js';
@@ -14,6 +15,7 @@ export class StatusCommands implements Contribution {
   constructor(
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(LogChannel) private readonly channel: vscode.LogOutputChannel,
+    @inject(AgentConnection) private readonly agents: AgentConnection,
     @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
   ) {}
 
@@ -35,19 +37,21 @@ export class StatusCommands implements Contribution {
     return retried;
   }
 
-  async showStatus(): Promise<StatusSnapshot> {
+  async showStatus(): Promise<StatusSnapshot & { readonly agents: readonly string[] }> {
     const snapshot = this.status.refresh();
+    const agents = (await this.agents.connected().catch(() => [])).map((target) => AGENT_NAMES[target]);
     const delivery = snapshot.delivery;
     const detail = delivery
       ? `queue ${delivery.queueDepth} · dead letters ${delivery.deadLetters} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
       : undefined;
-    const message = `Graphiti Memory: ${snapshot.summary}`;
+    const connected = agents.length > 0 ? ` Connected agents: ${agents.join(', ')}.` : '';
+    const message = `Graphiti Memory: ${snapshot.summary}${connected}`;
     const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     // Not awaited: the caller gets the snapshot at once, the notification stays until dismissed.
     void Promise.resolve(show(detail ? `${message} (${detail})` : message, OPEN_LOG, TEST_CONNECTION)).then((choice) => {
       if (choice === OPEN_LOG) this.channel.show(true);
       if (choice === TEST_CONNECTION) void vscode.commands.executeCommand('graphitiMemory.testConnection');
     });
-    return snapshot;
+    return { ...snapshot, agents };
   }
 }

@@ -1,9 +1,14 @@
 // Activates the extension against the `vscode` double, with an emulator as Graphiti: what every
-// contribution test starts from. Timings are shortened; nothing else is replaced.
+// contribution test starts from. Timings are shortened and the agents' home is a temporary folder;
+// nothing else is replaced.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { IngestionOptions } from '@graphiti-memory/memory-core';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { Container } from 'inversify';
 import * as vscode from 'vscode';
+import { AgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
 import { CaptureTiming } from '../capture/capture-contribution.js';
 import { SmokeTestTiming } from '../commands/test-connection-command.js';
 import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
@@ -18,6 +23,8 @@ export interface Harness {
   readonly context: ExtensionContextDouble;
   /** The runtime's container; reading it loads the runtime, as a command would. */
   readonly container: Container;
+  /** Where Connect installs in this test (temporary folders). */
+  readonly agentHookPlaces: AgentHookPlaces;
   /** What `activate` returned. */
   readonly api: GraphitiMemoryApi;
   /** Whether the memory runtime has been loaded. */
@@ -32,6 +39,17 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
+/** Temporary places for Connect: the agents' home, the user config folder, a bundled runner path. */
+function temporaryAgentHookPlaces(): AgentHookPlaces {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-hooks-home-'));
+  return {
+    home,
+    environment: { GRAPHITI_MEMORY_CONFIG_DIR: path.join(home, 'config') },
+    bundledRunner: path.join(home, 'extension', 'dist', 'hook-runner.cjs'),
+    runtime: { path: process.execPath, environment: {} },
+  };
+}
+
 export interface HarnessOptions {
   /** Settings before activation; the endpoint defaults to the emulator's URL. */
   readonly settings?: Record<string, unknown>;
@@ -44,6 +62,8 @@ export interface HarnessOptions {
 
 export async function activateExtension(options: HarnessOptions = {}): Promise<Harness> {
   const emulator = await startEmulator({ quiet: true, processingDelayMs: 5, ...options.emulator });
+  // Never the real home: Connect and Show Status read and write the agents' hook files there.
+  const agentHookPlaces = temporaryAgentHookPlaces();
   const context = createExtensionContext();
   const host = testHost();
   host.trusted = options.trusted ?? true;
@@ -57,7 +77,13 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
     // The runtime module from source, as dist/runtime.cjs would provide it; timings shortened.
     loadRuntime: () => ({
       startMemoryRuntime: (runtimeOptions) => {
-        const runtime = startMemoryRuntime({ ...runtimeOptions, configure: shortenTimings });
+        const runtime = startMemoryRuntime({
+          ...runtimeOptions,
+          configure: (container) => {
+            shortenTimings(container);
+            container.rebindSync(AgentHookPlaces).toConstantValue(agentHookPlaces);
+          },
+        });
         loaded = runtime.container;
         return runtime;
       },
@@ -71,6 +97,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
   return {
     emulator,
     context,
+    agentHookPlaces,
     get container() {
       return container();
     },
@@ -88,6 +115,8 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
     async dispose() {
       await context.dispose();
       await emulator.close();
+      // A user-key lookup still writing the user config may race the removal: retry.
+      fs.rmSync(agentHookPlaces.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -54,7 +54,8 @@ export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent
 
 /** True when a hook command line is one of ours. */
 export function isOurHookCommand(commandLine: unknown): boolean {
-  return typeof commandLine === 'string' && commandLine.includes(` --event `) && commandLine.includes(` ${INSTALLED_BY_FLAG} `);
+  // PowerShell lines quote every word ('--event').
+  return typeof commandLine === 'string' && / '?--event'? /.test(commandLine) && new RegExp(` '?${INSTALLED_BY_FLAG}'? `).test(commandLine);
 }
 
 function posixQuote(word: string): string {

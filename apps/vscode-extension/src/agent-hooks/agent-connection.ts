@@ -1,0 +1,172 @@
+// Connects Copilot agent mode and Claude Code to the same memory as the extension: the bundled
+// hook runner is copied to the user config folder (a path that survives extension updates), the
+// extension's endpoint, scopes and recall settings plus the consent go into the shared user
+// config, the API key from secret storage into the 0600 key file, and our entries into the
+// agents' hook files. Disconnect undoes exactly that.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { inject, injectable } from 'inversify';
+import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import {
+  agentHooksStatus,
+  apiKeyFilePath,
+  installAgentHooks,
+  uninstallAgentHooks,
+  updateConfigFile,
+  userConfigDirectory,
+  userConfigPath,
+  writeApiKeyFile,
+  type AgentHookCommand,
+  type AgentHookTarget,
+} from '@graphiti-memory/memory-node-storage';
+import { ApiKeyStore } from '../adapters/api-key-store.js';
+import { AgentHookPlaces } from './agent-hook-places.js';
+
+export const CONNECTED_BY = 'vscode';
+export const RUNNER_FILE_NAME = 'hook-runner.cjs';
+/** Global state mark: the key file holds the key this extension wrote, so clearing the key removes it. */
+export const KEY_FILE_MARK = 'graphitiMemory.agents.keyFileWritten';
+
+/** The agents Connect installs hooks for, in the order they are named to the user. */
+export const AGENT_TARGETS: readonly AgentHookTarget[] = ['copilot', 'claude'];
+export const AGENT_NAMES: Readonly<Record<AgentHookTarget, string>> = { copilot: 'Copilot agent mode', claude: 'Claude Code' };
+
+export interface AgentConnectionChange {
+  /** Every file written or removed, for the message and the log (paths only, never contents). */
+  readonly files: readonly string[];
+}
+
+@injectable()
+export class AgentConnection {
+  constructor(
+    @inject(AgentHookPlaces) private readonly places: AgentHookPlaces,
+    @inject(ApiKeyStore) private readonly keys: ApiKeyStore,
+    @inject(GlobalStore) private readonly state: KeyValueStore,
+  ) {}
+
+  /** The runner copy the hooks run; stable across extension updates. */
+  runnerPath(): string {
+    return path.join(userConfigDirectory(this.places.environment), RUNNER_FILE_NAME);
+  }
+
+  async connect(settings: MemorySettings, now: Date): Promise<AgentConnectionChange> {
+    const files: string[] = [];
+    files.push(await this.#placeRunner());
+    files.push(await this.#writeUserConfig(settings, now));
+    const key = this.keys.current() ?? (await this.keys.load());
+    if (key !== undefined) files.push(await this.#writeKeyFile(key));
+    for (const target of AGENT_TARGETS) {
+      const change = await installAgentHooks({ target, home: this.places.home, command: this.#command() });
+      files.push(change.file);
+    }
+    return { files };
+  }
+
+  async disconnect(): Promise<AgentConnectionChange> {
+    const files: string[] = [];
+    for (const target of AGENT_TARGETS) {
+      const change = await uninstallAgentHooks({ target, home: this.places.home });
+      if (change.changed) files.push(change.file);
+    }
+    // Without consent in the user config the runner sends nothing, even if a hook file is left.
+    files.push(await this.#updateUserConfig({ consent: undefined }));
+    if (await this.removeKeyFile()) files.push(apiKeyFilePath(this.places.environment));
+    return { files };
+  }
+
+  /** The agents whose hook files hold our entries. */
+  async connected(): Promise<AgentHookTarget[]> {
+    const statuses = await agentHooksStatus(this.places.home);
+    return AGENT_TARGETS.filter((target) => statuses.some((status) => status.target === target && status.entries.length > 0));
+  }
+
+  /**
+   * After an update of the extension (or of VS Code, whose runtime runs the runner): refreshes the
+   * runner copy and the hook commands when they differ. Does nothing when not connected.
+   */
+  async refresh(): Promise<boolean> {
+    const targets = await this.connected();
+    if (targets.length === 0) return false;
+    const runnerChanged = !(await sameContent(this.places.bundledRunner, this.runnerPath()));
+    if (runnerChanged) await this.#placeRunner();
+    let changed = runnerChanged;
+    for (const target of targets) {
+      changed = (await installAgentHooks({ target, home: this.places.home, command: this.#command() })).changed || changed;
+    }
+    return changed;
+  }
+
+  /** Mirrors a changed API key into the key file while connected (Set / Clear API Key). */
+  async syncApiKey(): Promise<void> {
+    if ((await this.connected()).length === 0) return;
+    const key = this.keys.current();
+    if (key === undefined) await this.removeKeyFile();
+    else await this.#writeKeyFile(key);
+  }
+
+  /** Removes the key file when this extension wrote it; true when removed. */
+  async removeKeyFile(): Promise<boolean> {
+    if (this.state.get<boolean>(KEY_FILE_MARK) !== true) return false;
+    await fs.rm(apiKeyFilePath(this.places.environment), { force: true });
+    await this.state.delete(KEY_FILE_MARK);
+    return true;
+  }
+
+  async #writeKeyFile(key: string): Promise<string> {
+    const file = await writeApiKeyFile(key, this.places.environment);
+    await this.state.set(KEY_FILE_MARK, true);
+    return file;
+  }
+
+  #command(): AgentHookCommand {
+    return {
+      nodePath: this.places.runtime.path,
+      scriptPath: this.runnerPath(),
+      environment: this.places.runtime.environment,
+      installedBy: CONNECTED_BY,
+    };
+  }
+
+  async #placeRunner(): Promise<string> {
+    const target = this.runnerPath();
+    try {
+      await fs.access(this.places.bundledRunner);
+    } catch {
+      throw new Error(
+        `the hook runner is missing from this installation (${this.places.bundledRunner}); reinstall the Graphiti Memory extension`,
+      );
+    }
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    // Copy then rename: an agent starting the runner meanwhile never sees half a file.
+    const partial = `${target}.${process.pid}.partial`;
+    await fs.copyFile(this.places.bundledRunner, partial);
+    await fs.rename(partial, target);
+    return target;
+  }
+
+  #writeUserConfig(settings: MemorySettings, now: Date): Promise<string> {
+    return this.#updateUserConfig({
+      enabled: true,
+      endpoint: settings.endpoint,
+      scopes: settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes],
+      groupIdStrategy: settings.groupIdStrategy,
+      recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes },
+      consent: { endpoint: settings.endpoint, grantedAt: now.toISOString(), by: CONNECTED_BY },
+    });
+  }
+
+  async #updateUserConfig(patch: Parameters<typeof updateConfigFile>[1]): Promise<string> {
+    const file = userConfigPath(this.places.environment);
+    await updateConfigFile(file, patch);
+    return file;
+  }
+}
+
+async function sameContent(a: string, b: string): Promise<boolean> {
+  try {
+    const [left, right] = await Promise.all([fs.readFile(a), fs.readFile(b)]);
+    return left.equals(right);
+  } catch {
+    return false;
+  }
+}
