@@ -67,7 +67,7 @@ describe('pipeline over the MCP face (--server auto finds it)', () => {
 
     const deleted = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
     expect(deleted.exitCode).toBe(0);
-    expect(deleted.json()).toMatchObject({ deleted: true });
+    expect(deleted.json()).toMatchObject({ ok: true, deletedGroups: [expect.stringMatching(/^gm_workspace_/) as unknown], dequeued: 0 });
     expect(toolCalls('clear_graph')).toHaveLength(1);
     expect(emulator.state.episodes()).toEqual([]);
   });
