@@ -1,7 +1,9 @@
-// What VS Code knows about the workspace: trust, folders, and git facts from the built-in git
-// extension when it is present and active (read lazily, cached; never a path).
+// What VS Code knows about the workspace: trust, folders, the git remote (from the first folder's
+// git config, as the harness and the hooks see it) and branch facts from the built-in git extension
+// when it is present and active (read lazily, cached; never a path).
 import * as vscode from 'vscode';
 import type { GitMetadata, WorkspaceContext } from '@graphiti-memory/memory-core';
+import { readGitConfigRemote } from './git-config-remote.js';
 
 /** The part of the `vscode.git` extension API (version 1) that is read here. */
 interface GitRepositoryLike {
@@ -22,6 +24,7 @@ interface GitExtensionLike {
 export class VsCodeWorkspaceContext implements WorkspaceContext {
   #git: GitApiLike | undefined;
   #gitLookedUp = false;
+  #configRemote: { readonly folder: string; readonly remote: string | undefined } | undefined;
 
   isTrusted(): boolean {
     return vscode.workspace.isTrusted;
@@ -31,12 +34,13 @@ export class VsCodeWorkspaceContext implements WorkspaceContext {
     return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
   }
 
+  /** As written in the git config; memory-core normalises it into one spelling for every tool. */
   gitRemote(): string | undefined {
-    const repository = this.#repository();
-    const remotes = repository?.state.remotes ?? [];
+    const fromConfig = this.#remoteFromConfig();
+    if (fromConfig !== undefined) return fromConfig;
+    const remotes = this.#repository()?.state.remotes ?? [];
     const remote = remotes.find((candidate) => candidate.name === 'origin') ?? remotes[0];
-    const url = remote?.fetchUrl ?? remote?.pushUrl;
-    return url === undefined ? undefined : normaliseRemote(url);
+    return remote?.fetchUrl ?? remote?.pushUrl;
   }
 
   gitMetadata(): GitMetadata | undefined {
@@ -55,6 +59,15 @@ export class VsCodeWorkspaceContext implements WorkspaceContext {
     return undefined;
   }
 
+  #remoteFromConfig(): string | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (folder?.scheme !== 'file') return undefined;
+    if (this.#configRemote?.folder !== folder.fsPath) {
+      this.#configRemote = { folder: folder.fsPath, remote: readGitConfigRemote(folder.fsPath) };
+    }
+    return this.#configRemote.remote;
+  }
+
   #repository(): GitRepositoryLike | undefined {
     if (!this.#gitLookedUp) {
       this.#gitLookedUp = true;
@@ -68,30 +81,4 @@ export class VsCodeWorkspaceContext implements WorkspaceContext {
     }
     return this.#git?.repositories[0];
   }
-}
-
-/**
- * `https://github.com/Owner/Repo.git`, `git@github.com:owner/repo` and `ssh://git@github.com/owner/repo`
- * all become `github.com/owner/repo`: credentials, scheme and `.git` dropped, case folded.
- */
-export function normaliseRemote(url: string): string | undefined {
-  const trimmed = url.trim();
-  const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(trimmed);
-  let host: string;
-  let path: string;
-  if (scp) {
-    host = scp[1] ?? '';
-    path = scp[2] ?? '';
-  } else {
-    try {
-      const parsed = new URL(trimmed);
-      host = parsed.hostname;
-      path = parsed.pathname;
-    } catch {
-      return undefined;
-    }
-  }
-  const cleanPath = path.replace(/^\/+/, '').replace(/\.git$/, '').replace(/\/+$/, '');
-  if (host === '' || cleanPath === '') return undefined;
-  return `${host}/${cleanPath}`.toLowerCase();
 }
