@@ -41,16 +41,8 @@ export async function waitForDelivery(ingestion: IngestionService, wait: Deliver
     if (wait.until === 'confirmed') {
       await ingestion.waitForConfirmation({ timeoutMs: wait.timeoutMs, signal: interrupted.signal });
     } else {
-      // A message counts as in flight from just before its POST: wait for the pass to end too, or
-      // a request still under way would be reported as done with nothing sent.
-      let passRunning = true;
-      void ingestion
-        .drain()
-        .catch(() => undefined)
-        .finally(() => {
-          passRunning = false;
-        });
-      while (!interrupted.signal.aborted && Date.now() < deadline && (passRunning || !isDone(ingestion.stats(), 'sent'))) {
+      ingestion.drain().catch(() => undefined);
+      while (!interrupted.signal.aborted && Date.now() < deadline && !isDone(ingestion.stats(), 'sent')) {
         await sleep(Math.min(STATS_POLL_MS, deadline - Date.now()), interrupted.signal);
       }
     }
@@ -67,7 +59,8 @@ export async function waitForDelivery(ingestion: IngestionService, wait: Deliver
 
 function isDone(stats: IngestionStats, until: DeliveryWait['until']): boolean {
   if (stats.staged > 0) return false;
-  return until === 'confirmed' ? stats.queueDepth === 0 : stats.queueDepth - stats.inFlight === 0;
+  // A POST still under way has not been accepted: not sent yet, whichever pass runs it.
+  return until === 'confirmed' ? stats.queueDepth === 0 : stats.queueDepth - stats.inFlight === 0 && stats.sending === 0;
 }
 
 /** `{ enqueued, sent, confirmed, dropped, deadLettered }` of `--json`, plus what is still waiting. */

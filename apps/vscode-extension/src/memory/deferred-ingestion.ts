@@ -91,6 +91,7 @@ export class DeferredIngestion implements MemoryIngestion {
       state: this.#staged.length > 0 ? 'sending' : 'idle',
       queueDepth: this.#staged.length,
       inFlight: 0,
+      sending: 0,
       staged: this.#staged.length,
       waiting: 0,
       deadLetters: 0,

@@ -8,6 +8,8 @@ export class DeliveryState {
   readonly counters = emptyCounters();
   inFlightByGroup = new Map<string, number>();
   inFlightCount = 0;
+  /** Messages in a POST that has not answered yet (marked in flight before the request). */
+  sendingCount = 0;
   backoffUntil = 0;
   sendFailures = 0;
   pollFailures = 0;

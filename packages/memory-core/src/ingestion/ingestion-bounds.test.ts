@@ -41,6 +41,28 @@ describe('IngestionService: bounded delivery', () => {
     expect(service.stats().deadLetters).toBe(0);
   });
 
+  it('counts a POST under way as sending, not as sent, until Graphiti answers', async () => {
+    const { service, graphiti } = createIngestionFixture();
+    let release: () => void = () => undefined;
+    const answer = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const addMessages = graphiti.addMessages.bind(graphiti);
+    graphiti.addMessages = async (request, options) => {
+      await answer;
+      return addMessages(request, options);
+    };
+    service.enqueue(makeTurn(1));
+    await service.settled();
+    const pass = service.drain();
+    for (let tick = 0; tick < 100 && service.stats().sending === 0; tick++) await Promise.resolve();
+    // Marked in flight before the request (crash safety), but not accepted yet.
+    expect(service.stats()).toMatchObject({ inFlight: 2, sending: 2, counters: { sent: 0 } });
+    release();
+    await pass;
+    expect(service.stats()).toMatchObject({ inFlight: 2, sending: 0, counters: { sent: 2 } });
+  });
+
   it('dead-letters what stays unconfirmed past maxAgeHours', async () => {
     const { service, graphiti, clock } = createIngestionFixture({ settings: { maxAgeHours: 1 } });
     graphiti.autoProcess = false;

@@ -251,6 +251,7 @@ export class IngestionService {
       state,
       queueDepth,
       inFlight: Math.min(inFlightCount, queueDepth),
+      sending: this.state.sendingCount,
       staged: this.staging.length,
       deadLetters: this.outbox.deadLetters().length,
       waiting: state === 'accepting-not-processing' ? queueDepth : 0,

@@ -33,8 +33,10 @@ export interface IngestionStats {
   readonly state: IngestionState;
   /** Messages in the outbox: pending + in flight. */
   readonly queueDepth: number;
-  /** Messages sent and not confirmed yet. */
+  /** Messages sent and not confirmed yet (including those whose POST is still under way). */
   readonly inFlight: number;
+  /** Messages whose POST is under way right now: part of `inFlight`, not yet accepted. */
+  readonly sending: number;
   /** Turns accepted by `enqueue` and not planned yet. */
   readonly staged: number;
   /** Dead letters kept in the outbox (retry or drop them). */

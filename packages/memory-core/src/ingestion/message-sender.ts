@@ -79,10 +79,15 @@ export class MessageSender {
     this.outbox.markSent(ids, sentAt);
     this.state.changeInFlight(groupId, chunk.length);
     try {
-      await api.addMessages(
-        { group_id: groupId, messages: chunk.map((record) => record.message) },
-        { timeoutMs, maxRetries: 0, signal: this.host.signal },
-      );
+      this.state.sendingCount += chunk.length;
+      try {
+        await api.addMessages(
+          { group_id: groupId, messages: chunk.map((record) => record.message) },
+          { timeoutMs, maxRetries: 0, signal: this.host.signal },
+        );
+      } finally {
+        this.state.sendingCount -= chunk.length;
+      }
       this.#accepted(groupId, chunk.length, sentAt);
       return 'continue';
     } catch (error) {
