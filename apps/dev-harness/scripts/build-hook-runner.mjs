@@ -21,6 +21,8 @@ const result = await esbuild.build({
   jsxFactory: 'vscpp',
   jsxFragment: 'vscppf',
   minify: true,
+  // Error class names stay readable in the hook log (its only diagnostics).
+  keepNames: true,
   legalComments: 'none',
   // prompt-tsx requires `vscode` lazily, only inside VS Code; the runner never reaches it.
   external: ['vscode'],

@@ -212,6 +212,23 @@ describe('UserPromptSubmit', () => {
     expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'context' });
   });
 
+  it("speaks Graphiti's MCP server face too (server: auto finds it)", async () => {
+    const mcp = await startEmulator({ processingDelayMs: 1, face: 'mcp' });
+    try {
+      const installed = await harness(['hooks', 'install', '--target', 'claude', '--endpoint', mcp.url, '--state-dir', stateDir]);
+      expect(installed.exitCode, installed.stderr).toBe(0);
+      const promoted = await harness(['promote', 'We deploy the billing API with blue-green releases.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', mcp.url, '--state-dir', stateDir, '--workspace', workspace]);
+      expect(promoted.exitCode, promoted.stderr).toBe(0);
+      await mcp.idle();
+      const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'How do we deploy the billing API?' }));
+      expect(result.exitCode).toBe(0);
+      expect(additionalContext(result)).toContain('blue-green releases');
+      expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'context' });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it("finds the workspace of a Copilot event without cwd (run in HOME) through VS Code's workspace storage", async () => {
     await install();
     await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);

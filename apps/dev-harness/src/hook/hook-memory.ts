@@ -2,7 +2,7 @@
 // the workspace of the event's cwd (its git remote names the workspace scope, as in the extension
 // and the harness), and — for Stop, SessionEnd and the drainer — the durable outbox of the state
 // folder. Nothing is checked over the network first: a hook must not wait for a health check.
-import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import {
   AuditLog,
   auditedConnection,
@@ -59,7 +59,8 @@ export interface HookMemoryOptions {
 }
 
 export interface HookMemory {
-  readonly client: GraphitiClient;
+  /** Speaks the configured face (`server`: auto probes once per run, rest, mcp). */
+  readonly client: GraphitiApi;
   readonly recall: RecallService;
   readonly groups: GroupIdResolver;
   readonly guard: SecretGuard;
@@ -72,7 +73,8 @@ export interface HookMemory {
 
 export async function openHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
   const { config } = options;
-  const client = new GraphitiClient({
+  const client = createGraphitiClient({
+    kind: config.server,
     baseUrl: options.endpoint,
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     timeoutMs: options.requestTimeoutMs,
