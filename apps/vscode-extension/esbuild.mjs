@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { englishZodLocalesOnly } from '../../tooling/build-support/zod-english-locales.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -50,6 +51,7 @@ const options = {
   sourcemap: production ? 'external' : 'linked',
   sourcesContent: false,
   legalComments: 'none',
+  plugins: [englishZodLocalesOnly],
   metafile: true,
   logLevel: 'warning',
 };

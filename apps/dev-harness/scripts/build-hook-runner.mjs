@@ -4,6 +4,7 @@
 // Minified: agent hooks start it on every prompt, and parsing less is starting faster.
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { englishZodLocalesOnly } from '../../../tooling/build-support/zod-english-locales.mjs';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 
@@ -21,11 +22,10 @@ const result = await esbuild.build({
   jsxFactory: 'vscpp',
   jsxFragment: 'vscppf',
   minify: true,
-  // Error class names stay readable in the hook log (its only diagnostics).
-  keepNames: true,
   legalComments: 'none',
   // prompt-tsx requires `vscode` lazily, only inside VS Code; the runner never reaches it.
   external: ['vscode'],
+  plugins: [englishZodLocalesOnly],
   metafile: true,
   logLevel: 'warning',
   banner: { js: '#!/usr/bin/env node' },

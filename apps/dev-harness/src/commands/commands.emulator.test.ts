@@ -1,36 +1,24 @@
 // The commands in-process, against a real emulator over loopback HTTP (--endpoint), with a state
 // folder per test.
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHarness } from '../cli/program.js';
-import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { closeEmulatorCommands, openEmulatorCommands, runCommand, type EmulatorCommandsFixture } from '../test-support/emulator-commands.js';
 import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
 
+let fixture: EmulatorCommandsFixture;
 let emulator: RunningEmulator;
 let folder: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1 });
-  folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-commands-'));
-  await fs.mkdir(path.join(folder, 'workspace'));
+  fixture = await openEmulatorCommands('harness-commands-', {});
+  ({ emulator, folder } = fixture);
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await fs.rm(folder, { recursive: true, force: true });
-});
+afterEach(() => closeEmulatorCommands(fixture));
 
-async function harness(args: readonly string[]) {
-  const terminal = capturedTerminal({ cwd: path.join(folder, 'workspace') });
-  const exitCode = await runHarness(
-    [...args, '--state-dir', path.join(folder, 'state')],
-    { terminal },
-  );
-  return { exitCode, out: terminal.out(), err: terminal.err(), json: () => JSON.parse(terminal.out()) as Record<string, unknown> };
-}
+const harness = (args: readonly string[]) => runCommand(folder, args);
 
 describe('ingest', () => {
   it('confirms every message with --wait, and a second run sends nothing new', async () => {
@@ -90,7 +78,9 @@ describe('failures', () => {
     const result = await harness(['recall', 'anything', '--endpoint', url]);
     expect(result.exitCode).toBe(1);
     expect(result.err).toContain(url);
+    // The fixture closes the emulator after each test: give it a running one again.
     emulator = await startEmulator();
+    fixture = { ...fixture, emulator };
   });
 
   it('gives up on a hanging endpoint within its timeout (exit 1)', async () => {

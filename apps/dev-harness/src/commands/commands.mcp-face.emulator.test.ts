@@ -2,33 +2,24 @@
 // episodes, forget, health, smoke), the --server flag, and what smoke says about a REST server
 // that accepts but never stores (upstream's closed-client defect).
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHarness } from '../cli/program.js';
-import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { closeEmulatorCommands, openEmulatorCommands, runCommand, type EmulatorCommandsFixture } from '../test-support/emulator-commands.js';
 import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
 
+let fixture: EmulatorCommandsFixture;
 let emulator: RunningEmulator;
 let folder: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1, face: 'mcp' });
-  folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-mcp-'));
-  await fs.mkdir(path.join(folder, 'workspace'));
+  fixture = await openEmulatorCommands('harness-mcp-', { face: 'mcp' });
+  ({ emulator, folder } = fixture);
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await fs.rm(folder, { recursive: true, force: true });
-});
+afterEach(() => closeEmulatorCommands(fixture));
 
-async function harness(args: readonly string[]) {
-  const terminal = capturedTerminal({ cwd: path.join(folder, 'workspace') });
-  const exitCode = await runHarness([...args, '--state-dir', path.join(folder, 'state')], { terminal });
-  return { exitCode, out: terminal.out(), err: terminal.err(), json: () => JSON.parse(terminal.out()) as Record<string, unknown> };
-}
+const harness = (args: readonly string[]) => runCommand(folder, args);
 
 const toolCalls = (tool: string) => emulator.requests.filter((request) => request.route === tool);
 

@@ -2,34 +2,25 @@
 // workspace with its sessions, pending holds directive promotions until approved, audit lists
 // what was sent without its content.
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHarness } from '../cli/program.js';
-import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { closeEmulatorCommands, openEmulatorCommands, runCommand, type EmulatorCommandsFixture } from '../test-support/emulator-commands.js';
 import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
 import { parseSince } from './audit-command.js';
 
+let fixture: EmulatorCommandsFixture;
 let emulator: RunningEmulator;
 let folder: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1 });
-  folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-trust-'));
-  await fs.mkdir(path.join(folder, 'workspace'));
+  fixture = await openEmulatorCommands('harness-trust-', {});
+  ({ emulator, folder } = fixture);
 });
 
-afterEach(async () => {
-  await emulator.close();
-  await fs.rm(folder, { recursive: true, force: true });
-});
+afterEach(() => closeEmulatorCommands(fixture));
 
-async function harness(args: readonly string[]) {
-  const terminal = capturedTerminal({ cwd: path.join(folder, 'workspace') });
-  const exitCode = await runHarness([...args, '--state-dir', path.join(folder, 'state')], { terminal });
-  return { exitCode, out: terminal.out(), err: terminal.err(), json: () => JSON.parse(terminal.out()) as Record<string, unknown> };
-}
+const harness = (args: readonly string[]) => runCommand(folder, args);
 
 async function ingest(session: string, lines = SAMPLE_TRANSCRIPT): Promise<void> {
   const file = path.join(folder, `${session}.jsonl`);
