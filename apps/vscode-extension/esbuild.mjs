@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { englishZodLocalesOnly } from '../../tooling/build-support/zod-english-locales.mjs';
+import { englishZodLocalesOnly } from '@graphiti-memory/build-support/zod-english-locales';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');

@@ -4,7 +4,7 @@
 // Minified: agent hooks start it on every prompt, and parsing less is starting faster.
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { englishZodLocalesOnly } from '../../../tooling/build-support/zod-english-locales.mjs';
+import { englishZodLocalesOnly } from '@graphiti-memory/build-support/zod-english-locales';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 
