@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 const { assert, control, waitFor, runTests, emulatorUrl } = require('./harness.js');
-const { setSetting, receivedPrompts, nextPrompt, grantConsent, MODEL } = require('./memory-helpers.js');
+const { setSetting, receivedPrompts, nextPrompt, grantConsent, writes, isSearchRequest, MODEL } = require('./memory-helpers.js');
 
 const COPILOT_HOOKS_FILE = path.join(os.homedir(), '.copilot', 'hooks', 'graphiti-memory.json');
 const CLAUDE_SETTINGS = path.join(os.homedir(), '.claude', 'settings.json');
@@ -81,7 +81,7 @@ const tests = [
       assert.equal(ourCommands(request, 'UserPromptSubmit').length, 1, `VS Code did not resolve our UserPromptSubmit hook: ${JSON.stringify(request.hooks)}`);
       assert.ok(request.runs.every((run) => run.exitCode === 0), `a hook failed: ${JSON.stringify(request.runs)}`);
       assert.match(prompt, /Additional instructions from hooks: [\s\S]*<graphiti_memory>/);
-      const searches = (await control('GET /emulator/requests')).filter((entry) => entry.path === '/search');
+      const searches = (await control('GET /emulator/requests')).filter(isSearchRequest);
       assert.ok(searches.length >= 1, 'the hook never searched Graphiti');
     },
   },
@@ -90,9 +90,7 @@ const tests = [
     fn: async () => {
       await control('POST /emulator/reset');
       const sentMessages = async () =>
-        (await control('GET /emulator/requests'))
-          .filter((entry) => entry.path === '/messages')
-          .flatMap((entry) => entry.body.messages.map((message) => ({ ...message, group: entry.body.group_id })));
+        writes(await control('GET /emulator/requests')).flatMap((write) => write.messages.map((message) => ({ ...message, group: write.group_id })));
       // The user message with `pattern`, and the assistant message of the same turn (same name stem, same group).
       const arrived = (pattern) => async () => {
         const messages = await sentMessages();
@@ -142,8 +140,8 @@ const tests = [
       );
       assert.doesNotMatch(stillResolved.prompt, /graphiti_memory/);
       const requests = await control('GET /emulator/requests');
-      assert.deepEqual(requests.filter((entry) => entry.path === '/search'), [], 'a search reached Graphiti after Disconnect');
-      const sent = requests.filter((entry) => entry.path === '/messages').flatMap((entry) => entry.body.messages);
+      assert.deepEqual(requests.filter(isSearchRequest), [], 'a search reached Graphiti after Disconnect');
+      const sent = writes(requests).flatMap((write) => write.messages);
       assert.equal(sent.filter((message) => /billing API/.test(message.content) && /region/.test(message.content)).length, 0, 'a turn was stored after Disconnect');
     },
   },

@@ -51,6 +51,13 @@ async function sentWrites() {
   return writes(await networkRequests());
 }
 
+/** Whether `request` searched facts, on either face (REST `POST /search`, MCP `search_memory_facts`). */
+function isSearchRequest(request) {
+  if (request.path === '/search') return true;
+  const call = request.body;
+  return call?.method === 'tools/call' && call.params?.name === 'search_memory_facts';
+}
+
 /** Whether `request` asked the server for its health (REST `/healthcheck`, MCP `/health`). */
 function isHealthRequest(request) {
   return request.path === '/healthcheck' || request.path === '/health';
@@ -122,7 +129,9 @@ module.exports = {
   setSetting,
   emulatorRequests,
   networkRequests,
+  writes,
   sentWrites,
+  isSearchRequest,
   isHealthRequest,
   receivedPrompts,
   submitChat,
