@@ -23,13 +23,8 @@ export class LockedJsonFile<T> {
 
   /** The current content; a missing file is `parse(undefined)`. Reads need no lock (writes are atomic). */
   async read(): Promise<T> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.filePath, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.parse(undefined);
-      throw error;
-    }
+    const text = await this.readText();
+    if (text === undefined) return this.parse(undefined);
     try {
       return this.parse(JSON.parse(text) as unknown);
     } catch {
@@ -66,13 +61,8 @@ export class LockedJsonFile<T> {
   }
 
   private async readForUpdate(): Promise<T> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.filePath, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.parse(undefined);
-      throw error;
-    }
+    const text = await this.readText();
+    if (text === undefined) return this.parse(undefined);
     try {
       return this.parse(JSON.parse(text) as unknown);
     } catch {
@@ -80,6 +70,16 @@ export class LockedJsonFile<T> {
       await fs.rename(this.filePath, keptAs);
       this.logger?.warn('state file was corrupt; kept a copy and started a fresh one', { file: this.filePath, keptAs });
       return this.parse(undefined);
+    }
+  }
+
+  /** The file's text, or `undefined` when it does not exist yet. */
+  private async readText(): Promise<string | undefined> {
+    try {
+      return await fs.readFile(this.filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
     }
   }
 }
