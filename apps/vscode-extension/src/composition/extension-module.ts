@@ -141,7 +141,8 @@ export function createExtensionModule({ context, channel, container }: Extension
         () =>
           new Lazy<MemoryIngestion>(() => {
             const ingestion = new DeferredIngestion(createPipelineFactory(container, context.globalStorageUri?.fsPath), logger);
-            context.subscriptions.push({ dispose: () => void ingestion.dispose() });
+            // Returned so a caller that awaits disposal (tests, shutdown) sees the outbox closed.
+            context.subscriptions.push({ dispose: () => ingestion.dispose() });
             return ingestion;
           }),
       )

@@ -102,7 +102,8 @@ export function createExtensionContext(options: { workspaceId?: string } = {}): 
     root,
     async dispose() {
       for (const subscription of subscriptions.splice(0).reverse()) await subscription.dispose();
-      fs.rmSync(root, { recursive: true, force: true });
+      // A write started before disposal may still land in a folder being removed: retry.
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }
