@@ -64,6 +64,16 @@ export function parseResponse<Schema extends z.ZodType>(
       { cause: error },
     );
   }
+  return checkResponse(schema, json, rawBody, request);
+}
+
+/** Checks a 2xx body already parsed from `rawBody` against the route's schema. */
+export function checkResponse<Schema extends z.ZodType>(
+  schema: Schema,
+  json: unknown,
+  rawBody: string,
+  request: RequestDescription & { readonly status: number },
+): z.output<Schema> {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new GraphitiResponseValidationError(

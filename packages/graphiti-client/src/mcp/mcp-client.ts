@@ -5,7 +5,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { GraphitiAbortError, GraphitiResponseValidationError, GraphitiUsageError, type RequestDescription } from '../errors.js';
@@ -32,7 +31,7 @@ import {
   type SearchResults,
 } from '../schemas.js';
 import { sendOnce, type TransportSettings } from '../transport/request.js';
-import { newMessagesRequestSchema, parseRequest, parseResponse } from '../validation.js';
+import { checkResponse, newMessagesRequestSchema, parseRequest } from '../validation.js';
 import { isSessionLost, toolError, transportError } from './mcp-errors.js';
 import { createMcpFetch } from './mcp-fetch.js';
 import {
@@ -41,7 +40,9 @@ import {
   healthResponseSchema,
   statusResponseSchema,
   successResponseSchema,
+  toolResultSchema,
   type McpEpisode,
+  type ToolResult,
 } from './mcp-schemas.js';
 
 const uuidArgumentSchema = z.string().min(1, 'uuid must be a non-empty string');
@@ -67,6 +68,8 @@ interface Session {
   readonly client: Client;
   readonly transport: StreamableHTTPClientTransport;
   readonly ready: Promise<void>;
+  /** Set once `ready` has resolved: later calls use the session without waiting on `ready`. */
+  opened: boolean;
 }
 
 /** Rejects with the caller's abort as soon as `signal` fires; the shared work goes on. */
@@ -131,7 +134,9 @@ export class GraphitiMcpClient implements GraphitiApi {
     };
     // The SDK bounds each request by its own timer; undici's timers are only a backstop for a
     // request the SDK gave up on, so a per-call timeout above the client's is never cut short.
-    this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000));
+    // The client's headers (user agent, API key) on every request; `accept` is the SDK's to set.
+    const { accept: _accept, ...headers } = this.options.headers;
+    this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000), headers);
   }
 
   /** The server root (a trailing `/mcp` is dropped): `GET /health` and `/mcp/` live under it. */
@@ -330,19 +335,25 @@ export class GraphitiMcpClient implements GraphitiApi {
       const client = new Client({ name: 'graphiti-memory', version: '1' });
       const transport = new StreamableHTTPClientTransport(this.endpoint, {
         fetch: this.fetch,
-        requestInit: { headers: { ...this.options.headers, accept: 'application/json, text/event-stream' } },
         // The server-to-client stream carries nothing we use: do not keep re-opening it.
         reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
       });
       // A dropped server-to-client stream is reported here; the next call finds out what matters.
       client.onerror = () => undefined;
       const ready = client.connect(transport, { timeout: settings.timeoutMs });
-      session = { client, transport, ready };
-      this.session = session;
-      const opening = session;
-      ready.catch(() => {
-        this.forget(opening);
-      });
+      const opening: Session = { client, transport, ready, opened: false };
+      session = opening;
+      this.session = opening;
+      ready.then(
+        () => {
+          opening.opened = true;
+        },
+        () => {
+          this.forget(opening);
+        },
+      );
+    } else if (session.opened && settings.signal?.aborted !== true) {
+      return Promise.resolve(session);
     }
     const opened = session;
     return untilAborted(opened.ready, settings.signal, () => new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request)).then(
@@ -368,7 +379,7 @@ export class GraphitiMcpClient implements GraphitiApi {
       if (settings.signal?.aborted) {
         throw new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller before it was sent.`, request);
       }
-      let result: CallToolResult;
+      let result: ToolResult;
       try {
         result = await this.attempt(tool, args, settings, request);
       } catch (error) {
@@ -388,20 +399,22 @@ export class GraphitiMcpClient implements GraphitiApi {
     args: Record<string, unknown>,
     settings: ResolvedRequestOptions,
     request: RequestDescription,
-  ): Promise<CallToolResult> {
+  ): Promise<ToolResult> {
     const session = await this.connected(settings, request);
     try {
-      return (await session.client.callTool({ name: tool, arguments: args }, undefined, {
+      // `request` rather than `callTool`: the same `tools/call`, checked against toolResultSchema.
+      // callTool's extras (tool output schemas, task tools) need a tools/list this client never sends.
+      return await session.client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, toolResultSchema, {
         timeout: settings.timeoutMs,
         ...(settings.signal === undefined ? {} : { signal: settings.signal }),
-      })) as CallToolResult;
+      });
     } catch (error) {
       if (isSessionLost(error)) this.forget(session);
       throw error;
     }
   }
 
-  private decode<Schema extends z.ZodType>(result: CallToolResult, schema: Schema, request: RequestDescription): z.output<Schema> {
+  private decode<Schema extends z.ZodType>(result: ToolResult, schema: Schema, request: RequestDescription): z.output<Schema> {
     const text = result.content.find((part) => part.type === 'text')?.text ?? '';
     if (result.isError === true) throw toolError(request, text === '' ? 'the tool failed without a message' : text);
     let parsed: unknown;
@@ -417,6 +430,6 @@ export class GraphitiMcpClient implements GraphitiApi {
     if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { error?: unknown }).error === 'string') {
       throw toolError(request, (parsed as { error: string }).error);
     }
-    return parseResponse(schema, text, { ...request, status: 200 });
+    return checkResponse(schema, parsed, text, { ...request, status: 200 });
   }
 }

@@ -3,6 +3,17 @@
 import { z } from 'zod';
 import { dateTimeSchema, factResultSchema } from '../schemas.js';
 
+/**
+ * What this client reads of a tool call's result: its text content and `isError`. The SDK checks
+ * the result against this instead of its CallToolResultSchema (every content kind, in full): the
+ * tool's JSON text is then checked by the tool's own schema, so nothing goes unchecked.
+ */
+export const toolResultSchema = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+  isError: z.boolean().optional(),
+});
+export type ToolResult = z.infer<typeof toolResultSchema>;
+
 export const successResponseSchema = z.looseObject({ message: z.string() });
 
 export const statusResponseSchema = z.looseObject({ status: z.string(), message: z.string() });
