@@ -1,8 +1,10 @@
 // client.mcp.search.throughput_ratio: searches per second through GraphitiMcpClient divided by
 // searches per second through GraphitiClient, each against the emulator's matching face holding
 // the same facts, in the same run. It prices the MCP SDK (sessions, JSON-RPC, SSE framing) against
-// the REST client; the goal is that MCP costs no more than a third. Self-contained, so it can move
-// to a benchmarks package as it is.
+// the REST client; the goal is that MCP costs no more than a third. Calls per second are set by
+// the slower of the two threads: each thread's busy time per call (client and emulator, MCP ÷
+// REST) and how busy each was are reported too, so a ratio set by the emulator's MCP face (the
+// SDK's server) is not read as the client's cost.
 import { GraphitiClient, GraphitiMcpClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import type { BenchmarkServer } from './throughput.js';
 import { BENCHMARK_BODIES, measureCallsPerSecond } from './throughput.js';
@@ -26,6 +28,19 @@ export interface McpThroughputResult {
    * own thread and may be what limits the throughput on a small machine.
    */
   readonly clientCostRatio: number;
+  /**
+   * The emulator thread's busy time per call, MCP face ÷ REST face (null when the servers do not
+   * report their threads'). Its MCP face is the SDK's server (JSON-RPC, sessions, SSE framing).
+   */
+  readonly emulatorCostRatio: number | null;
+  /**
+   * How busy each thread was while measuring (0–1, medians over the rounds). A thread near 1 sets
+   * the pace: when it is the emulator's, the ratio says more about the emulator than the client.
+   */
+  readonly utilisation: {
+    readonly client: { readonly rest: number; readonly mcp: number };
+    readonly emulator: { readonly rest: number; readonly mcp: number } | null;
+  };
   readonly errors: number;
 }
 
@@ -88,14 +103,23 @@ export async function measureMcpSearchThroughput(
   const mcp = new GraphitiMcpClient({ baseUrl: mcpServer.url });
   try {
     await Promise.all([seed(rest), seed(mcp)]);
-    const busy = async (client: GraphitiApi, seconds: number) => {
+    const busy = async (client: GraphitiApi, server: BenchmarkServer, seconds: number) => {
       const before = performance.eventLoopUtilization();
+      const serverBefore = server.eventLoopUtilization?.();
       const measured = await measureCallsPerSecond(() => client.search(BENCHMARK_BODIES.search), connections, seconds);
       const utilisation = performance.eventLoopUtilization(before).utilization;
-      return { ...measured, busyPerCall: measured.requestsPerSecond === 0 ? 0 : utilisation / measured.requestsPerSecond };
+      const serverUtilisation = serverBefore === undefined ? undefined : server.eventLoopUtilization?.(serverBefore).utilization;
+      const perCall = (share: number) => (measured.requestsPerSecond === 0 ? 0 : share / measured.requestsPerSecond);
+      return {
+        ...measured,
+        utilisation,
+        busyPerCall: perCall(utilisation),
+        serverUtilisation,
+        serverBusyPerCall: serverUtilisation === undefined ? undefined : perCall(serverUtilisation),
+      };
     };
-    const viaRest = (seconds: number) => busy(rest, seconds);
-    const viaMcp = (seconds: number) => busy(mcp, seconds);
+    const viaRest = (seconds: number) => busy(rest, restServer, seconds);
+    const viaMcp = (seconds: number) => busy(mcp, mcpServer, seconds);
     if (warmupSeconds > 0) {
       await viaRest(warmupSeconds);
       await viaMcp(warmupSeconds);
@@ -104,6 +128,8 @@ export async function measureMcpSearchThroughput(
     const mcpRates: number[] = [];
     const ratios: number[] = [];
     const costRatios: number[] = [];
+    const emulatorCostRatios: number[] = [];
+    const utilisation = { client: { rest: [] as number[], mcp: [] as number[] }, emulator: { rest: [] as number[], mcp: [] as number[] } };
     let errors = 0;
     for (let round = 0; round < rounds; round++) {
       const restFirst = round % 2 === 0;
@@ -114,6 +140,13 @@ export async function measureMcpSearchThroughput(
       mcpRates.push(mcpResult.requestsPerSecond);
       ratios.push(restResult.requestsPerSecond === 0 ? 0 : mcpResult.requestsPerSecond / restResult.requestsPerSecond);
       costRatios.push(restResult.busyPerCall === 0 ? 0 : mcpResult.busyPerCall / restResult.busyPerCall);
+      utilisation.client.rest.push(restResult.utilisation);
+      utilisation.client.mcp.push(mcpResult.utilisation);
+      if (restResult.serverBusyPerCall !== undefined && mcpResult.serverBusyPerCall !== undefined) {
+        emulatorCostRatios.push(restResult.serverBusyPerCall === 0 ? 0 : mcpResult.serverBusyPerCall / restResult.serverBusyPerCall);
+        utilisation.emulator.rest.push(restResult.serverUtilisation ?? 0);
+        utilisation.emulator.mcp.push(mcpResult.serverUtilisation ?? 0);
+      }
       errors += restResult.errors + mcpResult.errors;
     }
     const value = median(ratios);
@@ -127,6 +160,11 @@ export async function measureMcpSearchThroughput(
       mcpCallsPerSecond: median(mcpRates),
       restCallsPerSecond: median(restRates),
       clientCostRatio: median(costRatios),
+      emulatorCostRatio: emulatorCostRatios.length === 0 ? null : median(emulatorCostRatios),
+      utilisation: {
+        client: { rest: median(utilisation.client.rest), mcp: median(utilisation.client.mcp) },
+        emulator: emulatorCostRatios.length === 0 ? null : { rest: median(utilisation.emulator.rest), mcp: median(utilisation.emulator.mcp) },
+      },
       errors,
     };
   } finally {
@@ -135,11 +173,19 @@ export async function measureMcpSearchThroughput(
   }
 }
 
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
 export function formatMcpThroughput(result: McpThroughputResult): string {
   const verdict = result.pass ? 'pass' : result.errors > 0 ? `fail (${result.errors} errors)` : 'fail';
+  const { client, emulator } = result.utilisation;
+  const emulatorLine =
+    result.emulatorCostRatio === null || emulator === null
+      ? ''
+      : `; emulator busy time per call MCP ÷ REST ${result.emulatorCostRatio.toFixed(2)}` +
+        ` (threads busy: emulator REST ${percent(emulator.rest)} / MCP ${percent(emulator.mcp)}, client REST ${percent(client.rest)} / MCP ${percent(client.mcp)})`;
   return (
     `mcp.search: REST client ${result.restCallsPerSecond.toFixed(0)} calls/s, MCP client ${result.mcpCallsPerSecond.toFixed(0)} calls/s, ` +
     `ratio ${result.value.toFixed(2)} (goal ≥ ${result.goal.toFixed(2)}): ${verdict}; ` +
-    `client busy time per call MCP ÷ REST ${result.clientCostRatio.toFixed(2)}`
+    `client busy time per call MCP ÷ REST ${result.clientCostRatio.toFixed(2)}${emulatorLine}`
   );
 }

@@ -16,6 +16,7 @@ export async function startServerThread(moduleUrl: URL, workerData?: unknown): P
   });
   return {
     url,
+    eventLoopUtilization: (previous) => worker.performance.eventLoopUtilization(previous),
     close: async () => {
       const exited = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage('close');

@@ -2,6 +2,7 @@
 // that sends pre-built requests over raw sockets) gets from the same route with the same body and
 // concurrency; the client's number is calls completed per second with the same concurrency.
 // Exported through the `./bench` entry so the dev harness's `bench` command can reuse it.
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import type { AddMessagesRequest, SearchQuery } from '@graphiti-memory/graphiti-client';
@@ -11,6 +12,8 @@ export type BenchmarkedRoute = 'search' | 'addMessages';
 export interface BenchmarkServer {
   readonly url: string;
   close(): Promise<void>;
+  /** The server thread's event-loop utilisation (as `performance.eventLoopUtilization`), when it has its own thread. */
+  eventLoopUtilization?(previous?: EventLoopUtilization): EventLoopUtilization;
 }
 
 export interface ThroughputSettings {
