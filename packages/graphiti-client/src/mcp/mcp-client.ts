@@ -2,8 +2,6 @@
 // (mcp_server/, Streamable HTTP at `/mcp/`) through the official MCP SDK. One session is opened
 // on the first call, reused by every later one, and opened again when the server has forgotten it
 // (a restart). Each tool call has the REST client's timeout, abort and retry policy.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -34,6 +32,7 @@ import { sendOnce, type TransportSettings } from '../transport/request.js';
 import { checkResponse, newMessagesRequestSchema, parseRequest } from '../validation.js';
 import { isSessionLost, toolError, transportError } from './mcp-errors.js';
 import { createMcpFetch } from './mcp-fetch.js';
+import { McpSession, type Session } from './mcp-session.js';
 import {
   episodeSearchResponseSchema,
   factSearchResponseSchema,
@@ -64,34 +63,6 @@ export function mcpServerRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/mcp$/, '');
 }
 
-interface Session {
-  readonly client: Client;
-  readonly transport: StreamableHTTPClientTransport;
-  readonly ready: Promise<void>;
-  /** Set once `ready` has resolved: later calls use the session without waiting on `ready`. */
-  opened: boolean;
-}
-
-/** Rejects with the caller's abort as soon as `signal` fires; the shared work goes on. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
-  if (signal === undefined) return work;
-  if (signal.aborted) return Promise.reject(onAbort());
-  return new Promise<T>((resolve, reject) => {
-    const aborted = (): void => reject(onAbort());
-    signal.addEventListener('abort', aborted, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', aborted);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', aborted);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
 function toEpisode(episode: McpEpisode): Episode {
   // MCP's episodes carry no valid_at, labels or entity_edges: created_at stands in for valid_at.
   const createdAt = episode.created_at ?? new Date(0).toISOString();
@@ -112,7 +83,7 @@ export class GraphitiMcpClient implements GraphitiApi {
   private readonly fetch: FetchLike;
   /** The Agent this client created, which `close()` closes; a caller's dispatcher is never closed. */
   private readonly ownAgent: Agent | undefined;
-  private session: Session | undefined;
+  private readonly session: McpSession;
   private closed = false;
 
   constructor(options: GraphitiClientOptions) {
@@ -137,6 +108,7 @@ export class GraphitiMcpClient implements GraphitiApi {
     // The client's headers (user agent, API key) on every request; `accept` is the SDK's to set.
     const { accept: _accept, ...headers } = this.options.headers;
     this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000), headers);
+    this.session = new McpSession(this.endpoint, this.fetch);
   }
 
   /** The server root (a trailing `/mcp` is dropped): `GET /health` and `/mcp/` live under it. */
@@ -267,28 +239,7 @@ export class GraphitiMcpClient implements GraphitiApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const session = this.session;
-    this.session = undefined;
-    let ended = true;
-    if (session !== undefined) {
-      const opened = await session.ready.then(
-        () => true,
-        () => false,
-      );
-      if (opened) {
-        let timer: NodeJS.Timeout | undefined;
-        const bound = new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), this.options.timeoutMs);
-        });
-        const terminated = session.transport.terminateSession().then(
-          () => true,
-          () => true,
-        );
-        ended = await Promise.race([terminated, bound]);
-        clearTimeout(timer);
-      }
-      await session.client.close().catch(() => undefined);
-    }
+    const ended = await this.session.end(this.options.timeoutMs);
     // A DELETE the server never answered would hold a graceful close: cut it instead.
     if (ended) await this.ownAgent?.close();
     else await this.ownAgent?.destroy();
@@ -328,43 +279,13 @@ export class GraphitiMcpClient implements GraphitiApi {
     }
   }
 
-  /** The open session, opening one when there is none. The open is shared by concurrent calls. */
+  /** The open session, opening one when there is none (see McpSession). */
   private connected(settings: ResolvedRequestOptions, request: RequestDescription): Promise<Session> {
-    let session = this.session;
-    if (session === undefined) {
-      const client = new Client({ name: 'graphiti-memory', version: '1' });
-      const transport = new StreamableHTTPClientTransport(this.endpoint, {
-        fetch: this.fetch,
-        // The server-to-client stream carries nothing we use: do not keep re-opening it.
-        reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
-      });
-      // A dropped server-to-client stream is reported here; the next call finds out what matters.
-      client.onerror = () => undefined;
-      const ready = client.connect(transport, { timeout: settings.timeoutMs });
-      const opening: Session = { client, transport, ready, opened: false };
-      session = opening;
-      this.session = opening;
-      ready.then(
-        () => {
-          opening.opened = true;
-        },
-        () => {
-          this.forget(opening);
-        },
-      );
-    } else if (session.opened && settings.signal?.aborted !== true) {
-      return Promise.resolve(session);
-    }
-    const opened = session;
-    return untilAborted(opened.ready, settings.signal, () => new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request)).then(
-      () => opened,
+    return this.session.connected(
+      settings.timeoutMs,
+      settings.signal,
+      () => new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request),
     );
-  }
-
-  private forget(session: Session): void {
-    if (this.session !== session) return;
-    this.session = undefined;
-    void session.client.close().catch(() => undefined);
   }
 
   /** One tool call with retries; a lost session is opened again once, without counting a retry. */
@@ -409,7 +330,7 @@ export class GraphitiMcpClient implements GraphitiApi {
         ...(settings.signal === undefined ? {} : { signal: settings.signal }),
       });
     } catch (error) {
-      if (isSessionLost(error)) this.forget(session);
+      if (isSessionLost(error)) this.session.forget(session);
       throw error;
     }
   }
