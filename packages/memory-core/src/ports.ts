@@ -276,11 +276,13 @@ export interface IngestionStore {
 /**
  * Opens ingestion's storage. The ingestion service awaits it itself on first need (messages to
  * admit, delivery started, a forget), never on the chat path, so binding it opens nothing: while
- * memory is off no storage is touched. `open` resolves to the same store every time; `close`
- * releases it (and does nothing when it was never opened).
+ * memory is off no storage is touched. `open` resolves to the same store every time; `current`
+ * gives it once open (whoever opened it; never opens); `close` releases it (and does nothing when
+ * it was never opened).
  */
 export interface IngestionStorage {
   open(): Promise<IngestionStore>;
+  current(): IngestionStore | undefined;
   close(): Promise<void>;
 }
 export const IngestionStorage = Symbol.for('graphiti-memory.IngestionStorage');

@@ -20,6 +20,10 @@ export class InMemoryIngestionStorage implements IngestionStorage {
     return this.#store;
   }
 
+  current(): IngestionStore | undefined {
+    return this.#store;
+  }
+
   async close(): Promise<void> {
     await this.#store?.outbox.close();
   }
@@ -28,5 +32,5 @@ export class InMemoryIngestionStorage implements IngestionStorage {
 /** Storage a host opened itself (a hook run's outbox, tests): `open` gives it, `close` closes the outbox. */
 export function openedIngestionStorage(outbox: Outbox, ledger: DeliveryLedger): IngestionStorage {
   const store: IngestionStore = { outbox, ledger };
-  return { open: async () => store, close: () => outbox.close() };
+  return { open: async () => store, current: () => store, close: () => outbox.close() };
 }

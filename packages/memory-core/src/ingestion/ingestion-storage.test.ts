@@ -61,6 +61,18 @@ describe('IngestionService: its storage', () => {
     await service.dispose();
   });
 
+  it('is seen at once when the host opened it before (its queue and dead letters, no open needed)', async () => {
+    const { service, outbox } = createIngestionFixture();
+    outbox.append([{ groupId: 'g', message: { content: 'left over', role_type: 'user', role: null, name: 'left-1' } }]);
+    outbox.markDropped([(await outbox.pending(1))[0]!.id], 'dead-letter', 'HTTP 500');
+    outbox.append([{ groupId: 'g', message: { content: 'waiting', role_type: 'user', role: null, name: 'left-2' } }]);
+    expect(service.stats()).toMatchObject({ queueDepth: 1, deadLetters: 1 });
+    expect(service.deadLetters().map((letter) => letter.name)).toEqual(['left-1']);
+    expect(service.retryDeadLetters()).toBe(1);
+    expect(service.stats().queueDepth).toBe(2);
+    await service.dispose();
+  });
+
   it('is opened by the first pass once delivery starts with the gate open, and by a forget', async () => {
     const started = deferredFixture();
     started.service.start();

@@ -11,18 +11,23 @@ export class StorageHandle {
     private readonly opened: (store: IngestionStore) => void,
   ) {}
 
-  /** The store, once open; `undefined` before (nothing is opened by asking). */
+  /** The store, once open (here, or by the host before); `undefined` before (nothing is opened by asking). */
   get store(): IngestionStore | undefined {
+    if (this.#store === undefined) {
+      const current = this.storage.current();
+      if (current !== undefined) this.#adopt(current);
+    }
     return this.#store;
   }
 
   open(): Promise<IngestionStore> {
-    if (this.#store !== undefined) return Promise.resolve(this.#store);
+    const store = this.store;
+    if (store !== undefined) return Promise.resolve(store);
     this.#opening ??= this.storage.open().then(
-      (store) => {
-        this.#store = store;
-        this.opened(store);
-        return store;
+      (opened) => {
+        // The host may have opened it meanwhile and `store` adopted it already.
+        if (this.#store === undefined) this.#adopt(opened);
+        return opened;
       },
       (error: unknown) => {
         this.#opening = undefined;
@@ -30,6 +35,11 @@ export class StorageHandle {
       },
     );
     return this.#opening;
+  }
+
+  #adopt(store: IngestionStore): void {
+    this.#store = store;
+    this.opened(store);
   }
 
   /** Closes what was opened (waiting for an open under way); nothing when never opened. */

@@ -277,6 +277,7 @@ export interface IngestionFixtureOptions {
 export class DeferredStorage implements IngestionStorage {
   opens = 0;
   closes = 0;
+  #open = false;
   #finish: (() => void) | undefined;
   readonly #opened: Promise<void>;
 
@@ -289,7 +290,12 @@ export class DeferredStorage implements IngestionStorage {
   async open(): Promise<IngestionStore> {
     this.opens++;
     await this.#opened;
+    this.#open = true;
     return this.store;
+  }
+
+  current(): IngestionStore | undefined {
+    return this.#open ? this.store : undefined;
   }
 
   async close(): Promise<void> {

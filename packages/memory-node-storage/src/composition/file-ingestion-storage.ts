@@ -29,16 +29,24 @@ const DEFAULT_LIMITS: OutboxLimits = { current: () => ({ maxQueueSize: 10_000 })
 
 export class FileIngestionStorage implements IngestionStorage {
   #opening: Promise<IngestionStore> | undefined;
+  #store: IngestionStore | undefined;
 
   constructor(private readonly options: FileIngestionStorageOptions) {}
 
   open(): Promise<IngestionStore> {
     // A failed open is not remembered: the next need tries again.
-    this.#opening ??= this.#open().catch((error: unknown) => {
-      this.#opening = undefined;
-      throw error;
-    });
+    this.#opening ??= this.#open().then(
+      (store) => (this.#store = store),
+      (error: unknown) => {
+        this.#opening = undefined;
+        throw error;
+      },
+    );
     return this.#opening;
+  }
+
+  current(): IngestionStore | undefined {
+    return this.#store;
   }
 
   /** The durable outbox itself (recovery, stats, adoption); rejects when storage fell back to memory. */

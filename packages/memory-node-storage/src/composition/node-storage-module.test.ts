@@ -33,7 +33,9 @@ describe('createNodeStorageModule', () => {
     const storage = container.get<IngestionStorage>(IngestionStorage);
     // Resolving the binding opens nothing: ingestion opens the storage when it needs it.
     expect(await exists(outboxDirectory)).toBe(false);
+    expect(storage.current()).toBeUndefined();
     const store = await storage.open();
+    expect(storage.current()).toBe(store);
     expect(store.outbox).toBeInstanceOf(FileOutbox);
     expect(store.ledger).toBe((store.outbox as FileOutbox).deliveryLedger);
     expect(await storage.open()).toBe(store);
