@@ -84,7 +84,6 @@ export class IngestionService implements Ingestion {
         sender: new MessageSender(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, host),
         confirmer: new DeliveryConfirmer(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, createdAt, host),
       };
-      this.notify();
     });
     this.loop = new DrainLoop(
       {
