@@ -3,8 +3,9 @@
 // sends back in `mcp-session-id`; an unknown id (say, after a restart) is a 404.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { handleWithTransport } from './mcp-node-adapter.js';
 import { createMcpServer, MCP_TOOL_NAMES, type McpToolContext } from './mcp-tools.js';
 import type { RouteName } from './types.js';
 
@@ -17,7 +18,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 }
 
 export class McpFace {
-  private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  private readonly sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   constructor(private readonly context: McpToolContext) {}
 
@@ -33,7 +34,14 @@ export class McpFace {
     return 'mcp';
   }
 
-  async handle(request: IncomingMessage, response: ServerResponse, path: string, body: unknown): Promise<void> {
+  /** `parsed` holds the body when it is JSON; anything else goes to the SDK as it came, to refuse. */
+  async handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    bodyText: string,
+    parsed: { readonly json: unknown } | undefined,
+  ): Promise<void> {
     if (path === '/health') {
       if (request.method === 'GET') sendJson(response, 200, { status: 'healthy', service: 'graphiti-mcp' });
       else sendJson(response, 405, { detail: 'Method Not Allowed' });
@@ -51,10 +59,10 @@ export class McpFace {
         sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
         return;
       }
-      await transport.handleRequest(request, response, body);
+      await handleWithTransport(transport, request, response, bodyText, parsed);
       return;
     }
-    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+    if (request.method !== 'POST' || !isInitializeRequest(parsed?.json)) {
       sendJson(response, 400, {
         jsonrpc: '2.0',
         id: null,
@@ -62,7 +70,7 @@ export class McpFace {
       });
       return;
     }
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, transport);
@@ -72,7 +80,7 @@ export class McpFace {
       },
     });
     await createMcpServer(this.context).connect(transport);
-    await transport.handleRequest(request, response, body);
+    await handleWithTransport(transport, request, response, bodyText, parsed);
   }
 
   /** A restart: every session is forgotten, so clients must initialize again. */

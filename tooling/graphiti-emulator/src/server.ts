@@ -133,13 +133,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     path: string,
     bodyText: string,
   ): Promise<void> {
-    let body: unknown;
+    let parsed: { readonly json: unknown } | undefined;
     try {
-      body = bodyText === '' ? undefined : (JSON.parse(bodyText) as unknown);
+      parsed = bodyText === '' ? undefined : { json: JSON.parse(bodyText) as unknown };
     } catch {
-      body = bodyText;
+      parsed = undefined;
     }
-    const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, mcp.routeOf(method, path, body));
+    const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, mcp.routeOf(method, path, parsed?.json));
     const decision = faults.decide(pending.route);
     if (decision.latencyMs > 0) await delay(decision.latencyMs);
     if (closed || response.destroyed) return;
@@ -163,7 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       log.record(pending, response.statusCode, null);
       if (!quiet) console.error(`[graphiti-emulator] ${pending.method} ${pending.path} ${pending.route ?? ''} ${response.statusCode}`);
     });
-    await mcp.handle(request, response, path, body);
+    await mcp.handle(request, response, path, bodyText, parsed);
   }
 
   const server = createServer((request, response) => {
