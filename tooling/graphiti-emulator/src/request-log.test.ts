@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeRequest, RequestLog } from './request-log.js';
 import { startEmulator } from './server.js';
 import { get, message, send } from './test-support/http.js';
 import type { RunningEmulator } from './types.js';
@@ -44,5 +45,21 @@ describe('request log', () => {
     expect(emulator.requests).toEqual([]);
     await get(emulator.url, '/healthcheck');
     expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('keeps the newest requests up to its limit, trimming the oldest in place', () => {
+    const log = new RequestLog(20);
+    const live = log.entries;
+    for (let index = 0; index < 45; index++) log.record(describeRequest('GET', `/r/${index}`, {}, '', null), 200, null);
+    expect(live).toBe(log.entries);
+    expect(live.length).toBeLessThanOrEqual(20);
+    expect(live.at(-1)?.path).toBe('/r/44');
+    const paths = live.map((entry) => Number(entry.path.slice(3)));
+    expect(paths).toEqual(paths.map((_, offset) => 45 - paths.length + offset));
+  });
+
+  it('logs a body the caller already parsed as that very value, without parsing it again', () => {
+    const json = { id: 1 };
+    expect(describeRequest('POST', '/mcp/', {}, '{"id":1}', 'mcp', { json }).body).toBe(json);
   });
 });

@@ -18,13 +18,15 @@ export function describeRequest(
   headers: IncomingHttpHeaders,
   bodyText: string,
   route: RouteName | null,
+  /** The body already parsed as JSON by the caller, so it is not parsed twice. */
+  parsed?: { readonly json: unknown },
 ): PendingRequest {
   const url = new URL(rawUrl, 'http://emulator.invalid');
   return {
     method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
-    body: bodyForLog(bodyText),
+    body: parsed === undefined ? bodyForLog(bodyText) : parsed.json,
     headerNames: Object.keys(headers)
       .map((name) => name.toLowerCase())
       .sort(),
@@ -42,11 +44,18 @@ function bodyForLog(bodyText: string): unknown {
   }
 }
 
+/** How many requests the log keeps: far more than a test reads, few enough that a bench or a long demo does not grow the heap without end. */
+export const REQUEST_LOG_LIMIT = 10_000;
+
 export class RequestLog {
   readonly entries: RecordedRequest[] = [];
 
+  constructor(private readonly limit = REQUEST_LOG_LIMIT) {}
+
   record(request: PendingRequest, status: number, fault: InjectedFault | null): void {
     this.entries.push({ ...request, status, fault });
+    // Trimmed a tenth at a time, in place (the array is a live view), so a trim is rare.
+    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit + Math.ceil(this.limit / 10));
   }
 
   clear(): void {

@@ -139,7 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     } catch {
       parsed = undefined;
     }
-    const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, mcp.routeOf(method, path, parsed?.json));
+    const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, mcp.routeOf(method, path, parsed?.json), parsed);
     const decision = faults.decide(pending.route);
     if (decision.latencyMs > 0) await delay(decision.latencyMs);
     if (closed || response.destroyed) return;

@@ -153,7 +153,7 @@ export interface RunningEmulator {
   readonly url: string;
   readonly face: EmulatorFace;
   readonly port: number;
-  /** Every request so far, oldest first (a live view). */
+  /** The requests so far, oldest first (a live view), the last 10 000 at most. */
   readonly requests: readonly RecordedRequest[];
   clearRequests(): void;
   setFaults(plan: FaultPlan): void;
