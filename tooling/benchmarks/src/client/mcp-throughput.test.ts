@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMcpThroughput, MCP_THROUGHPUT_GOAL, type McpThroughputResult } from './mcp-throughput.js';
+import { formatMcpThroughput, MCP_THROUGHPUT_GOAL, mcpThroughputDetails, type McpThroughputResult } from './mcp-throughput.js';
 
 const result = (overrides: Partial<McpThroughputResult> = {}): McpThroughputResult => ({
   name: 'client.mcp.search.throughput_ratio',
@@ -14,6 +14,7 @@ const result = (overrides: Partial<McpThroughputResult> = {}): McpThroughputResu
   emulatorCostRatio: 2.4,
   utilisation: { client: { rest: 0.31, mcp: 0.42 }, emulator: { rest: 0.97, mcp: 0.99 } },
   errors: 0,
+  details: {},
   ...overrides,
 });
 
@@ -28,5 +29,33 @@ describe('formatMcpThroughput', () => {
   it('leaves the emulator out when its thread was not measured, and counts errors in the verdict', () => {
     const line = formatMcpThroughput(result({ emulatorCostRatio: null, utilisation: { client: { rest: 0.3, mcp: 0.4 }, emulator: null }, errors: 2 }));
     expect(line).toMatch(/: fail \(2 errors\); client busy time per call MCP ÷ REST 1\.70$/);
+  });
+});
+
+describe('mcpThroughputDetails', () => {
+  it('puts the client’s busy-time ratio next to the throughput ratio, then the emulator’s and each thread’s load', () => {
+    expect(mcpThroughputDetails(result({ value: 0.512345 }))).toEqual({
+      throughput_ratio: 0.512,
+      client_busy_ratio: 1.7,
+      emulator_busy_ratio: 2.4,
+      mcp_calls_per_second: 1000,
+      rest_calls_per_second: 2000,
+      client_busy_share_rest: 0.31,
+      client_busy_share_mcp: 0.42,
+      emulator_busy_share_rest: 0.97,
+      emulator_busy_share_mcp: 0.99,
+    });
+  });
+
+  it('leaves the emulator’s figures out when its thread was not measured', () => {
+    const details = mcpThroughputDetails(result({ emulatorCostRatio: null, utilisation: { client: { rest: 0.3, mcp: 0.4 }, emulator: null } }));
+    expect(Object.keys(details)).toEqual([
+      'throughput_ratio',
+      'client_busy_ratio',
+      'mcp_calls_per_second',
+      'rest_calls_per_second',
+      'client_busy_share_rest',
+      'client_busy_share_mcp',
+    ]);
   });
 });

@@ -42,6 +42,11 @@ export interface McpThroughputResult {
     readonly emulator: { readonly rest: number; readonly mcp: number } | null;
   };
   readonly errors: number;
+  /**
+   * The same figures as flat numbers for machines (`--json`), the throughput ratio next to the
+   * client's busy-time ratio, so a reader sees at once whether the client or the emulator set the pace.
+   */
+  readonly details: Readonly<Record<string, number>>;
 }
 
 export interface McpThroughputSettings {
@@ -150,13 +155,8 @@ export async function measureMcpSearchThroughput(
       errors += restResult.errors + mcpResult.errors;
     }
     const value = median(ratios);
-    return {
-      name: 'client.mcp.search.throughput_ratio',
+    const figures = {
       value,
-      unit: 'ratio',
-      baseline: median(restRates),
-      goal: MCP_THROUGHPUT_GOAL,
-      pass: value >= MCP_THROUGHPUT_GOAL && errors === 0,
       mcpCallsPerSecond: median(mcpRates),
       restCallsPerSecond: median(restRates),
       clientCostRatio: median(costRatios),
@@ -165,12 +165,40 @@ export async function measureMcpSearchThroughput(
         client: { rest: median(utilisation.client.rest), mcp: median(utilisation.client.mcp) },
         emulator: emulatorCostRatios.length === 0 ? null : { rest: median(utilisation.emulator.rest), mcp: median(utilisation.emulator.mcp) },
       },
+    };
+    return {
+      name: 'client.mcp.search.throughput_ratio',
+      unit: 'ratio',
+      baseline: figures.restCallsPerSecond,
+      goal: MCP_THROUGHPUT_GOAL,
+      pass: value >= MCP_THROUGHPUT_GOAL && errors === 0,
+      ...figures,
       errors,
+      details: mcpThroughputDetails(figures),
     };
   } finally {
     await Promise.all([rest.close(), mcp.close()]);
     await Promise.all([restServer.close(), mcpServer.close()]);
   }
+}
+
+const rounded = (value: number): number => Math.round(value * 1000) / 1000;
+
+/** The result's figures, flat: throughput ratio, then each thread's busy time per call MCP ÷ REST, then calls per second and load. */
+export function mcpThroughputDetails(
+  figures: Pick<McpThroughputResult, 'value' | 'mcpCallsPerSecond' | 'restCallsPerSecond' | 'clientCostRatio' | 'emulatorCostRatio' | 'utilisation'>,
+): Record<string, number> {
+  const { client, emulator } = figures.utilisation;
+  return {
+    throughput_ratio: rounded(figures.value),
+    client_busy_ratio: rounded(figures.clientCostRatio),
+    ...(figures.emulatorCostRatio === null ? {} : { emulator_busy_ratio: rounded(figures.emulatorCostRatio) }),
+    mcp_calls_per_second: Math.round(figures.mcpCallsPerSecond),
+    rest_calls_per_second: Math.round(figures.restCallsPerSecond),
+    client_busy_share_rest: rounded(client.rest),
+    client_busy_share_mcp: rounded(client.mcp),
+    ...(emulator === null ? {} : { emulator_busy_share_rest: rounded(emulator.rest), emulator_busy_share_mcp: rounded(emulator.mcp) }),
+  };
 }
 
 const percent = (share: number): string => `${Math.round(share * 100)}%`;
