@@ -17,17 +17,25 @@ const root = import.meta.dirname;
 const hookRunner = path.join(root, '../dev-harness/dist/hook-runner.cjs');
 const requireHookRunner = process.argv.includes('--require-hook-runner');
 
+const hookRunnerCore = /^hook-runner-core-[0-9a-f]+\.cjs$/;
+
+/** The runner's entry and its core (the harness builds both); older cores in dist/ are removed. */
 function copyHookRunner() {
   const target = path.join(root, 'dist/hook-runner.cjs');
-  if (!fs.existsSync(hookRunner)) {
-    const message = `${path.relative(root, hookRunner)} is missing: build the harness first (turbo run build --filter=graphiti-memory...)`;
+  const source = path.dirname(hookRunner);
+  const cores = fs.existsSync(source) ? fs.readdirSync(source).filter((name) => hookRunnerCore.test(name)) : [];
+  if (!fs.existsSync(hookRunner) || cores.length !== 1) {
+    const message = `${path.relative(root, hookRunner)} and exactly one hook-runner-core-*.cjs beside it are needed: build the harness first (turbo run build --filter=graphiti-memory...)`;
     if (requireHookRunner) throw new Error(message);
     console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner`);
     return;
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  for (const name of fs.readdirSync(path.dirname(target))) if (hookRunnerCore.test(name) && !cores.includes(name)) fs.rmSync(path.join(path.dirname(target), name));
+  fs.copyFileSync(path.join(source, cores[0]), path.join(path.dirname(target), cores[0]));
   fs.copyFileSync(hookRunner, target);
-  console.log(`dist/hook-runner.cjs: ${(fs.statSync(target).size / 1024).toFixed(0)} KiB (copied from the harness)`);
+  const bytes = fs.statSync(target).size + fs.statSync(path.join(path.dirname(target), cores[0])).size;
+  console.log(`dist/hook-runner.cjs + dist/${cores[0]}: ${(bytes / 1024).toFixed(0)} KiB (copied from the harness)`);
 }
 
 /** @type {import('esbuild').BuildOptions} */

@@ -37,8 +37,14 @@ export function vsixProblems(file) {
   const buffer = fs.readFileSync(file);
   const problems = [];
   if (buffer.length >= MAX_VSIX_BYTES) problems.push(`${path.basename(file)} is ${buffer.length} bytes, over the ${MAX_VSIX_BYTES}-byte budget`);
-  const maps = zipEntries(buffer).filter((name) => name.endsWith('.map'));
+  const names = zipEntries(buffer);
+  const maps = names.filter((name) => name.endsWith('.map'));
   if (maps.length > 0) problems.push(`${path.basename(file)} carries source maps: ${maps.join(', ')} (keep them out in .vscodeignore)`);
+  // The hook runner is an entry and exactly the one core it names (hook-runner-core-<build>.cjs).
+  const cores = names.filter((name) => /^extension\/dist\/hook-runner-core-[0-9a-f]+\.cjs$/.test(name));
+  if (!names.includes('extension/dist/hook-runner.cjs') || cores.length !== 1) {
+    problems.push(`${path.basename(file)} must carry dist/hook-runner.cjs and exactly one dist/hook-runner-core-*.cjs (found ${cores.length}); rebuild the harness, then package`);
+  }
   return problems;
 }
 

@@ -13,6 +13,8 @@ export type ForwardResult =
   /** The server took the event but missed the deadline: nothing is printed. */
   | { readonly kind: 'late' };
 
+/** A server that has not taken the event this long after it was handed over is stuck: bypassed. */
+export const ACCEPT_MS = 300;
 /** Until the server names the event's deadline (it reads the config first), the runner waits this. */
 export const FIRST_DEADLINE_MS = 750;
 /** Room after the server's deadline for its answer to arrive and be printed. */
@@ -33,10 +35,14 @@ export function forwardHookEvent(place: HookServerPlace, request: HookServerRequ
     };
     const arm = (deadlineMs: number): NodeJS.Timeout =>
       setTimeout(() => finish(accepted ? { kind: 'late' } : { kind: 'unavailable' }), Math.max(0, request.startedAt + deadlineMs + ANSWER_MARGIN_MS - Date.now()));
-    let timer = arm(FIRST_DEADLINE_MS);
+    let timer = setTimeout(() => finish({ kind: 'unavailable' }), ACCEPT_MS);
     const read = frameReader((raw) => {
       const frame = raw as HookServerFrame;
-      if (frame.kind === 'deadline' && typeof frame.ms === 'number') {
+      if (frame.kind === 'accepted' && !accepted) {
+        accepted = true;
+        clearTimeout(timer);
+        timer = arm(FIRST_DEADLINE_MS);
+      } else if (frame.kind === 'deadline' && typeof frame.ms === 'number') {
         accepted = true;
         clearTimeout(timer);
         timer = arm(frame.ms);

@@ -59,16 +59,19 @@ async function main(): Promise<void> {
     if (forwarded.kind === 'served') {
       await write(forwarded.output);
     } else if (forwarded.kind === 'unavailable' || forwarded.kind === 'mismatch') {
-      await loadCore(entry).runInProcess({
+      const core = loadCore(entry);
+      const summary = await core.runInProcess({
         argv,
         stdinText,
         env: process.env,
         cwd: process.cwd(),
-        startedAt,
+        // In its own process the deadline counts once the code is loaded, as it always has.
+        startedAt: Date.now(),
         write: (text) => process.stdout.write(text),
         drainer: { nodePath: process.execPath, scriptPath: entry, leadingArguments: [] },
       });
-      if (place !== undefined && !drain) startServer(entry);
+      // Only while memory is on with consent: no background process for someone who never agreed.
+      if (place !== undefined && !drain && summary.consented) startServer(entry);
     }
     // `late`: the server took the event and missed the deadline; it logs that, nothing is printed.
   } catch {

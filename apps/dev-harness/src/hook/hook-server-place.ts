@@ -47,8 +47,12 @@ export type HookServerRequest =
     }
   | { readonly kind: 'ping' | 'stop'; readonly protocol: number; readonly build: string };
 
-/** Server frames, one JSON a line: `deadline` once the config is read, then `done` (or `mismatch`, `pong`). */
+/**
+ * Server frames, one JSON a line: `accepted` at once, `deadline` once the config is read, then
+ * `done` (or `mismatch`, `pong`, `stopping`).
+ */
 export type HookServerFrame =
+  | { readonly kind: 'accepted' }
   | { readonly kind: 'deadline'; readonly ms: number }
   | { readonly kind: 'done'; readonly output: string }
   | { readonly kind: 'mismatch'; readonly build: string; readonly protocol: number }

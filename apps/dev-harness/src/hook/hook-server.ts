@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import lockfile from 'proper-lockfile';
+import { userConfigDirectory } from '@graphiti-memory/memory-node-storage';
 import { pingHookServer } from './hook-forward.js';
 import { appendHookLog } from './hook-log.js';
 import { frameReader, HOOK_SERVER_PROTOCOL, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
@@ -14,6 +15,8 @@ import { runHook } from './run-hook.js';
 
 /** Leaves after this long without an event: a warm path for a working session, nothing more. */
 export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
+/** How often it checks that the user config folder it serves still exists (gone: it leaves). */
+const CONFIG_CHECK_MS = 30_000;
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 const LOCK_STALE_MS = 10_000;
 
@@ -64,7 +67,10 @@ class HookServer {
   readonly stopped: Promise<void>;
   #active = 0;
   #idle: NodeJS.Timeout | undefined;
+  #configCheck: NodeJS.Timeout | undefined;
   #stopping = false;
+  /** Set once the socket and info file are let go: only then may the process leave. */
+  #released = false;
   #resolveStopped!: () => void;
 
   constructor(
@@ -76,6 +82,11 @@ class HookServer {
     server.on('connection', (socket) => this.#accept(socket));
     server.on('error', () => void this.#stop());
     this.#armIdle();
+    const configFolder = userConfigDirectory(process.env);
+    this.#configCheck = setInterval(() => {
+      fs.access(configFolder).catch(() => void this.#stop());
+    }, CONFIG_CHECK_MS);
+    this.#configCheck.unref();
   }
 
   #armIdle(): void {
@@ -125,6 +136,9 @@ class HookServer {
       return;
     }
     if (request.kind !== 'hook' || typeof request.stdinText !== 'string' || !Array.isArray(request.argv)) return;
+    // A runner that already gave up (this server was too slow to take it) runs the event itself.
+    if (socket.destroyed || socket.readableEnded) return;
+    send({ kind: 'accepted' });
     let output = '';
     const summary = await runHook({
       argv: request.argv,
@@ -137,6 +151,8 @@ class HookServer {
       drainer: { nodePath: process.execPath, scriptPath: this.options.entryPath, leadingArguments: [] },
       via: 'server',
     });
+    // Memory turned off or consent withdrawn (Disconnect, `hooks uninstall`): nothing to keep warm.
+    if (!summary.consented && ['disabled', 'no-consent', 'no-endpoint'].includes(summary.outcome)) void this.#stop();
     if (socket.destroyed || socket.writableEnded) {
       // The runner gave up (its deadline passed): what it printed was nothing.
       if (summary.stateDirectory !== undefined) await appendHookLog(summary.stateDirectory, `${summary.event} late runner-left-before-the-answer`);
@@ -149,6 +165,7 @@ class HookServer {
     if (this.#stopping) return;
     this.#stopping = true;
     clearTimeout(this.#idle);
+    clearInterval(this.#configCheck);
     // Only remove the socket and the info file while they are still this server's.
     try {
       const current = JSON.parse(await fs.readFile(this.options.place.info, 'utf8')) as Partial<HookServerInfo>;
@@ -160,10 +177,11 @@ class HookServer {
       // Already gone.
     }
     this.server.close();
+    this.#released = true;
     this.#maybeFinish();
   }
 
   #maybeFinish(): void {
-    if (this.#active === 0) this.#resolveStopped();
+    if (this.#released && this.#active === 0) this.#resolveStopped();
   }
 }

@@ -32,6 +32,9 @@ export interface HookIo {
 export interface HookRunSummary {
   readonly stateDirectory: string | undefined;
   readonly event: string;
+  readonly outcome: string;
+  /** Memory is on with consent for the endpoint: worth keeping a hook server warm. */
+  readonly consented: boolean;
 }
 
 const DRAIN_EVENT = JSON.stringify({ hook_event_name: 'Stop' });
@@ -49,6 +52,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
   const options = parseHookOptions(io.argv);
   let stateDirectory: string | undefined;
   let event = options.event ?? 'unknown';
+  let consented = false;
   let result: HandlerResult;
   try {
     // The drainer reads no stdin: it runs as a Stop of the workspace it was started for.
@@ -59,6 +63,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       result = { outcome: resolved.outcome, ...(resolved.detail === undefined ? {} : { detail: resolved.detail }) };
     } else {
       const { context } = resolved;
+      consented = true;
       stateDirectory = context.stateDirectory;
       event = options.drain ? 'drain' : context.hook.event;
       io.onDeadline?.(context.hook.event === 'Stop' || context.hook.event === 'SessionEnd' ? CAPTURE_DEADLINE_MS : context.config.recallTimeoutMs);
@@ -82,7 +87,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       ...(io.via === undefined ? {} : { via: io.via }),
     });
   }
-  return { stateDirectory, event };
+  return { stateDirectory, event, outcome: result.outcome, consented };
 }
 
 async function handleEvent(context: HookContext, startedAt: number, now: () => Date): Promise<HandlerResult> {

@@ -60,20 +60,32 @@ function check(file: string): { readonly status: number | null; readonly output:
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+const RUNNER = ['extension/dist/hook-runner.cjs', 'extension/dist/hook-runner-core-0123456789ab.cjs'];
+
 describe('the VSIX packaging check', () => {
-  it('accepts the bundles, the manifest and the icon', () => {
-    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs', 'extension/package.json']));
+  it('accepts the bundles, the hook runner (entry and core), the manifest and the icon', () => {
+    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs', ...RUNNER, 'extension/package.json']));
     expect(result).toMatchObject({ status: 0 });
   });
 
+  it.each([
+    ['no core', ['extension/dist/hook-runner.cjs']],
+    ['two cores', [...RUNNER, 'extension/dist/hook-runner-core-ba9876543210.cjs']],
+    ['no entry', ['extension/dist/hook-runner-core-0123456789ab.cjs']],
+  ])('refuses a VSIX whose hook runner is incomplete (%s)', (_label, runner) => {
+    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs', ...runner, 'extension/package.json']));
+    expect(result.status).toBe(1);
+    expect(result.output).toContain('must carry dist/hook-runner.cjs and exactly one dist/hook-runner-core-*.cjs');
+  });
+
   it('refuses a VSIX that carries a source map, naming it', () => {
-    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs.map']));
+    const result = check(zipWith(['extension/dist/extension.cjs', ...RUNNER, 'extension/dist/runtime.cjs.map']));
     expect(result.status).toBe(1);
     expect(result.output).toContain('carries source maps: extension/dist/runtime.cjs.map');
   });
 
   it('refuses a VSIX of 1 MiB or more', () => {
-    const result = check(zipWith(['extension/dist/extension.cjs'], 1024 * 1024));
+    const result = check(zipWith(['extension/dist/extension.cjs', ...RUNNER], 1024 * 1024));
     expect(result.status).toBe(1);
     expect(result.output).toMatch(/is \d+ bytes, over the 1048576-byte budget/);
   });
