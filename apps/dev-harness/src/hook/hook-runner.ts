@@ -5,9 +5,9 @@
 // runs the event itself exactly as the server would, then starts a server for the next event.
 // Whatever happens it exits 0, within the deadline plus process start.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { loadCoreWithCache, type LoadedCore } from './core-loader.js';
 import { forwardHookEvent, type ForwardResult } from './hook-forward.js';
 import { readHookStdin } from './hook-stdin.js';
 import { forwardedEnvironment, HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerPlace } from './hook-server-place.js';
@@ -20,13 +20,13 @@ declare const __HOOK_RUNNER_BUILD__: string | undefined;
 /** Set by the bundle build (a hash of both halves); names the core file and the server's build. */
 const BUILD = typeof __HOOK_RUNNER_BUILD__ === 'string' ? __HOOK_RUNNER_BUILD__ : 'dev';
 
-function loadCore(entry: string): typeof HookCore {
+function loadCore(entry: string): LoadedCore<typeof HookCore> {
   if (BUILD === 'dev') throw new Error('the hook runner entry runs only as the bundle (dist/hook-runner.cjs)');
   // zod compiles each object schema into a parser (`new Function`) on its first use; a one-event
   // process parses each schema once or twice, so compiling costs more than it saves. zod's own
   // global config key, read when zod loads. The long-lived server keeps the compiling.
   if (!process.argv.includes('--serve')) (globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
-  return createRequire(entry)(path.join(path.dirname(entry), `hook-runner-core-${BUILD}.cjs`)) as typeof HookCore;
+  return loadCoreWithCache<typeof HookCore>(path.join(path.dirname(entry), `hook-runner-core-${BUILD}.cjs`), BUILD);
 }
 
 async function main(): Promise<void> {
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const entry = process.argv[1] ?? '';
   const place = hookServerEnabled(process.env) ? hookServerPlace(process.env) : undefined;
   if (argv.includes('--serve')) {
-    if (place !== undefined) await loadCore(entry).serve({ place, build: BUILD, entryPath: entry });
+    if (place !== undefined) await loadCore(entry).exports.serve({ place, build: BUILD, entryPath: entry });
     process.exit(0);
   }
   const drain = argv.includes('--drain');
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       await write(forwarded.output);
     } else if (forwarded.kind === 'unavailable' || forwarded.kind === 'mismatch') {
       const core = loadCore(entry);
-      const summary = await core.runInProcess({
+      const summary = await core.exports.runInProcess({
         argv,
         stdinText,
         env: process.env,
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
       });
       // Only while memory is on with consent: no background process for someone who never agreed.
       if (place !== undefined && !drain && summary.consented) startServer(entry);
+      core.saveCache();
     }
     // `late`: the server took the event and missed the deadline; it logs that, nothing is printed.
   } catch {
