@@ -190,6 +190,15 @@ describe('the hook server', { timeout: 60_000 }, () => {
     expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server' });
   });
 
+  it('one server under races: of several started at once, one serves and the others leave', async () => {
+    await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+    const servers = [0, 1, 2].map(() => spawn(process.execPath, [runner, '--serve'], { env, stdio: 'ignore' }));
+    // Two leave on their own; the one left is the one that answers.
+    await waitFor(async () => (servers.filter((child) => child.exitCode === null && child.signalCode === null).length === 1 ? true : undefined), 'two of three servers to leave');
+    const survivor = servers.find((child) => child.exitCode === null && child.signalCode === null);
+    expect((await serverUp()).pid).toBe(survivor?.pid);
+  });
+
   it('a server of another build is not used, and is replaced by one of this build', async () => {
     await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
     await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
