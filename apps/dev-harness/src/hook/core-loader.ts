@@ -1,4 +1,4 @@
-// Loads the runner's core (hook-runner-core-<build>.cjs) with V8's code cache: compiling 1.5 MB of
+// Loads the runner's core (hook-runner-core-<build>.cjs) with V8's code cache: compiling 1.7 MB of
 // bundle is a good part of a cold hook's start, and node 20 has no compile cache of its own for
 // it. The cache sits beside the core (`.<build>.<v8>.cache`: per build and per V8, since VS Code's
 // Electron and node may both run the runner); a missing or rejected one is written after the event,

@@ -11,3 +11,6 @@ export function runInProcess(io: HookIo): Promise<HookRunSummary> {
 export function serve(options: HookServerOptions): Promise<void> {
   return serveHooks(options);
 }
+
+/** The shared libraries, for the extension's runtime in the same VSIX (shared-stack.ts). */
+export * as stack from './shared-stack.js';

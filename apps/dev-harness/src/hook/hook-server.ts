@@ -1,5 +1,5 @@
 // The per-user hook server: started detached by a runner that found none, it keeps the hook's
-// code loaded so the next events skip node's start of 1.5 MB of bundle. Each event still reads the
+// code loaded so the next events skip node's start of 1.7 MB of bundle. Each event still reads the
 // config files and consent afresh (runHook), so a change applies at once. It listens on a 0600
 // Unix socket (a named pipe on Windows) in a private folder, answers only runners of its own build
 // and protocol (another build makes it step down), and leaves after an idle while. It logs no
