@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-e
 import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IngestionOptions } from './ingestion/index.js';
-import { IngestionService } from './ingestion/ingestion-service.js';
+import { Ingestion } from './ingestion/ingestion.js';
 import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
 import {
   Clock,
@@ -68,7 +68,7 @@ describe.each(['rest', 'mcp'] as const)('createMemoryModule (%s face)', (face) =
 
   it('composes a pipeline that stores a turn, confirms it and recalls it', async () => {
     const container = await compose(emulator.url);
-    const ingestion = container.get(IngestionService);
+    const ingestion = container.get<Ingestion>(Ingestion);
     ingestion.start();
     ingestion.enqueue(turn);
     const confirmation = await ingestion.waitForConfirmation({ timeoutMs: 15_000 });
@@ -86,7 +86,7 @@ describe.each(['rest', 'mcp'] as const)('createMemoryModule (%s face)', (face) =
 
   it('sends nothing when consent was given for another endpoint', async () => {
     const container = await compose('http://elsewhere.example:8000');
-    const ingestion = container.get(IngestionService);
+    const ingestion = container.get<Ingestion>(Ingestion);
     ingestion.start();
     ingestion.enqueue(turn);
     await container.get<RecallService>(RecallService).recall('How do we deploy?', { sessionId: 'chat-1' });

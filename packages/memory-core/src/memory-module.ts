@@ -4,12 +4,12 @@
 import { ContainerModule } from 'inversify';
 import { ForgetService, IngestionQueuedGroups, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
-import { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
-import { InMemoryOutbox } from './ingestion/in-memory-outbox.js';
+import { InMemoryIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
 import { IngestionService } from './ingestion/ingestion-service.js';
+import { Ingestion } from './ingestion/ingestion.js';
 import { TurnPlanner, DefaultTurnPlanner } from './planning/index.js';
-import { DeliveryLedger, Outbox } from './ports.js';
-import { DefaultPromotionService, PromotionService } from './promotion/index.js';
+import { IngestionStorage } from './ports.js';
+import { DefaultPromotionService, MemoryPromotion, PromotionService, QueuedMemoryPromotion } from './promotion/index.js';
 import { DefaultRecallService, RecallService } from './recall/index.js';
 import { GroupRecorder, GroupRegistry, InMemoryGroupRegistry } from './registry/index.js';
 import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './review/index.js';
@@ -18,9 +18,10 @@ import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
 
 /**
- * Binds memory-core's services. The app binds: SettingsSource, WorkspaceContext, ConsentStore,
- * GlobalStore, WorkspaceStore, Clock, Logger, TelemetrySink, GraphitiConnection, Outbox and
- * DeliveryLedger (durable ones from memory-node-storage, or `createInMemoryStorageModule()`), and
+ * Binds memory-core's services; ingestion is one binding, `Ingestion`. The app binds: SettingsSource,
+ * WorkspaceContext, ConsentStore, GlobalStore, WorkspaceStore, Clock, Logger, TelemetrySink,
+ * GraphitiConnection and IngestionStorage (the durable one of memory-node-storage's
+ * `createNodeStorageModule()`, or `createInMemoryStorageModule()`), and
  * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, GroupRecorderOptions (the tool
  * name the registry records) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
@@ -34,7 +35,8 @@ export function createMemoryModule(): ContainerModule {
     bind(PromotionService).to(DefaultPromotionService).inSingletonScope();
     bind(TurnPlanner).to(DefaultTurnPlanner).inSingletonScope();
     bind(RecallService).to(DefaultRecallService).inSingletonScope();
-    bind(IngestionService).toSelf().inSingletonScope();
+    bind(Ingestion).to(IngestionService).inSingletonScope();
+    bind(MemoryPromotion).to(QueuedMemoryPromotion).inSingletonScope();
     bind(GroupRecorder).toSelf().inSingletonScope();
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
@@ -42,11 +44,10 @@ export function createMemoryModule(): ContainerModule {
   });
 }
 
-/** In-memory outbox, delivery ledger, group registry and pending store: nothing survives the process (tests, one-shot tools). */
+/** In-memory ingestion storage, group registry and pending store: nothing survives the process (tests, one-shot tools). */
 export function createInMemoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(Outbox).to(InMemoryOutbox).inSingletonScope();
-    bind(DeliveryLedger).to(InMemoryDeliveryLedger).inSingletonScope();
+    bind(IngestionStorage).to(InMemoryIngestionStorage).inSingletonScope();
     bind(GroupRegistry).to(InMemoryGroupRegistry).inSingletonScope();
     bind(PendingMemoryStore).to(InMemoryPendingMemoryStore).inSingletonScope();
   });

@@ -256,7 +256,6 @@ export interface Outbox {
   /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
   dropDeadLetters(ids?: readonly string[]): number;
 }
-export const Outbox = Symbol.for('graphiti-memory.Outbox');
 
 /**
  * Which messages (by `groupId` + episode name) were already accepted for delivery, so a turn seen
@@ -267,7 +266,26 @@ export interface DeliveryLedger {
   has(key: string): boolean;
   add(key: string): void;
 }
-export const DeliveryLedger = Symbol.for('graphiti-memory.DeliveryLedger');
+
+/** Ingestion's storage, open: the outbox and the delivery ledger admission checks. */
+export interface IngestionStore {
+  readonly outbox: Outbox;
+  readonly ledger: DeliveryLedger;
+}
+
+/**
+ * Opens ingestion's storage. The ingestion service awaits it itself on first need (messages to
+ * admit, delivery started, a forget), never on the chat path, so binding it opens nothing: while
+ * memory is off no storage is touched. `open` resolves to the same store every time; `current`
+ * gives it once open (whoever opened it; never opens); `close` releases it (and does nothing when
+ * it was never opened).
+ */
+export interface IngestionStorage {
+  open(): Promise<IngestionStore>;
+  current(): IngestionStore | undefined;
+  close(): Promise<void>;
+}
+export const IngestionStorage = Symbol.for('graphiti-memory.IngestionStorage');
 
 // ---------------------------------------------------------------------------------------------
 // Telemetry

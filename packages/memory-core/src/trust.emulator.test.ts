@@ -8,16 +8,15 @@ import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditedConnection, InMemoryAuditLog } from './audit/index.js';
 import { ForgetService } from './forget/index.js';
-import { IngestionOptions } from './ingestion/index.js';
-import { IngestionService } from './ingestion/ingestion-service.js';
+import { Ingestion, IngestionOptions } from './ingestion/index.js';
 import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
 import {
   Clock,
   ConsentStore,
   GlobalStore,
   GraphitiConnection,
+  IngestionStorage,
   Logger,
-  Outbox,
   SettingsSource,
   TelemetrySink,
   WorkspaceContext,
@@ -64,7 +63,7 @@ async function compose(settings: Record<string, unknown> = {}) {
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
   container.bind(GroupRecorderOptions).toConstantValue({ tool: 'test-tool' });
   await container.load(createMemoryModule(), createInMemoryStorageModule());
-  const ingestion = container.get(IngestionService);
+  const ingestion = container.get<Ingestion>(Ingestion);
   return { container, audit, ingestion, registry: container.get<GroupRegistry>(GroupRegistry), groups: container.get<GroupIdResolver>(GroupIdResolver) };
 }
 
@@ -109,7 +108,7 @@ describe('forget', () => {
     expect(new Set(emulator.state.episodes().map((episode) => episode.group_id)).size).toBe(3);
 
     // Something still queued for a session of this workspace when forgetting.
-    const outbox = container.get<Outbox>(Outbox);
+    const { outbox } = await container.get<IngestionStorage>(IngestionStorage).open();
     const sessionGroup = (await registry.list()).find((record) => record.sessionId === 'chat-2')?.groupId ?? '';
     outbox.append([{ groupId: sessionGroup, message: { content: 'late', role_type: 'user', role: null, name: 'late-1', timestamp: '2026-11-23T10:00:00Z' } }]);
 

@@ -2,6 +2,7 @@
 export * from './agent-hooks/index.js';
 export * from './config/index.js';
 export { DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
+export { FileIngestionStorage, type FileIngestionStorageOptions } from './composition/file-ingestion-storage.js';
 export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';

@@ -17,8 +17,8 @@ import {
   GroupIdResolver,
   GroupRecorderOptions,
   GroupRegistry,
+  Ingestion,
   IngestionOptions,
-  IngestionService,
   Logger,
   MemoryConfiguration,
   normaliseEndpoint,
@@ -81,7 +81,7 @@ export interface HarnessMemory {
   readonly container: Container;
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
-  readonly ingestion: IngestionService;
+  readonly ingestion: Ingestion;
   /** The durable outbox of this endpoint (recovery report, dead letters). */
   readonly outbox: FileOutbox;
   readonly recall: RecallService;
@@ -176,7 +176,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     });
   }
   // Every asynchronously opened store is resolved above, so synchronous gets find them cached.
-  const ingestion = container.get<IngestionService>(IngestionService);
+  const ingestion = container.get<Ingestion>(Ingestion);
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>

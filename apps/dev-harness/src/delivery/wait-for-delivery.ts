@@ -1,7 +1,7 @@
 // Waiting for ingestion with a progress bar: until every message is sent (accepted by Graphiti),
 // or until every message is confirmed stored (found through /episodes). Always bounded: by the
 // caller's deadline and by Ctrl-C.
-import type { IngestionService, IngestionStats } from '@graphiti-memory/memory-core';
+import type { Ingestion, IngestionStats } from '@graphiti-memory/memory-core';
 import type { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { sleep } from '../terminal/sleep.js';
@@ -24,7 +24,7 @@ export interface DeliveryOutcome {
 
 const STATS_POLL_MS = 100;
 
-export async function waitForDelivery(ingestion: IngestionService, wait: DeliveryWait): Promise<DeliveryOutcome> {
+export async function waitForDelivery(ingestion: Ingestion, wait: DeliveryWait): Promise<DeliveryOutcome> {
   await ingestion.settled();
   const interrupted = new AbortController();
   const interruption = wait.terminal.onInterrupt(() => interrupted.abort());

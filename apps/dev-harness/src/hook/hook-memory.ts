@@ -9,16 +9,16 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
-  DeliveryLedger,
   GlobalStore,
   GraphitiConnection,
   GroupIdResolver,
   GroupRecorderOptions,
   GroupRegistry,
+  Ingestion,
   IngestionOptions,
-  IngestionService,
+  IngestionStorage,
   Logger,
-  Outbox,
+  openedIngestionStorage,
   RecallService,
   SecretGuard,
   SettingsSource,
@@ -66,7 +66,7 @@ export interface HookMemory {
   readonly guard: SecretGuard;
   readonly layout: StateLayout;
   /** Only with `durable`. */
-  readonly ingestion: IngestionService | undefined;
+  readonly ingestion: Ingestion | undefined;
   readonly outbox: FileOutbox | undefined;
   close(): Promise<void>;
 }
@@ -114,9 +114,8 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
     const fileStore = await FileKeyValueStore.open(layout.workspaceStore, { logger: options.logger });
     workspaceStore = fileStore;
     outbox = await FileOutbox.open({ directory: layout.outboxDirectory, maxQueueSize: HOOK_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, logger: options.logger });
-    container.bind(Outbox).toConstantValue(outbox);
     // The outbox's own ledger, as the harness uses it: checked and written under the outbox's lock.
-    container.bind(DeliveryLedger).toConstantValue(outbox.deliveryLedger);
+    container.bind(IngestionStorage).toConstantValue(openedIngestionStorage(outbox, outbox.deliveryLedger));
     const registry = await FileGroupRegistry.open({ filePath: layout.groupRegistry, logger: options.logger });
     container.bind(GroupRegistry).toConstantValue(registry);
     container.bind(GroupRecorderOptions).toConstantValue({ tool: 'agent-hooks' });
@@ -126,7 +125,7 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
   }
   container.bind(WorkspaceStore).toConstantValue(workspaceStore);
   container.loadSync(createMemoryModule());
-  const ingestion = options.durable ? container.get<IngestionService>(IngestionService) : undefined;
+  const ingestion = options.durable ? container.get<Ingestion>(Ingestion) : undefined;
 
   let closed: Promise<void> | undefined;
   return {

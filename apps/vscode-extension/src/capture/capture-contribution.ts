@@ -4,11 +4,9 @@
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Logger, MemoryConfiguration, MemoryGate, WorkspaceStore, type KeyValueStore } from '@graphiti-memory/memory-core';
+import { Ingestion, Logger, MemoryConfiguration, MemoryGate, WorkspaceStore, type ChatTurn, type KeyValueStore } from '@graphiti-memory/memory-core';
 import { PARTICIPANT_ID } from '../chat/memory-participant.js';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
-import type { MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { claudeCodeFolderOf } from './claude-code-folders.js';
 import { TranscriptCapture } from './transcript-capture.js';
@@ -39,7 +37,7 @@ export class CaptureContribution implements Contribution {
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Ingestion) private readonly ingestion: Ingestion,
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(WorkspaceStore) private readonly workspaceStore: KeyValueStore,
     @inject(Logger) private readonly logger: Logger,
@@ -49,7 +47,7 @@ export class CaptureContribution implements Contribution {
   register(context: vscode.ExtensionContext): void {
     const options = {
       offsets: this.workspaceStore,
-      enqueue: (turn: Parameters<MemoryIngestion['enqueue']>[0]) => this.ingestion.get().enqueue(turn),
+      enqueue: (turn: ChatTurn) => this.ingestion.enqueue(turn),
       logger: this.logger,
       debounceMs: this.timing.debounceMs,
       folderCheckMs: this.timing.folderCheckMs,

@@ -5,13 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Logger, MemoryGate, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
+import { Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryPromotion, type MemoryIngestion } from '../memory/memory-services.js';
+import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
@@ -44,7 +43,7 @@ export class MemoryParticipant implements Contribution {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(RecallService) private readonly recall: RecallService,
     @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
-    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Ingestion) private readonly ingestion: Ingestion,
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
@@ -130,7 +129,7 @@ export class MemoryParticipant implements Contribution {
       if (footer !== '') stream.markdown(footer);
       if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
       if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
-      this.ingestion.get().enqueue({
+      this.ingestion.enqueue({
         id: `memory-${randomUUID()}`,
         sessionId,
         user: { text: request.prompt, timestamp: userTimestamp },
@@ -159,7 +158,7 @@ export class MemoryParticipant implements Contribution {
       stream.markdown('Nothing was stored. Usage: `/remember [decision|lesson_learned|preference|procedure|task_update|terminology] [workspace|user] text`');
       return { metadata };
     }
-    const outcome = await this.promotion.promote(asked);
+    const outcome = promotionResult(await this.promotion.promote(asked));
     if (!outcome.ok) {
       stream.markdown(outcome.message);
       return { metadata };

@@ -1,7 +1,7 @@
 // `/remember [kind] [scope] text`: the leading words that name a kind or a scope are taken as
 // such (`lesson` and `lesson-learned` mean lesson_learned; `project` means workspace, `me` user).
 import { PROMOTION_KINDS } from '@graphiti-memory/memory-core';
-import type { PromotionScope } from '../memory/memory-services.js';
+import type { PromotionScope } from '@graphiti-memory/memory-core';
 
 export interface RememberArguments {
   readonly kind?: string;

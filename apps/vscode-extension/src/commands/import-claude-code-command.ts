@@ -5,12 +5,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
+import { Ingestion, Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
 import { claudeCodeFolderOf, claudeCodeProjectsFolder } from '../capture/claude-code-folders.js';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
-import type { MemoryIngestion } from '../memory/memory-services.js';
 
 export interface ImportResult {
   readonly ok: boolean;
@@ -23,7 +21,7 @@ export interface ImportResult {
 export class ImportClaudeCodeCommand implements Contribution {
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Ingestion) private readonly ingestion: Ingestion,
     @inject(Logger) private readonly logger: Logger,
     @inject(ConsentFlow) private readonly consent: ConsentFlow,
   ) {}
@@ -55,7 +53,7 @@ export class ImportClaudeCodeCommand implements Contribution {
     for (const file of paths) {
       try {
         const parsed = parseClaudeCodeTranscript(await fs.readFile(file, 'utf8'), { sessionId: path.basename(file, '.jsonl') });
-        for (const turn of parsed.turns) this.ingestion.get().enqueue(turn);
+        for (const turn of parsed.turns) this.ingestion.enqueue(turn);
         turns += parsed.turns.length;
       } catch (error) {
         failed += 1;

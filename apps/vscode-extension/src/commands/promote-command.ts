@@ -2,9 +2,9 @@
 // `{ kind, scope, text }` skips the dialogs for what it gives (automation and tests).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { PROMOTION_KINDS } from '@graphiti-memory/memory-core';
+import { MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
-import { MemoryPromotion, type PromotionOutcome, type PromotionScope } from '../memory/memory-services.js';
+import { promotionResult, type PromotionResult } from '../memory/promotion-refusals.js';
 
 export const KIND_DESCRIPTIONS: Record<string, string> = {
   decision: 'Something settled: "we use zod for validation"',
@@ -26,7 +26,7 @@ export interface PromoteArguments {
   readonly text?: string;
 }
 
-export type PromoteResult = PromotionOutcome | { readonly ok: false; readonly reason: 'cancelled'; readonly message: string };
+export type PromoteResult = PromotionResult | { readonly ok: false; readonly reason: 'cancelled'; readonly message: string };
 
 /** Asks for what `given` lacks: kind, then scope, then text. `undefined` when the user gave up. */
 export async function askPromotion(given: PromoteArguments, prefill: string): Promise<{ kind: string; scope: PromotionScope; text: string } | undefined> {
@@ -66,7 +66,7 @@ export class PromoteCommand implements Contribution {
     const prefill = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).trim() : '';
     const asked = await askPromotion(given, prefill);
     if (asked === undefined) return { ok: false, reason: 'cancelled', message: 'Nothing was promoted.' };
-    const outcome = await this.promotion.promote(asked);
+    const outcome = promotionResult(await this.promotion.promote(asked));
     if (outcome.ok) void vscode.window.showInformationMessage(`Graphiti Memory: queued a ${asked.kind} for ${asked.scope} memory.`);
     else void vscode.window.showWarningMessage(`Graphiti Memory: ${outcome.message}`);
     return outcome;

@@ -1,19 +1,38 @@
 // Builds the container of one activation. Nothing is resolved here: services are created when a
 // contribution needs them, and delivery starts only once memory is on.
-import { Container } from 'inversify';
+import path from 'node:path';
+import { Container, type ContainerModule } from 'inversify';
 import type * as vscode from 'vscode';
 import { createMemoryModule } from '@graphiti-memory/memory-core';
+import { createNodeStorageModule } from '@graphiti-memory/memory-node-storage';
 import { createExtensionModule } from './extension-module.js';
-import { rebindTrustServices } from '../trust/trust-services.js';
 import { Contribution } from './tokens.js';
 
 export function createContainer(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  // memory-core's services; IngestionService is re-bound in the child container that owns the
-  // durable outbox (see ingestion-factory.ts), so the parent's binding is never resolved.
-  container.loadSync(createMemoryModule(), createExtensionModule({ context, channel, container }));
-  rebindTrustServices(container);
+  container.loadSync(createMemoryModule(), createIngestionStorageModule(context), createExtensionModule({ context, channel }));
   return container;
+}
+
+/**
+ * Ingestion's storage: memory-node-storage's durable outbox in global storage (its delivery ledger
+ * shared with every other window and hook under the outbox's lock), opened by ingestion on first
+ * need; in memory, with one log line, when the folder cannot be used.
+ */
+function createIngestionStorageModule(context: vscode.ExtensionContext): ContainerModule {
+  const storageFolder = context.globalStorageUri?.fsPath;
+  return createNodeStorageModule({
+    ...(storageFolder === undefined
+      ? {}
+      : {
+          outbox: {
+            directory: path.join(storageFolder, 'outbox'),
+            // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
+            legacyLedgerFile: path.join(storageFolder, 'delivery-ledger.journal'),
+          },
+        }),
+    inMemoryFallback: true,
+  });
 }
 
 /** Registers every contribution, in order; one that fails is logged and the others still register. */
@@ -26,3 +45,4 @@ export function registerContributions(container: Container, context: vscode.Exte
     }
   }
 }
+

@@ -1,6 +1,6 @@
 // The extension's bindings: VS Code adapters for memory-core's ports, the extension's services,
 // and every contribution (multi-bound under `Contribution`, registered in order by activate).
-import { ContainerModule, type Container } from 'inversify';
+import { ContainerModule } from 'inversify';
 import type * as vscode from 'vscode';
 import {
   AuditLog,
@@ -48,17 +48,12 @@ import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-u
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
-import { DeferredIngestion } from '../memory/deferred-ingestion.js';
-import { MemoryPromotion, type MemoryIngestion } from '../memory/memory-services.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
-import { QueuedPromotion } from '../memory/queued-promotion.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
 import { StatusBarContribution } from '../status/status-bar-contribution.js';
 import { StatusCommands } from '../status/status-commands.js';
 import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
-import { createPipelineFactory } from './ingestion-factory.js';
-import { Lazy, LazyIngestion } from './lazy.js';
 import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
 
 /** Contributions in registration order: the status bar first, so it shows while the rest register. */
@@ -85,10 +80,9 @@ export const CONTRIBUTIONS = [
 export interface ExtensionModuleOptions {
   readonly context: vscode.ExtensionContext;
   readonly channel: vscode.LogOutputChannel;
-  readonly container: Container;
 }
 
-export function createExtensionModule({ context, channel, container }: ExtensionModuleOptions): ContainerModule {
+export function createExtensionModule({ context, channel }: ExtensionModuleOptions): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(ExtensionContext).toConstantValue(context);
     bind(LogChannel).toConstantValue(channel);
@@ -96,9 +90,6 @@ export function createExtensionModule({ context, channel, container }: Extension
     // Ports of memory-core.
     const clock = new SystemClock();
     const logger = new LogChannelLogger(channel);
-    const consent = new MementoConsentStore(context.workspaceState, clock, () =>
-      categoriesInUse(container.get<MemoryConfiguration>(MemoryConfiguration).current()),
-    );
     bind(Clock).toConstantValue(clock);
     bind(Logger).toConstantValue(logger);
     bind(TelemetrySink)
@@ -106,8 +97,14 @@ export function createExtensionModule({ context, channel, container }: Extension
       .inSingletonScope();
     bind(SettingsSource).to(VsCodeSettingsSource).inSingletonScope();
     bind(WorkspaceContext).toConstantValue(new VsCodeWorkspaceContext());
-    bind(ConsentStore).toConstantValue(consent);
-    bind(ConsentEvents).toConstantValue(consent);
+    bind(MementoConsentStore)
+      .toDynamicValue(({ get }) => {
+        const configuration = get<MemoryConfiguration>(MemoryConfiguration);
+        return new MementoConsentStore(context.workspaceState, clock, () => categoriesInUse(configuration.current()));
+      })
+      .inSingletonScope();
+    bind(ConsentStore).toService(MementoConsentStore);
+    bind(ConsentEvents).toService(MementoConsentStore);
     bind(GlobalStore).toConstantValue(new MementoKeyValueStore(context.globalState));
     bind(WorkspaceStore).toConstantValue(new MementoKeyValueStore(context.workspaceState));
     const apiKeys = new SecretApiKeyStore(context.secrets);
@@ -116,14 +113,16 @@ export function createExtensionModule({ context, channel, container }: Extension
     const storageFolder = context.globalStorageUri?.fsPath;
     const auditLog = auditLogIn(storageFolder, logger);
     bind(AuditLog).toConstantValue(auditLog);
-    const registry = new EndpointGroupRegistry(
-      () => sharedStateDirectory(),
-      () => container.get<MemoryConfiguration>(MemoryConfiguration).current().endpoint,
-      logger,
-    );
-    bind(GroupRegistry).toConstantValue(registry);
-    // Written in the background: finish the last writes when the extension stops.
-    context.subscriptions.push({ dispose: () => Promise.all([registry.flushOpened(), auditLog.flush()]).catch(() => undefined) });
+    bind(GroupRegistry)
+      .toDynamicValue(({ get }) => {
+        const configuration = get<MemoryConfiguration>(MemoryConfiguration);
+        const registry = new EndpointGroupRegistry(() => sharedStateDirectory(), () => configuration.current().endpoint, logger);
+        // Written in the background: finish the last writes when the extension stops.
+        context.subscriptions.push({ dispose: () => registry.flushOpened().catch(() => undefined) });
+        return registry;
+      })
+      .inSingletonScope();
+    context.subscriptions.push({ dispose: () => auditLog.flush().catch(() => undefined) });
     bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
     bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
@@ -135,19 +134,7 @@ export function createExtensionModule({ context, channel, container }: Extension
       })
       .inSingletonScope();
 
-    // The extension's memory seams.
-    bind(LazyIngestion)
-      .toDynamicValue(
-        () =>
-          new Lazy<MemoryIngestion>(() => {
-            const ingestion = new DeferredIngestion(createPipelineFactory(container, context.globalStorageUri?.fsPath), logger);
-            // Returned so a caller that awaits disposal (tests, shutdown) sees the outbox closed.
-            context.subscriptions.push({ dispose: () => ingestion.dispose() });
-            return ingestion;
-          }),
-      )
-      .inSingletonScope();
-    bind(MemoryPromotion).to(QueuedPromotion).inSingletonScope();
+    // The extension's own services.
     bind(MemoryStatus).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
     bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());

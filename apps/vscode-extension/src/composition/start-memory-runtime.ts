@@ -2,6 +2,7 @@
 // the entry first needs it (memory on and trusted, or a command, the participant, a tool or the
 // view used). This module and what it imports make up the second bundle, dist/runtime.cjs.
 import type { Container } from 'inversify';
+import { Ingestion } from '@graphiti-memory/memory-core';
 import type * as vscode from 'vscode';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
@@ -25,6 +26,10 @@ export function startMemoryRuntime({ context, channel, points, configure }: Memo
   const apiKeys = container.get<ApiKeyStore>(ApiKeyStore);
   // The key is read in the background; the connection picks it up when it arrives.
   void apiKeys.load().catch(() => undefined);
+  // Disposed last (subscriptions end in reverse): staged turns are appended, the outbox it opened
+  // is closed, and a caller awaiting disposal (tests, shutdown) sees it closed.
+  const ingestion = container.get<Ingestion>(Ingestion);
+  context.subscriptions.push({ dispose: () => ingestion.dispose() });
   registerContributions(container, context, channel);
   const status = container.get<MemoryStatus>(MemoryStatus);
   return { status: () => status.snapshot(), container };

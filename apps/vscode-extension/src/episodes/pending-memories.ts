@@ -5,7 +5,7 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
-import { REFUSALS } from '../memory/queued-promotion.js';
+import { REFUSALS } from '../memory/promotion-refusals.js';
 import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
 
 export interface ReviewResult {

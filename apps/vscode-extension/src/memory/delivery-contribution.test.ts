@@ -1,9 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConsentStore } from '@graphiti-memory/memory-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
-import { activateExtension, type Harness } from '../test-support/extension-harness.js';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerMessages } from '../test-support/vscode-double.js';
-import type { MemoryIngestion } from './memory-services.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -11,18 +11,22 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** Delivery's first pass opens the durable outbox, which creates this folder: the sign it started. */
+const outboxFolder = (opened: Harness): string => path.join(opened.context.globalStorageFolder, 'outbox');
+
 describe('delivery', () => {
   it('starts when consent opens the gate, without anyone reading the status', async () => {
     answerMessages(undefined);
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true } });
-    const ingestion = harness.container.get<Lazy<MemoryIngestion>>(LazyIngestion);
-    expect(ingestion.peek()).toBeUndefined();
-    await harness.container.get<ConsentStore>(ConsentStore).grant(harness.emulator.url);
-    expect(ingestion.peek()).toBeDefined();
+    const consent = harness.container.get<ConsentStore>(ConsentStore);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fs.existsSync(outboxFolder(harness))).toBe(false);
+    await consent.grant(harness.emulator.url);
+    await waitFor(() => fs.existsSync(outboxFolder(harness!)), 5000, 'delivery to open the outbox');
   });
 
   it('starts at activation when memory is already on', async () => {
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
-    expect(harness.container.get<Lazy<MemoryIngestion>>(LazyIngestion).peek()).toBeDefined();
+    await waitFor(() => fs.existsSync(outboxFolder(harness!)), 5000, 'delivery to open the outbox');
   });
 });

@@ -1,13 +1,11 @@
-// Delivery follows the gate: when memory turns on (settings, consent, workspace trust) the outbox
-// opens and delivery starts — also of what an earlier session left queued. While the gate is
-// closed, the drain loop itself sends nothing (IngestionService checks the gate on every pass).
+// Delivery follows the gate: when memory turns on (settings, consent, workspace trust) delivery
+// starts — its first pass opens the outbox, also for what an earlier session left queued — and when
+// memory turns off it stops. Turns are still staged while off; the gate decides what is planned.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { MemoryConfiguration, MemoryGate } from '@graphiti-memory/memory-core';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
+import { Ingestion, MemoryConfiguration, MemoryGate } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { ConsentEvents } from '../consent/consent-events.js';
-import type { MemoryIngestion } from './memory-services.js';
 
 @injectable()
 export class DeliveryContribution implements Contribution {
@@ -15,18 +13,19 @@ export class DeliveryContribution implements Contribution {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(ConsentEvents) private readonly consentEvents: ConsentEvents,
-    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Ingestion) private readonly ingestion: Ingestion,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    const startWhenOpen = (): void => {
-      if (this.gate.evaluate().open) this.ingestion.get().start();
+    const followGate = (): void => {
+      if (this.gate.evaluate().open) this.ingestion.start();
+      else void this.ingestion.stop();
     };
     context.subscriptions.push(
-      this.configuration.onDidChange(startWhenOpen),
-      this.consentEvents.onDidChange(startWhenOpen),
-      vscode.workspace.onDidGrantWorkspaceTrust(startWhenOpen),
+      this.configuration.onDidChange(followGate),
+      this.consentEvents.onDidChange(followGate),
+      vscode.workspace.onDidGrantWorkspaceTrust(followGate),
     );
-    startWhenOpen();
+    followGate();
   }
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import {
   ConsentStore,
   inertCategories,
+  Ingestion,
   MemoryConfiguration,
   MemoryGate,
   type ConsentCategory,
@@ -13,8 +14,6 @@ import {
   type RecallOutcomeKind,
 } from '@graphiti-memory/memory-core';
 import { CATEGORY_LABEL } from '../consent/category-descriptions.js';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
-import type { MemoryIngestion } from '../memory/memory-services.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import type { MemoryState } from './status-presentation.js';
 
@@ -52,7 +51,7 @@ export class MemoryStatus implements vscode.Disposable {
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'stats'>,
     @inject(ConsentEvents) consentEvents: ConsentEvents,
     @inject(ConsentStore) private readonly consent: ConsentStore,
   ) {
@@ -75,7 +74,7 @@ export class MemoryStatus implements vscode.Disposable {
     const gate = this.gate.evaluate();
     const settings = this.configuration.current();
     const problems = this.configuration.problems();
-    const delivery = safeStats(this.ingestion.peek());
+    const delivery = safeStats(this.ingestion);
     const state = stateOf(gate, delivery, this.#lastRecall);
     const queueDepth = delivery?.queueDepth ?? 0;
     const inert = gate.open ? inertCategories(this.consent.get(), settings) : [];
@@ -132,9 +131,9 @@ export class MemoryStatus implements vscode.Disposable {
   }
 }
 
-function safeStats(ingestion: MemoryIngestion | undefined): IngestionStats | undefined {
+function safeStats(ingestion: Pick<Ingestion, 'stats'>): IngestionStats | undefined {
   try {
-    return ingestion?.stats();
+    return ingestion.stats();
   } catch {
     return undefined;
   }

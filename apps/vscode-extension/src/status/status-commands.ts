@@ -1,10 +1,9 @@
 // Show Status (returns the snapshot, for tests and automation), Open Log and Retry Dead Letters.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
+import { Ingestion } from '@graphiti-memory/memory-core';
 import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
-import type { MemoryIngestion } from '../memory/memory-services.js';
 import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
 
 export const OPEN_LOG = 'Open Log';
@@ -16,7 +15,7 @@ export class StatusCommands implements Contribution {
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(LogChannel) private readonly channel: vscode.LogOutputChannel,
     @inject(AgentConnection) private readonly agents: AgentConnection,
-    @inject(LazyIngestion) private readonly ingestion: Lazy<MemoryIngestion>,
+    @inject(Ingestion) private readonly ingestion: Ingestion,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -29,7 +28,7 @@ export class StatusCommands implements Contribution {
 
   /** Sends the dead letters again (fresh attempts); returns how many. Nothing to do before the outbox opened. */
   retryDeadLetters(): number {
-    const retried = this.ingestion.peek()?.retryDeadLetters() ?? 0;
+    const retried = this.ingestion.retryDeadLetters();
     this.status.refresh();
     void vscode.window.showInformationMessage(
       retried === 0 ? 'Graphiti Memory: no dead letters to retry.' : `Graphiti Memory: sending ${retried} dead letter(s) again.`,

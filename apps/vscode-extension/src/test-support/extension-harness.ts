@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IngestionOptions } from '@graphiti-memory/memory-core';
+import { Ingestion, IngestionOptions } from '@graphiti-memory/memory-core';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { Container } from 'inversify';
 import * as vscode from 'vscode';
@@ -13,9 +13,6 @@ import { CaptureTiming } from '../capture/capture-contribution.js';
 import { SmokeTestTiming } from '../commands/test-connection-command.js';
 import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
 import { activateEntry, type GraphitiMemoryApi } from '../entry/activate-entry.js';
-import { LazyIngestion, type Lazy } from '../composition/lazy.js';
-import type { DeferredIngestion } from '../memory/deferred-ingestion.js';
-import type { MemoryIngestion } from '../memory/memory-services.js';
 import { createExtensionContext, presetSettings, testHost, windowRegistry, type ExtensionContextDouble } from './vscode-double.js';
 
 export interface Harness {
@@ -31,8 +28,8 @@ export interface Harness {
   runtimeLoaded(): boolean;
   /** Runs a command as VS Code would. */
   command<T = unknown>(id: string, ...args: unknown[]): Promise<T>;
-  /** The ingestion pipeline, opened. */
-  ingestion(): Promise<NonNullable<Awaited<ReturnType<DeferredIngestion['ready']>>>>;
+  /** Ingestion (memory-core's one binding), with what was staged so far handed to its outbox. */
+  ingestion(): Promise<Ingestion>;
   /** Requests the emulator received, except health checks. */
   dataRequests(): RunningEmulator['requests'];
   logText(): string;
@@ -105,10 +102,9 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
     runtimeLoaded: () => loaded !== undefined,
     command: async <T>(id: string, ...args: unknown[]) => await vscode.commands.executeCommand<T>(id, ...args),
     async ingestion() {
-      const lazy = container().get<Lazy<MemoryIngestion>>(LazyIngestion);
-      const pipeline = await (lazy.get() as DeferredIngestion).ready();
-      if (pipeline === undefined) throw new Error('harness: the ingestion pipeline did not open');
-      return pipeline;
+      const ingestion = container().get<Ingestion>(Ingestion);
+      await ingestion.settled();
+      return ingestion;
     },
     dataRequests: () => emulator.requests.filter((request) => request.path !== '/healthcheck'),
     logText: () => windowRegistry().outputChannels.map((output) => output.text()).join('\n'),

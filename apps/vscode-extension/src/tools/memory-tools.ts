@@ -2,13 +2,21 @@
 // the gate is closed; remember asks for confirmation showing exactly the episode to be stored.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { isPromotionKind, MemoryConfiguration, MemoryGate, RecallService, ReviewQueue, type MemoryScope } from '@graphiti-memory/memory-core';
+import {
+  isPromotionKind,
+  MemoryConfiguration,
+  MemoryGate,
+  MemoryPromotion,
+  RecallService,
+  ReviewQueue,
+  type MemoryScope,
+  type PromotionScope,
+} from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryPromotion, type PromotionScope } from '../memory/memory-services.js';
-import { REFUSALS } from '../memory/queued-promotion.js';
+import { promotionResult, REFUSALS } from '../memory/promotion-refusals.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
 export const REMEMBER_TOOL = 'graphiti_memory_remember';
@@ -123,7 +131,7 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
         );
       }
     }
-    const outcome = await this.promotion.promote({ kind: String(kind), scope, text: String(content ?? '') });
+    const outcome = promotionResult(await this.promotion.promote({ kind: String(kind), scope, text: String(content ?? '') }));
     return textResult(outcome.ok ? `Stored the ${String(kind)} in ${scope} memory (delivered in the background).` : `Nothing was stored: ${outcome.message}`);
   }
 }

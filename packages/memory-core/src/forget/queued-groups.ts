@@ -1,7 +1,7 @@
 // What is still queued for forgotten groups leaves the outbox. Their delivery keys stay in the
 // ledger as forgotten, so capture, track and hooks treat those turns as known and never re-send them.
 import { inject, injectable } from 'inversify';
-import { IngestionService } from '../ingestion/ingestion-service.js';
+import { Ingestion } from '../ingestion/ingestion.js';
 
 export interface QueuedGroups {
   /** Removes every queued message of `groupIds` (staged, pending, in flight, dead); returns how many. */
@@ -12,7 +12,7 @@ export const QueuedGroups = Symbol.for('graphiti-memory.QueuedGroups');
 /** `QueuedGroups` through ingestion: turns still being planned are admitted first, then removed with the rest. */
 @injectable()
 export class IngestionQueuedGroups implements QueuedGroups {
-  constructor(@inject(IngestionService) private readonly ingestion: IngestionService) {}
+  constructor(@inject(Ingestion) private readonly ingestion: Ingestion) {}
 
   dequeue(groupIds: readonly string[]): Promise<number> {
     return this.ingestion.forgetGroups(groupIds);

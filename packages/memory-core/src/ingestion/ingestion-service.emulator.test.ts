@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
 import { createPolicyServices } from '../test-support/memory-services.js';
 import { InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
+import { openedIngestionStorage } from './in-memory-ingestion-storage.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
 import type { IngestionOptions } from './ingestion-options.js';
 import { IngestionService } from './ingestion-service.js';
@@ -46,8 +47,7 @@ async function setup(
   const telemetry = new RecordingTelemetry();
   const service = new IngestionService(
     planner,
-    outbox,
-    new InMemoryDeliveryLedger(),
+    openedIngestionStorage(outbox, new InMemoryDeliveryLedger()),
     new FixedGraphitiConnection(client),
     new SwitchableGate(),
     configuration,
@@ -181,8 +181,7 @@ async function setupWithPolicy(
   const outbox = new InMemoryOutbox(policy.configuration, clock);
   const service = new IngestionService(
     policy.planner,
-    outbox,
-    new InMemoryDeliveryLedger(),
+    openedIngestionStorage(outbox, new InMemoryDeliveryLedger()),
     policy.connection,
     policy.gate,
     policy.configuration,

@@ -4,13 +4,13 @@ import { TurnPlanner } from '../planning/index.js';
 import { GroupRecorder } from '../registry/group-recorder.js';
 import {
   Clock,
-  DeliveryLedger,
   GraphitiConnection,
+  IngestionStorage,
   Logger,
-  Outbox,
   TelemetrySink,
   type ChatTurn,
   type DeadLetter,
+  type IngestionStore,
   type OutboxEntry,
 } from '../ports.js';
 import { MemoryConfiguration } from '../settings/index.js';
@@ -18,39 +18,45 @@ import { DeliveryBounds } from './delivery-bounds.js';
 import { DeliveryConfirmer } from './delivery-confirmer.js';
 import { DeliveryState, errorName } from './delivery-state.js';
 import { DeliveryTracker } from './delivery-tracker.js';
+import { DrainLoop } from './drain-loop.js';
 import { IngestionOptions, resolveIngestionOptions } from './ingestion-options.js';
 import type { ConfirmationResult, IngestionState, IngestionStats } from './ingestion-stats.js';
+import type { Ingestion } from './ingestion.js';
 import { MessageSender, type SenderHost } from './message-sender.js';
+import { StorageHandle } from './storage-handle.js';
 import { TurnStaging } from './turn-staging.js';
+
+/** Sending and confirming, built once the storage is open. */
+interface Delivery {
+  readonly sender: MessageSender;
+  readonly confirmer: DeliveryConfirmer;
+}
 
 /**
  * Turns → Graphiti, exactly once where the outbox allows it. `enqueue` only stages the turn (the
  * chat path pays for an array push); staging plans it and admits it to the outbox (ledger
  * de-duplicated); the drain loop confirms what was sent (`DeliveryConfirmer`) and sends what is
- * pending (`MessageSender`), within the bounds of `DeliveryBounds`. See the package README.
+ * pending (`MessageSender`), within the bounds of `DeliveryBounds`. The storage (`IngestionStorage`)
+ * is opened here on first need, never on the caller's path. See the package README.
  */
 @injectable()
-export class IngestionService {
+export class IngestionService implements Ingestion {
   private readonly options: IngestionOptions;
   private readonly state = new DeliveryState();
   private readonly tracker: DeliveryTracker;
   private readonly staging: TurnStaging;
-  private readonly sender: MessageSender;
-  private readonly confirmer: DeliveryConfirmer;
+  private readonly storage: StorageHandle;
+  private delivery: Delivery | undefined;
   private readonly lifetime = new AbortController();
   private readonly listeners = new Set<(stats: IngestionStats) => void>();
 
+  private readonly loop: DrainLoop;
   private passRun: Promise<void> | undefined;
-  private loopRun: Promise<void> | undefined;
-  private wakeController: AbortController | undefined;
-  private wakeRequested = false;
-  private started = false;
   private disposed = false;
 
   constructor(
     @inject(TurnPlanner) planner: TurnPlanner,
-    @inject(Outbox) private readonly outbox: Outbox,
-    @inject(DeliveryLedger) ledger: DeliveryLedger,
+    @inject(IngestionStorage) storage: IngestionStorage,
     @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(MemoryConfiguration) configuration: MemoryConfiguration,
@@ -64,13 +70,6 @@ export class IngestionService {
     const createdAt = clock.now();
     this.tracker = new DeliveryTracker(this.options, createdAt);
     const state = this.state;
-    this.staging = new TurnStaging(planner, outbox, ledger, state, clock, logger, telemetry, this.options, {
-      admitted: () => this.wake(),
-      changed: () => this.notify(),
-      // The local registry of written groups (what forget covers) learns of every accepted message.
-      ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
-    });
-    const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
     const isDisposed = (): boolean => this.disposed;
     const host: SenderHost = {
       get disposed() {
@@ -79,8 +78,36 @@ export class IngestionService {
       signal: this.lifetime.signal,
       block: (reason) => this.setBlocked(reason),
     };
-    this.sender = new MessageSender(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, host);
-    this.confirmer = new DeliveryConfirmer(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, createdAt, host);
+    this.storage = new StorageHandle(storage, ({ outbox }) => {
+      const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
+      this.delivery = {
+        sender: new MessageSender(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, host),
+        confirmer: new DeliveryConfirmer(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, createdAt, host),
+      };
+    });
+    this.loop = new DrainLoop(
+      {
+        pass: () => this.drain(),
+        nextDelay: () => this.nextDelay(),
+        failed: (error) => {
+          // Storage that fails to open or read: log and try again later rather than end the loop.
+          this.logger.error('ingestion: drain pass failed', { errorClass: errorName(error) });
+          this.state.backoffUntil = this.clock.now() + this.options.idleRecheckMs;
+        },
+      },
+      clock,
+    );
+    this.staging = new TurnStaging(planner, this.storage, state, clock, logger, telemetry, this.options, {
+      admitted: () => this.wake(),
+      changed: () => this.notify(),
+      // The local registry of written groups (what forget covers) learns of every accepted message.
+      ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
+    });
+  }
+
+  /** The outbox once storage is open. */
+  private get outbox(): IngestionStore['outbox'] | undefined {
+    return this.storage.store?.outbox;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -128,19 +155,25 @@ export class IngestionService {
   // Lifecycle
 
   /**
-   * Starts the drain loop. Records an outbox already holds as `sent` (a durable outbox after a
-   * crash) are looked for first; their resend window counts from now.
+   * Starts the drain loop; its first pass opens the storage (when the gate is open). Records an
+   * outbox already holds as `sent` (a durable outbox after a crash) are looked for first; their
+   * resend window counts from now.
    */
   start(): void {
-    if (this.started || this.disposed) return;
-    this.started = true;
+    if (this.loop.running || this.disposed) return;
     this.tracker.restartObservation(this.clock.now());
-    this.loopRun = this.runLoop();
+    this.loop.start();
+  }
+
+  /** Ends the drain loop after the pass under way (the gate closed). Staging goes on; `start` resumes. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /**
    * Stops the loops. Staged turns are appended first and the outbox flushed, so nothing accepted
-   * is lost; a request cut short stays `sent` and is confirmed (or re-sent) by the next run.
+   * is lost; a request cut short stays `sent` and is confirmed (or re-sent) by the next run. The
+   * storage this service opened is closed.
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
@@ -148,10 +181,10 @@ export class IngestionService {
     if (this.staging.length > 0) this.logger.error('ingestion: disposed while the outbox refused messages; they are not kept', { items: this.staging.length });
     this.disposed = true;
     this.lifetime.abort();
-    this.wake();
-    await this.loopRun;
+    await this.loop.stop();
     await this.passRun;
-    await this.outbox.flush();
+    await this.outbox?.flush();
+    await this.storage.close();
     this.notify();
     this.listeners.clear();
   }
@@ -175,10 +208,18 @@ export class IngestionService {
    */
   async waitForConfirmation(options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<ConfirmationResult> {
     const confirmedBefore = this.state.counters.confirmed;
-    const done = (): boolean => this.staging.length === 0 && !this.staging.busy && this.outbox.size() === 0;
+    // What an earlier run left in the outbox counts too (opened when it is not yet).
+    const outbox =
+      this.outbox ??
+      (await this.storage.open().then(
+        (store) => store.outbox,
+        () => undefined,
+      ));
+    const size = (): number => outbox?.size() ?? 0;
+    const done = (): boolean => this.staging.length === 0 && !this.staging.busy && size() === 0;
     const result = (): ConfirmationResult => ({
       confirmed: this.state.counters.confirmed - confirmedBefore,
-      pending: this.outbox.size() + this.staging.messageEstimate(),
+      pending: size() + this.staging.messageEstimate(),
     });
     if (done() || options.signal?.aborted) return result();
     const stop = new AbortController();
@@ -210,7 +251,9 @@ export class IngestionService {
   async forgetGroups(groupIds: readonly string[]): Promise<number> {
     if (groupIds.length === 0) return 0;
     await this.settled();
-    const removed = await this.outbox.forgetGroups(groupIds);
+    // Storage is opened for it: an earlier run may have left messages of these groups queued.
+    const { outbox } = await this.storage.open();
+    const removed = await outbox.forgetGroups(groupIds);
     if (removed > 0) this.logger.info('ingestion: queued messages of forgotten groups removed', { messages: removed, groups: groupIds.length });
     this.notify();
     return removed;
@@ -218,12 +261,12 @@ export class IngestionService {
 
   /** Messages that failed `maxAttempts` times or stayed unconfirmed past `maxAgeHours`. */
   deadLetters(): readonly DeadLetter[] {
-    return this.outbox.deadLetters();
+    return this.outbox?.deadLetters() ?? [];
   }
 
   /** Sends dead letters (all when `ids` is omitted) again, with fresh attempts. Returns how many. */
   retryDeadLetters(ids?: readonly string[]): number {
-    const moved = this.outbox.retryDeadLetters(ids);
+    const moved = this.outbox?.retryDeadLetters(ids) ?? 0;
     if (moved > 0) {
       this.state.sendFailures = 0;
       this.state.backoffUntil = 0;
@@ -235,7 +278,7 @@ export class IngestionService {
 
   /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
   dropDeadLetters(ids?: readonly string[]): number {
-    const dropped = this.outbox.dropDeadLetters(ids);
+    const dropped = this.outbox?.dropDeadLetters(ids) ?? 0;
     this.notify();
     return dropped;
   }
@@ -243,8 +286,10 @@ export class IngestionService {
   // -------------------------------------------------------------------------------------------
   // Status
 
+  /** Before storage is open, staged items count as the queue (dead letters live in the outbox). */
   stats(): IngestionStats {
-    const queueDepth = this.outbox.size();
+    const outbox = this.outbox;
+    const queueDepth = outbox === undefined ? this.staging.length : outbox.size();
     const state = this.deliveryState(queueDepth);
     const { counters, inFlightCount, lastErrorClass, lastErrorAt, lastConfirmedAt, blockedReason } = this.state;
     return {
@@ -253,7 +298,7 @@ export class IngestionService {
       inFlight: Math.min(inFlightCount, queueDepth),
       sending: this.state.sendingCount,
       staged: this.staging.length,
-      deadLetters: this.outbox.deadLetters().length,
+      deadLetters: outbox?.deadLetters().length ?? 0,
       waiting: state === 'accepting-not-processing' ? queueDepth : 0,
       counters: { ...counters },
       ...(lastErrorClass === undefined ? {} : { lastErrorClass }),
@@ -291,25 +336,11 @@ export class IngestionService {
   // -------------------------------------------------------------------------------------------
   // The drain loop
 
-  private async runLoop(): Promise<void> {
-    while (!this.disposed) {
-      try {
-        await this.drain();
-      } catch (error) {
-        // An outbox that fails to read: log and try again later rather than end the loop.
-        this.logger.error('ingestion: drain pass failed', { errorClass: errorName(error) });
-        this.state.backoffUntil = this.clock.now() + this.options.idleRecheckMs;
-      }
-      if (this.disposed) break;
-      await this.sleepUntilWoken(this.nextDelay());
-    }
-  }
-
   private nextDelay(): number | undefined {
     const now = this.clock.now();
     const { blockedReason, inFlightCount, backoffUntil, lastPassSent } = this.state;
     if (blockedReason !== undefined) return this.options.idleRecheckMs;
-    const pending = this.outbox.size() - inFlightCount;
+    const pending = (this.outbox?.size() ?? 0) - inFlightCount;
     const candidates: number[] = [];
     if (backoffUntil > now) candidates.push(backoffUntil - now);
     else if (pending > 0) {
@@ -323,28 +354,7 @@ export class IngestionService {
   }
 
   private wake(): void {
-    this.wakeRequested = true;
-    this.wakeController?.abort();
-  }
-
-  private async sleepUntilWoken(delay: number | undefined): Promise<void> {
-    if (this.wakeRequested || this.disposed) {
-      this.wakeRequested = false;
-      return;
-    }
-    if (delay === 0) return;
-    const controller = new AbortController();
-    this.wakeController = controller;
-    try {
-      if (delay === undefined) {
-        await new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
-      } else {
-        await this.clock.sleep(delay, controller.signal);
-      }
-    } finally {
-      this.wakeController = undefined;
-      this.wakeRequested = false;
-    }
+    this.loop.wake();
   }
 
   private async runPass(): Promise<void> {
@@ -356,13 +366,17 @@ export class IngestionService {
       this.setBlocked(api === undefined ? 'no connection' : `gate closed (${decision.reason})`);
       return;
     }
-    if (!(await this.outbox.acquireDrain())) {
+    // The gate is open: storage is needed now (also for what an earlier run left queued).
+    const { outbox } = await this.storage.open();
+    const delivery = this.delivery;
+    if (delivery === undefined) throw new Error('ingestion: storage opened without its delivery parts; this is a bug');
+    if (!(await outbox.acquireDrain())) {
       this.setBlocked('another process drains the outbox');
       return;
     }
     this.state.blockedReason = undefined;
-    await this.confirmer.confirmInFlight(api);
-    if (!this.disposed && this.clock.now() >= this.state.backoffUntil) await this.sender.sendPending(api);
+    await delivery.confirmer.confirmInFlight(api);
+    if (!this.disposed && this.clock.now() >= this.state.backoffUntil) await delivery.sender.sendPending(api);
     this.notify();
   }
 

@@ -16,6 +16,8 @@ import type {
   DeliveryLedger,
   GraphitiApi,
   GraphitiCallOptions,
+  IngestionStorage,
+  IngestionStore,
   OutboxEntry,
 } from '../ports.js';
 import { DEFAULT_SETTINGS, type MemoryConfiguration, type MemorySettings } from '../settings/index.js';
@@ -24,6 +26,7 @@ import { FakeClock, FixedGraphitiConnection, RecordingLogger, RecordingTelemetry
 /** Wall-clock time and real timers (core-A's), re-exported for ingestion's tests and benchmarks. */
 export { RealClock } from '../test-support/fakes.js';
 import { InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
+import { openedIngestionStorage } from './in-memory-ingestion-storage.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
 import type { IngestionOptions } from './ingestion-options.js';
 import { IngestionService } from './ingestion-service.js';
@@ -266,6 +269,42 @@ export interface IngestionFixtureOptions {
   readonly outbox?: InMemoryOutbox;
   readonly ledger?: DeliveryLedger;
   readonly clock?: FakeClock;
+  /** Opens `outbox` and `ledger` only when the service asks and the test says so. */
+  readonly deferOpen?: boolean;
+}
+
+/** Storage whose `open` waits until the test calls `finishOpening()`; counts opens and closes. */
+export class DeferredStorage implements IngestionStorage {
+  opens = 0;
+  closes = 0;
+  #open = false;
+  #finish: (() => void) | undefined;
+  readonly #opened: Promise<void>;
+
+  constructor(private readonly store: IngestionStore) {
+    this.#opened = new Promise<void>((resolve) => {
+      this.#finish = resolve;
+    });
+  }
+
+  async open(): Promise<IngestionStore> {
+    this.opens++;
+    await this.#opened;
+    this.#open = true;
+    return this.store;
+  }
+
+  current(): IngestionStore | undefined {
+    return this.#open ? this.store : undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closes++;
+  }
+
+  finishOpening(): void {
+    this.#finish?.();
+  }
 }
 
 /** An `IngestionService` wired to fakes, with every lever in reach. */
@@ -280,10 +319,10 @@ export function createIngestionFixture(fixture: IngestionFixtureOptions = {}) {
   const gate = new SwitchableGate();
   const telemetry = new RecordingTelemetry();
   const logger = new RecordingLogger();
+  const storage = fixture.deferOpen === true ? new DeferredStorage({ outbox, ledger }) : openedIngestionStorage(outbox, ledger);
   const service = new IngestionService(
     planner,
-    outbox,
-    ledger,
+    storage,
     connection,
     gate,
     configuration,
@@ -292,7 +331,7 @@ export function createIngestionFixture(fixture: IngestionFixtureOptions = {}) {
     telemetry,
     { random: () => 0.5, ...fixture.options },
   );
-  return { service, clock, configuration, graphiti, connection, outbox, ledger, planner, gate, telemetry, logger };
+  return { service, clock, configuration, graphiti, connection, outbox, ledger, storage, planner, gate, telemetry, logger };
 }
 
 /** Polls `condition` every 5 ms until it holds; throws with `what` after `timeoutMs`. */

@@ -1,13 +1,17 @@
 // Staging: `enqueue` pushes onto an array and returns; a macrotask later the staged turns are
 // planned (mapping, secret guard, scopes) and admitted to the outbox, which checks the delivery
 // ledger and appends as one step for every process sharing it. Off the chat path, never lossy:
-// messages the outbox refuses wait here and are admitted later.
+// messages the outbox refuses wait here and are admitted later. The storage is opened here on
+// first need (planned messages to admit); until it is open, staging is the one, bounded, buffer.
 import type { TurnPlanner } from '../planning/index.js';
-import type { ChatTurn, Clock, DeliveryLedger, Logger, Outbox, OutboxEntry, TelemetrySink } from '../ports.js';
+import type { ChatTurn, Clock, IngestionStore, Logger, OutboxEntry, TelemetrySink } from '../ports.js';
 import type { AcceptedEntry } from '../registry/group-recorder.js';
 import { errorName, type DeliveryState } from './delivery-state.js';
 import { deliveryKey } from './in-memory-delivery-ledger.js';
 import type { IngestionOptions } from './ingestion-options.js';
+
+/** More staged items than this while storage opens means something is wrong: the oldest are dropped. */
+export const MAX_STAGED_WHILE_OPENING = 1000;
 
 export type StagedItem = { readonly turn: ChatTurn } | { readonly entries: readonly OutboxEntry[] };
 
@@ -20,6 +24,13 @@ export interface StagingHooks {
   accepted?(accepted: readonly AcceptedEntry[]): Promise<void>;
 }
 
+/** Ingestion's storage as staging sees it: opened on first need. */
+export interface StagingStorage {
+  /** The store once open, else `undefined`. */
+  readonly store: IngestionStore | undefined;
+  open(): Promise<IngestionStore>;
+}
+
 export class TurnStaging {
   #staged: StagedItem[] = [];
   #run: Promise<void> | undefined;
@@ -29,8 +40,7 @@ export class TurnStaging {
 
   constructor(
     private readonly planner: TurnPlanner,
-    private readonly outbox: Outbox,
-    private readonly ledger: DeliveryLedger,
+    private readonly storage: StagingStorage,
     private readonly state: DeliveryState,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly logger: Logger,
@@ -41,6 +51,10 @@ export class TurnStaging {
 
   push(item: StagedItem): void {
     this.#staged.push(item);
+    if (this.storage.store === undefined && this.#staged.length > MAX_STAGED_WHILE_OPENING) {
+      this.#staged.shift();
+      this.logger.warn('ingestion: dropped a staged item while storage was opening', { staged: this.#staged.length });
+    }
     if (this.#run === undefined) this.#schedule();
   }
 
@@ -105,10 +119,14 @@ export class TurnStaging {
         }
       }
       if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
-      // What the ledger does not know before admission is what admission accepts.
-      const unknown = this.hooks.accepted === undefined ? [] : this.#unknown(entries);
+      // Nothing to admit (the gate was closed, every turn empty): storage is not opened for it.
+      if (entries.length === 0) continue;
+      let unknown: OutboxEntry[] = [];
       try {
-        await this.#admit(entries);
+        const store = await this.storage.open();
+        // What the ledger does not know before admission is what admission accepts.
+        if (this.hooks.accepted !== undefined) unknown = this.#unknown(entries, store);
+        await this.#admit(entries, store);
       } catch (error) {
         // Nothing accepted is lost: the planned messages wait here and are admitted later.
         this.#staged.unshift({ entries });
@@ -122,25 +140,25 @@ export class TurnStaging {
   }
 
   /** The entries whose key neither the ledger nor an earlier entry of the batch has. */
-  #unknown(entries: readonly OutboxEntry[]): OutboxEntry[] {
+  #unknown(entries: readonly OutboxEntry[], store: IngestionStore): OutboxEntry[] {
     const seen = new Set<string>();
     return entries.filter((entry) => {
       if (!entry.message.name) return false;
       const key = deliveryKey(entry.groupId, entry.message.name);
-      if (seen.has(key) || this.ledger.has(key)) return false;
+      if (seen.has(key) || store.ledger.has(key)) return false;
       seen.add(key);
       return true;
     });
   }
 
-  async #admit(entries: readonly OutboxEntry[]): Promise<void> {
+  async #admit(entries: readonly OutboxEntry[], store: IngestionStore): Promise<void> {
     const named = entries.filter((entry) => {
       if (entry.message.name) return true;
       this.logger.error('ingestion: a planned message has no name and was skipped');
       return false;
     });
     if (named.length === 0) return;
-    const result = await this.outbox.admit(named, this.ledger);
+    const result = await store.outbox.admit(named, store.ledger);
     this.#failing = false;
     const counters = this.state.counters;
     counters.duplicates += result.duplicates;

@@ -3,6 +3,7 @@
  * a curated memory — one `role_type: "system"` message holding a `<graphiti_episode>` block, named
  * `graphiti-memory.promotion.<hash of kind, scope and text>` — or why it is refused (`gate-closed`,
  * `secret`, `invalid-kind`, `empty`, `no-scope`). Text with a secret is never sent.
+ * `MemoryPromotion.promote(request)` plans it and hands it to ingestion in one step.
  */
 export {
   formatEpisodeBlock,
@@ -16,6 +17,7 @@ export {
   type PromotionKind,
   type PromotionScope,
 } from './episode-format.js';
+export { MemoryPromotion, QueuedMemoryPromotion, type PromotionOutcome } from './memory-promotion.js';
 export {
   DefaultPromotionService,
   PromotionService,

@@ -2,7 +2,7 @@
 // directive would promote is checked (gate, kind, secret guard) and kept as pending; only
 // `approve` sends it. With review off it is sent at once, as before.
 import { inject, injectable } from 'inversify';
-import { IngestionService } from '../ingestion/ingestion-service.js';
+import { Ingestion } from '../ingestion/ingestion.js';
 import { Clock, type OutboxEntry } from '../ports.js';
 import { PromotionService, type PromotionRefusal, type PromotionRequest } from '../promotion/promotion-service.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
@@ -29,7 +29,7 @@ export class ReviewQueue {
   constructor(
     @inject(PromotionService) private readonly promotion: PromotionService,
     @inject(PendingMemoryStore) private readonly store: PendingMemoryStore,
-    @inject(IngestionService) private readonly ingestion: IngestionService,
+    @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'enqueueEntries'>,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
   ) {}

@@ -3,7 +3,7 @@
 // before), drains through memory-core's IngestionService against the emulator, and reports on
 // stdout. The parent kills it with SIGKILL at random points; only the last one runs to the end.
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
-import { IngestionService, type OutboxEntry } from '@graphiti-memory/memory-core';
+import { IngestionService, openedIngestionStorage, type OutboxEntry } from '@graphiti-memory/memory-core';
 import { FileOutbox } from '../outbox/file-outbox.js';
 
 type IngestionArguments = ConstructorParameters<typeof IngestionService>;
@@ -64,12 +64,11 @@ async function main(): Promise<void> {
   // The planner is not used: messages arrive ready through enqueueEntries (ledger-deduplicated all the same).
   const service = new IngestionService(
     { plan: async () => [] },
-    outbox,
-    outbox.deliveryLedger,
+    openedIngestionStorage(outbox, outbox.deliveryLedger),
     { current: () => client },
     { evaluate: () => ({ open: true, endpoint: url }) },
     // Only the fields ingestion reads; the rest of MemorySettings does not matter here.
-    { current: () => settings, problems: () => [], onDidChange: () => ({ dispose() {} }) } as unknown as IngestionArguments[5],
+    { current: () => settings, problems: () => [], onDidChange: () => ({ dispose() {} }) } as unknown as IngestionArguments[4],
     { now: () => Date.now(), sleep },
     quiet,
     { emit() {} },

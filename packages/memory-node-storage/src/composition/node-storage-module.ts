@@ -1,38 +1,70 @@
-// memory-node-storage's own inversify ContainerModule: the durable stores, bound to memory-core's
-// port tokens, opened on first (async) resolution. Apps load it next to `createMemoryModule()` and
-// resolve with `getAsync` (or await `FileOutbox` first); they close the outbox when they stop.
-import { ConsentStore, DeliveryLedger, GlobalStore, Outbox, WorkspaceStore, type Logger } from '@graphiti-memory/memory-core';
+// memory-node-storage's own inversify ContainerModule: ingestion's durable storage and the file
+// stores, bound to memory-core's port tokens. Binding opens nothing: ingestion opens its storage on
+// first need, the stores open on first (async) resolution. Both apps load it next to
+// `createMemoryModule()`; ingestion closes the storage it opened when it is disposed.
+import {
+  Clock,
+  ConsentStore,
+  GlobalStore,
+  IngestionStorage,
+  Logger,
+  MemoryConfiguration,
+  WorkspaceStore,
+} from '@graphiti-memory/memory-core';
 import { ContainerModule } from 'inversify';
 import { FileOutbox, type FileOutboxOptions } from '../outbox/file-outbox.js';
 import { FileConsentStore } from '../stores/file-consent-store.js';
 import { FileKeyValueStore } from '../stores/file-key-value-store.js';
+import { FileIngestionStorage } from './file-ingestion-storage.js';
 
 export interface NodeStorageModuleOptions {
-  /** The durable outbox (and its delivery ledger). */
-  readonly outbox: FileOutboxOptions;
+  /** The durable outbox (and its delivery ledger); omitted: none (only the in-memory fallback can open). */
+  readonly outbox?: FileOutboxOptions;
+  /** Use in-memory storage, with one warning, when the outbox cannot be opened (the extension: chat goes on). */
+  readonly inMemoryFallback?: boolean;
   /** File of the GlobalStore (user-scope key); not bound when omitted. */
   readonly globalStoreFile?: string;
   /** File of the WorkspaceStore (consent, ownership marks); with it, ConsentStore is bound too. */
   readonly workspaceStoreFile?: string;
+  /** Defaults to the container's Logger when one is bound. */
   readonly logger?: Logger;
 }
 
 /**
- * Binds `FileOutbox` (the opened outbox, for stats, recovery and close), `Outbox` and
- * `DeliveryLedger` (the outbox's own ledger: one ledger, checked under the outbox's lock), and
- * when files are given `GlobalStore`, `WorkspaceStore` and `ConsentStore`. All are singletons.
+ * Binds `IngestionStorage` (a `FileIngestionStorage`: the FileOutbox and its own delivery ledger,
+ * one ledger checked under the outbox's lock; `maxQueueSize` follows the settings unless given),
+ * `FileOutbox` (the opened outbox, for recovery, stats and adoption; only with `outbox`), and when
+ * files are given `GlobalStore`, `WorkspaceStore` and `ConsentStore`. All are singletons.
  */
 export function createNodeStorageModule(options: NodeStorageModuleOptions): ContainerModule {
-  const logger = options.logger;
+  const { outbox, globalStoreFile, workspaceStoreFile } = options;
   return new ContainerModule(({ bind }) => {
-    bind(FileOutbox)
-      .toResolvedValue(() => FileOutbox.open({ ...(logger === undefined ? {} : { logger }), ...options.outbox }))
+    bind(FileIngestionStorage)
+      .toResolvedValue(
+        (logger: Logger | undefined, configuration: MemoryConfiguration | undefined, clock: Clock | undefined) => {
+          const log = options.logger ?? logger;
+          return new FileIngestionStorage({
+            outbox,
+            ...(options.inMemoryFallback === undefined ? {} : { inMemoryFallback: options.inMemoryFallback }),
+            ...(log === undefined ? {} : { logger: log }),
+            ...(configuration === undefined ? {} : { limits: configuration }),
+            ...(clock === undefined ? {} : { clock }),
+          });
+        },
+        [
+          { serviceIdentifier: Logger, optional: true },
+          { serviceIdentifier: MemoryConfiguration, optional: true },
+          { serviceIdentifier: Clock, optional: true },
+        ],
+      )
       .inSingletonScope();
-    bind(Outbox).toService(FileOutbox);
-    bind(DeliveryLedger)
-      .toResolvedValue((outbox: FileOutbox) => outbox.deliveryLedger, [FileOutbox])
-      .inSingletonScope();
-    const { globalStoreFile, workspaceStoreFile } = options;
+    bind(IngestionStorage).toService(FileIngestionStorage);
+    if (outbox !== undefined) {
+      bind(FileOutbox)
+        .toResolvedValue((storage: FileIngestionStorage) => storage.fileOutbox(), [FileIngestionStorage])
+        .inSingletonScope();
+    }
+    const logger = options.logger;
     if (globalStoreFile !== undefined) {
       bind(GlobalStore)
         .toResolvedValue(() => FileKeyValueStore.open(globalStoreFile, logger === undefined ? {} : { logger }))

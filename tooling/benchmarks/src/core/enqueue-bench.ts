@@ -1,6 +1,6 @@
 // (a) What `enqueue` costs the chat path, per turn, against JSON.stringify of the same turn.
 import { performance } from 'node:perf_hooks';
-import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, type ChatTurn } from '@graphiti-memory/memory-core';
+import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, openedIngestionStorage, type ChatTurn } from '@graphiti-memory/memory-core';
 import {
   FakeTurnPlanner,
   MutableMemoryConfiguration,
@@ -46,8 +46,7 @@ export async function measureEnqueueCost(options: EnqueueBenchOptions = {}): Pro
   planner.scopes = ['session', 'workspace'];
   const service = new IngestionService(
     planner,
-    new InMemoryOutbox(configuration, clock),
-    new InMemoryDeliveryLedger(),
+    openedIngestionStorage(new InMemoryOutbox(configuration, clock), new InMemoryDeliveryLedger()),
     new FixedGraphitiConnection(undefined), // nothing is sent: only the chat-path cost is measured
     new SwitchableGate(),
     configuration,

@@ -1,7 +1,7 @@
 // (c) Ingest of a backlog of turns: how many /messages calls per message batching achieves.
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
-import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService } from '@graphiti-memory/memory-core';
+import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, openedIngestionStorage } from '@graphiti-memory/memory-core';
 import {
   FakeTurnPlanner,
   makeTurn,
@@ -34,8 +34,7 @@ export async function measureIngestRequestsPerMessage(options: IngestBenchOption
   const telemetry = new RecordingTelemetry();
   const service = new IngestionService(
     new FakeTurnPlanner(),
-    new InMemoryOutbox(configuration, clock),
-    new InMemoryDeliveryLedger(),
+    openedIngestionStorage(new InMemoryOutbox(configuration, clock), new InMemoryDeliveryLedger()),
     connection,
     new SwitchableGate(),
     configuration,
