@@ -111,7 +111,11 @@ class HookServer {
     const read = frameReader((raw) => {
       if (taken) return;
       taken = true;
-      void this.#handle(socket, raw as HookServerRequest).finally(() => socket.end());
+      // One broken request must not take the others down: the runner then gets no answer and
+      // runs the event itself (or, past its deadline, prints nothing).
+      void this.#handle(socket, raw as HookServerRequest)
+        .catch(() => socket.destroy())
+        .finally(() => socket.end());
     }, MAX_REQUEST_BYTES);
     socket.on('data', (chunk: Buffer) => {
       if (!read(chunk)) socket.destroy();
