@@ -35,7 +35,11 @@ async function main(): Promise<void> {
   const entry = process.argv[1] ?? '';
   const place = hookServerEnabled(process.env) ? hookServerPlace(process.env) : undefined;
   if (argv.includes('--serve')) {
-    if (place !== undefined) await loadCore(entry).exports.serve({ place, build: BUILD, entryPath: entry });
+    try {
+      if (place !== undefined) await loadCore(entry).exports.serve({ place, build: BUILD, entryPath: entry });
+    } catch {
+      // A server that cannot start (its core missing, the start lock held too long) just leaves.
+    }
     process.exit(0);
   }
   const drain = argv.includes('--drain');
