@@ -12,6 +12,6 @@ export async function hookServerStatus(env: NodeJS.ProcessEnv): Promise<HookServ
   const place = hookServerPlace(env);
   if (place === undefined) return { running: false, socket: null, reason: 'its private folder is not safely ours; hooks run in their own process' };
   const answer = await pingHookServer(place, '', HOOK_SERVER_PROTOCOL);
-  if (answer?.kind !== 'pong') return { running: false, socket: place.socket, reason: 'not running (the next hook event starts it)' };
+  if (answer?.kind !== 'pong') return { running: false, socket: place.socket, reason: 'not running (the next hook event starts it while memory is on with consent)' };
   return { running: true, pid: answer.pid, since: answer.since, build: answer.build, socket: place.socket };
 }
