@@ -14,7 +14,7 @@ export type ForwardResult =
   | { readonly kind: 'late' };
 
 /** A server that has not taken the event this long after it was handed over is stuck: bypassed. */
-export const ACCEPT_MS = 300;
+export const ACCEPT_MS = 150;
 /** Until the server names the event's deadline (it reads the config first), the runner waits this. */
 export const FIRST_DEADLINE_MS = 750;
 /** Room after the server's deadline for its answer to arrive and be printed. */
