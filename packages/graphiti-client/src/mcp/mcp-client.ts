@@ -34,6 +34,7 @@ import {
 import { sendOnce, type TransportSettings } from '../transport/request.js';
 import { newMessagesRequestSchema, parseRequest, parseResponse } from '../validation.js';
 import { isSessionLost, toolError, transportError } from './mcp-errors.js';
+import { callSignal } from './call-signal.js';
 import { createMcpFetch } from './mcp-fetch.js';
 import {
   episodeSearchResponseSchema,
@@ -390,14 +391,17 @@ export class GraphitiMcpClient implements GraphitiApi {
     request: RequestDescription,
   ): Promise<CallToolResult> {
     const session = await this.connected(settings, request);
+    const call = callSignal(settings.signal);
     try {
       return (await session.client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: settings.timeoutMs,
-        ...(settings.signal === undefined ? {} : { signal: settings.signal }),
+        ...call.options,
       })) as CallToolResult;
     } catch (error) {
       if (isSessionLost(error)) this.forget(session);
       throw error;
+    } finally {
+      call.dispose();
     }
   }
 
