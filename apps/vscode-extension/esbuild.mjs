@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { englishZodLocalesOnly } from '@graphiti-memory/build-support/zod-english-locales';
+import { sharedStack } from './shared-stack-plugin.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -17,17 +18,33 @@ const root = import.meta.dirname;
 const hookRunner = path.join(root, '../dev-harness/dist/hook-runner.cjs');
 const requireHookRunner = process.argv.includes('--require-hook-runner');
 
+const hookRunnerCore = /^hook-runner-core-[0-9a-f]+\.cjs$/;
+const runnerCores = fs.existsSync(path.dirname(hookRunner)) ? fs.readdirSync(path.dirname(hookRunner)).filter((name) => hookRunnerCore.test(name)) : [];
+/** The core the runner entry loads, which also carries the runtime's libraries (shared-stack-plugin.mjs). */
+const runnerCore = fs.existsSync(hookRunner) && runnerCores.length === 1 ? runnerCores[0] : undefined;
+if (runnerCore === undefined) {
+  const message = `${path.relative(root, hookRunner)} and exactly one hook-runner-core-*.cjs beside it are needed: build the harness first (turbo run build --filter=graphiti-memory...)`;
+  if (requireHookRunner) throw new Error(message);
+  console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner, and the runtime bundles its own libraries`);
+}
+
+/** The runner's entry and its core (the harness builds both); older cores in dist/ are removed. */
 function copyHookRunner() {
-  const target = path.join(root, 'dist/hook-runner.cjs');
-  if (!fs.existsSync(hookRunner)) {
-    const message = `${path.relative(root, hookRunner)} is missing: build the harness first (turbo run build --filter=graphiti-memory...)`;
-    if (requireHookRunner) throw new Error(message);
-    console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner`);
-    return;
-  }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.copyFileSync(hookRunner, target);
-  console.log(`dist/hook-runner.cjs: ${(fs.statSync(target).size / 1024).toFixed(0)} KiB (copied from the harness)`);
+  if (runnerCore === undefined) return;
+  const dist = path.join(root, 'dist');
+  fs.mkdirSync(dist, { recursive: true });
+  for (const name of fs.readdirSync(dist)) if (hookRunnerCore.test(name) && name !== runnerCore) fs.rmSync(path.join(dist, name));
+  // The core first: the runtime and the entry both load it by name.
+  fs.copyFileSync(path.join(path.dirname(hookRunner), runnerCore), path.join(dist, runnerCore));
+  fs.copyFileSync(hookRunner, path.join(dist, 'hook-runner.cjs'));
+  console.log(`dist/hook-runner.cjs: ${(fs.statSync(path.join(dist, 'hook-runner.cjs')).size / 1024).toFixed(0)} KiB, dist/${runnerCore}: ${(fs.statSync(path.join(dist, runnerCore)).size / 1024).toFixed(0)} KiB (copied from the harness)`);
+}
+
+/** Fails the build when the runtime still carries a library the runner's core shares with it. */
+function assertShared(metafile) {
+  const runtime = Object.entries(metafile.outputs).find(([file]) => file.endsWith('runtime.cjs'))?.[1];
+  const duplicated = Object.keys(runtime?.inputs ?? {}).filter((input) => /(^|\/)packages\/|node_modules\/(inversify|@inversifyjs|@vscode\/prompt-tsx|env-paths|zod|undici)\//.test(input));
+  if (duplicated.length > 0) throw new Error(`dist/runtime.cjs bundles what ${runnerCore} already carries: ${duplicated.slice(0, 5).join(', ')}…; add the import to shared-stack-plugin.mjs and apps/dev-harness/src/hook/shared-stack.ts`);
 }
 
 /** @type {import('esbuild').BuildOptions} */
@@ -51,17 +68,18 @@ const options = {
   sourcemap: production ? 'external' : 'linked',
   sourcesContent: false,
   legalComments: 'none',
-  plugins: [englishZodLocalesOnly],
+  plugins: runnerCore === undefined ? [englishZodLocalesOnly] : [englishZodLocalesOnly, sharedStack(runnerCore)],
   metafile: true,
   logLevel: 'warning',
 };
 
+copyHookRunner();
 if (watch) {
   const context = await esbuild.context(options);
   await context.watch();
 } else {
   const result = await esbuild.build(options);
-  copyHookRunner();
+  if (runnerCore !== undefined) assertShared(result.metafile);
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (file.endsWith('.cjs')) console.log(`${path.relative(root, file)}: ${(output.bytes / 1024).toFixed(0)} KiB (${production ? 'production' : 'development'})`);
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stopHookServer } from './hook-server-fixture.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runner = path.join(packageFolder, 'dist', 'hook-runner.cjs');
@@ -126,6 +127,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  // Each test's HOME and config folder get their own hook server: stop it with the test.
+  await stopHookServer(env);
   await emulator.close();
   // A detached drainer may still be writing; give it a moment, then remove everything.
   await new Promise((resolve) => setTimeout(resolve, 200));

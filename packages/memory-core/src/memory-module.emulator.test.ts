@@ -8,42 +8,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IngestionOptions } from './ingestion/index.js';
 import { Ingestion } from './ingestion/ingestion.js';
 import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
-import {
-  Clock,
-  ConsentStore,
-  GlobalStore,
-  GraphitiConnection,
-  Logger,
-  SettingsSource,
-  TelemetrySink,
-  WorkspaceContext,
-  WorkspaceStore,
-} from './ports.js';
 import { RecallService } from './recall/index.js';
-import {
-  FakeConsentStore,
-  FakeSettingsSource,
-  FakeWorkspaceContext,
-  InMemoryKeyValueStore,
-  RealClock,
-  RecordingLogger,
-  RecordingTelemetry,
-} from './test-support/fakes.js';
+import { bindFakeHostPorts } from './test-support/fake-host-ports.js';
+import { RealClock } from './test-support/fakes.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiApi;
 
 async function compose(consentFor: string): Promise<Container> {
   const container = new Container();
-  container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, endpoint: emulator.url, recall: { enabled: true } }));
-  container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
-  container.bind(ConsentStore).toConstantValue(new FakeConsentStore(consentFor));
-  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());
-  container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
-  container.bind(Clock).toConstantValue(new RealClock());
-  container.bind(Logger).toConstantValue(new RecordingLogger());
-  container.bind(TelemetrySink).toConstantValue(new RecordingTelemetry());
-  container.bind(GraphitiConnection).toConstantValue({ current: () => client });
+  bindFakeHostPorts(container, {
+    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true } },
+    consentFor,
+    connection: { current: () => client },
+    clock: new RealClock(),
+  });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
   await container.load(createMemoryModule(), createInMemoryStorageModule());
   return container;

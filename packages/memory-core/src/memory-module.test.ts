@@ -16,41 +16,21 @@ import {
   RecallService,
   TurnPlanner,
 } from './index.js';
-import {
-  Clock,
-  ConsentStore,
-  GlobalStore,
-  GraphitiConnection,
-  SettingsSource,
-  TelemetrySink,
-  WorkspaceContext,
-  WorkspaceStore,
-  type ChatTurn,
-} from './ports.js';
+import type { ChatTurn } from './ports.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
 import { FakeGraphitiApi } from './test-support/fake-graphiti-api.js';
-import {
-  FakeClock,
-  FakeConsentStore,
-  FakeSettingsSource,
-  FakeWorkspaceContext,
-  FixedGraphitiConnection,
-  InMemoryKeyValueStore,
-  RecordingTelemetry,
-} from './test-support/fakes.js';
+import { bindFakeHostPorts } from './test-support/fake-host-ports.js';
+import { FixedGraphitiConnection } from './test-support/fakes.js';
 
 describe('policy services in a container', () => {
   it('resolve from their tokens and work together', async () => {
     const container = new Container();
     const api = new FakeGraphitiApi();
-    container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, recall: { enabled: true } }));
-    container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
-    container.bind(ConsentStore).toConstantValue(new FakeConsentStore('http://localhost:8000'));
-    container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());
-    container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
-    container.bind(Clock).toConstantValue(new FakeClock());
-    container.bind(TelemetrySink).toConstantValue(new RecordingTelemetry());
-    container.bind(GraphitiConnection).toConstantValue(new FixedGraphitiConnection(api));
+    bindFakeHostPorts(container, {
+      settings: { enabled: true, recall: { enabled: true } },
+      consentFor: 'http://localhost:8000',
+      connection: new FixedGraphitiConnection(api),
+    });
     container.bind(SecretGuard).to(SecretlintSecretGuard).inSingletonScope();
     container.bind(MemoryConfiguration).to(ConfiguredMemorySettings).inSingletonScope();
     container.bind(MemoryGate).to(DefaultMemoryGate).inSingletonScope();

@@ -10,31 +10,12 @@ import { auditedConnection, InMemoryAuditLog } from './audit/index.js';
 import { ForgetService } from './forget/index.js';
 import { Ingestion, IngestionOptions } from './ingestion/index.js';
 import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
-import {
-  Clock,
-  ConsentStore,
-  GlobalStore,
-  GraphitiConnection,
-  IngestionStorage,
-  Logger,
-  SettingsSource,
-  TelemetrySink,
-  WorkspaceContext,
-  WorkspaceStore,
-  type ChatTurn,
-} from './ports.js';
+import { IngestionStorage, type ChatTurn } from './ports.js';
 import { GroupRecorderOptions, GroupRegistry } from './registry/index.js';
 import { PendingMemoryStore, ReviewQueue } from './review/index.js';
 import { GroupIdResolver } from './scopes/index.js';
-import {
-  FakeConsentStore,
-  FakeSettingsSource,
-  FakeWorkspaceContext,
-  InMemoryKeyValueStore,
-  RealClock,
-  RecordingLogger,
-  RecordingTelemetry,
-} from './test-support/fakes.js';
+import { bindFakeHostPorts } from './test-support/fake-host-ports.js';
+import { RealClock } from './test-support/fakes.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiClient;
@@ -51,15 +32,12 @@ afterEach(async () => {
 async function compose(settings: Record<string, unknown> = {}) {
   const container = new Container();
   const audit = new InMemoryAuditLog();
-  container.bind(SettingsSource).toConstantValue(new FakeSettingsSource({ enabled: true, endpoint: emulator.url, ...settings }));
-  container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
-  container.bind(ConsentStore).toConstantValue(new FakeConsentStore(emulator.url));
-  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());
-  container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
-  container.bind(Clock).toConstantValue(new RealClock());
-  container.bind(Logger).toConstantValue(new RecordingLogger());
-  container.bind(TelemetrySink).toConstantValue(new RecordingTelemetry());
-  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => client }, audit, { endpoint: emulator.url }));
+  bindFakeHostPorts(container, {
+    settings: { enabled: true, endpoint: emulator.url, ...settings },
+    consentFor: emulator.url,
+    connection: auditedConnection({ current: () => client }, audit, { endpoint: emulator.url }),
+    clock: new RealClock(),
+  });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
   container.bind(GroupRecorderOptions).toConstantValue({ tool: 'test-tool' });
   await container.load(createMemoryModule(), createInMemoryStorageModule());

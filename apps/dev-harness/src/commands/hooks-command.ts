@@ -25,6 +25,7 @@ import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { readHookRuns } from '../hook/hook-log.js';
+import { hookServerStatus } from '../hook/hook-server-status.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
 const TARGET_CHOICES = [...AGENT_HOOK_TARGETS, 'all'] as const;
@@ -161,12 +162,13 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
   const values = config.ok ? config.values : undefined;
   const stateDir = options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
-  const runs = await readHookRuns(stateDir, 10);
+  const [runs, server] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env)]);
   output.result({
     ok: true,
     installed,
     config: { file: configFile, enabled: values?.enabled ?? false, endpoint: values?.endpoint ?? null, consent: values?.consent ?? null, problems: config.ok ? [] : config.problems },
     stateDir,
+    server,
     runs,
   });
   for (const entry of installed) {
@@ -175,6 +177,11 @@ async function status(context: CommandContext): Promise<ExitCode> {
   }
   if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
   output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
+  output.line(
+    server.running
+      ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
+      : `hook server: ${server.reason}${server.socket === null ? '' : ` — ${server.socket}`}`,
+  );
   output.line(runs.length === 0 ? `no hook runs yet (log: ${stateDir})` : 'last hook runs:');
   for (const hookRun of runs) output.line(`  ${hookRun.time}  ${hookRun.event.padEnd(16)} ${hookRun.outcome.padEnd(14)} ${String(hookRun.ms).padStart(5)} ms`);
   return ExitCode.ok;

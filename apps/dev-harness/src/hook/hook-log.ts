@@ -11,6 +11,8 @@ export interface HookRun {
   readonly ms: number;
   /** An error class or a short reason; never content. */
   readonly detail?: string;
+  /** `server`: answered by the background hook server; `in-process`: by the runner itself. */
+  readonly via?: 'server' | 'in-process';
 }
 
 export const HOOK_LOG_FOLDER = 'hooks';
@@ -41,6 +43,17 @@ export async function recordHookRun(stateDirectory: string, run: HookRun): Promi
     }
   } catch {
     // The log is a convenience: a read-only state folder must not turn into a failed hook.
+  }
+}
+
+/** One line in hook.log (a reason or an error class; never content); never throws. */
+export async function appendHookLog(stateDirectory: string, line: string, now = new Date()): Promise<void> {
+  try {
+    const folder = hookLogFolder(stateDirectory);
+    await fs.mkdir(folder, { recursive: true });
+    await fs.appendFile(path.join(folder, LOG_FILE), `${now.toISOString()} ${line}\n`);
+  } catch {
+    // As above: the log must not become the failure.
   }
 }
 

@@ -1,38 +1,105 @@
 // The bundled hook runner (dist/hook-runner.cjs): `node hook-runner.cjs [hook] [--event E] [options]`.
-// Agent hook files run it on every prompt, so it stays lean: it reads stdin, then loads the rest
-// lazily, and it always exits 0 within the deadline plus process start.
+// Agent hook files run it on every prompt, so this entry loads node built-ins only: it reads stdin
+// and hands the event to the per-user hook server (hook-server.ts), which has the rest loaded.
+// When none answers it loads the heavy half (hook-runner-core-<build>.cjs, next to this file),
+// runs the event itself exactly as the server would, then starts a server for the next event.
+// Whatever happens it exits 0, within the deadline plus process start.
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { loadCoreWithCache, type LoadedCore } from './core-loader.js';
+import { forwardHookEvent, type ForwardResult } from './hook-forward.js';
 import { readHookStdin } from './hook-stdin.js';
+import { forwardedEnvironment, HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerPlace } from './hook-server-place.js';
+import type * as HookCore from './hook-core.js';
 
 /** Hard stop: whatever still runs after this is abandoned (and the run counts as failed). */
 const HARD_LIMIT_MS = 30_000;
 
-// zod compiles each object schema into a parser (`new Function`) on its first use; a hook process
-// parses each schema once or twice, so the compiling costs more than it saves. This is zod's own
-// global config key, read when zod loads (below, lazily).
-(globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+declare const __HOOK_RUNNER_BUILD__: string | undefined;
+/** Set by the bundle build (a hash of both halves); names the core file and the server's build. */
+const BUILD = typeof __HOOK_RUNNER_BUILD__ === 'string' ? __HOOK_RUNNER_BUILD__ : 'dev';
+
+function loadCore(entry: string): LoadedCore<typeof HookCore> {
+  if (BUILD === 'dev') throw new Error('the hook runner entry runs only as the bundle (dist/hook-runner.cjs)');
+  // zod compiles each object schema into a parser (`new Function`) on its first use; a one-event
+  // process parses each schema once or twice, so compiling costs more than it saves. zod's own
+  // global config key, read when zod loads. The long-lived server keeps the compiling.
+  if (!process.argv.includes('--serve')) (globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+  return loadCoreWithCache<typeof HookCore>(path.join(path.dirname(entry), `hook-runner-core-${BUILD}.cjs`), BUILD);
+}
 
 async function main(): Promise<void> {
+  const startedAt = Date.now();
   const argv = process.argv.slice(2);
+  const entry = process.argv[1] ?? '';
+  const place = hookServerEnabled(process.env) ? hookServerPlace(process.env) : undefined;
+  if (argv.includes('--serve')) {
+    try {
+      if (place !== undefined) await loadCore(entry).exports.serve({ place, build: BUILD, entryPath: entry });
+    } catch {
+      // A server that cannot start (its core missing, the start lock held too long) just leaves.
+    }
+    process.exit(0);
+  }
   const drain = argv.includes('--drain');
   const hardLimit = setTimeout(() => process.exit(0), drain ? 10 * HARD_LIMIT_MS : HARD_LIMIT_MS);
   hardLimit.unref();
   try {
     const stdinText = drain ? '' : await readHookStdin(process.stdin);
-    const { runHook } = await import('./run-hook.js');
-    await runHook({
-      argv,
-      stdinText,
-      env: process.env,
-      cwd: process.cwd(),
-      write: (text) => process.stdout.write(text),
-      drainer: { nodePath: process.execPath, scriptPath: process.argv[1] ?? '', leadingArguments: [] },
-    });
+    let forwarded: ForwardResult = { kind: 'unavailable' };
+    if (place !== undefined && !drain) {
+      forwarded = await forwardHookEvent(place, {
+        kind: 'hook',
+        protocol: HOOK_SERVER_PROTOCOL,
+        build: BUILD,
+        argv,
+        stdinText,
+        cwd: process.cwd(),
+        env: forwardedEnvironment(process.env),
+        startedAt,
+      });
+    }
+    if (forwarded.kind === 'served') {
+      await write(forwarded.output);
+    } else if (forwarded.kind === 'unavailable' || forwarded.kind === 'mismatch') {
+      const core = loadCore(entry);
+      const summary = await core.exports.runInProcess({
+        argv,
+        stdinText,
+        env: process.env,
+        cwd: process.cwd(),
+        // In its own process the deadline counts once the code is loaded, as it always has.
+        startedAt: Date.now(),
+        write: (text) => process.stdout.write(text),
+        drainer: { nodePath: process.execPath, scriptPath: entry, leadingArguments: [] },
+      });
+      // Only while memory is on with consent: no background process for someone who never agreed.
+      if (place !== undefined && !drain && summary.consented) startServer(entry);
+      core.saveCache();
+    }
+    // `late`: the server took the event and missed the deadline; it logs that, nothing is printed.
   } catch {
     // Never in the way: nothing printed, exit 0.
   }
   // Done: leave at once once stdout is flushed — sockets of an abandoned request, or a keep-alive
   // pool, must not keep the agent waiting.
   process.stdout.write('', () => process.exit(0));
+}
+
+function write(text: string): Promise<void> {
+  return new Promise((resolve) => (text === '' ? resolve() : process.stdout.write(text, () => resolve())));
+}
+
+/** Starts the hook server detached from this process and its stdio; it takes over from the next event. */
+function startServer(entry: string): void {
+  try {
+    const child = spawn(process.execPath, [entry, '--serve'], { detached: true, stdio: 'ignore', env: process.env, windowsHide: true, cwd: os.tmpdir() });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // No server: the next event runs in its own process again.
+  }
 }
 
 void main();

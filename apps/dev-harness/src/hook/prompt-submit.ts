@@ -10,8 +10,8 @@ import { readTier, renderCachedRecall, withRecalledFacts, writeTier } from './lo
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
-/** Time kept back from the deadline for rendering and printing. */
-const RENDER_MARGIN_MS = 40;
+/** Time kept back from the deadline for rendering, logging and handing the answer to the runner. */
+const RENDER_MARGIN_MS = 75;
 
 /** ≈ 4 characters a token, as memory-core estimates (a real tokenizer would cost the hook its start). */
 function estimateTokens(text: string): number {

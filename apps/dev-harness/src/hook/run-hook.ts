@@ -4,7 +4,7 @@
 // exits 0. Without consent for the configured endpoint nothing touches the network.
 import type { Environment } from '@graphiti-memory/memory-node-storage';
 import { resolveHookContext, type HookContext } from './hook-context.js';
-import { recordHookRun } from './hook-log.js';
+import { recordHookRun, type HookRun } from './hook-log.js';
 import { openHookMemory, type HookMemory } from './hook-memory.js';
 import { parseHookOptions } from './hook-options.js';
 import type { DrainerLaunch } from './hook-drainer.js';
@@ -20,6 +20,21 @@ export interface HookIo {
   /** How to start the background drainer; `undefined` leaves delivery to the next drain. */
   readonly drainer: DrainerLaunch | undefined;
   readonly now?: () => Date;
+  /** When the hook process started (epoch ms); deadlines count from here. Default: now. */
+  readonly startedAt?: number;
+  /** Told the event's deadline (ms from `startedAt`) once the config is read (the hook server tells its runner). */
+  readonly onDeadline?: (ms: number) => void;
+  /** Who ran the event, for the run log: the runner itself or the background hook server. */
+  readonly via?: HookRun['via'];
+}
+
+/** Where a run was logged, for a caller that has more to log (never content). */
+export interface HookRunSummary {
+  readonly stateDirectory: string | undefined;
+  readonly event: string;
+  readonly outcome: string;
+  /** Memory is on with consent for the endpoint: worth keeping a hook server warm. */
+  readonly consented: boolean;
 }
 
 const DRAIN_EVENT = JSON.stringify({ hook_event_name: 'Stop' });
@@ -27,14 +42,17 @@ const DRAIN_EVENT = JSON.stringify({ hook_event_name: 'Stop' });
 const CLOSE_BOUND_MS = 100;
 /** Longest per-request timeout of SessionStart's and Stop's calls (they have no recall deadline). */
 const HOOK_REQUEST_TIMEOUT_MS = 5_000;
+/** Stop and SessionEnd only write the outbox: generous, so a slow disk does not lose turns. */
+const CAPTURE_DEADLINE_MS = 10_000;
 
 /** Runs one hook event; resolves when done, never rejects. */
-export async function runHook(io: HookIo): Promise<void> {
-  const startedAt = Date.now();
+export async function runHook(io: HookIo): Promise<HookRunSummary> {
+  const startedAt = io.startedAt ?? Date.now();
   const now = io.now ?? (() => new Date());
   const options = parseHookOptions(io.argv);
   let stateDirectory: string | undefined;
   let event = options.event ?? 'unknown';
+  let consented = false;
   let result: HandlerResult;
   try {
     // The drainer reads no stdin: it runs as a Stop of the workspace it was started for.
@@ -45,8 +63,10 @@ export async function runHook(io: HookIo): Promise<void> {
       result = { outcome: resolved.outcome, ...(resolved.detail === undefined ? {} : { detail: resolved.detail }) };
     } else {
       const { context } = resolved;
+      consented = true;
       stateDirectory = context.stateDirectory;
       event = options.drain ? 'drain' : context.hook.event;
+      io.onDeadline?.(context.hook.event === 'Stop' || context.hook.event === 'SessionEnd' ? CAPTURE_DEADLINE_MS : context.config.recallTimeoutMs);
       result = options.drain ? await (await import('./hook-drainer.js')).runDrainer(context) : await handleEvent(context, startedAt, now);
       if (result.context !== undefined) {
         io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
@@ -64,8 +84,10 @@ export async function runHook(io: HookIo): Promise<void> {
       outcome: result.outcome,
       ms: Date.now() - startedAt,
       ...(result.detail === undefined ? {} : { detail: result.detail }),
+      ...(io.via === undefined ? {} : { via: io.via }),
     });
   }
+  return { stateDirectory, event, outcome: result.outcome, consented };
 }
 
 async function handleEvent(context: HookContext, startedAt: number, now: () => Date): Promise<HandlerResult> {

@@ -24,6 +24,8 @@ import { AgentHookPlaces } from './agent-hook-places.js';
 
 export const CONNECTED_BY = 'vscode';
 export const RUNNER_FILE_NAME = 'hook-runner.cjs';
+/** The runner's heavy half, next to it; `<build>` ties it to exactly one entry. */
+export const RUNNER_CORE_FILE = /^hook-runner-core-[0-9a-f]+\.cjs$/;
 /** Global state mark: the key file holds the key this extension wrote, so clearing the key removes it. */
 export const KEY_FILE_MARK = 'graphitiMemory.agents.keyFileWritten';
 
@@ -87,7 +89,7 @@ export class AgentConnection {
   async refresh(): Promise<boolean> {
     const targets = await this.connected();
     if (targets.length === 0) return false;
-    const runnerChanged = !(await sameContent(this.places.bundledRunner, this.runnerPath()));
+    const runnerChanged = !(await sameContent(this.places.bundledRunner, this.runnerPath())) || !(await this.#coresPlaced());
     if (runnerChanged) await this.#placeRunner();
     let changed = runnerChanged;
     for (const target of targets) {
@@ -136,12 +138,22 @@ export class AgentConnection {
         `the hook runner is missing from this installation (${this.places.bundledRunner}); reinstall the Graphiti Memory extension`,
       );
     }
-    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    // Copy then rename: an agent starting the runner meanwhile never sees half a file.
-    const partial = `${target}.${process.pid}.partial`;
-    await fs.copyFile(this.places.bundledRunner, partial);
-    await fs.rename(partial, target);
+    const folder = path.dirname(target);
+    await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+    // The core first, then the entry that names it: an agent starting the runner meanwhile runs
+    // either the old pair or the new one, never half of each. Each file is copied then renamed,
+    // so none is ever seen half-written.
+    const cores = await runnerCores(path.dirname(this.places.bundledRunner));
+    for (const core of cores) await copyAtomically(path.join(path.dirname(this.places.bundledRunner), core), path.join(folder, core));
+    await copyAtomically(this.places.bundledRunner, target);
+    // Older cores: no entry names them any more (a runner that already loaded one keeps it in memory).
+    for (const old of await runnerCores(folder)) if (!cores.includes(old)) await fs.rm(path.join(folder, old), { force: true }).catch(() => undefined);
     return target;
+  }
+
+  async #coresPlaced(): Promise<boolean> {
+    const placed = await runnerCores(path.dirname(this.runnerPath()));
+    return (await runnerCores(path.dirname(this.places.bundledRunner))).every((core) => placed.includes(core));
   }
 
   #writeUserConfig(settings: MemorySettings, now: Date): Promise<string> {
@@ -160,6 +172,17 @@ export class AgentConnection {
     await updateConfigFile(file, patch);
     return file;
   }
+}
+
+async function runnerCores(folder: string): Promise<string[]> {
+  const names = await fs.readdir(folder).catch(() => [] as string[]);
+  return names.filter((name) => RUNNER_CORE_FILE.test(name));
+}
+
+async function copyAtomically(source: string, target: string): Promise<void> {
+  const partial = `${target}.${process.pid}.partial`;
+  await fs.copyFile(source, partial);
+  await fs.rename(partial, target);
 }
 
 async function sameContent(a: string, b: string): Promise<boolean> {

@@ -23,6 +23,7 @@ describe('agent hooks: what ships', () => {
     const allowed = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n');
     expect(allowed).toContain(`!${path.normalize(instructions!.path)}`);
     expect(allowed).toContain('!dist/hook-runner.cjs');
+    expect(allowed).toContain('!dist/hook-runner-core-*.cjs');
   });
 
   it('runs the runner with VS Code\'s own runtime: as node on a server, Electron as node on the desktop', () => {

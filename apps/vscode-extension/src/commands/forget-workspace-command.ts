@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ForgetService, Logger, MemoryGate, type ForgetRequest } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { describeFailure, errorClass } from './describe-error.js';
+import { showOutcome } from './show-outcome.js';
 
 export const FORGET = 'Forget';
 
@@ -100,7 +101,6 @@ export class ForgetWorkspaceCommand implements Contribution {
 
   async run(): Promise<ForgetResult> {
     const result = await this.forgetter.forget('workspace');
-    void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
-    return result;
+    return showOutcome(result);
   }
 }

@@ -9,6 +9,7 @@ import { Ingestion, Logger, MemoryGate, parseClaudeCodeTranscript } from '@graph
 import { claudeCodeFolderOf, claudeCodeProjectsFolder } from '../capture/claude-code-folders.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
+import { showOutcome } from './show-outcome.js';
 
 export interface ImportResult {
   readonly ok: boolean;
@@ -34,8 +35,7 @@ export class ImportClaudeCodeCommand implements Contribution {
 
   async run(files?: unknown): Promise<ImportResult> {
     const result = await this.#run(files);
-    void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
-    return result;
+    return showOutcome(result);
   }
 
   async #run(given: unknown): Promise<ImportResult> {

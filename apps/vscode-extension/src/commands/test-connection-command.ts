@@ -12,6 +12,7 @@ import { createProbeClient } from '../adapters/graphiti-connection.js';
 import { SETTINGS_SECTION } from '../adapters/vscode-settings-source.js';
 import type { Contribution } from '../composition/tokens.js';
 import { describeFailure, errorClass } from './describe-error.js';
+import { showOutcome } from './show-outcome.js';
 
 export type TestConnectionMode = 'health' | 'smoke';
 
@@ -56,10 +57,8 @@ export class TestConnectionCommand implements Contribution {
 
   async run(requested?: unknown): Promise<TestConnectionResult> {
     const result = await this.#run(requested);
-    const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(result.message);
     this.logger.info('test connection', { mode: result.mode, ok: result.ok });
-    return result;
+    return showOutcome(result);
   }
 
   async #run(requested: unknown): Promise<TestConnectionResult> {

@@ -4,6 +4,7 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { ConsentStore, MemoryConfiguration, MemoryGate } from '@graphiti-memory/memory-core';
 import { updateSetting } from '../adapters/vscode-settings-source.js';
+import { showOutcome } from '../commands/show-outcome.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ConsentFlow, type ConsentAnswer } from './consent-flow.js';
 
@@ -75,8 +76,7 @@ export class ConsentContribution implements Contribution {
   }
 
   #report(answer: ConsentAnswer, enabled: boolean, message: string): EnableResult {
-    const show = enabled ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(message);
+    showOutcome({ ok: enabled, message });
     return { answer, enabled, message };
   }
 }

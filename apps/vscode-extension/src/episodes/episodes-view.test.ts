@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type * as vscode from 'vscode';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
-import { answerMessages, windowRegistry } from '../test-support/vscode-double.js';
-import { DELETE, EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
+import { episodesProvider } from '../test-support/episodes-provider.js';
+import { answerMessages } from '../test-support/vscode-double.js';
+import { DELETE } from './episodes-view.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -10,16 +10,11 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function provider() {
-  const view = windowRegistry().treeViews.get(EPISODES_VIEW);
-  if (!view) throw new Error('the episodes view is not registered');
-  return view.treeDataProvider as vscode.TreeDataProvider<EpisodeNode>;
-}
 
 describe('episodes view', () => {
   it('is empty while memory is off (the welcome view explains)', async () => {
     harness = await activateExtension();
-    expect(await provider().getChildren()).toEqual([]);
+    expect(await episodesProvider().getChildren()).toEqual([]);
     expect(harness.emulator.requests).toEqual([]);
   });
 
@@ -27,11 +22,11 @@ describe('episodes view', () => {
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     await waitFor(() => harness!.emulator.state.episodes().length === 1, 5000, 'the episode stored');
-    const scopes = (await provider().getChildren()) ?? [];
+    const scopes = (await episodesProvider().getChildren()) ?? [];
     expect(scopes.map((node) => (node.type === 'scope' ? node.scope : node.type))).toEqual(['workspace', 'user']);
-    const episodes = (await provider().getChildren(scopes[0])) ?? [];
+    const episodes = (await episodesProvider().getChildren(scopes[0])) ?? [];
     expect(episodes).toHaveLength(1);
-    const item = await provider().getTreeItem(episodes[0]!);
+    const item = await episodesProvider().getTreeItem(episodes[0]!);
     expect(item.label).toBe('We use zod.');
     expect(item.contextValue).toBe('graphitiMemory.episode');
     answerMessages(DELETE);

@@ -12,6 +12,7 @@ import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { treeItemOf, type EpisodeNode } from './episode-nodes.js';
+import { showOutcome } from '../commands/show-outcome.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
 
@@ -171,7 +172,6 @@ export class EpisodesViewContribution implements Contribution {
 
   #report(result: ForgetResult): ForgetResult {
     if (result.ok) this.provider.refresh();
-    void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
-    return result;
+    return showOutcome(result);
   }
 }

@@ -5,8 +5,9 @@ import type * as vscode from 'vscode';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { REMEMBER_TOOL } from '../tools/memory-tools.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
-import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation, windowRegistry } from '../test-support/vscode-double.js';
-import { EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
+import { episodesProvider } from '../test-support/episodes-provider.js';
+import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation } from '../test-support/vscode-double.js';
+import type { EpisodeNode } from './episodes-view.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -14,11 +15,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function provider() {
-  const view = windowRegistry().treeViews.get(EPISODES_VIEW);
-  if (!view) throw new Error('the episodes view is not registered');
-  return view.treeDataProvider as vscode.TreeDataProvider<EpisodeNode>;
-}
 
 async function remember(content: string, kind = 'preference', scope = 'workspace'): Promise<string> {
   const tool = chatRegistrations().tools.get(REMEMBER_TOOL);
@@ -30,9 +26,9 @@ async function remember(content: string, kind = 'preference', scope = 'workspace
 }
 
 async function pendingNodes(): Promise<EpisodeNode[]> {
-  const roots = (await provider().getChildren()) ?? [];
+  const roots = (await episodesProvider().getChildren()) ?? [];
   const pending = roots.find((node) => node.type === 'pendingRoot');
-  return pending === undefined ? [] : ((await provider().getChildren(pending)) ?? []);
+  return pending === undefined ? [] : ((await episodesProvider().getChildren(pending)) ?? []);
 }
 
 function sentContents(): string[] {
@@ -51,7 +47,7 @@ describe('review of pending memories (autoPromote.review, on by default)', () =>
 
     const pending = await pendingNodes();
     expect(pending).toHaveLength(2);
-    const item = await provider().getTreeItem(pending[0]!);
+    const item = await episodesProvider().getTreeItem(pending[0]!);
     expect(item.label).toBe('preference (workspace): The user prefers pnpm.');
     expect(item.contextValue).toBe('graphitiMemory.pending');
 

@@ -7,6 +7,7 @@ import { ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { REFUSALS } from '../memory/promotion-refusals.js';
 import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
+import { showOutcome } from '../commands/show-outcome.js';
 
 export interface ReviewResult {
   readonly ok: boolean;
@@ -71,7 +72,6 @@ export class PendingMemoriesContribution implements Contribution {
         result = { ok: false, status: 'not-found', message: 'Graphiti Memory: that memory is no longer pending (approved or rejected elsewhere).' };
         break;
     }
-    void (result.ok ? vscode.window.showInformationMessage(result.message) : vscode.window.showWarningMessage(result.message));
-    return result;
+    return showOutcome(result);
   }
 }

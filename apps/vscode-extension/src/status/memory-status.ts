@@ -1,5 +1,8 @@
 // One snapshot of how memory is doing, for the status bar, Show Status, /status and the welcome
 // view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
+// Recomputed on events only (settings, consent, trust, delivery stats, recall outcomes): none of
+// its inputs changes with time alone (ingestion decides "failing"/"not processing" in a pass and
+// tells its stats listeners), so nothing polls.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import {
@@ -36,22 +39,18 @@ export interface StatusSnapshot {
   readonly summary: string;
 }
 
-/** How often delivery counters are read while memory is on (cheap: an in-memory read). */
-export const STATUS_POLL_MS = 2000;
-
 @injectable()
 export class MemoryStatus implements vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<StatusSnapshot>();
   readonly onDidChange = this.#changed.event;
   #lastRecall: RecallOutcomeKind | undefined;
   #last: string | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
   readonly #subscriptions: { dispose(): void }[] = [];
 
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'stats'>,
+    @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'stats' | 'onDidChangeStats'>,
     @inject(ConsentEvents) consentEvents: ConsentEvents,
     @inject(ConsentStore) private readonly consent: ConsentStore,
   ) {
@@ -60,6 +59,7 @@ export class MemoryStatus implements vscode.Disposable {
       configuration.onDidChange(refresh),
       consentEvents.onDidChange(refresh),
       vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+      ingestion.onDidChangeStats(refresh),
     );
   }
 
@@ -105,7 +105,6 @@ export class MemoryStatus implements vscode.Disposable {
   refresh(): StatusSnapshot {
     const snapshot = this.snapshot();
     const key = JSON.stringify([snapshot.state, snapshot.queueDepth, snapshot.summary]);
-    this.#ensurePolling(snapshot.gate.open);
     if (key !== this.#last) {
       this.#last = key;
       this.#changed.fire(snapshot);
@@ -114,20 +113,8 @@ export class MemoryStatus implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
     for (const subscription of this.#subscriptions.splice(0)) subscription.dispose();
     this.#changed.dispose();
-  }
-
-  #ensurePolling(open: boolean): void {
-    if (open && this.#timer === undefined) {
-      this.#timer = setInterval(() => this.refresh(), STATUS_POLL_MS);
-      this.#timer.unref?.();
-    } else if (!open && this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
   }
 }
 

@@ -44,6 +44,8 @@ describe('status bar', () => {
       await pipeline.drain();
       return pipeline.stats().state === 'failing';
     }, 15_000, 'the refused send to be recorded');
+    // The item follows delivery stats as they change (no Show Status, no polling).
+    expect(item()?.text).toContain('failing · 1 queued');
     const snapshot = await harness.command<{ state: string; queueDepth: number }>('graphitiMemory.showStatus');
     expect(snapshot).toMatchObject({ state: 'failing', queueDepth: 1 });
     expect(item()?.text).toContain('failing · 1 queued');
@@ -61,12 +63,15 @@ describe('status bar', () => {
       await pipeline.drain();
       return pipeline.stats().deadLetters === 1;
     }, 15_000, 'the refused message to become a dead letter');
+    expect(item()?.text).toContain('1 dead');
     const snapshot = await harness.command<{ deadLetters: number; queueDepth: number; summary: string }>('graphitiMemory.showStatus');
     expect(snapshot).toMatchObject({ deadLetters: 1, queueDepth: 0 });
     expect(snapshot.summary).toContain('Retry Dead Letters');
     expect(item()?.text).toContain('1 dead');
     harness.emulator.setFaults({});
     expect(await harness.command<number>('graphitiMemory.retryDeadLetters')).toBe(1);
+    // Retrying changes the stats at once, and the item with them.
+    expect(item()?.text).not.toContain('dead');
     await waitFor(async () => {
       await pipeline.drain();
       return pipeline.stats().counters.sent === 1;

@@ -28,8 +28,8 @@ export class StatusCommands implements Contribution {
 
   /** Sends the dead letters again (fresh attempts); returns how many. Nothing to do before the outbox opened. */
   retryDeadLetters(): number {
+    // The status follows: retrying changes the delivery stats it listens to.
     const retried = this.ingestion.retryDeadLetters();
-    this.status.refresh();
     void vscode.window.showInformationMessage(
       retried === 0 ? 'Graphiti Memory: no dead letters to retry.' : `Graphiti Memory: sending ${retried} dead letter(s) again.`,
     );

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import * as vscodeDouble from 'vscode';
 import { resetTestHost } from './vscode-double.js';
 
@@ -20,6 +20,12 @@ moduleWithLoader._load = function load(request, parent, isMain) {
 process.env['GRAPHITI_MEMORY_CONFIG_DIR'] = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-'));
 // So does the state folder shared with the harness (the group registry).
 process.env['GRAPHITI_MEMORY_STATE_DIR'] = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-state-'));
+const temporaryFolders = [process.env['GRAPHITI_MEMORY_CONFIG_DIR'], process.env['GRAPHITI_MEMORY_STATE_DIR']];
+
+afterAll(() => {
+  // Retried: a write started by a test may still land while the folder is removed.
+  for (const folder of temporaryFolders) fs.rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+});
 
 beforeEach(() => {
   resetTestHost();

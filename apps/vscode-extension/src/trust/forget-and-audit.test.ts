@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type * as vscode from 'vscode';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { FORGET } from '../commands/forget-workspace-command.js';
-import { EPISODES_VIEW, type EpisodeNode } from '../episodes/episodes-view.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { episodesProvider } from '../test-support/episodes-provider.js';
 import { answerMessages, windowRegistry } from '../test-support/vscode-double.js';
 
 let harness: Harness | undefined;
@@ -34,11 +33,6 @@ async function captureSession(sessionId: string, prompt: string, answer: string)
   await harness!.container.get(CaptureContribution).scanNow();
 }
 
-function provider() {
-  const view = windowRegistry().treeViews.get(EPISODES_VIEW);
-  if (!view) throw new Error('the episodes view is not registered');
-  return view.treeDataProvider as vscode.TreeDataProvider<EpisodeNode>;
-}
 
 function groupsWithEpisodes(): string[] {
   return [...new Set(harness!.emulator.state.episodes().map((episode) => episode.group_id))].sort();
@@ -54,14 +48,14 @@ describe('forget the workspace, sessions included; the audit log', () => {
     await harness.emulator.idle();
     const written = groupsWithEpisodes();
 
-    const roots = (await provider().getChildren()) ?? [];
+    const roots = (await episodesProvider().getChildren()) ?? [];
     expect(roots.map((node) => node.type)).toEqual(['scope', 'sessions', 'scope']);
-    const sessions = (await provider().getChildren(roots[1])) ?? [];
+    const sessions = (await episodesProvider().getChildren(roots[1])) ?? [];
     expect(sessions).toHaveLength(1);
-    const item = await provider().getTreeItem(sessions[0]!);
+    const item = await episodesProvider().getTreeItem(sessions[0]!);
     expect(item.label).toBe('We deploy with Fly.io.');
     expect(item.description).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(((await provider().getChildren(sessions[0])) ?? []).map((node) => node.type)).toEqual(['episode', 'episode']);
+    expect(((await episodesProvider().getChildren(sessions[0])) ?? []).map((node) => node.type)).toEqual(['episode', 'episode']);
 
     // A second session whose messages cannot be delivered yet: they wait in the outbox.
     harness.emulator.setFaults({ messages: { errorRate: 1 } });
@@ -84,7 +78,7 @@ describe('forget the workspace, sessions included; the audit log', () => {
     expect(await harness.container.get(CaptureContribution).scanNow()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(groupsWithEpisodes()).toEqual([]);
-    const roots2 = (await provider().getChildren()) ?? [];
+    const roots2 = (await episodesProvider().getChildren()) ?? [];
     expect(roots2.map((node) => node.type)).toEqual(['scope', 'scope']);
   });
 

@@ -8,12 +8,18 @@ import { answerInputBoxes, clipboardContents, resetTestHost, sessionRequests, si
 import { accountUserKey } from './user-memory-key.js';
 
 const harnesses: Harness[] = [];
-beforeEach(() => {
-  vi.stubEnv('GRAPHITI_MEMORY_CONFIG_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-')));
-});
+const configFolders: string[] = [];
+/** A user config folder of its own (one per simulated machine), removed after the test. */
+function useFreshConfigFolder(): void {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-'));
+  configFolders.push(folder);
+  vi.stubEnv('GRAPHITI_MEMORY_CONFIG_DIR', folder);
+}
+beforeEach(() => useFreshConfigFolder());
 afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.dispose();
   vi.unstubAllEnvs();
+  for (const folder of configFolders.splice(0)) fs.rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 async function start(options: Parameters<typeof activateExtension>[0] = { settings: { 'graphitiMemory.enabled': true }, consented: true }) {
@@ -57,7 +63,7 @@ describe('user memory key', () => {
     const firstGroup = await userGroupOf(first);
 
     // Another machine: a fresh VS Code with its own state and user config.
-    vi.stubEnv('GRAPHITI_MEMORY_CONFIG_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-config-')));
+    useFreshConfigFolder();
     resetTestHost();
     const second = await start();
     answerInputBoxes(key);

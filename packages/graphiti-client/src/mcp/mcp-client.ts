@@ -31,6 +31,7 @@ import {
 import { sendOnce, type TransportSettings } from '../transport/request.js';
 import { checkResponse, newMessagesRequestSchema, parseRequest } from '../validation.js';
 import { isSessionLost, toolError, transportError } from './mcp-errors.js';
+import { callSignal } from './call-signal.js';
 import { createMcpFetch } from './mcp-fetch.js';
 import { McpSession, type Session } from './mcp-session.js';
 import {
@@ -322,16 +323,19 @@ export class GraphitiMcpClient implements GraphitiApi {
     request: RequestDescription,
   ): Promise<ToolResult> {
     const session = await this.connected(settings, request);
+    const call = callSignal(settings.signal);
     try {
       // `request` rather than `callTool`: the same `tools/call`, checked against toolResultSchema.
       // callTool's extras (tool output schemas, task tools) need a tools/list this client never sends.
       return await session.client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, toolResultSchema, {
         timeout: settings.timeoutMs,
-        ...(settings.signal === undefined ? {} : { signal: settings.signal }),
+        ...call.options,
       });
     } catch (error) {
       if (isSessionLost(error)) this.session.forget(session);
       throw error;
+    } finally {
+      call.dispose();
     }
   }
 

@@ -1,48 +1,37 @@
 // Confirming: sent records are looked for by name in their group's `/episodes`; found ones leave
 // the outbox, and ones the tracker deems lost are sent again — or, after `maxAttempts` sends,
 // become dead letters.
-import type { Clock, GraphitiApi, Logger, Outbox, OutboxRecord, TelemetrySink } from '../ports.js';
-import type { MemoryConfiguration } from '../settings/index.js';
+import type { GraphitiApi, OutboxRecord } from '../ports.js';
+import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure } from './delivery-failure.js';
-import type { DeliveryBounds } from './delivery-bounds.js';
-import { groupByGroupId, type DeliveryState } from './delivery-state.js';
-import type { DeliveryTracker } from './delivery-tracker.js';
-import type { IngestionOptions } from './ingestion-options.js';
-import { MAX_EPISODES_PER_POLL, type SenderHost } from './message-sender.js';
+import { groupByGroupId } from './delivery-state.js';
+import { MAX_EPISODES_PER_POLL } from './message-sender.js';
 
 /** Smallest `last_n` per poll: other writers to the same group may have added episodes meanwhile. */
 const MIN_EPISODES_PER_POLL = 50;
 
 export class DeliveryConfirmer {
   constructor(
-    private readonly outbox: Outbox,
-    private readonly state: DeliveryState,
-    private readonly tracker: DeliveryTracker,
-    private readonly bounds: DeliveryBounds,
-    private readonly configuration: MemoryConfiguration,
-    private readonly clock: Pick<Clock, 'now'>,
-    private readonly logger: Logger,
-    private readonly telemetry: TelemetrySink,
-    private readonly options: Pick<IngestionOptions, 'maxPollIntervalMs'>,
+    private readonly context: DeliveryContext,
     /** When the service started: records sent earlier were recovered from a previous run. */
     private readonly createdAt: number,
-    private readonly host: Pick<SenderHost, 'disposed' | 'signal'>,
   ) {}
 
   async confirmInFlight(api: GraphitiApi): Promise<void> {
-    const inFlight = this.bounds.expire(await this.outbox.inFlight());
+    const { bounds, outbox, state, tracker, configuration, host, clock } = this.context;
+    const inFlight = bounds.expire(await outbox.inFlight());
     const byGroup = groupByGroupId(inFlight);
-    this.state.inFlightCount = inFlight.length;
-    this.state.inFlightByGroup = new Map([...byGroup].map(([groupId, records]) => [groupId, records.length]));
-    this.tracker.retainGroups(new Set(byGroup.keys()));
+    state.inFlightCount = inFlight.length;
+    state.inFlightByGroup = new Map([...byGroup].map(([groupId, records]) => [groupId, records.length]));
+    tracker.retainGroups(new Set(byGroup.keys()));
     if (inFlight.length === 0) {
-      this.state.pollFailures = 0;
+      state.pollFailures = 0;
       return;
     }
-    const timeoutMs = this.configuration.current().timeoutMs;
+    const timeoutMs = configuration.current().timeoutMs;
     for (const [groupId, records] of byGroup) {
-      if (this.host.disposed) return;
-      if (!this.tracker.isPollDue(groupId, this.clock.now())) continue;
+      if (host.disposed) return;
+      if (!tracker.isPollDue(groupId, clock.now())) continue;
       await this.#pollGroup(api, groupId, records, timeoutMs);
     }
   }
@@ -54,8 +43,9 @@ export class DeliveryConfirmer {
    * (of this or another process), so those are looked for in the widest window.
    */
   #episodesWindow(records: readonly OutboxRecord[]): number {
-    const now = this.clock.now();
-    const patience = this.options.maxPollIntervalMs * 2;
+    const { clock, options } = this.context;
+    const now = clock.now();
+    const patience = options.maxPollIntervalMs * 2;
     const mayBeBuried = records.some(
       (record) => record.attempts > 1 || record.sentAt === undefined || record.sentAt < this.createdAt || now - record.sentAt > patience,
     );
@@ -64,42 +54,44 @@ export class DeliveryConfirmer {
   }
 
   async #pollGroup(api: GraphitiApi, groupId: string, records: readonly OutboxRecord[], timeoutMs: number): Promise<void> {
+    const { state, tracker, clock, logger, host } = this.context;
     const lastN = this.#episodesWindow(records);
     let names: Set<string>;
     try {
-      const episodes = await api.getEpisodes(groupId, { lastN }, { timeoutMs, maxRetries: 0, signal: this.host.signal });
+      const episodes = await api.getEpisodes(groupId, { lastN }, { timeoutMs, maxRetries: 0, signal: host.signal });
       names = new Set(episodes.map((episode) => episode.name));
-      this.state.pollFailures = 0;
+      state.pollFailures = 0;
     } catch (error) {
-      if (this.host.disposed) return;
+      if (host.disposed) return;
       const failure = classifyFailure(error);
-      this.state.pollFailures++;
-      this.state.recordError(failure, this.clock.now());
-      this.tracker.polled(groupId, this.clock.now(), false);
-      this.logger.warn('ingestion: looking for sent messages failed', {
+      state.pollFailures++;
+      state.recordError(failure, clock.now());
+      tracker.polled(groupId, clock.now(), false);
+      logger.warn('ingestion: looking for sent messages failed', {
         errorClass: failure.errorClass,
         reason: failure.reason,
       });
       return;
     }
-    const now = this.clock.now();
+    const now = clock.now();
     const found = records.filter((record) => record.message.name !== undefined && names.has(record.message.name));
     if (found.length > 0) this.#confirm(groupId, found, now);
     const foundIds = new Set(found.map((record) => record.id));
-    const due = records.filter((record) => !foundIds.has(record.id) && this.tracker.resendDue(record, now));
+    const due = records.filter((record) => !foundIds.has(record.id) && tracker.resendDue(record, now));
     if (due.length > 0) this.#resend(groupId, due, now);
-    this.tracker.polled(groupId, now, found.length > 0);
+    tracker.polled(groupId, now, found.length > 0);
   }
 
   #confirm(groupId: string, records: readonly OutboxRecord[], now: number): void {
-    this.outbox.markConfirmed(records.map((record) => record.id));
-    this.state.changeInFlight(groupId, -records.length);
-    this.state.counters.confirmed += records.length;
-    this.tracker.confirmed(records, now);
-    this.state.lastConfirmedAt = now;
-    this.state.stalled = false;
+    const { outbox, state, tracker, telemetry } = this.context;
+    outbox.markConfirmed(records.map((record) => record.id));
+    state.changeInFlight(groupId, -records.length);
+    state.counters.confirmed += records.length;
+    tracker.confirmed(records, now);
+    state.lastConfirmedAt = now;
+    state.stalled = false;
     const totalLatency = records.reduce((sum, record) => sum + (now - (record.sentAt ?? record.enqueuedAt)), 0);
-    this.telemetry.emit({
+    telemetry.emit({
       type: 'confirmed',
       messages: records.length,
       latencyMs: Math.round(totalLatency / records.length),
@@ -107,22 +99,23 @@ export class DeliveryConfirmer {
   }
 
   #resend(groupId: string, due: readonly OutboxRecord[], now: number): void {
-    const { maxAttempts } = this.bounds.limits();
+    const { outbox, state, tracker, bounds, telemetry, logger } = this.context;
+    const { maxAttempts } = bounds.limits();
     const exhausted = due.filter((record) => record.attempts >= maxAttempts);
     if (exhausted.length > 0) {
-      this.state.changeInFlight(groupId, -exhausted.length);
-      this.bounds.deadLetter(exhausted, { disposition: 'dead-letter', errorClass: 'Unconfirmed', reason: `sent ${maxAttempts} times, never stored` });
+      state.changeInFlight(groupId, -exhausted.length);
+      bounds.deadLetter(exhausted, { disposition: 'dead-letter', errorClass: 'Unconfirmed', reason: `sent ${maxAttempts} times, never stored` });
     }
     const records = due.filter((record) => record.attempts < maxAttempts);
     if (records.length === 0) return;
-    const noProgress = this.tracker.noProgress(now);
-    this.outbox.markPending(records.map((record) => record.id));
-    this.state.changeInFlight(groupId, -records.length);
-    this.state.counters.resent += records.length;
+    const noProgress = tracker.noProgress(now);
+    outbox.markPending(records.map((record) => record.id));
+    state.changeInFlight(groupId, -records.length);
+    state.counters.resent += records.length;
     // 202s and still nothing for a whole window: upstream's silent worker death, or a restart.
-    if (noProgress && this.state.lastSendAccepted) this.state.stalled = true;
-    this.telemetry.emit({ type: 'resent', messages: records.length });
-    this.logger.warn('ingestion: sent messages never appeared; sending them again', {
+    if (noProgress && state.lastSendAccepted) state.stalled = true;
+    telemetry.emit({ type: 'resent', messages: records.length });
+    logger.warn('ingestion: sent messages never appeared; sending them again', {
       messages: records.length,
       serverShowsProgress: !noProgress,
     });

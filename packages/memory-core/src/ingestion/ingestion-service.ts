@@ -16,13 +16,14 @@ import {
 import { MemoryConfiguration } from '../settings/index.js';
 import { DeliveryBounds } from './delivery-bounds.js';
 import { DeliveryConfirmer } from './delivery-confirmer.js';
+import type { DeliveryContext, DeliveryHost } from './delivery-context.js';
 import { DeliveryState, errorName } from './delivery-state.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { DrainLoop } from './drain-loop.js';
 import { IngestionOptions, resolveIngestionOptions } from './ingestion-options.js';
 import type { ConfirmationResult, IngestionState, IngestionStats } from './ingestion-stats.js';
 import type { Ingestion } from './ingestion.js';
-import { MessageSender, type SenderHost } from './message-sender.js';
+import { MessageSender } from './message-sender.js';
 import { StorageHandle } from './storage-handle.js';
 import { TurnStaging } from './turn-staging.js';
 
@@ -71,7 +72,7 @@ export class IngestionService implements Ingestion {
     this.tracker = new DeliveryTracker(this.options, createdAt);
     const state = this.state;
     const isDisposed = (): boolean => this.disposed;
-    const host: SenderHost = {
+    const host: DeliveryHost = {
       get disposed() {
         return isDisposed();
       },
@@ -80,10 +81,9 @@ export class IngestionService implements Ingestion {
     };
     this.storage = new StorageHandle(storage, ({ outbox }) => {
       const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
-      this.delivery = {
-        sender: new MessageSender(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, host),
-        confirmer: new DeliveryConfirmer(outbox, state, this.tracker, bounds, configuration, clock, logger, telemetry, this.options, createdAt, host),
-      };
+      const tracker = this.tracker;
+      const context: DeliveryContext = { outbox, state, tracker, bounds, configuration, clock, logger, telemetry, options: this.options, host };
+      this.delivery = { sender: new MessageSender(context), confirmer: new DeliveryConfirmer(context, createdAt) };
     });
     this.loop = new DrainLoop(
       {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../ports.js';
 import { CLAUDE_CODE_LINES, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_TRANSCRIPT } from './fixtures/claude-code-session.js';
 import { ClaudeCodeTranscriptReader, parseClaudeCodeTranscript } from './index.js';
+import { readInChunks } from './test-support-transcripts.js';
 
 const at = (second: number): string => new Date(Date.UTC(2026, 10, 3, 9, 0, second)).toISOString();
 
@@ -119,12 +120,7 @@ describe('ClaudeCodeTranscriptReader', () => {
     const whole = parseClaudeCodeTranscript(CLAUDE_CODE_TRANSCRIPT);
     for (const size of [1, 7, 64, 1000]) {
       const reader = new ClaudeCodeTranscriptReader();
-      const turns: ChatTurn[] = [];
-      for (let offset = 0; offset < CLAUDE_CODE_TRANSCRIPT.length; offset += size) {
-        turns.push(...reader.push(CLAUDE_CODE_TRANSCRIPT.slice(offset, offset + size)));
-      }
-      turns.push(...reader.end());
-      expect(turns).toEqual(whole.turns);
+      expect(readInChunks(reader, CLAUDE_CODE_TRANSCRIPT, size)).toEqual(whole.turns);
       expect(reader.stats().malformedLines).toBe(2);
       expect(reader.stats().tornLastLine).toBe(true);
     }

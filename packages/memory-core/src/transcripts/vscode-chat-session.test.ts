@@ -9,6 +9,7 @@ import {
   VSCODE_CHAT_SESSION_ID,
 } from './fixtures/vscode-chat-session.js';
 import { parseVsCodeChatSession, VsCodeChatSessionReader } from './index.js';
+import { readInChunks } from './test-support-transcripts.js';
 
 const iso = (offset: number): string => new Date(VSCODE_CHAT_CREATED + offset).toISOString();
 
@@ -118,10 +119,7 @@ describe('VsCodeChatSessionReader', () => {
     const whole = parseVsCodeChatSession(VSCODE_CHAT_LOG);
     for (const size of [1, 13, 256]) {
       const reader = new VsCodeChatSessionReader();
-      const turns: ChatTurn[] = [];
-      for (let offset = 0; offset < VSCODE_CHAT_LOG.length; offset += size) turns.push(...reader.push(VSCODE_CHAT_LOG.slice(offset, offset + size)));
-      turns.push(...reader.end());
-      expect(turns).toEqual(whole.turns);
+      expect(readInChunks(reader, VSCODE_CHAT_LOG, size)).toEqual(whole.turns);
       expect(reader.stats().skippedTurns).toBe(5);
     }
   });

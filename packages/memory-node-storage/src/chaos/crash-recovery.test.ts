@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnChaosChild } from '../test-support/chaos-process.js';
+import { exactlyOnce, spawnChaosChild } from '../test-support/chaos-process.js';
 import { temporaryDirectory } from '../test-support/journal-fixtures.js';
 
 const TOTAL = 2_000;
@@ -62,15 +62,7 @@ describe('crash and chaos', () => {
     const diagnostics = { workerAlive: emulator.state.workerAlive(), workerError: emulator.state.workerError(), queue: emulator.state.queueLength(), episodes: emulator.state.episodes().length };
     expect(done?.pending, JSON.stringify({ done, diagnostics })).toBe(0);
 
-    const counts = new Map<string, number>();
-    for (const episode of emulator.state.episodes()) counts.set(episode.name, (counts.get(episode.name) ?? 0) + 1);
-    const missing: number[] = [];
-    const duplicated: number[] = [];
-    for (let index = 0; index < TOTAL; index++) {
-      const count = counts.get(`chaos.turn.${index}.user`) ?? 0;
-      if (count === 0) missing.push(index);
-      if (count > 1) duplicated.push(index);
-    }
+    const { missing, duplicated } = exactlyOnce(emulator.state.episodes().map((episode) => episode.name), TOTAL);
     expect({ seed, missing: missing.slice(0, 20), missingCount: missing.length, duplicated: duplicated.slice(0, 20), duplicatedCount: duplicated.length }).toEqual({
       seed,
       missing: [],

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnChaosChild } from '../test-support/chaos-process.js';
+import { exactlyOnce, spawnChaosChild } from '../test-support/chaos-process.js';
 import { temporaryDirectory } from '../test-support/journal-fixtures.js';
 
 const TOTAL = 400;
@@ -47,15 +47,7 @@ describe('a lock removed while its holder runs', () => {
     await first.exited;
     await emulator.idle();
 
-    const counts = new Map<string, number>();
-    for (const episode of emulator.state.episodes()) counts.set(episode.name, (counts.get(episode.name) ?? 0) + 1);
-    const missing: number[] = [];
-    const duplicated: number[] = [];
-    for (let index = 0; index < TOTAL; index++) {
-      const count = counts.get(`chaos.turn.${index}.user`) ?? 0;
-      if (count === 0) missing.push(index);
-      if (count > 1) duplicated.push(index);
-    }
+    const { missing, duplicated } = exactlyOnce(emulator.state.episodes().map((episode) => episode.name), TOTAL);
     expect({ missing, duplicated }).toEqual({ missing: [], duplicated: [] });
   }, 120_000);
 });

@@ -4,22 +4,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { InMemoryDeliveryLedger } from '@graphiti-memory/memory-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeJournalLine } from '../journal/journal-line.js';
-import { FileOutbox, type FileOutboxOptions } from './file-outbox.js';
+import { FileOutbox } from './file-outbox.js';
 import { entry, journalFiles, temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { closingOutboxes } from '../test-support/outboxes.js';
 
-const opened: FileOutbox[] = [];
-
-async function openOutbox(options: FileOutboxOptions): Promise<FileOutbox> {
-  const outbox = await FileOutbox.open({ commitIntervalMs: 5, ...options });
-  opened.push(outbox);
-  return outbox;
-}
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((outbox) => outbox.close()));
-});
+const openOutbox = closingOutboxes();
 
 const entries = (from: number, to: number, groupId = 'group_a') => Array.from({ length: to - from }, (_, offset) => entry(from + offset, groupId));
 

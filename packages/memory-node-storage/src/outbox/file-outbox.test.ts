@@ -1,22 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FileOutbox, type FileOutboxOptions } from './file-outbox.js';
+import { describe, expect, it } from 'vitest';
+import { FileOutbox } from './file-outbox.js';
 import { encodeJournalLine } from '../journal/journal-line.js';
 import { enqueuedLine, entry, journalFiles, replayFile, temporaryDirectory, writeJournal } from '../test-support/journal-fixtures.js';
+import { closingOutboxes } from '../test-support/outboxes.js';
 
-const opened: FileOutbox[] = [];
-
-async function openOutbox(options: FileOutboxOptions): Promise<FileOutbox> {
-  const outbox = await FileOutbox.open({ commitIntervalMs: 5, ...options });
-  opened.push(outbox);
-  return outbox;
-}
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((outbox) => outbox.close()));
-});
+const openOutbox = closingOutboxes();
 
 describe('FileOutbox', () => {
   it('keeps records through send and confirmation, and journals them durably on flush', async () => {

@@ -71,3 +71,17 @@ export function spawnChaosChild(options: ChaosChildOptions): ChaosChildRun {
   });
   return run;
 }
+
+/** Which of the children's `total` messages are not among `episodeNames`, and which are more than once. */
+export function exactlyOnce(episodeNames: readonly string[], total: number): { missing: number[]; duplicated: number[] } {
+  const counts = new Map<string, number>();
+  for (const name of episodeNames) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const missing: number[] = [];
+  const duplicated: number[] = [];
+  for (let index = 0; index < total; index++) {
+    const count = counts.get(`chaos.turn.${index}.user`) ?? 0;
+    if (count === 0) missing.push(index);
+    if (count > 1) duplicated.push(index);
+  }
+  return { missing, duplicated };
+}

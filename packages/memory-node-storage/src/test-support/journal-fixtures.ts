@@ -3,12 +3,17 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { onTestFinished } from 'vitest';
 import type { OutboxEntry } from '@graphiti-memory/memory-core';
 import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
 import { replayEntries, type OutboxJournalEntry } from '../outbox/outbox-journal-entry.js';
 
+/** A fresh folder under the system temp folder, removed when the calling test finishes. */
 export async function temporaryDirectory(prefix = 'memory-node-storage-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const directory = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  // Best effort: a process a test left running may still write there; never fail a test for it.
+  onTestFinished(() => fs.rm(directory, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => undefined));
+  return directory;
 }
 
 export function entry(index: number, groupId = 'group_a'): OutboxEntry {

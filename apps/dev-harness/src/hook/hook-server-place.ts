@@ -1,0 +1,122 @@
+// Where the per-user hook server listens and what runner and server say to each other. The tiny
+// runner entry imports this, so it uses node built-ins only.
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Bumped when the frames below change; a runner never talks to a server of another protocol. */
+export const HOOK_SERVER_PROTOCOL = 1;
+/** `GRAPHITI_MEMORY_HOOK_SERVER=off` keeps every hook in its own process (no background server). */
+export const HOOK_SERVER_VARIABLE = 'GRAPHITI_MEMORY_HOOK_SERVER';
+
+/** The variables that decide whose config and state a hook uses: one server per distinct set. */
+const USER_VARIABLES = ['GRAPHITI_MEMORY_CONFIG_DIR', 'HOME', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'] as const;
+/** What a request carries of the runner's environment: config, paths, and what spawning needs. */
+const FORWARDED_VARIABLE = /^(GRAPHITI_|XDG_)|^(HOME|USERPROFILE|APPDATA|LOCALAPPDATA|PATH|Path|SystemRoot|TEMP|TMP|TMPDIR|ELECTRON_RUN_AS_NODE)$/;
+
+export interface HookServerPlace {
+  /** Unix socket path, or a Windows named pipe. */
+  readonly socket: string;
+  /** `{ pid, since, build, protocol }` of the running server. */
+  readonly info: string;
+  /** Target of the start lock (one server under races). */
+  readonly lock: string;
+}
+
+export interface HookServerInfo {
+  readonly pid: number;
+  readonly since: string;
+  readonly build: string;
+  readonly protocol: number;
+  readonly socket: string;
+}
+
+/** A request: one hook event, a liveness check, or a request to step down. */
+export type HookServerRequest =
+  | {
+      readonly kind: 'hook';
+      readonly protocol: number;
+      readonly build: string;
+      readonly argv: readonly string[];
+      readonly stdinText: string;
+      readonly cwd: string;
+      readonly env: Record<string, string>;
+      /** When the runner started (epoch ms): deadlines count from here. */
+      readonly startedAt: number;
+    }
+  | { readonly kind: 'ping' | 'stop'; readonly protocol: number; readonly build: string };
+
+/**
+ * Server frames, one JSON a line: `accepted` at once, `deadline` once the config is read, then
+ * `done` (or `mismatch`, `pong`, `stopping`).
+ */
+export type HookServerFrame =
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'deadline'; readonly ms: number }
+  | { readonly kind: 'done'; readonly output: string }
+  | { readonly kind: 'mismatch'; readonly build: string; readonly protocol: number }
+  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number }
+  | { readonly kind: 'stopping' };
+
+export function hookServerEnabled(env: NodeJS.ProcessEnv): boolean {
+  const value = env[HOOK_SERVER_VARIABLE]?.trim().toLowerCase();
+  return !(value === 'off' || value === '0' || value === 'false');
+}
+
+/**
+ * The server's place for this user, creating its private folder; `undefined` when that folder is
+ * not safely ours (another user's, or open to others): then hooks run in their own process.
+ */
+export function hookServerPlace(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): HookServerPlace | undefined {
+  const key = createHash('sha256')
+    .update(JSON.stringify(USER_VARIABLES.map((name) => env[name] ?? '')))
+    .digest('hex')
+    .slice(0, 16);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  // Short and private: Unix socket paths are limited to ~104 bytes, so not under the config folder.
+  const runtime = platform !== 'win32' && env['XDG_RUNTIME_DIR'] !== undefined && env['XDG_RUNTIME_DIR'] !== '' ? env['XDG_RUNTIME_DIR'] : os.tmpdir();
+  const folder = path.join(runtime, `graphiti-memory-${uid ?? 'user'}`);
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(folder);
+    if (!stat.isDirectory()) return undefined;
+    if (platform !== 'win32' && (stat.mode & 0o077) !== 0) return undefined;
+    if (uid !== undefined && stat.uid !== uid) return undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    socket: platform === 'win32' ? `\\\\.\\pipe\\graphiti-memory-hook-${key}` : path.join(folder, `hook-${key}.sock`),
+    info: path.join(folder, `hook-${key}.json`),
+    lock: path.join(folder, `hook-${key}`),
+  };
+}
+
+/** The part of the runner's environment a request carries. */
+export function forwardedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && FORWARDED_VARIABLE.test(name)) forwarded[name] = value;
+  return forwarded;
+}
+
+/** Splits newline-delimited JSON frames off a stream of text; calls `onFrame` per parsed frame. */
+export function frameReader(onFrame: (frame: unknown) => void, maxBytes: number): (chunk: Buffer | string) => boolean {
+  let buffer = '';
+  return (chunk) => {
+    buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    if (buffer.length > maxBytes) return false;
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      try {
+        onFrame(JSON.parse(line));
+      } catch {
+        return false;
+      }
+      newline = buffer.indexOf('\n');
+    }
+    return true;
+  };
+}

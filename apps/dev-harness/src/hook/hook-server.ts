@@ -1,0 +1,191 @@
+// The per-user hook server: started detached by a runner that found none, it keeps the hook's
+// code loaded so the next events skip node's start of 1.7 MB of bundle. Each event still reads the
+// config files and consent afresh (runHook), so a change applies at once. It listens on a 0600
+// Unix socket (a named pipe on Windows) in a private folder, answers only runners of its own build
+// and protocol (another build makes it step down), and leaves after an idle while. It logs no
+// content: runs go to the state folder's run log as before, marked `via: server`.
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import lockfile from 'proper-lockfile';
+import { userConfigDirectory } from '@graphiti-memory/memory-node-storage';
+import { pingHookServer } from './hook-forward.js';
+import { appendHookLog } from './hook-log.js';
+import { frameReader, HOOK_SERVER_PROTOCOL, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
+import { runHook } from './run-hook.js';
+
+/** Leaves after this long without an event: a warm path for a working session, nothing more. */
+export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
+/** How often it checks that the user config folder it serves still exists (gone: it leaves). */
+const CONFIG_CHECK_MS = 30_000;
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+const LOCK_STALE_MS = 10_000;
+
+export interface HookServerOptions {
+  readonly place: HookServerPlace;
+  readonly build: string;
+  /** The runner entry, for the drainers this server starts. */
+  readonly entryPath: string;
+  readonly idleMs?: number;
+}
+
+/** Serves until idle or replaced; resolves when it has stopped (then the process may exit). */
+export async function serveHooks(options: HookServerOptions): Promise<void> {
+  const { place, build } = options;
+  const server = net.createServer();
+  const release = await lockfile.lock(place.lock, { stale: LOCK_STALE_MS, retries: { retries: 40, minTimeout: 25, maxTimeout: 100 }, realpath: false });
+  let running: HookServer;
+  try {
+    const other = await pingHookServer(place, build, HOOK_SERVER_PROTOCOL);
+    // Another instance of this build won the race: it serves.
+    if (other?.kind === 'pong' && other.build === build && other.protocol === HOOK_SERVER_PROTOCOL) return;
+    if (other !== undefined) await stopOther(place, build);
+    if (process.platform !== 'win32') await fs.rm(place.socket, { force: true }); // stale: nobody answers
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(place.socket, () => resolve());
+    });
+    if (process.platform !== 'win32') await fs.chmod(place.socket, 0o600);
+    const info: HookServerInfo = { pid: process.pid, since: new Date().toISOString(), build, protocol: HOOK_SERVER_PROTOCOL, socket: place.socket };
+    await fs.writeFile(place.info, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+    running = new HookServer(server, info, options);
+  } finally {
+    await release().catch(() => undefined);
+  }
+  await running.stopped;
+}
+
+/** Asks a server of another build to step down and waits (bounded) until nothing answers. */
+async function stopOther(place: HookServerPlace, build: string): Promise<void> {
+  await pingHookServer(place, build, HOOK_SERVER_PROTOCOL, 'stop');
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if ((await pingHookServer(place, build, HOOK_SERVER_PROTOCOL, 'ping', 100)) === undefined) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+class HookServer {
+  readonly stopped: Promise<void>;
+  #active = 0;
+  #idle: NodeJS.Timeout | undefined;
+  #configCheck: NodeJS.Timeout | undefined;
+  #stopping = false;
+  /** Set once the socket and info file are let go: only then may the process leave. */
+  #released = false;
+  #resolveStopped!: () => void;
+
+  constructor(
+    private readonly server: net.Server,
+    private readonly info: HookServerInfo,
+    private readonly options: HookServerOptions,
+  ) {
+    this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
+    server.on('connection', (socket) => this.#accept(socket));
+    server.on('error', () => void this.#stop());
+    this.#armIdle();
+    const configFolder = userConfigDirectory(process.env);
+    this.#configCheck = setInterval(() => {
+      fs.access(configFolder).catch(() => void this.#stop());
+    }, CONFIG_CHECK_MS);
+    this.#configCheck.unref();
+  }
+
+  #armIdle(): void {
+    clearTimeout(this.#idle);
+    if (this.#active === 0) this.#idle = setTimeout(() => void this.#stop(), this.options.idleMs ?? HOOK_SERVER_IDLE_MS);
+  }
+
+  #accept(socket: net.Socket): void {
+    this.#active++;
+    clearTimeout(this.#idle);
+    let handled = false;
+    const done = (): void => {
+      if (handled) return;
+      handled = true;
+      this.#active--;
+      if (this.#stopping) this.#maybeFinish();
+      else this.#armIdle();
+    };
+    socket.on('close', done);
+    socket.on('error', () => socket.destroy());
+    let taken = false;
+    const read = frameReader((raw) => {
+      if (taken) return;
+      taken = true;
+      // One broken request must not take the others down: the runner then gets no answer and
+      // runs the event itself (or, past its deadline, prints nothing).
+      void this.#handle(socket, raw as HookServerRequest)
+        .catch(() => socket.destroy())
+        .finally(() => socket.end());
+    }, MAX_REQUEST_BYTES);
+    socket.on('data', (chunk: Buffer) => {
+      if (!read(chunk)) socket.destroy();
+    });
+  }
+
+  async #handle(socket: net.Socket, request: HookServerRequest): Promise<void> {
+    const send = (frame: HookServerFrame): void => {
+      if (!socket.destroyed) socket.write(`${JSON.stringify(frame)}\n`);
+    };
+    // Any runner may ask who runs (`hooks status`, a starting server) or ask it to leave.
+    if (request.kind === 'ping') return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL });
+    if (request.kind === 'stop') {
+      send({ kind: 'stopping' });
+      void this.#stop();
+      return;
+    }
+    if (request.protocol !== HOOK_SERVER_PROTOCOL || request.build !== this.info.build) {
+      // An updated (or older) runner: it runs the event itself and starts its own server.
+      send({ kind: 'mismatch', build: this.info.build, protocol: HOOK_SERVER_PROTOCOL });
+      void this.#stop();
+      return;
+    }
+    if (request.kind !== 'hook' || typeof request.stdinText !== 'string' || !Array.isArray(request.argv)) return;
+    // A runner that already gave up (this server was too slow to take it) runs the event itself.
+    if (socket.destroyed || socket.readableEnded) return;
+    send({ kind: 'accepted' });
+    let output = '';
+    const summary = await runHook({
+      argv: request.argv,
+      stdinText: request.stdinText,
+      env: request.env,
+      cwd: request.cwd,
+      startedAt: request.startedAt,
+      write: (text) => (output += text),
+      onDeadline: (ms) => send({ kind: 'deadline', ms }),
+      drainer: { nodePath: process.execPath, scriptPath: this.options.entryPath, leadingArguments: [] },
+      via: 'server',
+    });
+    // Memory turned off or consent withdrawn (Disconnect, `hooks uninstall`): nothing to keep warm.
+    if (!summary.consented && ['disabled', 'no-consent', 'no-endpoint'].includes(summary.outcome)) void this.#stop();
+    if (socket.destroyed || socket.writableEnded) {
+      // The runner gave up (its deadline passed): what it printed was nothing.
+      if (summary.stateDirectory !== undefined) await appendHookLog(summary.stateDirectory, `${summary.event} late runner-left-before-the-answer`);
+      return;
+    }
+    send({ kind: 'done', output });
+  }
+
+  async #stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    clearTimeout(this.#idle);
+    clearInterval(this.#configCheck);
+    // Only remove the socket and the info file while they are still this server's.
+    try {
+      const current = JSON.parse(await fs.readFile(this.options.place.info, 'utf8')) as Partial<HookServerInfo>;
+      if (current.pid === process.pid) {
+        await fs.rm(this.options.place.info, { force: true });
+        if (process.platform !== 'win32') await fs.rm(this.options.place.socket, { force: true });
+      }
+    } catch {
+      // Already gone.
+    }
+    this.server.close();
+    this.#released = true;
+    this.#maybeFinish();
+  }
+
+  #maybeFinish(): void {
+    if (this.#released && this.#active === 0) this.#resolveStopped();
+  }
+}

@@ -1,0 +1,291 @@
+// The warm path of the agent hook: the BUILT dist/hook-runner.cjs hands events to the per-user hook
+// server, against the emulator over HTTP, in real processes. Which process answered is read from
+// the run log (`via`), never from timing.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hookServerPlace, type HookServerPlace } from '../src/hook/hook-server-place.js';
+import { hookServerStatus, type HookServerStatus } from '../src/hook/hook-server-status.js';
+import { stopHookServer } from './hook-server-fixture.js';
+
+const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(packageFolder, 'dist');
+const runner = path.join(dist, 'hook-runner.cjs');
+const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
+
+interface Run {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+interface LoggedRun {
+  readonly event: string;
+  readonly outcome: string;
+  readonly via?: string;
+  readonly detail?: string;
+}
+
+let emulator: RunningEmulator;
+let root: string;
+let stateDir: string;
+let workspace: string;
+let env: NodeJS.ProcessEnv;
+let place: HookServerPlace;
+
+function spawnRun(args: readonly string[], stdin: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...args], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const prompt = (text = 'Which package manager do we use here?'): string =>
+  JSON.stringify({ session_id: 'session-1', transcript_path: path.join(root, 'none.jsonl'), cwd: workspace, hook_event_name: 'UserPromptSubmit', prompt: text });
+
+function hook(stdin = prompt(), script = runner): Promise<Run> {
+  return spawnRun([script, '--event', 'UserPromptSubmit'], stdin);
+}
+
+async function lastRun(): Promise<LoggedRun | undefined> {
+  const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LoggedRun)
+    .at(-1);
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The running server, once it answers (of `build`, when given). */
+function serverUp(build?: string): Promise<HookServerStatus & { running: true }> {
+  return waitFor(async () => {
+    const status = await hookServerStatus(env);
+    return status.running && (build === undefined || status.build === build) ? status : undefined;
+  }, `a hook server${build === undefined ? '' : ` of build ${build}`}`);
+}
+
+function serverDown(): Promise<true> {
+  return waitFor(async () => ((await hookServerStatus(env)).running ? undefined : true), 'the hook server to leave');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function additionalContext(run: Run): string {
+  return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+}
+
+async function harness(args: readonly string[]): Promise<Run> {
+  const result = await spawnRun([harnessBinary, ...args], '');
+  expect(result.exitCode, result.stderr).toBe(0);
+  return result;
+}
+
+/** Installed with consent, one promoted fact; the first event answers in-process and starts the server. */
+async function warmServer(): Promise<HookServerStatus & { running: true }> {
+  await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+  await emulator.idle();
+  const first = await hook();
+  expect(additionalContext(first)).toContain('We always use pnpm');
+  expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+  return serverUp();
+}
+
+/** The built runner relabelled as another build (its core copied under that build's name). */
+async function otherBuild(build: string): Promise<string> {
+  const core = (await fs.readdir(dist)).find((name) => /^hook-runner-core-[0-9a-f]+\.cjs$/.test(name));
+  if (core === undefined) throw new Error('no hook-runner-core-*.cjs in dist');
+  const current = /^hook-runner-core-([0-9a-f]+)\.cjs$/.exec(core)?.[1] ?? '';
+  const folder = path.join(root, 'other-runner');
+  await fs.mkdir(folder, { recursive: true });
+  const entryText = await fs.readFile(runner, 'utf8');
+  expect(entryText).toContain(current);
+  await fs.writeFile(path.join(folder, 'hook-runner.cjs'), entryText.replaceAll(current, build));
+  await fs.copyFile(path.join(dist, core), path.join(folder, `hook-runner-core-${build}.cjs`));
+  return path.join(folder, 'hook-runner.cjs');
+}
+
+beforeAll(async () => {
+  if (!existsSync(runner) || !existsSync(path.join(dist, 'bin.js'))) {
+    await new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())));
+  }
+}, 300_000);
+
+beforeEach(async () => {
+  emulator = await startEmulator({ processingDelayMs: 1 });
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'hook-server-'));
+  stateDir = path.join(root, 'state');
+  workspace = path.join(root, 'repo');
+  await fs.mkdir(path.join(root, 'home'), { recursive: true });
+  await fs.mkdir(workspace, { recursive: true });
+  env = { PATH: process.env['PATH'], HOME: path.join(root, 'home'), USERPROFILE: path.join(root, 'home'), GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), NO_COLOR: '1' };
+  const found = hookServerPlace(env);
+  if (found === undefined) throw new Error('no private folder for the hook server');
+  place = found;
+});
+
+afterEach(async () => {
+  await stopHookServer(env);
+  await emulator.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+describe('the hook server', { timeout: 60_000 }, () => {
+  it('is started by the first event (answered in-process) and serves the next; status shows it', async () => {
+    const server = await warmServer();
+    expect(alive(server.pid)).toBe(true);
+    if (process.platform !== 'win32') {
+      expect((await fs.stat(place.socket)).mode & 0o777).toBe(0o600);
+      expect((await fs.stat(path.dirname(place.socket))).mode & 0o777).toBe(0o700);
+    }
+    const second = await hook();
+    expect(second.exitCode).toBe(0);
+    expect(additionalContext(second)).toContain('We always use pnpm');
+    expect(await lastRun()).toMatchObject({ event: 'UserPromptSubmit', outcome: 'context', via: 'server' });
+    const status = JSON.parse((await harness(['hooks', 'status', '--json', '--state-dir', stateDir])).stdout) as { server: HookServerStatus };
+    expect(status.server).toMatchObject({ running: true, pid: server.pid, build: server.build, socket: place.socket });
+  });
+
+  it('killed with SIGKILL: the next event still answers (in-process) and a new server takes over', async () => {
+    const server = await warmServer();
+    process.kill(server.pid, 'SIGKILL');
+    await waitFor(async () => (alive(server.pid) ? undefined : true), 'the killed server to be gone');
+    const after = await hook();
+    expect(after.exitCode).toBe(0);
+    expect(additionalContext(after)).toContain('We always use pnpm');
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+    const replacement = await serverUp();
+    expect(replacement.pid).not.toBe(server.pid);
+    await hook();
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server' });
+  });
+
+  it('one server under races: of several started at once, one serves and the others leave', async () => {
+    await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+    const servers = [0, 1, 2].map(() => spawn(process.execPath, [runner, '--serve'], { env, stdio: 'ignore' }));
+    // Two leave on their own; the one left is the one that answers.
+    await waitFor(async () => (servers.filter((child) => child.exitCode === null && child.signalCode === null).length === 1 ? true : undefined), 'two of three servers to leave');
+    const survivor = servers.find((child) => child.exitCode === null && child.signalCode === null);
+    expect((await serverUp()).pid).toBe(survivor?.pid);
+  });
+
+  it('a server of another build is not used, and is replaced by one of this build', async () => {
+    await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+    await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    await emulator.idle();
+    const other = await otherBuild('0123456789ab');
+    await hook(prompt(), other);
+    const old = await serverUp('0123456789ab');
+    const run = await hook();
+    expect(additionalContext(run)).toContain('We always use pnpm');
+    // Answered by the runner itself, not by the other build's server.
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+    const current = await waitFor(async () => {
+      const status = await hookServerStatus(env);
+      return status.running && status.build !== '0123456789ab' ? status : undefined;
+    }, 'a server of this build');
+    expect(current.pid).not.toBe(old.pid);
+    await waitFor(async () => (alive(old.pid) ? undefined : true), 'the other build to leave');
+    await hook();
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server' });
+  });
+
+  it('reads config and consent for every event: enabled: false and a revoked consent apply at once, with no network call', async () => {
+    await warmServer();
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ enabled: false }));
+    let requests = emulator.requests.length;
+    const disabled = await hook();
+    expect(disabled).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(await lastRun()).toMatchObject({ outcome: 'disabled', via: 'server' });
+    expect(emulator.requests).toHaveLength(requests);
+    // Memory off: nothing to keep warm.
+    await serverDown();
+
+    await fs.rm(path.join(workspace, '.graphiti-memory.json'));
+    await hook();
+    await serverUp();
+    await updateConfigFile(userConfigPath(env), { consent: undefined });
+    requests = emulator.requests.length;
+    const revoked = await hook();
+    expect(revoked).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(await lastRun()).toMatchObject({ outcome: 'no-consent', via: 'server' });
+    expect(emulator.requests).toHaveLength(requests);
+    await serverDown();
+  });
+
+  it('holds the deadline against a hanging Graphiti: exit 0, nothing printed, logged as missed', async () => {
+    await warmServer();
+    emulator.setFaults({ search: { hangRate: 1 } });
+    const run = await hook(prompt('What is the deploy process for the billing service?'));
+    expect(run).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await lastRun()).toMatchObject({ outcome: 'missed', detail: 'deadline', via: 'server' });
+  });
+
+  it('garbage on stdin: exit 0, nothing printed, logged as bad input', async () => {
+    await warmServer();
+    const run = await hook('this is not json {');
+    expect(run).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await lastRun()).toMatchObject({ outcome: 'bad-input', via: 'server' });
+  });
+
+  it.skipIf(process.platform === 'win32')('a wedged server that never takes the event is bypassed: the runner answers itself', async () => {
+    await warmServer();
+    await stopHookServer(env);
+    // Something listens on the socket and reads, but answers nothing (a wedged server).
+    const stuck = net.createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((resolve) => stuck.listen(place.socket, resolve));
+    try {
+      const bypassed = await hook();
+      expect(additionalContext(bypassed)).toContain('We always use pnpm');
+      expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+    } finally {
+      stuck.close();
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('a server that takes the event and never answers: exit 0, nothing printed', async () => {
+    await warmServer();
+    await stopHookServer(env);
+    const stuck = net.createServer((socket) => socket.on('data', () => socket.write(`${JSON.stringify({ kind: 'accepted' })}\n`)));
+    await new Promise<void>((resolve) => stuck.listen(place.socket, resolve));
+    try {
+      const runsBefore = await lastRun();
+      const run = await hook();
+      expect(run).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+      // The event was the (wedged) server's: the runner did not run it as well.
+      expect(await lastRun()).toEqual(runsBefore);
+    } finally {
+      stuck.close();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+// The memory runtime (dist/runtime.cjs) and the agent hook runner's core
+// (dist/hook-runner-core-<build>.cjs, built by the harness) carry the same libraries: the workspace
+// packages, inversify, prompt-tsx. The VSIX ships them once: the core exports them as `stack`
+// (apps/dev-harness/src/hook/shared-stack.ts) and this plugin turns each such import in the runtime
+// into `require('./hook-runner-core-<build>.cjs').stack.<name>` — one copy, one inversify (and
+// reflect-metadata) instance for the runtime's decorators and memory-core's container.
+
+/** Bare import → the core's `stack` export that holds it (keep in step with shared-stack.ts). */
+export const SHARED_STACK = {
+  '@graphiti-memory/graphiti-client': 'graphitiClient',
+  '@graphiti-memory/memory-core': 'memoryCore',
+  '@graphiti-memory/memory-node-storage': 'memoryNodeStorage',
+  '@graphiti-memory/prompt-elements': 'promptElements',
+  '@vscode/prompt-tsx': 'promptTsx',
+  'env-paths': 'envPaths',
+  inversify: 'inversify',
+};
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** @returns {import('esbuild').Plugin} */
+export function sharedStack(coreFileName) {
+  const core = `./${coreFileName}`;
+  return {
+    name: 'shared-stack',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^(${Object.keys(SHARED_STACK).map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'shared-stack' }));
+      build.onResolve({ filter: new RegExp(`^${escape(core)}$`) }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'shared-stack' }, (args) => ({
+        // An ES module namespace seen from CommonJS: keep its getters, and mark it so a default
+        // import (env-paths) takes its `default`.
+        contents: [
+          `const stack = require(${JSON.stringify(core)}).stack;`,
+          `module.exports = Object.defineProperties({ __esModule: true }, Object.getOwnPropertyDescriptors(stack.${SHARED_STACK[args.path]}));`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: '.',
+      }));
+    },
+  };
+}
