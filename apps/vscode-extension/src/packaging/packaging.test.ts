@@ -12,22 +12,26 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-packaging-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
+/** Bundles in memory as esbuild.mjs does for the VSIX (CommonJS for Node 20, `vscode` external). */
+function bundle(options: esbuild.BuildOptions) {
+  return esbuild.build({
+    ...options,
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+    conditions: ['@graphiti-memory/source'],
+    metafile: true,
+    logLevel: 'silent',
+  });
+}
+
 describe('the entry bundle', () => {
   it('stays under 60 KB and pulls in none of the runtime (no package, no inversify, no undici)', async () => {
-    const result = await esbuild.build({
-      absWorkingDir: root,
-      entryPoints: [path.join(root, 'src/extension.ts')],
-      bundle: true,
-      write: false,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      external: ['vscode'],
-      conditions: ['@graphiti-memory/source'],
-      minify: true,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const result = await bundle({ entryPoints: [path.join(root, 'src/extension.ts')], minify: true });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((input) => input.includes('node_modules') || !input.startsWith('src/'))).toEqual([]);
     expect(inputs).not.toContain('src/runtime.ts');
@@ -44,22 +48,12 @@ describe('the runtime bundle', () => {
 
   it("takes the libraries it shares with the hook runner's core from that core instead of carrying them", async () => {
     const { sharedStack } = await plugin();
-    const result = await esbuild.build({
-      absWorkingDir: root,
+    const result = await bundle({
       entryPoints: [path.join(root, 'src/runtime.ts')],
-      bundle: true,
-      write: false,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      external: ['vscode'],
-      conditions: ['@graphiti-memory/source'],
       mainFields: ['module', 'main'],
       jsx: 'transform',
       jsxFactory: 'vscpp',
       jsxFragment: 'vscppf',
-      metafile: true,
-      logLevel: 'silent',
       plugins: [sharedStack('hook-runner-core-0123456789ab.cjs')],
     });
     const inputs = Object.keys(result.metafile.inputs);
