@@ -18,12 +18,24 @@ const root = import.meta.dirname;
 const hookRunner = path.join(root, '../dev-harness/dist/hook-runner.cjs');
 const requireHookRunner = process.argv.includes('--require-hook-runner');
 
-const hookRunnerCore = /^hook-runner-core-[0-9a-f]+\.cjs$/;
-const runnerCores = fs.existsSync(path.dirname(hookRunner)) ? fs.readdirSync(path.dirname(hookRunner)).filter((name) => hookRunnerCore.test(name)) : [];
-/** The core the runner entry loads, which also carries the runtime's libraries (shared-stack-plugin.mjs). */
-const runnerCore = fs.existsSync(hookRunner) && runnerCores.length === 1 ? runnerCores[0] : undefined;
+const hookRunnerCore = /^hook-runner-core-([0-9a-f]+)\.cjs$/;
+/**
+ * The core the runner entry loads (its build id is a string in the entry), which also carries the
+ * runtime's libraries (shared-stack-plugin.mjs). Matched by that id, not by being alone: turbo's
+ * cache replays a build's files into dist/ without removing an older build's core.
+ */
+function coreOfRunner() {
+  if (!fs.existsSync(hookRunner)) return undefined;
+  const entry = fs.readFileSync(hookRunner, 'utf8');
+  const cores = fs.readdirSync(path.dirname(hookRunner)).filter((name) => {
+    const build = hookRunnerCore.exec(name)?.[1];
+    return build !== undefined && entry.includes(`"${build}"`);
+  });
+  return cores.length === 1 ? cores[0] : undefined;
+}
+const runnerCore = coreOfRunner();
 if (runnerCore === undefined) {
-  const message = `${path.relative(root, hookRunner)} and exactly one hook-runner-core-*.cjs beside it are needed: build the harness first (turbo run build --filter=graphiti-memory...)`;
+  const message = `${path.relative(root, hookRunner)} and the hook-runner-core-<build>.cjs it loads are needed beside each other: build the harness first (turbo run build --filter=graphiti-memory...)`;
   if (requireHookRunner) throw new Error(message);
   console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner, and the runtime bundles its own libraries`);
 }
