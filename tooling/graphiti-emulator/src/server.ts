@@ -72,6 +72,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (!quiet) console.error(`[graphiti-emulator] ${pending.method} ${pending.path} (${fault})`);
   }
 
+  /**
+   * The fault switches, the same on both faces: added latency, then a reset, a hang or an error
+   * status. True when the request is settled here (faulted, or the server closed meanwhile).
+   */
+  async function faultHandled(request: IncomingMessage, response: ServerResponse, pending: PendingRequest): Promise<boolean> {
+    const decision = faults.decide(pending.route);
+    if (decision.latencyMs > 0) await delay(decision.latencyMs);
+    if (closed || response.destroyed) return true;
+    switch (decision.fault) {
+      case 'reset':
+        noAnswer(pending, 'reset');
+        request.socket.destroy();
+        return true;
+      case 'hang':
+        noAnswer(pending, 'hang'); // the socket is destroyed by close() or restartServer()
+        return true;
+      case 'error': {
+        const status = decision.errorStatus;
+        const injected = status === 500 ? internalServerError() : detail(status, STATUS_CODES[status] ?? 'Error');
+        const headers = decision.retryAfterSeconds === undefined ? {} : { 'retry-after': String(decision.retryAfterSeconds) };
+        answer(response, pending, { ...injected, headers }, 'error');
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const bodyText = await readBody(request);
     const method = request.method ?? 'GET';
@@ -82,26 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const match = matchRoute(method, url.pathname);
     const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, routeNameOf(match));
-    const decision = faults.decide(pending.route);
-    if (decision.latencyMs > 0) await delay(decision.latencyMs);
-    if (closed || response.destroyed) return;
-
-    if (decision.fault === 'reset') {
-      noAnswer(pending, 'reset');
-      request.socket.destroy();
-      return;
-    }
-    if (decision.fault === 'hang') {
-      noAnswer(pending, 'hang'); // the socket is destroyed by close() or restartServer()
-      return;
-    }
-    if (decision.fault === 'error') {
-      const status = decision.errorStatus;
-      const injected = status === 500 ? internalServerError() : detail(status, STATUS_CODES[status] ?? 'Error');
-      const headers = decision.retryAfterSeconds === undefined ? {} : { 'retry-after': String(decision.retryAfterSeconds) };
-      answer(response, pending, { ...injected, headers }, 'error');
-      return;
-    }
+    if (await faultHandled(request, response, pending)) return;
 
     let routeAnswer: RouteAnswer;
     switch (match.kind) {
@@ -140,25 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       parsed = undefined;
     }
     const pending = describeRequest(method, request.url ?? '/', request.headers, bodyText, mcp.routeOf(method, path, parsed?.json), parsed);
-    const decision = faults.decide(pending.route);
-    if (decision.latencyMs > 0) await delay(decision.latencyMs);
-    if (closed || response.destroyed) return;
-    if (decision.fault === 'reset') {
-      noAnswer(pending, 'reset');
-      request.socket.destroy();
-      return;
-    }
-    if (decision.fault === 'hang') {
-      noAnswer(pending, 'hang');
-      return;
-    }
-    if (decision.fault === 'error') {
-      const status = decision.errorStatus;
-      const injected = status === 500 ? internalServerError() : detail(status, STATUS_CODES[status] ?? 'Error');
-      const headers = decision.retryAfterSeconds === undefined ? {} : { 'retry-after': String(decision.retryAfterSeconds) };
-      answer(response, pending, { ...injected, headers }, 'error');
-      return;
-    }
+    if (await faultHandled(request, response, pending)) return;
     response.once('close', () => {
       log.record(pending, response.statusCode, null);
       if (!quiet) console.error(`[graphiti-emulator] ${pending.method} ${pending.path} ${pending.route ?? ''} ${response.statusCode}`);
