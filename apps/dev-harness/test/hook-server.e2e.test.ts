@@ -11,7 +11,8 @@ import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-e
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookServerPlace, type HookServerPlace } from '../src/hook/hook-server-place.js';
-import { hookServerStatus, type HookServerStatus } from '../src/hook/hook-server-status.js';
+import { hookServerStatus, runningHookServers, type HookServerStatus } from '../src/hook/hook-server-status.js';
+import { runnerBuild } from '../src/hook/runner-build.js';
 import { stopHookServer } from './hook-server-fixture.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,6 +31,7 @@ interface LoggedRun {
   readonly outcome: string;
   readonly via?: string;
   readonly detail?: string;
+  readonly build?: string;
 }
 
 let emulator: RunningEmulator;
@@ -38,6 +40,8 @@ let stateDir: string;
 let workspace: string;
 let env: NodeJS.ProcessEnv;
 let place: HookServerPlace;
+/** The build of dist/hook-runner.cjs. */
+let build: string;
 
 function spawnRun(args: readonly string[], stdin: string): Promise<Run> {
   return new Promise((resolve, reject) => {
@@ -59,13 +63,16 @@ function hook(stdin = prompt(), script = runner): Promise<Run> {
   return spawnRun([script, '--event', 'UserPromptSubmit'], stdin);
 }
 
-async function lastRun(): Promise<LoggedRun | undefined> {
+async function loggedRuns(): Promise<LoggedRun[]> {
   const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
   return text
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LoggedRun)
-    .at(-1);
+    .map((line) => JSON.parse(line) as LoggedRun);
+}
+
+async function lastRun(): Promise<LoggedRun | undefined> {
+  return (await loggedRuns()).at(-1);
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
@@ -78,16 +85,16 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, tim
   }
 }
 
-/** The running server, once it answers (of `build`, when given). */
-function serverUp(build?: string): Promise<HookServerStatus & { running: true }> {
+/** The running server of `of` (default: dist's build), once it answers. */
+function serverUp(of = build): Promise<HookServerStatus & { running: true }> {
   return waitFor(async () => {
-    const status = await hookServerStatus(env);
-    return status.running && (build === undefined || status.build === build) ? status : undefined;
-  }, `a hook server${build === undefined ? '' : ` of build ${build}`}`);
+    const status = await hookServerStatus(env, of);
+    return status.running ? status : undefined;
+  }, `a hook server of build ${of}`);
 }
 
-function serverDown(): Promise<true> {
-  return waitFor(async () => ((await hookServerStatus(env)).running ? undefined : true), 'the hook server to leave');
+function serverDown(of = build): Promise<true> {
+  return waitFor(async () => ((await hookServerStatus(env, of)).running ? undefined : true), `the hook server of build ${of} to leave`);
 }
 
 function alive(pid: number): boolean {
@@ -109,11 +116,18 @@ async function harness(args: readonly string[]): Promise<Run> {
   return result;
 }
 
-/** Installed with consent, one promoted fact; the first event answers in-process and starts the server. */
-async function warmServer(): Promise<HookServerStatus & { running: true }> {
+const OTHER_BUILD = '0123456789ab';
+
+/** Installed with consent and one promoted fact; no event has run yet. */
+async function installWithFact(): Promise<void> {
   await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
   await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
   await emulator.idle();
+}
+
+/** Installed with consent, one promoted fact; the first event answers in-process and starts the server. */
+async function warmServer(): Promise<HookServerStatus & { running: true }> {
+  await installWithFact();
   const first = await hook();
   expect(additionalContext(first)).toContain('We always use pnpm');
   expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
@@ -138,6 +152,9 @@ beforeAll(async () => {
   if (!existsSync(runner) || !existsSync(path.join(dist, 'bin.js'))) {
     await new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())));
   }
+  const built = runnerBuild(runner);
+  if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
+  build = built;
 }, 300_000);
 
 beforeEach(async () => {
@@ -148,7 +165,7 @@ beforeEach(async () => {
   await fs.mkdir(path.join(root, 'home'), { recursive: true });
   await fs.mkdir(workspace, { recursive: true });
   env = { PATH: process.env['PATH'], HOME: path.join(root, 'home'), USERPROFILE: path.join(root, 'home'), GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), NO_COLOR: '1' };
-  const found = hookServerPlace(env);
+  const found = hookServerPlace(env, build);
   if (found === undefined) throw new Error('no private folder for the hook server');
   place = found;
 });
@@ -199,25 +216,67 @@ describe('the hook server', { timeout: 60_000 }, () => {
     expect((await serverUp()).pid).toBe(survivor?.pid);
   });
 
-  it('a server of another build is not used, and is replaced by one of this build', async () => {
-    await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
-    await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
-    await emulator.idle();
-    const other = await otherBuild('0123456789ab');
+  it('servers of two builds coexist: alternating events of both are served warm, each by its own', async () => {
+    await installWithFact();
+    const other = await otherBuild(OTHER_BUILD);
+    // Each build's first event runs in its runner's own process and starts that build's server.
     await hook(prompt(), other);
-    const old = await serverUp('0123456789ab');
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process', build: OTHER_BUILD });
+    const otherServer = await serverUp(OTHER_BUILD);
+    await hook();
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process', build });
+    const ownServer = await serverUp();
+    expect(ownServer.pid).not.toBe(otherServer.pid);
+    expect(ownServer.socket).not.toBe(otherServer.socket);
+    for (let round = 0; round < 3; round++) {
+      for (const [script, of] of [[other, OTHER_BUILD], [runner, build]] as const) {
+        const run = await hook(prompt(), script);
+        expect(additionalContext(run)).toContain('We always use pnpm');
+        expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server', build: of });
+      }
+    }
+    // Neither replaced the other: the same two processes answered all along.
+    expect((await serverUp(OTHER_BUILD)).pid).toBe(otherServer.pid);
+    expect((await serverUp()).pid).toBe(ownServer.pid);
+    const status = JSON.parse((await harness(['hooks', 'status', '--json', '--state-dir', stateDir])).stdout) as { server: HookServerStatus; otherServers: unknown[] };
+    expect(status.server).toMatchObject({ running: true, pid: ownServer.pid, build });
+    expect(status.otherServers).toEqual([{ pid: otherServer.pid, since: otherServer.since, build: OTHER_BUILD, socket: otherServer.socket }]);
+  });
+
+  it.skipIf(process.platform === 'win32')('a runner never talks to a server of another build, even one on its own socket, and leaves it running', async () => {
+    await installWithFact();
+    const other = await otherBuild(OTHER_BUILD);
+    await hook(prompt(), other);
+    const otherServer = await serverUp(OTHER_BUILD);
+    // This build's socket leads to the other build's server.
+    await fs.symlink(otherServer.socket, place.socket);
+    const before = (await loggedRuns()).length;
     const run = await hook();
     expect(additionalContext(run)).toContain('We always use pnpm');
-    // Answered by the runner itself, not by the other build's server.
-    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
-    const current = await waitFor(async () => {
-      const status = await hookServerStatus(env);
-      return status.running && status.build !== '0123456789ab' ? status : undefined;
-    }, 'a server of this build');
-    expect(current.pid).not.toBe(old.pid);
-    await waitFor(async () => (alive(old.pid) ? undefined : true), 'the other build to leave');
+    // One run, by this build's runner itself: the other server refused the event and ran nothing.
+    expect((await loggedRuns()).slice(before)).toEqual([expect.objectContaining({ outcome: 'context', via: 'in-process', build })]);
+    // A server of this build finds the other build on its socket and leaves, without stopping it.
+    const server = spawn(process.execPath, [runner, '--serve'], { env, stdio: 'ignore' });
+    expect(await new Promise((resolve) => server.on('exit', resolve))).toBe(0);
+    expect(alive(otherServer.pid)).toBe(true);
+    expect((await runningHookServers(env)).map((server) => server.pid)).toEqual([otherServer.pid]);
+    await hook(prompt(), other);
+    expect(await lastRun()).toMatchObject({ via: 'server', build: OTHER_BUILD });
+  });
+
+  it('a killed server of another build: its socket and info file are removed by the next server that starts', async () => {
+    await installWithFact();
+    const other = await otherBuild(OTHER_BUILD);
+    await hook(prompt(), other);
+    const otherServer = await serverUp(OTHER_BUILD);
+    const otherPlace = hookServerPlace(env, OTHER_BUILD);
+    process.kill(otherServer.pid, 'SIGKILL');
+    await waitFor(async () => (alive(otherServer.pid) ? undefined : true), 'the killed server to be gone');
+    expect(existsSync(otherPlace?.info ?? '')).toBe(true);
     await hook();
-    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server' });
+    await serverUp();
+    await waitFor(async () => (existsSync(otherPlace?.info ?? '') ? undefined : true), "the dead server's info file to be removed");
+    if (process.platform !== 'win32') expect(existsSync(otherPlace?.socket ?? '')).toBe(false);
   });
 
   it('reads config and consent for every event: enabled: false and a revoked consent apply at once, with no network call', async () => {

@@ -15,6 +15,7 @@ import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-s
 import { pingHookServer } from '../hook/hook-forward.js';
 import { readHookRuns } from '../hook/hook-log.js';
 import { HOOK_SERVER_PROTOCOL, HOOK_SERVER_VARIABLE, hookServerPlace, type HookServerPlace } from '../hook/hook-server-place.js';
+import { runnerBuild } from '../hook/runner-build.js';
 import { capturedTerminalFor } from './bench-terminal.js';
 import { round, type BenchmarkResult } from './benchmark-result.js';
 
@@ -38,7 +39,8 @@ export function measureHookPromptSubmit(rounds = 7): Promise<HookPromptSubmitFig
 }
 
 async function measure(rounds: number): Promise<HookPromptSubmitFigures> {
-  if (!existsSync(runner)) throw new Error(`${runner} is missing; build the harness first (pnpm --filter @graphiti-memory/dev-harness build)`);
+  const build = runnerBuild(runner);
+  if (!existsSync(runner) || build === undefined) throw new Error(`${runner} or the core it loads is missing; build the harness first (pnpm --filter @graphiti-memory/dev-harness build)`);
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-hook-bench-'));
   const emulator = await startEmulator({ processingDelayMs: 1 });
   let place: HookServerPlace | undefined;
@@ -47,7 +49,7 @@ async function measure(rounds: number): Promise<HookPromptSubmitFigures> {
     const stateDir = path.join(root, 'state');
     await fs.mkdir(workspace, { recursive: true });
     const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: root, GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
-    place = hookServerPlace(env);
+    place = hookServerPlace(env, build);
     await updateConfigFile(userConfigPath(env), { enabled: true, endpoint: emulator.url, stateDir, consent: { endpoint: emulator.url, grantedAt: new Date().toISOString(), by: 'bench' } });
     const { runHarness } = await import('../cli/program.js');
     await runHarness(

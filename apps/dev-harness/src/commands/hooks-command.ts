@@ -25,7 +25,8 @@ import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { readHookRuns } from '../hook/hook-log.js';
-import { hookServerStatus } from '../hook/hook-server-status.js';
+import { hookServerStatus, runningHookServers } from '../hook/hook-server-status.js';
+import { runnerBuild } from '../hook/runner-build.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
 const TARGET_CHOICES = [...AGENT_HOOK_TARGETS, 'all'] as const;
@@ -162,13 +163,18 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
   const values = config.ok ? config.values : undefined;
   const stateDir = options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
-  const [runs, server] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env)]);
+  // The server shown is the one of the runner `install` writes into hook files (this harness's
+  // build); servers of other builds (the extension's runner copy, say) are listed beside it.
+  const build = runnerBuild(path.join(distFolder, 'hook-runner.cjs'));
+  const [runs, server, servers] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env)]);
+  const otherServers = servers.filter((running) => running.build !== build);
   output.result({
     ok: true,
     installed,
     config: { file: configFile, enabled: values?.enabled ?? false, endpoint: values?.endpoint ?? null, consent: values?.consent ?? null, problems: config.ok ? [] : config.problems },
     stateDir,
     server,
+    otherServers,
     runs,
   });
   for (const entry of installed) {
@@ -182,6 +188,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
       ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
       : `hook server: ${server.reason}${server.socket === null ? '' : ` — ${server.socket}`}`,
   );
+  for (const other of otherServers) output.line(`hook server of another runner build: running (pid ${other.pid}, since ${other.since}, build ${other.build}) — ${other.socket}`);
   output.line(runs.length === 0 ? `no hook runs yet (log: ${stateDir})` : 'last hook runs:');
   for (const hookRun of runs) output.line(`  ${hookRun.time}  ${hookRun.event.padEnd(16)} ${hookRun.outcome.padEnd(14)} ${String(hookRun.ms).padStart(5)} ms`);
   return ExitCode.ok;

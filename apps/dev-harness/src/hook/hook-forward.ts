@@ -8,7 +8,7 @@ export type ForwardResult =
   | { readonly kind: 'served'; readonly output: string }
   /** No server (no socket, a stale one, refused, or it went away before taking the event). */
   | { readonly kind: 'unavailable' }
-  /** A server of another build or protocol: not used (it steps down). */
+  /** A server of another build or protocol answered (it serves its own runners only): not used. */
   | { readonly kind: 'mismatch' }
   /** The server took the event but missed the deadline: nothing is printed. */
   | { readonly kind: 'late' };
@@ -21,7 +21,7 @@ export const FIRST_DEADLINE_MS = 750;
 export const ANSWER_MARGIN_MS = 150;
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-export function forwardHookEvent(place: HookServerPlace, request: HookServerRequest & { kind: 'hook' }): Promise<ForwardResult> {
+export function forwardHookEvent(place: Pick<HookServerPlace, 'socket'>, request: HookServerRequest & { kind: 'hook' }): Promise<ForwardResult> {
   return new Promise((resolve) => {
     let settled = false;
     let accepted = false;
@@ -60,7 +60,7 @@ export function forwardHookEvent(place: HookServerPlace, request: HookServerRequ
 }
 
 /** Asks whatever listens on the place who it is; `undefined` when nothing answers in `timeoutMs`. */
-export function pingHookServer(place: HookServerPlace, build: string, protocol: number, kind: 'ping' | 'stop' = 'ping', timeoutMs = 500): Promise<HookServerFrame | undefined> {
+export function pingHookServer(place: Pick<HookServerPlace, 'socket'>, build: string, protocol: number, kind: 'ping' | 'stop' = 'ping', timeoutMs = 500): Promise<HookServerFrame | undefined> {
   return new Promise((resolve) => {
     let settled = false;
     const socket = net.connect(place.socket);

@@ -13,6 +13,8 @@ export interface HookRun {
   readonly detail?: string;
   /** `server`: answered by the background hook server; `in-process`: by the runner itself. */
   readonly via?: 'server' | 'in-process';
+  /** The runner build that ran it (its core's id): tells apart the runners of two installs. */
+  readonly build?: string;
 }
 
 export const HOOK_LOG_FOLDER = 'hooks';

@@ -1,6 +1,7 @@
 // The bundled hook runner (dist/hook-runner.cjs): `node hook-runner.cjs [hook] [--event E] [options]`.
 // Agent hook files run it on every prompt, so this entry loads node built-ins only: it reads stdin
-// and hands the event to the per-user hook server (hook-server.ts), which has the rest loaded.
+// and hands the event to the hook server of its build for this user (hook-server.ts), which has
+// the rest loaded.
 // When none answers it loads the heavy half (hook-runner-core-<build>.cjs, next to this file),
 // runs the event itself exactly as the server would, then starts a server for the next event.
 // Whatever happens it exits 0, within the deadline plus process start.
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const argv = process.argv.slice(2);
   const entry = process.argv[1] ?? '';
-  const place = hookServerEnabled(process.env) ? hookServerPlace(process.env) : undefined;
+  const place = hookServerEnabled(process.env) ? hookServerPlace(process.env, BUILD) : undefined;
   if (argv.includes('--serve')) {
     try {
       if (place !== undefined) await loadCore(entry).exports.serve({ place, build: BUILD, entryPath: entry });
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
         startedAt: Date.now(),
         write: (text) => process.stdout.write(text),
         drainer: { nodePath: process.execPath, scriptPath: entry, leadingArguments: [] },
+        build: BUILD,
       });
       // Only while memory is on with consent: no background process for someone who never agreed.
       if (place !== undefined && !drain && summary.consented) startServer(entry);

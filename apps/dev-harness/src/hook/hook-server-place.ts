@@ -15,10 +15,18 @@ const USER_VARIABLES = ['GRAPHITI_MEMORY_CONFIG_DIR', 'HOME', 'USERPROFILE', 'AP
 /** What a request carries of the runner's environment: config, paths, and what spawning needs. */
 const FORWARDED_VARIABLE = /^(GRAPHITI_|XDG_)|^(HOME|USERPROFILE|APPDATA|LOCALAPPDATA|PATH|Path|SystemRoot|TEMP|TMP|TMPDIR|ELECTRON_RUN_AS_NODE)$/;
 
-export interface HookServerPlace {
+/** The private folder the servers of every runner build live in, and whose config they serve. */
+export interface HookServerFolder {
+  readonly folder: string;
+  /** A hash of the variables that decide whose config and state a hook uses. */
+  readonly user: string;
+}
+
+/** Where the server of one runner build listens, for one user. */
+export interface HookServerPlace extends HookServerFolder {
   /** Unix socket path, or a Windows named pipe. */
   readonly socket: string;
-  /** `{ pid, since, build, protocol }` of the running server. */
+  /** `{ pid, since, build, protocol, socket, user }` of the running server. */
   readonly info: string;
   /** Target of the start lock (one server under races). */
   readonly lock: string;
@@ -30,6 +38,8 @@ export interface HookServerInfo {
   readonly build: string;
   readonly protocol: number;
   readonly socket: string;
+  /** Absent in the files of servers from before builds had a socket each. */
+  readonly user?: string;
 }
 
 /** A request: one hook event, a liveness check, or a request to step down. */
@@ -65,11 +75,11 @@ export function hookServerEnabled(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * The server's place for this user, creating its private folder; `undefined` when that folder is
- * not safely ours (another user's, or open to others): then hooks run in their own process.
+ * This user's private folder for hook servers, created if need be; `undefined` when it is not
+ * safely ours (another user's, or open to others): then hooks run in their own process.
  */
-export function hookServerPlace(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): HookServerPlace | undefined {
-  const key = createHash('sha256')
+export function hookServerFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): HookServerFolder | undefined {
+  const user = createHash('sha256')
     .update(JSON.stringify(USER_VARIABLES.map((name) => env[name] ?? '')))
     .digest('hex')
     .slice(0, 16);
@@ -86,10 +96,24 @@ export function hookServerPlace(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
   } catch {
     return undefined;
   }
+  return { folder, user };
+}
+
+/**
+ * The place of the server of runner `build` for this user. Each build has its own, so the runners
+ * of two builds (the harness's for Claude Code, the extension's copy for Copilot) each keep a warm
+ * server instead of replacing each other's. One hash of user, build and protocol names it: a name
+ * with both in full would pass macOS's 104-byte socket path limit under its temp folder.
+ */
+export function hookServerPlace(env: NodeJS.ProcessEnv, build: string, platform: NodeJS.Platform = process.platform): HookServerPlace | undefined {
+  const found = hookServerFolder(env, platform);
+  if (found === undefined) return undefined;
+  const name = `hook-${createHash('sha256').update(JSON.stringify([found.user, build, HOOK_SERVER_PROTOCOL])).digest('hex').slice(0, 16)}`;
   return {
-    socket: platform === 'win32' ? `\\\\.\\pipe\\graphiti-memory-hook-${key}` : path.join(folder, `hook-${key}.sock`),
-    info: path.join(folder, `hook-${key}.json`),
-    lock: path.join(folder, `hook-${key}`),
+    ...found,
+    socket: platform === 'win32' ? `\\\\.\\pipe\\graphiti-memory-${name}` : path.join(found.folder, `${name}.sock`),
+    info: path.join(found.folder, `${name}.json`),
+    lock: path.join(found.folder, name),
   };
 }
 

@@ -1,17 +1,55 @@
-// What `hooks status` shows of the hook server: whether one runs for this user, since when, and
-// of which build (a server of an older build steps down at the next event).
+// What `hooks status` shows of the hook servers: whether the one of a given runner build runs for
+// this user, since when, and which servers of other builds run beside it (say the extension's
+// runner for Copilot next to the harness's for Claude Code).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { pingHookServer } from './hook-forward.js';
-import { HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerPlace, HOOK_SERVER_VARIABLE } from './hook-server-place.js';
+import { HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerFolder, hookServerPlace, HOOK_SERVER_VARIABLE, type HookServerInfo } from './hook-server-place.js';
 
 export type HookServerStatus =
   | { readonly running: true; readonly pid: number; readonly since: string; readonly build: string; readonly socket: string }
   | { readonly running: false; readonly socket: string | null; readonly reason: string };
 
-export async function hookServerStatus(env: NodeJS.ProcessEnv): Promise<HookServerStatus> {
+export interface RunningHookServer {
+  readonly pid: number;
+  readonly since: string;
+  readonly build: string;
+  readonly socket: string;
+}
+
+/** The server of runner `build` (`undefined`: no runner was built, so there is none to ask for). */
+export async function hookServerStatus(env: NodeJS.ProcessEnv, build: string | undefined): Promise<HookServerStatus> {
   if (!hookServerEnabled(env)) return { running: false, socket: null, reason: `turned off (${HOOK_SERVER_VARIABLE})` };
-  const place = hookServerPlace(env);
+  if (build === undefined) return { running: false, socket: null, reason: 'no bundled hook runner (dist/hook-runner.cjs): build the harness (pnpm build); until then hooks run in their own process' };
+  const place = hookServerPlace(env, build);
   if (place === undefined) return { running: false, socket: null, reason: 'its private folder is not safely ours; hooks run in their own process' };
-  const answer = await pingHookServer(place, '', HOOK_SERVER_PROTOCOL);
-  if (answer?.kind !== 'pong') return { running: false, socket: place.socket, reason: 'not running (the next hook event starts it while memory is on with consent)' };
+  const answer = await pingHookServer(place, build, HOOK_SERVER_PROTOCOL);
+  if (answer?.kind !== 'pong' || answer.build !== build) return { running: false, socket: place.socket, reason: 'not running (the next hook event starts it while memory is on with consent)' };
   return { running: true, pid: answer.pid, since: answer.since, build: answer.build, socket: place.socket };
+}
+
+/**
+ * Every hook server that answers for this user, of any build: found through the info files in the
+ * private folder (a killed server's file is skipped: nothing answers on its socket).
+ */
+export async function runningHookServers(env: NodeJS.ProcessEnv): Promise<RunningHookServer[]> {
+  const found = hookServerFolder(env);
+  if (found === undefined) return [];
+  const names = await fs.readdir(found.folder).catch(() => [] as string[]);
+  const servers = await Promise.all(
+    names
+      .filter((name) => /^hook-[0-9a-f]+\.json$/.test(name))
+      .map(async (name): Promise<RunningHookServer | undefined> => {
+        const info = await fs
+          .readFile(path.join(found.folder, name), 'utf8')
+          .then((text) => JSON.parse(text) as Partial<HookServerInfo>)
+          .catch(() => undefined);
+        // A server from before builds had a socket each is named for the user alone.
+        if (info === undefined || (info.user !== found.user && name !== `hook-${found.user}.json`)) return undefined;
+        if (typeof info.socket !== 'string' || typeof info.build !== 'string') return undefined;
+        const answer = await pingHookServer({ socket: info.socket }, info.build, info.protocol ?? HOOK_SERVER_PROTOCOL, 'ping', 300);
+        return answer?.kind === 'pong' ? { pid: answer.pid, since: answer.since, build: answer.build, socket: info.socket } : undefined;
+      }),
+  );
+  return servers.filter((server) => server !== undefined).sort((a, b) => a.since.localeCompare(b.since));
 }

@@ -1,9 +1,10 @@
 // The per-user hook server: started detached by a runner that found none, it keeps the hook's
 // code loaded so the next events skip node's start of 1.7 MB of bundle. Each event still reads the
 // config files and consent afresh (runHook), so a change applies at once. It listens on a 0600
-// Unix socket (a named pipe on Windows) in a private folder, answers only runners of its own build
-// and protocol (another build makes it step down), and leaves after an idle while. It logs no
-// content: runs go to the state folder's run log as before, marked `via: server`.
+// Unix socket (a named pipe on Windows) in a private folder, one per runner build, answers only
+// runners of its own build and protocol (servers of other builds run beside it, untouched), and
+// leaves after an idle while or once its runner file is another build. It logs no content: runs go
+// to the state folder's run log as before, marked `via: server`.
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import lockfile from 'proper-lockfile';
@@ -12,11 +13,16 @@ import { pingHookServer } from './hook-forward.js';
 import { appendHookLog } from './hook-log.js';
 import { frameReader, HOOK_SERVER_PROTOCOL, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
 import { runHook } from './run-hook.js';
+import { runnerBuild } from './runner-build.js';
+import { sweepDeadServers } from './dead-servers.js';
 
 /** Leaves after this long without an event: a warm path for a working session, nothing more. */
 export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
-/** How often it checks that the user config folder it serves still exists (gone: it leaves). */
-const CONFIG_CHECK_MS = 30_000;
+/**
+ * How often it checks that the user config folder it serves still exists and that its runner file
+ * is still its build (an updated extension or a rebuilt harness replaced it): if not, it leaves.
+ */
+const CHECK_MS = 30_000;
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 const LOCK_STALE_MS = 10_000;
 
@@ -26,6 +32,7 @@ export interface HookServerOptions {
   /** The runner entry, for the drainers this server starts. */
   readonly entryPath: string;
   readonly idleMs?: number;
+  readonly checkMs?: number;
 }
 
 /** Serves until idle or replaced; resolves when it has stopped (then the process may exit). */
@@ -35,39 +42,31 @@ export async function serveHooks(options: HookServerOptions): Promise<void> {
   const release = await lockfile.lock(place.lock, { stale: LOCK_STALE_MS, retries: { retries: 40, minTimeout: 25, maxTimeout: 100 }, realpath: false });
   let running: HookServer;
   try {
-    const other = await pingHookServer(place, build, HOOK_SERVER_PROTOCOL);
-    // Another instance of this build won the race: it serves.
-    if (other?.kind === 'pong' && other.build === build && other.protocol === HOOK_SERVER_PROTOCOL) return;
-    if (other !== undefined) await stopOther(place, build);
+    // Another instance of this build won the race: it serves. Anything else that answers on this
+    // build's socket is not ours to stop (no runner of this build would be served by it anyway).
+    if ((await pingHookServer(place, build, HOOK_SERVER_PROTOCOL)) !== undefined) return;
     if (process.platform !== 'win32') await fs.rm(place.socket, { force: true }); // stale: nobody answers
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(place.socket, () => resolve());
     });
     if (process.platform !== 'win32') await fs.chmod(place.socket, 0o600);
-    const info: HookServerInfo = { pid: process.pid, since: new Date().toISOString(), build, protocol: HOOK_SERVER_PROTOCOL, socket: place.socket };
+    const info: HookServerInfo = { pid: process.pid, since: new Date().toISOString(), build, protocol: HOOK_SERVER_PROTOCOL, socket: place.socket, user: place.user };
     await fs.writeFile(place.info, `${JSON.stringify(info)}\n`, { mode: 0o600 });
     running = new HookServer(server, info, options);
   } finally {
     await release().catch(() => undefined);
   }
+  // Servers that died without cleaning up (killed) left files; those of this build were just replaced.
+  await sweepDeadServers(place).catch(() => undefined);
   await running.stopped;
-}
-
-/** Asks a server of another build to step down and waits (bounded) until nothing answers. */
-async function stopOther(place: HookServerPlace, build: string): Promise<void> {
-  await pingHookServer(place, build, HOOK_SERVER_PROTOCOL, 'stop');
-  for (let attempt = 0; attempt < 20; attempt++) {
-    if ((await pingHookServer(place, build, HOOK_SERVER_PROTOCOL, 'ping', 100)) === undefined) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 class HookServer {
   readonly stopped: Promise<void>;
   #active = 0;
   #idle: NodeJS.Timeout | undefined;
-  #configCheck: NodeJS.Timeout | undefined;
+  #check: NodeJS.Timeout | undefined;
   #stopping = false;
   /** Set once the socket and info file are let go: only then may the process leave. */
   #released = false;
@@ -83,10 +82,11 @@ class HookServer {
     server.on('error', () => void this.#stop());
     this.#armIdle();
     const configFolder = userConfigDirectory(process.env);
-    this.#configCheck = setInterval(() => {
+    this.#check = setInterval(() => {
+      if (runnerBuild(options.entryPath) !== info.build) void this.#stop();
       fs.access(configFolder).catch(() => void this.#stop());
-    }, CONFIG_CHECK_MS);
-    this.#configCheck.unref();
+    }, options.checkMs ?? CHECK_MS);
+    this.#check.unref();
   }
 
   #armIdle(): void {
@@ -134,9 +134,9 @@ class HookServer {
       return;
     }
     if (request.protocol !== HOOK_SERVER_PROTOCOL || request.build !== this.info.build) {
-      // An updated (or older) runner: it runs the event itself and starts its own server.
+      // Not a runner of this build (its own server has another socket): it runs the event itself.
+      // This server stays for its own runners.
       send({ kind: 'mismatch', build: this.info.build, protocol: HOOK_SERVER_PROTOCOL });
-      void this.#stop();
       return;
     }
     if (request.kind !== 'hook' || typeof request.stdinText !== 'string' || !Array.isArray(request.argv)) return;
@@ -154,6 +154,7 @@ class HookServer {
       onDeadline: (ms) => send({ kind: 'deadline', ms }),
       drainer: { nodePath: process.execPath, scriptPath: this.options.entryPath, leadingArguments: [] },
       via: 'server',
+      build: this.info.build,
     });
     // Memory turned off or consent withdrawn (Disconnect, `hooks uninstall`): nothing to keep warm.
     if (!summary.consented && ['disabled', 'no-consent', 'no-endpoint'].includes(summary.outcome)) void this.#stop();
@@ -169,7 +170,7 @@ class HookServer {
     if (this.#stopping) return;
     this.#stopping = true;
     clearTimeout(this.#idle);
-    clearInterval(this.#configCheck);
+    clearInterval(this.#check);
     // Only remove the socket and the info file while they are still this server's.
     try {
       const current = JSON.parse(await fs.readFile(this.options.place.info, 'utf8')) as Partial<HookServerInfo>;

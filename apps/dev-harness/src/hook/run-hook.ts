@@ -26,6 +26,7 @@ export interface HookIo {
   readonly onDeadline?: (ms: number) => void;
   /** Who ran the event, for the run log: the runner itself or the background hook server. */
   readonly via?: HookRun['via'];
+  readonly build?: HookRun['build'];
 }
 
 /** Where a run was logged, for a caller that has more to log (never content). */
@@ -85,6 +86,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       ms: Date.now() - startedAt,
       ...(result.detail === undefined ? {} : { detail: result.detail }),
       ...(io.via === undefined ? {} : { via: io.via }),
+      ...(io.build === undefined ? {} : { build: io.build }),
     });
   }
   return { stateDirectory, event, outcome: result.outcome, consented };
