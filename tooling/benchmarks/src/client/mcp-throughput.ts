@@ -30,7 +30,7 @@ export interface McpThroughputResult {
   readonly clientCostRatio: number;
   /**
    * The emulator thread's busy time per call, MCP face ÷ REST face (null when the servers do not
-   * report their threads'). Its MCP face is the SDK's server (JSON-RPC, sessions, SSE framing).
+   * report their threads'). Its MCP face is the SDK's McpServer (JSON-RPC, sessions, SSE framing).
    */
   readonly emulatorCostRatio: number | null;
   /**
