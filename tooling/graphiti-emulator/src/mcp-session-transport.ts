@@ -42,19 +42,21 @@ const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: 
   'id' in message && ('result' in message || 'error' in message);
 
 /** What the SDK hands a handler as `extra.requestInfo`, built only if a handler reads it. */
-function requestInfoOf(request: IncomingMessage): RequestInfo {
-  let headers: RequestInfo['headers'] | undefined;
-  let url: URL | undefined;
-  return {
-    get headers() {
-      headers ??= headerRecord(request.headers);
-      return headers;
-    },
-    get url() {
-      url ??= new URL(absoluteUrl(request));
-      return url;
-    },
-  };
+class LazyRequestInfo implements RequestInfo {
+  private headerRecord: RequestInfo['headers'] | undefined;
+  private parsedUrl: URL | undefined;
+
+  constructor(private readonly request: IncomingMessage) {}
+
+  get headers(): RequestInfo['headers'] {
+    this.headerRecord ??= headerRecord(this.request.headers);
+    return this.headerRecord;
+  }
+
+  get url(): URL {
+    this.parsedUrl ??= new URL(absoluteUrl(this.request));
+    return this.parsedUrl;
+  }
 }
 
 export class SessionTransport implements Transport {
@@ -133,7 +135,7 @@ export class SessionTransport implements Transport {
       // A request the server never answers (cancelled) would stay here: keep the newest only.
       if (this.abandoned.size > ABANDONED_KEPT) this.abandoned.delete(this.abandoned.values().next().value as RequestId);
     });
-    this.onmessage?.(call, { requestInfo: requestInfoOf(request) });
+    this.onmessage?.(call, { requestInfo: new LazyRequestInfo(request) });
   }
 
   /**
