@@ -81,6 +81,7 @@ export function transportError(
   return new GraphitiConnectionError(
     `${request.method} ${request.path} could not reach Graphiti's MCP server (${reason}). Check that the server runs at the endpoint and is reachable (proxy, firewall).`,
     request,
-    { cause: error },
+    // The code (ECONNREFUSED…) on the error itself, as the REST client sets it: callers classify by it.
+    { cause: error, ...(code === undefined ? {} : { code }) },
   );
 }
