@@ -56,6 +56,20 @@ const entry = await entryWith(build);
 const outside = Object.keys(entry.metafile.inputs).filter((input) => !input.startsWith('src/hook/'));
 if (outside.length > 0) throw new Error(`dist/hook-runner.cjs must load node built-ins only, but bundles ${outside.join(', ')}`);
 
+// The MCP SDK (its zod schemas, ajv) must stay lazy: graphiti-client reaches it by `import()` when an
+// MCP session opens, which esbuild keeps as a deferred init. A static import or require chain from
+// the core's entry to it would make every cold hook evaluate it.
+const eager = new Set();
+const pending = [Object.values(core.metafile.outputs)[0].entryPoint];
+while (pending.length > 0) {
+  const input = pending.pop();
+  if (eager.has(input) || core.metafile.inputs[input] === undefined) continue;
+  eager.add(input);
+  for (const imported of core.metafile.inputs[input].imports) if (imported.kind !== 'dynamic-import' && !imported.external) pending.push(imported.path);
+}
+const eagerSdk = [...eager].filter((input) => input.includes('@modelcontextprotocol/sdk/'));
+if (eagerSdk.length > 0) throw new Error(`the hook core must load the MCP SDK only through graphiti-client's import(), but statically reaches ${eagerSdk.slice(0, 3).join(', ')}`);
+
 fs.mkdirSync(dist, { recursive: true });
 for (const name of fs.readdirSync(dist)) if (/^hook-runner-core-[0-9a-f]+\.cjs$/.test(name)) fs.rmSync(path.join(dist, name));
 const coreFile = path.join(dist, `hook-runner-core-${build}.cjs`);

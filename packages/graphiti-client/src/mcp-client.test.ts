@@ -246,14 +246,14 @@ describe('failures, timeouts, aborts and retries', () => {
     }
   });
 
-  it('nothing listening is a retryable GraphitiConnectionError', async () => {
+  it('nothing listening is a retryable GraphitiConnectionError with the socket code, as over REST', async () => {
     const gone = await startEmulator({ face: 'mcp' });
     const url = gone.url;
     await gone.close();
     const fresh = new GraphitiMcpClient({ baseUrl: url, maxRetries: 0 });
     const error = await fresh.search({ group_ids: ['s'], query: 'a' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GraphitiConnectionError);
-    expect(error).toMatchObject({ retryable: true });
+    expect(error).toMatchObject({ retryable: true, code: 'ECONNREFUSED' });
     await fresh.close();
   });
 });

@@ -1,6 +1,7 @@
 // Published packages ship product code only: `pnpm pack` of each lists no benchmark, test, test
 // support or test double, and no export points at one. (This package exists because of that rule,
-// so the check lives here.) Needs the packages built, as `turbo run test` does first.
+// so the check lives here.) Needs the packages built: turbo.json makes this package's `test` wait for
+// the build of each, prompt-elements included, though this package does not import it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { handleWithTransport } from './mcp-node-adapter.js';
+import { SessionTransport } from './mcp-session-transport.js';
 import { createMcpServer, MCP_TOOL_NAMES, type McpToolContext } from './mcp-tools.js';
 import type { RouteName } from './types.js';
 
@@ -18,7 +18,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 }
 
 export class McpFace {
-  private readonly sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  private readonly sessions = new Map<string, SessionTransport>();
 
   constructor(private readonly context: McpToolContext) {}
 
@@ -59,7 +59,7 @@ export class McpFace {
         sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
         return;
       }
-      await handleWithTransport(transport, request, response, bodyText, parsed);
+      await transport.handle(request, response, bodyText, parsed);
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsed?.json)) {
@@ -70,17 +70,19 @@ export class McpFace {
       });
       return;
     }
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, transport);
-      },
-      onsessionclosed: (id) => {
-        this.sessions.delete(id);
-      },
-    });
+    const transport: SessionTransport = new SessionTransport(
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.sessions.set(id, transport);
+        },
+        onsessionclosed: (id) => {
+          this.sessions.delete(id);
+        },
+      }),
+    );
     await createMcpServer(this.context).connect(transport);
-    await handleWithTransport(transport, request, response, bodyText, parsed);
+    await transport.handle(request, response, bodyText, parsed);
   }
 
   /** A restart: every session is forgotten, so clients must initialize again. */

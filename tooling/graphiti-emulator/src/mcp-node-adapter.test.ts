@@ -1,4 +1,5 @@
-// The emulator's MCP face (the SDK's web-standard transport through mcp-node-adapter.ts) must
+// The emulator's MCP face (the SDK's web-standard transport through mcp-node-adapter.ts, and
+// SessionTransport's direct answers to plain requests on a session) must
 // answer on the wire exactly as the SDK's own Node transport (through @hono/node-server) answers:
 // the same exchanges go to both, and status, the headers that matter and the bodies must match.
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';

@@ -34,8 +34,13 @@ class HeadersView {
   }
 }
 
-function absoluteUrl(request: IncomingMessage): string {
+export function absoluteUrl(request: IncomingMessage): string {
   return `http://${request.headers.host ?? '127.0.0.1'}${request.url ?? '/'}`;
+}
+
+/** The request's headers as the SDK records them for handlers (`requestInfo.headers`). */
+export function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(new HeadersView(headers).entries());
 }
 
 /**

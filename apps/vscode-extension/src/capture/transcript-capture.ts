@@ -4,7 +4,7 @@
 // latest wish. A folder that does not exist yet is looked for again later, never created: it
 // belongs to VS Code or Claude Code. Never throws into the host.
 import { promises as fs } from 'node:fs';
-import type { ChatTurn, KeyValueStore, Logger, TranscriptFormat } from '@graphiti-memory/memory-core';
+import { errorClassOf, type ChatTurn, type KeyValueStore, type Logger, type TranscriptFormat } from '@graphiti-memory/memory-core';
 import { TranscriptWatcher, type SessionIdleEvent } from '@graphiti-memory/memory-node-storage';
 
 export interface TranscriptSource {
@@ -61,7 +61,7 @@ export class TranscriptCapture {
   #switch(): Promise<void> {
     this.#switching = this.#switching
       .then(() => this.#apply())
-      .catch((error: unknown) => this.options.logger.warn('capture could not switch', { source: this.source.name, errorClass: errorClass(error) }));
+      .catch((error: unknown) => this.options.logger.warn('capture could not switch', { source: this.source.name, errorClass: errorClassOf(error) }));
     return this.#switching;
   }
 
@@ -99,7 +99,7 @@ export class TranscriptCapture {
       this.#startFailing = false;
       this.options.logger.info('capture started', { source: this.source.name });
     } catch (error) {
-      if (!this.#startFailing) this.options.logger.warn('capture could not start; will try again', { source: this.source.name, errorClass: errorClass(error) });
+      if (!this.#startFailing) this.options.logger.warn('capture could not start; will try again', { source: this.source.name, errorClass: errorClassOf(error) });
       this.#startFailing = true;
       this.#lookAgainLater();
     }
@@ -128,8 +128,4 @@ async function isFolder(folder: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function errorClass(error: unknown): string {
-  return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.name) : 'unknown';
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
+import { errorClassOf, Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
 import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -80,7 +80,7 @@ export class MemoryParticipant implements Contribution {
       }
     } catch (error) {
       // Only the model can fail a turn; anything of memory's is logged and the turn still ends.
-      this.logger.error('chat request failed', { command: request.command, errorClass: error instanceof Error ? error.name : 'unknown' });
+      this.logger.error('chat request failed', { command: request.command, errorClass: errorClassOf(error) });
       const message = error instanceof Error ? error.message : String(error);
       return { errorDetails: { message: `The request failed: ${message}` }, metadata: { sessionId, command: request.command } };
     }

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Ingestion, Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
+import { errorClassOf, Ingestion, Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
 import { claudeCodeFolderOf, claudeCodeProjectsFolder } from '../capture/claude-code-folders.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
@@ -57,7 +57,7 @@ export class ImportClaudeCodeCommand implements Contribution {
         turns += parsed.turns.length;
       } catch (error) {
         failed += 1;
-        this.logger.warn('import: a transcript could not be read', { errorClass: error instanceof Error ? error.name : 'unknown' });
+        this.logger.warn('import: a transcript could not be read', { errorClass: errorClassOf(error) });
       }
     }
     this.logger.info('imported Claude Code sessions', { files: paths.length, turns, failed });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { Container, type ContainerModule } from 'inversify';
 import type * as vscode from 'vscode';
-import { createMemoryModule } from '@graphiti-memory/memory-core';
+import { createMemoryModule, errorClassOf } from '@graphiti-memory/memory-core';
 import { createNodeStorageModule } from '@graphiti-memory/memory-node-storage';
 import { createExtensionModule } from './extension-module.js';
 import { Contribution } from './tokens.js';
@@ -41,7 +41,7 @@ export function registerContributions(container: Container, context: vscode.Exte
     try {
       contribution.register(context);
     } catch (error) {
-      channel.error(`a feature failed to start: ${contribution.constructor.name} (${error instanceof Error ? error.name : 'unknown'})`);
+      channel.error(`a feature failed to start: ${contribution.constructor.name} (${errorClassOf(error)})`);
     }
   }
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
+  errorClassOf,
   InMemoryAuditLog,
   InMemoryGroupRegistry,
   InMemoryPendingMemoryStore,
@@ -90,7 +91,7 @@ export class EndpointGroupRegistry implements GroupRegistry {
       return await FileGroupRegistry.open({ filePath: path.join(stateFolder, 'endpoints', folder, GROUP_REGISTRY_FILE), logger: this.logger });
     } catch (error) {
       this.logger.warn('group registry unavailable; forget covers only the groups of this window', {
-        errorClass: error instanceof Error ? error.name : 'unknown',
+        errorClass: errorClassOf(error),
       });
       return new InMemoryGroupRegistry();
     }

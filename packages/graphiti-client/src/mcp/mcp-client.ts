@@ -1,7 +1,8 @@
 // GraphitiMcpClient: the same interface as GraphitiClient, spoken to Graphiti's MCP server
-// (mcp_server/, Streamable HTTP at `/mcp/`) through the official MCP SDK. One session is opened
-// on the first call, reused by every later one, and opened again when the server has forgotten it
-// (a restart). Each tool call has the REST client's timeout, abort and retry policy.
+// (mcp_server/, Streamable HTTP at `/mcp/`) through the official MCP SDK, which is loaded when the
+// first session opens (load-mcp-sdk.ts), never by constructing a client. One session is opened on
+// the first call, reused by every later one, and opened again when the server has forgotten it (a
+// restart). Each tool call has the REST client's timeout, abort and retry policy.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';

@@ -3,20 +3,16 @@
 // error carries the status REST would have answered (404, 422, 503, 500) so `retryable` and
 // callers that look at `status` behave the same on either face. The tool's error text is server
 // wording (ids, never memory content) and may be shown.
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   GraphitiAbortError,
-  GraphitiApiError,
   GraphitiConnectionError,
   GraphitiNotFoundError,
   GraphitiServerError,
-  GraphitiTimeoutError,
   GraphitiValidationError,
   type GraphitiError,
   type RequestDescription,
 } from '../errors.js';
-import { apiErrorFromResponse } from '../transport/http-errors.js';
+import { loadedMcpSdk, McpSdkLoadError } from './load-mcp-sdk.js';
 
 const VALIDATION_PATTERN =
   /must be a positive integer|^Invalid (reference_time|date filter)|No group IDs specified|must contain only alphanumeric|validation error/i;
@@ -58,10 +54,10 @@ function causeCode(error: unknown): string | undefined {
 
 /** Whether the server no longer knows our session (it restarted): open a new one and send again. */
 export function isSessionLost(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && (error.code === 404 || /session not found/i.test(error.message));
+  return loadedMcpSdk()?.isSessionLost(error) === true;
 }
 
-/** Maps what the SDK threw (transport, protocol, timeout, abort) to a typed error. */
+/** Maps what a call threw (the SDK's transport, protocol, timeout; an abort; no SDK) to a typed error. */
 export function transportError(
   error: unknown,
   request: RequestDescription,
@@ -70,33 +66,22 @@ export function transportError(
   if (settings.signal?.aborted) {
     return new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request, { cause: error });
   }
-  if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
-    return new GraphitiTimeoutError(
-      `${request.method} ${request.path} got no complete answer within ${settings.timeoutMs} ms. The server may be overloaded or hung; raise timeoutMs or check the server.`,
-      { ...request, timeoutMs: settings.timeoutMs },
-      { cause: error },
+  const code = causeCode(error);
+  if (error instanceof McpSdkLoadError) {
+    // Nothing was sent. Retryable like any connection failure, so a caller keeps what it meant to send.
+    return new GraphitiConnectionError(
+      `${request.method} ${request.path} was not sent: ${error.message}. The installation of @graphiti-memory/graphiti-client is incomplete; reinstall it, or use the REST face.`,
+      request,
+      { cause: error.cause, ...(code === undefined ? {} : { code }) },
     );
   }
-  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
-    const text = error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '');
-    if (error.code === 404) {
-      // A 404 here is a wrong endpoint, not an unknown id: never a GraphitiNotFoundError.
-      return new GraphitiApiError(
-        `${request.method} ${request.path}: nothing answers MCP there (404). Point the endpoint at Graphiti's MCP server root (its /mcp/ endpoint is added), or choose the REST face.`,
-        { ...request, status: 404, body: text, headers: {} },
-      );
-    }
-    return apiErrorFromResponse(request, error.code, {}, text);
-  }
-  if (error instanceof McpError) {
-    if (error.code === Number(ErrorCode.InvalidParams)) return toolError(request, `validation error: ${error.message}`);
-    return toolError(request, error.message);
-  }
-  const code = causeCode(error);
+  const known = loadedMcpSdk()?.sdkError(error, request, settings);
+  if (known !== undefined) return known;
   const reason = code ?? (error instanceof Error ? error.message : String(error));
   return new GraphitiConnectionError(
     `${request.method} ${request.path} could not reach Graphiti's MCP server (${reason}). Check that the server runs at the endpoint and is reachable (proxy, firewall).`,
     request,
-    { cause: error },
+    // The code (ECONNREFUSED…) on the error itself, as the REST client sets it: callers classify by it.
+    { cause: error, ...(code === undefined ? {} : { code }) },
   );
 }

@@ -1,16 +1,17 @@
 // The one MCP session a GraphitiMcpClient holds: opened on first use (the open is shared by
 // concurrent calls), reused by every later call without waiting again, dropped when the server has
 // forgotten it (a restart) so the next call opens a new one, and ended with a DELETE on close.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// Opening the first session is what loads the MCP SDK (load-mcp-sdk.ts).
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { loadMcpSdk } from './load-mcp-sdk.js';
+import type { Session } from './mcp-sdk.js';
 
-export interface Session {
-  readonly client: Client;
-  readonly transport: StreamableHTTPClientTransport;
-  readonly ready: Promise<void>;
+export type { Session } from './mcp-sdk.js';
+
+interface Opening {
+  readonly ready: Promise<Session>;
   /** Set once `ready` has resolved: later calls use the session without waiting on `ready`. */
-  opened: boolean;
+  session: Session | undefined;
 }
 
 /** Rejects with the caller's abort as soon as `signal` fires; the shared work goes on. */
@@ -34,7 +35,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, onAb
 }
 
 export class McpSession {
-  private current: Session | undefined;
+  private current: Opening | undefined;
 
   constructor(
     private readonly endpoint: URL,
@@ -46,38 +47,29 @@ export class McpSession {
    * rejects with `onAbort()` at once; an open under way goes on for the other callers.
    */
   connected(timeoutMs: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<Session> {
-    let session = this.current;
-    if (session === undefined) {
-      const client = new Client({ name: 'graphiti-memory', version: '1' });
-      const transport = new StreamableHTTPClientTransport(this.endpoint, {
-        fetch: this.fetch,
-        // The server-to-client stream carries nothing we use: do not keep re-opening it.
-        reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
-      });
-      // A dropped server-to-client stream is reported here; the next call finds out what matters.
-      client.onerror = () => undefined;
-      const ready = client.connect(transport, { timeout: timeoutMs });
-      const opening: Session = { client, transport, ready, opened: false };
-      session = opening;
-      this.current = opening;
+    let opening = this.current;
+    if (opening === undefined) {
+      const ready = loadMcpSdk().then((sdk) => sdk.openSession(this.endpoint, this.fetch, timeoutMs));
+      const created: Opening = { ready, session: undefined };
+      opening = created;
+      this.current = created;
       ready.then(
-        () => {
-          opening.opened = true;
+        (session) => {
+          created.session = session;
         },
         () => {
-          this.forget(opening);
+          if (this.current === created) this.current = undefined;
         },
       );
-    } else if (session.opened && signal?.aborted !== true) {
-      return Promise.resolve(session);
+    } else if (opening.session !== undefined && signal?.aborted !== true) {
+      return Promise.resolve(opening.session);
     }
-    const opened = session;
-    return untilAborted(opened.ready, signal, onAbort).then(() => opened);
+    return untilAborted(opening.ready, signal, onAbort);
   }
 
   /** Drops `session` (the server no longer knows it) unless a newer one replaced it already. */
   forget(session: Session): void {
-    if (this.current !== session) return;
+    if (this.current?.session !== session) return;
     this.current = undefined;
     void session.client.close().catch(() => undefined);
   }
@@ -87,26 +79,22 @@ export class McpSession {
    * False when the server did not answer the DELETE in time (its connection may still be busy).
    */
   async end(timeoutMs: number): Promise<boolean> {
-    const session = this.current;
+    const opening = this.current;
     this.current = undefined;
+    if (opening === undefined) return true;
+    // A session that never opened closed itself (openSession); there is nothing to end.
+    const session = await opening.ready.catch(() => undefined);
     if (session === undefined) return true;
-    let ended = true;
-    const opened = await session.ready.then(
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const terminated = session.transport.terminateSession().then(
       () => true,
-      () => false,
+      () => true,
     );
-    if (opened) {
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      });
-      const terminated = session.transport.terminateSession().then(
-        () => true,
-        () => true,
-      );
-      ended = await Promise.race([terminated, bound]);
-      clearTimeout(timer);
-    }
+    const ended = await Promise.race([terminated, bound]);
+    clearTimeout(timer);
     await session.client.close().catch(() => undefined);
     return ended;
   }

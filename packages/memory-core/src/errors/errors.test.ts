@@ -1,7 +1,7 @@
 import { GraphitiClient, GraphitiConnectionError, GraphitiServerError } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import { describe, expect, it } from 'vitest';
-import { describeGraphitiFailure, classifyGraphitiError, type FailureAdvice } from './index.js';
+import { describeGraphitiFailure, classifyGraphitiError, errorClassOf, type FailureAdvice } from './index.js';
 
 const advice: FailureAdvice = { endpoint: 'check the endpoint setting', apiKey: 'set the key', timeout: 'raise the timeout' };
 const request = { method: 'GET', path: '/healthcheck' };
@@ -25,6 +25,20 @@ describe('classifyGraphitiError', () => {
     expect(classifyGraphitiError(server)).toMatchObject({ kind: 'server', status: 503, errorClass: 'GraphitiServerError' });
     expect(classifyGraphitiError(new TypeError('user text'))).toEqual({ kind: 'unknown', errorClass: 'TypeError' });
     expect(classifyGraphitiError('a string')).toEqual({ kind: 'unknown', errorClass: 'UnknownError' });
+  });
+});
+
+describe('errorClassOf', () => {
+  it('names a thrown value by class, a plain system error by its code, and never by its message', () => {
+    expect(errorClassOf(new RangeError('user text'))).toBe('RangeError');
+    class FolderGone extends Error {}
+    expect(errorClassOf(new FolderGone('user text'))).toBe('FolderGone');
+    // What node:fs rejects with for a missing file: a plain Error with a system code.
+    const missing = Object.assign(new Error("ENOENT: no such file or directory, open '/user/secret-name'"), { code: 'ENOENT', errno: -2, syscall: 'open' });
+    expect(errorClassOf(missing)).toBe('ENOENT');
+    expect(errorClassOf(Object.assign(new Error('user text'), { code: 'not a system code' }))).toBe('Error');
+    expect(errorClassOf('a string')).toBe('UnknownError');
+    expect(errorClassOf({ message: 'user text' })).toBe('UnknownError');
   });
 });
 

@@ -59,14 +59,22 @@ export function classifyGraphitiError(error: unknown): GraphitiFailure {
   };
 }
 
-/** The class name of a thrown value, never its message. */
+/** A system error's code (`ENOENT`, `ECONNRESET`): it says more than the plain `Error` it comes in. */
+const SYSTEM_ERROR_CODE = /^E[A-Z0-9_]+$/;
+
+/**
+ * What a thrown value is, for logs and telemetry, never its message: its class name (`TypeError`,
+ * `GraphitiTimeoutError`), a plain Error's system code (`ENOENT`), else `Error` or `UnknownError`.
+ */
 export function errorClassOf(error: unknown): string {
   if (error !== null && typeof error === 'object') {
     const name = (error as { name?: unknown }).name;
     if (typeof name === 'string' && name !== '' && name !== 'Error') return name;
     const constructorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
-    if (typeof constructorName === 'string' && constructorName !== '' && constructorName !== 'Object') return constructorName;
-    if (name === 'Error') return name;
+    if (typeof constructorName === 'string' && constructorName !== '' && constructorName !== 'Object' && constructorName !== 'Error') return constructorName;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && SYSTEM_ERROR_CODE.test(code)) return code;
+    if (name === 'Error' || constructorName === 'Error') return 'Error';
   }
   return 'UnknownError';
 }

@@ -1,9 +1,9 @@
 /**
  * Errors: `classifyGraphitiError(error)` reads a failed Graphiti call once (kind, status, code,
- * class) for ingestion, recall and the apps; `describeGraphitiFailure(error, context)` turns it
+ * class) for ingestion, recall and the apps; `errorClassOf(error)` names any thrown value for logs; `describeGraphitiFailure(error, context)` turns it
  * into a message and a hint for people, with each app's own `advice`.
  */
-export { classifyGraphitiError, type GraphitiFailure, type GraphitiFailureKind } from './graphiti-failure.js';
+export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type GraphitiFailureKind } from './graphiti-failure.js';
 export {
   describeGraphitiFailure,
   type FailureAdvice,

@@ -2,6 +2,7 @@
 // drain cannot send them after the delete), then each group deleted on the server and dropped from
 // the registry. A group whose delete failed stays in the registry, so forgetting again retries it.
 import { inject, injectable, optional } from 'inversify';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 import { GraphitiConnection, Logger, type GraphitiCallOptions } from '../ports.js';
 import { GroupRegistry } from '../registry/group-registry.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
@@ -60,8 +61,7 @@ export class ForgetService {
         await api.deleteGroup(groupId, options);
         deletedGroups.push(groupId);
       } catch (error) {
-        const errorClass = error instanceof Error ? error.name : typeof error;
-        failed.push({ groupId, errorClass, message: error instanceof Error ? error.message : String(error) });
+        failed.push({ groupId, errorClass: errorClassOf(error), message: error instanceof Error ? error.message : String(error) });
       }
     }
     await this.registry?.remove(deletedGroups);

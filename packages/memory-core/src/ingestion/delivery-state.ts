@@ -42,7 +42,3 @@ export function groupByGroupId(records: readonly OutboxRecord[]): Map<string, Ou
   }
   return groups;
 }
-
-export function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
-}

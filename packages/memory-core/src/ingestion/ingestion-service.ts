@@ -1,4 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
 import { GroupRecorder } from '../registry/group-recorder.js';
@@ -17,7 +18,7 @@ import { MemoryConfiguration } from '../settings/index.js';
 import { DeliveryBounds } from './delivery-bounds.js';
 import { DeliveryConfirmer } from './delivery-confirmer.js';
 import type { DeliveryContext, DeliveryHost } from './delivery-context.js';
-import { DeliveryState, errorName } from './delivery-state.js';
+import { DeliveryState } from './delivery-state.js';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { DrainLoop } from './drain-loop.js';
 import { IngestionOptions, resolveIngestionOptions } from './ingestion-options.js';
@@ -91,7 +92,7 @@ export class IngestionService implements Ingestion {
         nextDelay: () => this.nextDelay(),
         failed: (error) => {
           // Storage that fails to open or read: log and try again later rather than end the loop.
-          this.logger.error('ingestion: drain pass failed', { errorClass: errorName(error) });
+          this.logger.error('ingestion: drain pass failed', { errorClass: errorClassOf(error) });
           this.state.backoffUntil = this.clock.now() + this.options.idleRecheckMs;
         },
       },
@@ -328,7 +329,7 @@ export class IngestionService implements Ingestion {
       try {
         listener(snapshot);
       } catch (error) {
-        this.logger.warn('ingestion: a stats listener threw', { errorClass: errorName(error) });
+        this.logger.warn('ingestion: a stats listener threw', { errorClass: errorClassOf(error) });
       }
     }
   }

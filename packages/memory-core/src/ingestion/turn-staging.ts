@@ -6,7 +6,8 @@
 import type { TurnPlanner } from '../planning/index.js';
 import type { ChatTurn, Clock, IngestionStore, Logger, OutboxEntry, TelemetrySink } from '../ports.js';
 import type { AcceptedEntry } from '../registry/group-recorder.js';
-import { errorName, type DeliveryState } from './delivery-state.js';
+import { errorClassOf } from '../errors/graphiti-failure.js';
+import type { DeliveryState } from './delivery-state.js';
 import { deliveryKey } from './in-memory-delivery-ledger.js';
 import type { IngestionOptions } from './ingestion-options.js';
 
@@ -86,7 +87,7 @@ export class TurnStaging {
     this.#run = new Promise<void>((resolve) => setTimeout(resolve, delay))
       .then(() => this.#process())
       .catch((error: unknown) => {
-        this.logger.error('ingestion: staging failed', { errorClass: errorName(error) });
+        this.logger.error('ingestion: staging failed', { errorClass: errorClassOf(error) });
       })
       .finally(() => {
         this.#run = undefined;
@@ -111,7 +112,7 @@ export class TurnStaging {
             entries.push(...planned);
           } catch (error) {
             this.logger.error('ingestion: planning a turn failed; the turn is skipped', {
-              errorClass: errorName(error),
+              errorClass: errorClassOf(error),
             });
           }
         } else {
@@ -132,7 +133,7 @@ export class TurnStaging {
         this.#staged.unshift({ entries });
         this.#retryAt = this.clock.now() + this.options.idleRecheckMs;
         this.#failing = true;
-        this.logger.error('ingestion: the outbox refused new messages; trying again later', { errorClass: errorName(error) });
+        this.logger.error('ingestion: the outbox refused new messages; trying again later', { errorClass: errorClassOf(error) });
         return;
       }
       await this.hooks.accepted?.(unknown.map((entry) => ({ entry, turn: turnOf.get(entry) })));

@@ -2,6 +2,7 @@
 // session, the workspace it ran in and a short, secret-guarded title. Runs off the chat path and
 // never throws: a registry that cannot record must not stop delivery.
 import { inject, injectable, optional } from 'inversify';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 import { Clock, Logger, type ChatTurn, type OutboxEntry } from '../ports.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
@@ -42,7 +43,7 @@ export class GroupRecorder {
     try {
       this.registry.record(await this.writesOf(accepted));
     } catch (error) {
-      this.logger.warn('registry: recording written groups failed', { errorClass: error instanceof Error ? error.name : typeof error });
+      this.logger.warn('registry: recording written groups failed', { errorClass: errorClassOf(error) });
     }
   }
 

@@ -3,6 +3,7 @@
 // memory is off. With `inMemoryFallback`, a folder that cannot be opened gives in-memory storage
 // instead, said once in the log: chat goes on, queued messages just do not survive a reload.
 import {
+  errorClassOf,
   InMemoryDeliveryLedger,
   InMemoryOutbox,
   type Clock,
@@ -74,7 +75,7 @@ export class FileIngestionStorage implements IngestionStorage {
     } catch (error) {
       if (inMemoryFallback !== true) throw error;
       logger?.warn('durable outbox unavailable; queued messages will not survive a reload', {
-        errorClass: error instanceof Error ? error.name : 'unknown',
+        errorClass: errorClassOf(error),
       });
       return { outbox: new InMemoryOutbox(limits ?? DEFAULT_LIMITS, this.options.clock ?? Date), ledger: new InMemoryDeliveryLedger() };
     }

@@ -1,0 +1,15 @@
+import { GraphitiClient, GraphitiMcpClient } from '@graphiti-memory/graphiti-client';
+import { startServerThread } from './dist/client/server-thread.js';
+import { BENCHMARK_BODIES, measureCallsPerSecond } from './dist/client/throughput.js';
+const face = process.argv[2];
+const server = await startServerThread(new URL('./dist/client/emulator-thread.js', import.meta.url), { processingDelayMs: 1, face });
+const client = face === 'mcp' ? new GraphitiMcpClient({ baseUrl: server.url }) : new GraphitiClient({ baseUrl: server.url });
+const group = BENCHMARK_BODIES.search.group_ids[0];
+for (let i = 0; i < 25; i++) await client.addMessages({ group_id: group, messages: ['a b c pnpm','turbo cache x','Ada reviews','emulator loopback'].map((t, p) => ({ name: `s${i}.${p}`, role: 'b', role_type: 'user', content: `${t} Note ${i}.` })) });
+await new Promise(r => setTimeout(r, 1500));
+await measureCallsPerSecond(() => client.search(BENCHMARK_BODIES.search), 10, 1);
+const before = performance.eventLoopUtilization(); const sb = server.eventLoopUtilization();
+const m = await measureCallsPerSecond(() => client.search(BENCHMARK_BODIES.search), 10, +(process.argv[3] ?? 5));
+const u = performance.eventLoopUtilization(before).utilization; const su = server.eventLoopUtilization(sb).utilization;
+console.log(face, Math.round(m.requestsPerSecond), 'calls/s; client busy', u.toFixed(2), 'per call us', (u / m.requestsPerSecond * 1e6).toFixed(1), '; server busy', su.toFixed(2), 'per call us', (su / m.requestsPerSecond * 1e6).toFixed(1), 'errors', m.errors);
+await client.close(); await server.close();
