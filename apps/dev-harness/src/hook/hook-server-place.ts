@@ -1,5 +1,5 @@
-// Where the per-user hook server listens and what runner and server say to each other. The tiny
-// runner entry imports this, so it uses node built-ins only.
+// Where the hook server of each runner build listens for a user, and what runner and server say to
+// each other. The tiny runner entry imports this, so it uses node built-ins only.
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
