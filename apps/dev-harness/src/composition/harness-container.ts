@@ -11,6 +11,7 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
+  errorClassOf,
   ForgetService,
   GlobalStore,
   GraphitiConnection,
@@ -247,6 +248,6 @@ async function shareUserKey(
     const shared = await ensureUserKey(env, typeof previous === 'string' ? previous : undefined);
     if (shared !== previous) await globalStore.set(USER_KEY_STORAGE_KEY, shared);
   } catch (error) {
-    logger.warn('user config unreadable; the state folder keeps its own user key', { errorClass: error instanceof Error ? error.name : typeof error });
+    logger.warn('user config unreadable; the state folder keeps its own user key', { errorClass: errorClassOf(error) });
   }
 }

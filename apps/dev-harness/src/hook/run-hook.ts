@@ -2,6 +2,7 @@
 // print `additionalContext` or nothing. Never in the way: any failure, timeout, missing config or
 // bad stdin ends with nothing printed and a line in the state folder's hook log, and the caller
 // exits 0. Without consent for the configured endpoint nothing touches the network.
+import { errorClassOf } from '@graphiti-memory/memory-core';
 import type { Environment } from '@graphiti-memory/memory-node-storage';
 import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
@@ -75,7 +76,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       if (result.drain === true && io.drainer !== undefined) (await import('./hook-drainer.js')).spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
     }
   } catch (error) {
-    result = { outcome: 'failed', detail: errorClass(error) };
+    result = { outcome: 'failed', detail: errorClassOf(error) };
   }
   if (options.ignored.length > 0 && result.detail === undefined) result = { ...result, detail: `ignored flags: ${options.ignored.join(' ')}` };
   if (stateDirectory !== undefined) {
@@ -124,9 +125,4 @@ async function handleEvent(context: HookContext, startedAt: number, now: () => D
     // Bounded: a hanging close (a socket to a stuck server) must not hold the hook.
     if (memory !== undefined) await Promise.race([memory.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_BOUND_MS).unref())]);
   }
-}
-
-function errorClass(error: unknown): string {
-  if (error instanceof Error) return error.name === 'Error' ? (error.constructor?.name ?? 'Error') : error.name;
-  return typeof error;
 }
