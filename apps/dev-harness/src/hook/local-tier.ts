@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { FactResult } from '@graphiti-memory/graphiti-client';
 import type { GraphitiApi, MemoryScope, RecalledFact } from '@graphiti-memory/memory-core';
 import { formatFactLine, memoryBlock, orderByRank, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 
@@ -73,12 +74,20 @@ export interface TierGroups {
   readonly user?: string;
 }
 
-/** Reads the promoted episodes and the top current facts of the workspace (and user) group. */
+/** Facts the brief keeps from a refresh (the groups' best, interleaved). */
+const BRIEF_FACTS = 20;
+
+/**
+ * Reads the promoted episodes and the top current facts of the workspace (and user) group. Each
+ * group is searched on its own: a search's facts do not say which group they came from, and a
+ * fact keeps its scope in the brief (`- [user] …`).
+ */
 export async function refreshTier(api: GraphitiApi, groups: TierGroups, previous: LocalTier | undefined, now: () => Date, signal?: AbortSignal): Promise<LocalTier> {
   const scoped: Array<[MemoryScope, string]> = [['workspace', groups.workspace], ...(groups.user === undefined ? [] : [['user', groups.user] as [MemoryScope, string]])];
-  const [episodeLists, search] = await Promise.all([
-    Promise.all(scoped.map(([, groupId]) => api.getEpisodes(groupId, { lastN: EPISODES_PER_REFRESH }, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) }))),
-    api.search({ group_ids: scoped.map(([, groupId]) => groupId), query: BRIEF_QUERY, max_facts: 20 }, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) }),
+  const options = { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
+  const [episodeLists, searches] = await Promise.all([
+    Promise.all(scoped.map(([, groupId]) => api.getEpisodes(groupId, { lastN: EPISODES_PER_REFRESH }, options))),
+    Promise.all(scoped.map(([, groupId]) => api.search({ group_ids: [groupId], query: BRIEF_QUERY, max_facts: BRIEF_FACTS }, options))),
   ]);
   const promoted: TierPromotion[] = [];
   episodeLists.forEach((episodes, index) => {
@@ -88,11 +97,24 @@ export async function refreshTier(api: GraphitiApi, groups: TierGroups, previous
       if (promotion !== undefined) promoted.push(promotion);
     }
   });
-  const at = now();
-  // Search results do not say which group a fact came from; the brief is the workspace's.
-  const facts: RecalledFact[] = search.facts.map((fact, rank) => ({ ...fact, scope: 'workspace', rank }));
-  const merged = withRecalledFacts(previous, facts, at);
+  const merged = withRecalledFacts(previous, interleaved(scoped, searches.map((search) => search.facts)), now());
   return { ...merged, promoted: dedupePromotions(promoted).slice(0, MAX_TIER_PROMOTIONS) };
+}
+
+/** Each group's facts in its own order, taken in turns (the workspace's first), ranked by that order. */
+function interleaved(scoped: ReadonlyArray<readonly [MemoryScope, string]>, lists: ReadonlyArray<readonly FactResult[]>): RecalledFact[] {
+  const facts: RecalledFact[] = [];
+  const seen = new Set<string>();
+  for (let position = 0; facts.length < BRIEF_FACTS && lists.some((list) => position < list.length); position++) {
+    lists.forEach((list, index) => {
+      const fact = list[position];
+      const scope = scoped[index]?.[0];
+      if (fact === undefined || scope === undefined || seen.has(fact.uuid) || facts.length >= BRIEF_FACTS) return;
+      seen.add(fact.uuid);
+      facts.push({ ...fact, scope, rank: facts.length });
+    });
+  }
+  return facts;
 }
 
 const EPISODE_PATTERN = /<graphiti_episode\s+kind="([a-z_]+)"[^>]*>\s*([\s\S]*?)\s*<\/graphiti_episode>/;
