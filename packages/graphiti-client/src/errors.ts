@@ -42,6 +42,8 @@ export abstract class GraphitiError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    // Each class also names itself in a literal: bundlers that minify (the hook runner, the VSIX)
+    // rename classes, and logs and `errorClassOf` read `name`.
     this.name = new.target.name;
     // Non-enumerable, so it stays out of JSON and logs.
     Object.defineProperty(this, GRAPHITI_ERROR_BRAND, { value: true, enumerable: false });
@@ -79,6 +81,7 @@ export function isRetryableStatus(status: number): boolean {
 
 /** The server answered with a status outside 2xx. Subclasses exist for 404, 422, 429 and 5xx. */
 export class GraphitiApiError extends GraphitiRequestError {
+  override readonly name: string = 'GraphitiApiError';
   readonly kind: GraphitiErrorKind = 'api';
   readonly retryable: boolean;
   readonly status: number;
@@ -98,6 +101,7 @@ export class GraphitiApiError extends GraphitiRequestError {
 
 /** 404: the uuid (edge, episode) does not exist. */
 export class GraphitiNotFoundError extends GraphitiApiError {
+  override readonly name: string = 'GraphitiNotFoundError';
   override readonly kind = 'not-found';
   /** FastAPI's `detail` text, e.g. `edge <uuid> not found`. */
   readonly detail: string | undefined;
@@ -110,6 +114,7 @@ export class GraphitiNotFoundError extends GraphitiApiError {
 
 /** 422: the server's request validation (FastAPI) refused the body or query. */
 export class GraphitiValidationError extends GraphitiApiError {
+  override readonly name: string = 'GraphitiValidationError';
   override readonly kind = 'validation';
   /** FastAPI's `detail` list (`loc`, `msg`, `type`, `input`), when the body had that shape. */
   readonly detail: ValidationErrorBody['detail'] | undefined;
@@ -125,16 +130,19 @@ export class GraphitiValidationError extends GraphitiApiError {
 
 /** 429: a proxy or the server is rate-limiting; `retryAfterMs` says for how long when known. */
 export class GraphitiRateLimitError extends GraphitiApiError {
+  override readonly name: string = 'GraphitiRateLimitError';
   override readonly kind = 'rate-limit';
 }
 
 /** 5xx: the server failed (upstream answers unhandled exceptions with plain-text 500s). */
 export class GraphitiServerError extends GraphitiApiError {
+  override readonly name: string = 'GraphitiServerError';
   override readonly kind = 'server';
 }
 
 /** No HTTP answer: refused, reset, DNS, TLS. Retryable. */
 export class GraphitiConnectionError extends GraphitiRequestError {
+  override readonly name: string = 'GraphitiConnectionError';
   readonly kind = 'connection';
   readonly retryable = true;
   /**
@@ -152,6 +160,7 @@ export class GraphitiConnectionError extends GraphitiRequestError {
 
 /** The attempt (connect, headers and body) did not finish within `timeoutMs`. Retryable. */
 export class GraphitiTimeoutError extends GraphitiRequestError {
+  override readonly name: string = 'GraphitiTimeoutError';
   readonly kind = 'timeout';
   readonly retryable = true;
   readonly timeoutMs: number;
@@ -168,12 +177,14 @@ export class GraphitiTimeoutError extends GraphitiRequestError {
 
 /** The caller's AbortSignal fired. Never retried. */
 export class GraphitiAbortError extends GraphitiRequestError {
+  override readonly name: string = 'GraphitiAbortError';
   readonly kind = 'abort';
   readonly retryable = false;
 }
 
 /** A 2xx answer whose body is not JSON or not the shape of graphiti-api.md. */
 export class GraphitiResponseValidationError extends GraphitiRequestError {
+  override readonly name: string = 'GraphitiResponseValidationError';
   readonly kind = 'response-validation';
   readonly retryable = false;
   readonly status: number;
@@ -200,6 +211,7 @@ export class GraphitiResponseValidationError extends GraphitiRequestError {
 
 /** Bad input or options, refused before any request was sent. Fix the call; retrying cannot help. */
 export class GraphitiUsageError extends GraphitiError {
+  override readonly name: string = 'GraphitiUsageError';
   readonly kind = 'usage';
   readonly retryable = false;
   readonly issues: readonly z.core.$ZodIssue[];
