@@ -2,8 +2,9 @@
 // SessionTransport's direct answers to plain requests on a session) must
 // answer on the wire exactly as the SDK's own Node transport (through @hono/node-server) answers:
 // the same exchanges go to both, and status, the headers that matter and the bodies must match.
-import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
+import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as readText } from 'node:stream/consumers';
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -23,15 +24,6 @@ interface Exchange {
 
 /** The headers a client acts on (framing aside: the SDK's Node path itself varies between chunked and a length). */
 const HEADERS_THAT_MATTER = ['content-type', 'cache-control', 'connection', 'x-accel-buffering', 'allow'] as const;
-
-function readAll(message: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    message.on('data', (chunk: Buffer) => chunks.push(chunk));
-    message.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    message.on('error', reject);
-  });
-}
 
 /** One raw HTTP exchange; `headersOnly` reads the head of a stream that stays open, then drops it. */
 function exchange(
@@ -53,7 +45,7 @@ function exchange(
         resolve({ status: incoming.statusCode ?? 0, headers: picked, body: '' });
         return;
       }
-      readAll(incoming).then((text) => resolve({ status: incoming.statusCode ?? 0, headers: picked, body: text }), reject);
+      readText(incoming).then((text) => resolve({ status: incoming.statusCode ?? 0, headers: picked, body: text }), reject);
     });
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -67,7 +59,7 @@ async function startReference(): Promise<{ url: string; close(): Promise<void> }
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const server: Server = createServer((incoming, outgoing) => {
     void (async () => {
-      const text = await readAll(incoming);
+      const text = await readText(incoming);
       let parsed: unknown;
       try {
         parsed = text === '' ? undefined : (JSON.parse(text) as unknown);

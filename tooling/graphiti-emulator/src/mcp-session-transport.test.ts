@@ -2,8 +2,9 @@
 // transport does. Each exchange here goes twice over real HTTP: once as a direct request
 // (`content-type: application/json`) and once with a content type the direct path leaves to the
 // SDK (`application/json; charset=utf-8`, which the SDK accepts), and both answers must match.
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as readText } from 'node:stream/consumers';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,15 +17,6 @@ interface Answer {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
-}
-
-function readAll(message: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    message.on('data', (chunk: Buffer) => chunks.push(chunk));
-    message.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    message.on('error', reject);
-  });
 }
 
 describe('SessionTransport', () => {
@@ -51,7 +43,7 @@ describe('SessionTransport', () => {
     };
     await transport.start();
     server = createServer((incoming, outgoing) => {
-      void readAll(incoming).then((text) => transport.handle(incoming, outgoing, text, text === '' ? undefined : { json: JSON.parse(text) as unknown }));
+      void readText(incoming).then((text) => transport.handle(incoming, outgoing, text, text === '' ? undefined : { json: JSON.parse(text) as unknown }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp/`;
@@ -71,7 +63,7 @@ describe('SessionTransport', () => {
       const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': contentType, 'x-probe': 'seen' };
       if (sessionId !== undefined) Object.assign(headers, { 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION });
       const outgoing = httpRequest(url, { method: 'POST', headers, agent: false, ...(signal === undefined ? {} : { signal }) }, (incoming) => {
-        readAll(incoming).then((text) => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }), reject);
+        readText(incoming).then((text) => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }), reject);
       });
       outgoing.on('error', reject);
       outgoing.end(JSON.stringify(body));
