@@ -60,7 +60,7 @@ export async function runDrainer(context: HookContext): Promise<{ outcome: strin
   }
   let memory: HookMemory | undefined;
   try {
-    memory = await openHookMemory({ ...memoryOptions(context), durable: true });
+    memory = await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger() });
     let confirmed = 0;
     let pending = 0;
     for (let round = 0; round < ROUNDS; round++) {
@@ -77,19 +77,6 @@ export async function runDrainer(context: HookContext): Promise<{ outcome: strin
     await memory?.close().catch(() => undefined);
     await release().catch(() => undefined);
   }
-}
-
-function memoryOptions(context: HookContext) {
-  return {
-    endpoint: context.endpoint,
-    apiKey: context.apiKey,
-    stateDirectory: context.stateDirectory,
-    workspaceFolder: context.workspaceFolder,
-    userKey: context.userKey,
-    config: context.config,
-    requestTimeoutMs: REQUEST_TIMEOUT_MS,
-    logger: new NullLogger(),
-  };
 }
 
 async function otherJournalsWaiting(memory: HookMemory): Promise<boolean> {

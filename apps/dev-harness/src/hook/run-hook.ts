@@ -98,17 +98,7 @@ async function handleEvent(context: HookContext, startedAt: number, now: () => D
   const requestTimeoutMs = context.hook.event === 'UserPromptSubmit' ? context.config.recallTimeoutMs : HOOK_REQUEST_TIMEOUT_MS;
   let memory: HookMemory | undefined;
   try {
-    memory = await openHookMemory({
-      endpoint: context.endpoint,
-      apiKey: context.apiKey,
-      stateDirectory: context.stateDirectory,
-      workspaceFolder: context.workspaceFolder,
-      userKey: context.userKey,
-      config: context.config,
-      requestTimeoutMs,
-      durable,
-      logger: new NullLogger(),
-    });
+    memory = await openHookMemory({ ...context, requestTimeoutMs, durable, logger: new NullLogger() });
     // Each event loads only its own handler.
     switch (context.hook.event) {
       case 'UserPromptSubmit':
