@@ -76,6 +76,8 @@ const options = {
   jsxFactory: 'vscpp',
   jsxFragment: 'vscppf',
   minify: production,
+  // Class names stay as written: log lines name features and errors by them.
+  keepNames: true,
   // Linked while developing; in production external, so the bundles carry no sourceMappingURL.
   sourcemap: production ? 'external' : 'linked',
   sourcesContent: false,
