@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { undiciAgentOnly } from '@graphiti-memory/build-support/undici-agent-only';
 import { englishZodLocalesOnly } from '@graphiti-memory/build-support/zod-english-locales';
 import { sharedStack } from './shared-stack-plugin.mjs';
 
@@ -82,7 +83,7 @@ const options = {
   sourcemap: production ? 'external' : 'linked',
   sourcesContent: false,
   legalComments: 'none',
-  plugins: runnerCore === undefined ? [englishZodLocalesOnly] : [englishZodLocalesOnly, sharedStack(runnerCore)],
+  plugins: runnerCore === undefined ? [englishZodLocalesOnly, undiciAgentOnly] : [englishZodLocalesOnly, undiciAgentOnly, sharedStack(runnerCore)],
   metafile: true,
   logLevel: 'warning',
 };

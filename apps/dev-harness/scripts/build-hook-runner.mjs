@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { undiciAgentOnly } from '@graphiti-memory/build-support/undici-agent-only';
 import { englishZodLocalesOnly } from '@graphiti-memory/build-support/zod-english-locales';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -34,7 +35,7 @@ const common = {
   legalComments: 'none',
   // prompt-tsx requires `vscode` lazily, only inside VS Code; the runner never reaches it.
   external: ['vscode'],
-  plugins: [englishZodLocalesOnly],
+  plugins: [englishZodLocalesOnly, undiciAgentOnly],
   metafile: true,
   logLevel: 'warning',
   write: false,
