@@ -71,6 +71,13 @@ while (pending.length > 0) {
 const eagerSdk = [...eager].filter((input) => input.includes('@modelcontextprotocol/sdk/'));
 if (eagerSdk.length > 0) throw new Error(`the hook core must load the MCP SDK only through graphiti-client's import(), but statically reaches ${eagerSdk.slice(0, 3).join(', ')}`);
 
+// undici's fetch, WebSocket, EventSource, cache, cookies and mocks must stay out: undiciAgentOnly
+// maps graphiti-client's `Agent` import to the agent module and the request methods alone.
+const undiciUnused = Object.keys(core.metafile.inputs).filter((input) =>
+  /[\\/]undici[\\/]lib[\\/](web[\\/](fetch[\\/]index\.js|websocket[\\/]|eventsource[\\/]|cache[\\/]|cookies[\\/])|mock[\\/])/.test(input),
+);
+if (undiciUnused.length > 0) throw new Error(`the hook core must bundle only undici's Agent, but bundles ${undiciUnused.slice(0, 3).join(', ')}`);
+
 fs.mkdirSync(dist, { recursive: true });
 for (const name of fs.readdirSync(dist)) if (/^hook-runner-core-[0-9a-f]+\.cjs$/.test(name)) fs.rmSync(path.join(dist, name));
 const coreFile = path.join(dist, `hook-runner-core-${build}.cjs`);
