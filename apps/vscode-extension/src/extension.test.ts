@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import * as runtimeModule from './runtime.js';
 import { activateEntry } from './entry/activate-entry.js';
 import type { RuntimeModule } from './entry/runtime-module.js';
-import { activateExtension, type Harness } from './test-support/extension-harness.js';
+import { activateExtension } from './test-support/extension-harness.js';
 import { chatRegistrations, createExtensionContext, presetSettings, testHost, updateSettings, windowRegistry } from './test-support/vscode-double.js';
 
 const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -26,11 +26,6 @@ function countingRuntime(): { readonly module: RuntimeModule; loads(): number } 
   };
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 describe('activate', () => {
   it('registers every command, the participant, the tools and the view the manifest declares, and sends nothing', async () => {
@@ -96,7 +91,7 @@ describe('activate', () => {
   });
 
   it('gives every contributed command a runtime handler: after the first use, no forwarder is left', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     const forwarders = new Map(testHost().commands);
     expect(harness.runtimeLoaded()).toBe(false);
     await harness.command('graphitiMemory.showStatus');
@@ -107,7 +102,7 @@ describe('activate', () => {
   });
 
   it('gives every contributed participant, tool and view a runtime implementation', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     void harness.container;
     const search = chatRegistrations().tools.get('graphiti_memory_search');
     const result = await search?.invoke({ input: { query: 'release branch' }, toolInvocationToken: undefined }, never());

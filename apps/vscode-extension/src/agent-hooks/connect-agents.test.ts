@@ -1,17 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activateExtension, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, testHost } from '../test-support/vscode-double.js';
 import { AgentConnection } from './agent-connection.js';
 import { CONNECT, DISCONNECT, type AgentCommandResult } from './connect-agents-command.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace', 'graphitiMemory.recall.maxFacts': 7 };
 
@@ -65,7 +60,7 @@ function copilotCommand(file: string, event: string): string {
 
 describe('Connect Copilot Agent and Claude Code', () => {
   it('asks first, naming the endpoint and what is sent; declining writes nothing', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     answerMessages(undefined);
     const result = await harness.command<AgentCommandResult>('graphitiMemory.connectAgents');
@@ -82,7 +77,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('installs hooks that run the bundled runner by absolute path, and shares endpoint, scopes and consent — never the key', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     const p = places(harness);
     fs.mkdirSync(path.dirname(p.claudeFile), { recursive: true });
@@ -114,7 +109,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('the installed command runs through a shell the way VS Code runs hooks, and its answer is hook output', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     answerMessages(CONNECT);
     await harness.command('graphitiMemory.connectAgents');
@@ -130,7 +125,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('says what failed when the runner is missing, and installs nothing', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     answerMessages(CONNECT);
     const result = await harness.command<AgentCommandResult>('graphitiMemory.connectAgents');
     expect(result.ok).toBe(false);
@@ -139,7 +134,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('refuses in an untrusted workspace without asking', async () => {
-    harness = await activateExtension({ settings: ON, trusted: false });
+    const harness = await activateExtension({ settings: ON, trusted: false });
     shipRunner(harness);
     const result = await harness.command<AgentCommandResult>('graphitiMemory.connectAgents');
     expect(result.ok).toBe(false);
@@ -148,7 +143,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('mirrors Set / Clear API Key into the key file while connected; Disconnect removes exactly our entries and the consent', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     const p = places(harness);
     fs.mkdirSync(path.dirname(p.claudeFile), { recursive: true });
@@ -173,7 +168,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('after an update, refreshes the runner copy the hooks run; unchanged, it writes nothing', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     answerMessages(CONNECT);
     await harness.command('graphitiMemory.connectAgents');
@@ -186,7 +181,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
   });
 
   it('copies the runner\'s core with its entry, and an update replaces the core and removes the old one', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     const p = places(harness);
     const bundled = path.dirname(p.bundledRunner);

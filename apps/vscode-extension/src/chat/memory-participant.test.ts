@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import {
@@ -15,11 +15,6 @@ import {
 } from '../test-support/vscode-double.js';
 import { PARTICIPANT_ID } from './memory-participant.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
 
@@ -51,7 +46,7 @@ async function storedInBothGroups(harness: Harness): Promise<void> {
 
 describe('@memory', () => {
   it('answers with the chosen model and enqueues the finished turn as a user and an assistant message', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     const { stream, result } = await ask('We deploy the API with Fly.io.');
     expect(stream.text()).toContain('Noted, thanks.');
     expect((result.metadata as { sessionId: string }).sessionId).toMatch(/.+/);
@@ -63,7 +58,7 @@ describe('@memory', () => {
   });
 
   it('recalls facts of an earlier session into the prompt as a <graphiti_memory> block and says how many were used', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     await ask('We deploy the API with Fly.io.');
     await storedInBothGroups(harness);
     const { stream, model } = await ask('How do we deploy the API?');
@@ -73,7 +68,7 @@ describe('@memory', () => {
   });
 
   it('keeps the session id of the conversation across turns', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    await activateExtension({ settings: ON, consented: true });
     const first = await ask('Hello there.');
     const history = [
       new ChatRequestTurn('Hello there.', undefined, [], PARTICIPANT_ID),
@@ -85,7 +80,7 @@ describe('@memory', () => {
   });
 
   it('completes the turn within the recall deadline when Graphiti hangs, and the status shows the failure', async () => {
-    harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.recall.timeoutMs': 200 }, consented: true, emulator: { faults: { search: { hangRate: 1 } } } });
+    const harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.recall.timeoutMs': 200 }, consented: true, emulator: { faults: { search: { hangRate: 1 } } } });
     const { stream, result } = await ask('How do we deploy?');
     expect(result.errorDetails).toBeUndefined();
     expect(stream.text()).toContain('Noted, thanks.');
@@ -95,7 +90,7 @@ describe('@memory', () => {
   });
 
   it('answers without memory, sending nothing, while memory is off', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     const { stream } = await ask('How do we deploy?');
     expect(stream.text()).toContain('Noted, thanks.');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -103,7 +98,7 @@ describe('@memory', () => {
   });
 
   it('does not store a cancelled turn', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     const source = cancellation();
     const model = new FakeLanguageModel({ reply: ['one', 'two', 'three'], onChunk: (index) => index === 1 && source.cancel() });
     await ask('Cancel me.', { model, token: source.token });
@@ -113,7 +108,7 @@ describe('@memory', () => {
   });
 
   it('/recall lists facts with scope and validity without calling the model', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     await ask('We deploy the API with Fly.io.');
     await storedInBothGroups(harness);
     const { stream, model } = await ask('deploy API Fly.io', { command: 'recall' });
@@ -122,7 +117,7 @@ describe('@memory', () => {
   });
 
   it('/remember parses kind and scope and queues the episode', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     const { stream } = await ask('decision workspace We use zod for validation.', { command: 'remember' });
     expect(stream.text()).toContain('<graphiti_episode kind="decision" scope="workspace">');
     await waitFor(() => messagesSent(harness!).some((message) => message.role_type === 'system'), 5000, 'the promotion to reach Graphiti');
@@ -130,7 +125,7 @@ describe('@memory', () => {
   });
 
   it('/forget offers the confirming command and /status reports the state', async () => {
-    harness = await activateExtension();
+    await activateExtension();
     const forget = await ask('', { command: 'forget' });
     expect(forget.stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.forgetWorkspace', title: 'Forget Workspace Memory…' });
     const status = await ask('', { command: 'status' });

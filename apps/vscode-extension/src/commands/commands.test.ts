@@ -1,23 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { describe, expect, it } from 'vitest';
+import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, answerQuickPicks, testHost } from '../test-support/vscode-double.js';
 import { ALLOW, DONT_SEND } from '../consent/consent-flow.js';
 import { FORGET } from './forget-workspace-command.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 const ON = { 'graphitiMemory.enabled': true };
 
 describe('commands', () => {
   it('Promote to Memory asks kind → scope → text, prefilled from the selection', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     testHost().activeEditor = { selectedText: 'Releases are cut on Mondays.' };
     answerQuickPicks('procedure', 'workspace');
     answerInputBoxes('Releases are cut on Mondays.');
@@ -31,7 +26,7 @@ describe('commands', () => {
   });
 
   it('Promote refuses a secret', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     const result = await harness.command<{ ok: boolean; reason: string }>('graphitiMemory.promote', {
       kind: 'procedure',
       scope: 'workspace',
@@ -41,7 +36,7 @@ describe('commands', () => {
   });
 
   it('Forget Workspace Memory deletes the group only after confirmation', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     answerMessages(undefined);
     expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(false);
     expect(harness.emulator.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
@@ -53,7 +48,7 @@ describe('commands', () => {
   });
 
   it('Set API Key stores the key in secret storage and sends it; Clear API Key removes it', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     answerInputBoxes('s3cret-key');
     await harness.command('graphitiMemory.setApiKey');
     expect(await harness.context.secrets.get('graphitiMemory.apiKey')).toBe('s3cret-key');
@@ -68,7 +63,7 @@ describe('commands', () => {
   });
 
   it('Import Claude Code Sessions enqueues each finished turn once', async () => {
-    harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    const harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.scopes': 'workspace' }, consented: true });
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'claude-import-'));
     const file = path.join(folder, 'session-a.jsonl');
     const lines = [
@@ -92,7 +87,7 @@ describe('commands', () => {
   });
 
   it('Open Log shows the channel', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     await harness.command('graphitiMemory.openLog');
     const { windowRegistry } = await import('../test-support/vscode-double.js');
     expect(windowRegistry().outputChannels[0]?.shown).toBe(1);

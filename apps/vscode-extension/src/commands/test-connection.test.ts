@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activateExtension, type Harness } from '../test-support/extension-harness.js';
 import { answerMessages, answerQuickPicks, testHost, updateSettings } from '../test-support/vscode-double.js';
 import { HEALTH_ITEM, RUN_SMOKE_TEST, SMOKE_ITEM, type TestConnectionResult } from './test-connection-command.js';
 
+/** The test's harness, for the helpers below (the setup file disposes it after each test). */
 let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
+
 
 const test = (mode?: string) => harness!.command<TestConnectionResult>('graphitiMemory.testConnection', ...(mode ? [mode] : []));
 

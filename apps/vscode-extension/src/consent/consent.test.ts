@@ -1,16 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CaptureContribution } from '../capture/capture-contribution.js';
-import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerMessages, testHost, updateSettings } from '../test-support/vscode-double.js';
 import { ALLOW, DONT_SEND, TURN_OFF } from './consent-flow.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 function consentDialogs() {
   return testHost().shownMessages.filter((message) => message.modal && message.items.includes(ALLOW));
@@ -18,7 +13,7 @@ function consentDialogs() {
 
 describe('consent', () => {
   it('asks when memory is turned on, naming the endpoint and what is sent; declining sends nothing', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     answerMessages(TURN_OFF);
     updateSettings({ 'graphitiMemory.enabled': true });
     await waitFor(() => consentDialogs().length === 1, 2000, 'the consent dialog');
@@ -35,7 +30,7 @@ describe('consent', () => {
   });
 
   it('grants consent for the endpoint through the Enable command and lets traffic through', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     answerMessages(ALLOW);
     const result = await harness.command<{ answer: string; enabled: boolean }>('graphitiMemory.enable');
     expect(result).toMatchObject({ answer: 'granted', enabled: true });
@@ -46,7 +41,7 @@ describe('consent', () => {
   });
 
   it('asks again when the endpoint changes, and revoking closes the gate', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     expect(consentDialogs()).toHaveLength(0);
     answerMessages(undefined);
     updateSettings({ 'graphitiMemory.endpoint': 'http://127.0.0.1:9' });
@@ -59,7 +54,7 @@ describe('consent', () => {
   });
 
   it('asks about the new endpoint after a dialog for the old one is answered', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     const url = harness.emulator.url;
     let dismissFirst: () => void = () => undefined;
     answerMessages(
@@ -77,7 +72,7 @@ describe('consent', () => {
   });
 
   it('does not ask again about an endpoint the user dismissed, unless asked to enable', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     answerMessages(undefined, ALLOW);
     updateSettings({ 'graphitiMemory.enabled': true });
     await waitFor(() => consentDialogs().length === 1, 2000, 'the consent dialog');
@@ -91,7 +86,7 @@ describe('consent', () => {
 
   it('never asks or sends in an untrusted workspace', async () => {
     answerMessages((shown) => (shown.items.includes(ALLOW) ? ALLOW : undefined));
-    harness = await activateExtension({ trusted: false, settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true } });
+    const harness = await activateExtension({ trusted: false, settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true } });
     const result = await harness.command<{ answer: string }>('graphitiMemory.enable');
     expect(result.answer).toBe('untrusted');
     const test = await harness.command<{ ok: boolean }>('graphitiMemory.testConnection', 'health');
@@ -115,7 +110,7 @@ describe('consent per data category', () => {
   }
 
   it('migrates a consent record of the endpoint alone to the categories on at the time, without asking', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true }, consented: true });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true }, consented: true });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(consentDialogs()).toHaveLength(0);
     expect(harness.context.workspaceState.get<{ categories: string[] }>('graphitiMemory.consent')?.categories).toEqual(['memoryChat', 'recallQueries']);
@@ -124,7 +119,7 @@ describe('consent per data category', () => {
   });
 
   it('asks when capture.vscodeChat is turned on after consent; declining keeps it on but inert and sends nothing', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
     answerMessages(DONT_SEND, undefined, ALLOW);
     updateSettings({ 'graphitiMemory.capture.vscodeChat': true });
     await waitFor(() => consentDialogs().length === 1, 2000, 'the category consent dialog');
@@ -151,7 +146,7 @@ describe('consent per data category', () => {
   });
 
   it('does not ask about a declined category again on the next setting change', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     answerMessages(DONT_SEND);
     updateSettings({ 'graphitiMemory.includeSystemMessages': true });
     await waitFor(() => consentDialogs().length === 1, 2000, 'the category consent dialog');

@@ -1,25 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { describe, expect, it } from 'vitest';
+import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import { answerMessages } from '../test-support/vscode-double.js';
 import { DELETE } from './episodes-view.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 
 describe('episodes view', () => {
   it('is empty while memory is off (the welcome view explains)', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     expect(await episodesProvider().getChildren()).toEqual([]);
     expect(harness.emulator.requests).toEqual([]);
   });
 
   it('lists recent episodes per scope and deletes one after confirmation', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     await waitFor(() => harness!.emulator.state.episodes().length === 1, 5000, 'the episode stored');
     const scopes = (await episodesProvider().getChildren()) ?? [];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { REMEMBER_TOOL } from '../tools/memory-tools.js';
@@ -9,11 +9,9 @@ import { episodesProvider } from '../test-support/episodes-provider.js';
 import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation } from '../test-support/vscode-double.js';
 import type { EpisodeNode } from './episodes-view.js';
 
+/** The test's harness, for the helpers below (the setup file disposes it after each test). */
 let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
+
 
 
 async function remember(content: string, kind = 'preference', scope = 'workspace'): Promise<string> {

@@ -1,19 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { describe, expect, it } from 'vitest';
+import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerMessages, chatRegistrations, noCancellation, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
 import { STATE_CONTEXT_KEY } from './status-bar-contribution.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 const item = () => windowRegistry().statusBarItems[0];
 
 describe('status bar', () => {
   it('shows off, then needs consent, then on — and sets the welcome-view context key', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     expect(item()?.text).toContain('Memory: off');
     expect(item()?.command).toBe('graphitiMemory.showStatus');
     expect(item()?.visible).toBe(true);
@@ -28,7 +23,7 @@ describe('status bar', () => {
   });
 
   it('shows invalid settings and says why in Show Status', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.endpoint': 'not a url' } });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.endpoint': 'not a url' } });
     const snapshot = await harness.command<{ state: string; summary: string }>('graphitiMemory.showStatus');
     expect(snapshot.state).toBe('invalid');
     expect(snapshot.summary).toContain('graphitiMemory.endpoint');
@@ -36,7 +31,7 @@ describe('status bar', () => {
   });
 
   it('shows the queue depth and failing when Graphiti refuses messages', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true, emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } } });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true, emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } } });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     const pipeline = await harness.ingestion();
     // Planning runs off the chat path: drain until the refused send has been recorded.
@@ -52,7 +47,7 @@ describe('status bar', () => {
   });
 
   it('counts dead letters after maxAttempts failed sends, and Retry Dead Letters sends them again', async () => {
-    harness = await activateExtension({
+    const harness = await activateExtension({
       settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.maxAttempts': 1 },
       consented: true,
       emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } },
@@ -82,7 +77,7 @@ describe('status bar', () => {
 
 describe('recall health', () => {
   it('shows failing once a recall times out (memory-core reports it; the status listens)', async () => {
-    harness = await activateExtension({
+    const harness = await activateExtension({
       settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.recall.timeoutMs': 100 },
       consented: true,
       emulator: { faults: { search: { hangRate: 1 } } },

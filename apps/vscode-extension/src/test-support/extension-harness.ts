@@ -14,6 +14,7 @@ import { SmokeTestTiming } from '../commands/test-connection-command.js';
 import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
 import { activateEntry, type GraphitiMemoryApi } from '../entry/activate-entry.js';
 import { createExtensionContext, presetSettings, testHost, windowRegistry, type ExtensionContextDouble } from './vscode-double.js';
+import { tracked } from './harness-registry.js';
 
 export interface Harness {
   readonly emulator: RunningEmulator;
@@ -91,7 +92,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
     if (loaded === undefined) throw new Error('harness: the memory runtime did not load');
     return loaded;
   };
-  return {
+  return tracked({
     emulator,
     context,
     agentHookPlaces,
@@ -114,7 +115,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
       // A user-key lookup still writing the user config may race the removal: retry.
       fs.rmSync(agentHookPlaces.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
-  };
+  });
 }
 
 function shortenTimings(container: Container): void {

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import * as vscodeDouble from 'vscode';
+import { disposeRunningHarnesses } from './harness-registry.js';
 import { resetTestHost } from './vscode-double.js';
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;
@@ -30,3 +31,6 @@ afterAll(() => {
 beforeEach(() => {
   resetTestHost();
 });
+
+// Every harness a test activated, disposed after it (a test file's own afterEach hooks run first).
+afterEach(disposeRunningHarnesses);

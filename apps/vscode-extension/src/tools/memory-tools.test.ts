@@ -1,14 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
-import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { chatRegistrations, LanguageModelTextPart, MarkdownString, noCancellation } from '../test-support/vscode-double.js';
 import { REMEMBER_TOOL, SEARCH_TOOL } from './memory-tools.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.review': false };
 
@@ -25,14 +20,14 @@ async function invoke(name: string, input: unknown): Promise<string> {
 
 describe('language-model tools', () => {
   it('explain, without throwing or sending, that memory is off', async () => {
-    harness = await activateExtension();
+    const harness = await activateExtension();
     expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('not available');
     expect(await invoke(REMEMBER_TOOL, { kind: 'decision', scope: 'workspace', content: 'We use zod.' })).toContain('Nothing was stored');
     expect(harness.emulator.requests).toEqual([]);
   });
 
   it('remember (review off) asks for confirmation showing the episode, then queues it', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     const input = { kind: 'preference', scope: 'user', content: 'The user prefers pnpm.' };
     const prepared = (await tool(REMEMBER_TOOL).prepareInvocation?.({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>, noCancellation())) as vscode.PreparedToolInvocation;
     const message = prepared.confirmationMessages?.message;
@@ -42,7 +37,7 @@ describe('language-model tools', () => {
   });
 
   it('search returns facts as text', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     await invoke(REMEMBER_TOOL, { kind: 'decision', scope: 'workspace', content: 'The team deploys the API with Fly.io.' });
     await waitFor(() => harness!.emulator.state.facts().length > 0, 5000, 'facts');
     await harness.emulator.idle();
@@ -53,7 +48,7 @@ describe('language-model tools', () => {
 
 describe('search with recall turned off', () => {
   it('says recall is off instead of claiming memory is empty, and sends no query', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('graphitiMemory.recall.enabled');
     expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
   });
@@ -61,7 +56,7 @@ describe('search with recall turned off', () => {
 
 describe('search with recall on but its queries not agreed to', () => {
   it('says so and sends no query', async () => {
-    harness = await activateExtension({ settings: ON, consented: true });
+    const harness = await activateExtension({ settings: ON, consented: true });
     await harness.context.workspaceState.update('graphitiMemory.consent', { endpoint: harness.emulator.url, grantedAt: new Date().toISOString(), categories: ['memoryChat'] });
     expect(await invoke(SEARCH_TOOL, { query: 'deploy' })).toContain('not agreed to send search queries');
     expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);

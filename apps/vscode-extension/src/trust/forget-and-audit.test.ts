@@ -1,17 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { FORGET } from '../commands/forget-workspace-command.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import { answerMessages, windowRegistry } from '../test-support/vscode-double.js';
 
+/** The test's harness, for the helpers below (the setup file disposes it after each test). */
 let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.dispose();
-  harness = undefined;
-});
+
 
 /** A saved chat session of another participant with one finished turn. */
 function sessionFile(sessionId: string, prompt: string, answer: string): string {
