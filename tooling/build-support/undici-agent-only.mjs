@@ -2,18 +2,17 @@
 
 /**
  * graphiti-client takes one thing from undici at runtime: `Agent` (the rest are types). undici's
- * index also loads fetch, WebSocket, EventSource, caching and mocks: about 500 KiB of bundle that
- * every cold hook and every activation with memory on evaluated for nothing. In our own bundles,
- * `undici` resolves to `{ Agent }` from undici's agent module, with the request methods undici's
- * index adds to every dispatcher. The published graphiti-client keeps
- * importing undici's index (its public API); only our lockfile-pinned bundles rely on the path,
- * and the build fails if undici moves it or anything else in the bundle imports undici.
+ * index also loads fetch, WebSocket, EventSource, caching and mocks: about 230 KiB of the hook
+ * core that every cold hook and every activation with memory on evaluated for nothing. In our own
+ * bundles, `undici` resolves to `{ Agent }` from undici's agent module, with the request methods
+ * undici's index adds to every dispatcher. The published graphiti-client keeps importing undici's
+ * index (its public API); only our lockfile-pinned bundles rely on the inner paths, and the build
+ * fails if undici moves them or anything else in the bundle imports undici.
  */
 export const undiciAgentOnly = {
   name: 'undici-agent-only',
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, (args) => {
-      if (args.namespace === 'undici-agent-only') return undefined;
       if (!/[\\/]graphiti-client[\\/]src[\\/]/.test(args.importer)) {
         return { errors: [{ text: `undici-agent-only: ${args.importer} imports undici; only graphiti-client's Agent is mapped. Map what it needs or drop the plugin.` }] };
       }
