@@ -9,6 +9,7 @@ import { GRAPHITI_SERVER_CHOICES, type GraphitiApi, type GraphitiServerChoice, t
 import { GraphitiMcpClient } from './mcp/mcp-client.js';
 import type { GraphitiClientOptions, RequestOptions } from './options.js';
 import type { AddMessagesRequest, Episode, FactResult, Healthcheck, Result, SearchQuery, SearchResults } from './schemas.js';
+import { untilAborted } from './until-aborted.js';
 
 export interface CreateGraphitiClientOptions extends GraphitiClientOptions {
   /** Which face to speak; default `auto`. */
@@ -142,28 +143,14 @@ export class AutoGraphitiClient implements GraphitiApi {
         if (this.chosen === probing) this.chosen = undefined;
       });
     }
-    const signal = options?.signal;
-    if (signal === undefined) return this.chosen;
-    const probing = this.chosen;
-    const aborted = (): GraphitiAbortError =>
-      new GraphitiAbortError('Finding out which Graphiti server answers was aborted by the caller.', {
-        method: 'GET',
-        path: '/healthcheck, /health',
-      });
-    if (signal.aborted) return Promise.reject(aborted());
-    return new Promise<Chosen>((resolve, reject) => {
-      const onAbort = (): void => reject(aborted());
-      signal.addEventListener('abort', onAbort, { once: true });
-      probing.then(
-        (chosen) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(chosen);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    return untilAborted(
+      this.chosen,
+      options?.signal,
+      () =>
+        new GraphitiAbortError('Finding out which Graphiti server answers was aborted by the caller.', {
+          method: 'GET',
+          path: '/healthcheck, /health',
+        }),
+    );
   }
 }

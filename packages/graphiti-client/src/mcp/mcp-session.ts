@@ -3,6 +3,7 @@
 // forgotten it (a restart) so the next call opens a new one, and ended with a DELETE on close.
 // Opening the first session is what loads the MCP SDK (load-mcp-sdk.ts).
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { untilAborted } from '../until-aborted.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import type { Session } from './mcp-sdk.js';
 
@@ -12,26 +13,6 @@ interface Opening {
   readonly ready: Promise<Session>;
   /** Set once `ready` has resolved: later calls use the session without waiting on `ready`. */
   session: Session | undefined;
-}
-
-/** Rejects with the caller's abort as soon as `signal` fires; the shared work goes on. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
-  if (signal === undefined) return work;
-  if (signal.aborted) return Promise.reject(onAbort());
-  return new Promise<T>((resolve, reject) => {
-    const aborted = (): void => reject(onAbort());
-    signal.addEventListener('abort', aborted, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', aborted);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', aborted);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 export class McpSession {
