@@ -1,14 +1,13 @@
 // Contract tests of the agent hook: the BUILT dist/hook-runner.cjs, spawned as Claude Code and VS
 // Code's Copilot agent mode spawn it (event JSON on stdin), against the emulator over HTTP. Every
 // run uses a temporary HOME and config folder, never the real ones.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { stopHookServer } from './hook-server-fixture.js';
+import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runner = path.join(packageFolder, 'dist', 'hook-runner.cjs');
@@ -101,29 +100,11 @@ function messagesSent(): Array<{ name: string; content: string; group: string }>
     });
 }
 
-beforeAll(async () => {
-  if (!existsSync(runner) || !existsSync(path.join(packageFolder, 'dist', 'bin.js'))) {
-    await new Promise<void>((resolve, reject) =>
-      execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())),
-    );
-  }
-}, 300_000);
+beforeAll(() => ensureBuilt(packageFolder, runner), 300_000);
 
 beforeEach(async () => {
   emulator = await startEmulator({ processingDelayMs: 1 });
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'hook-contract-'));
-  home = path.join(root, 'home');
-  stateDir = path.join(root, 'state');
-  workspace = path.join(root, 'repo');
-  await fs.mkdir(home, { recursive: true });
-  await fs.mkdir(workspace, { recursive: true });
-  env = {
-    PATH: process.env['PATH'],
-    HOME: home,
-    USERPROFILE: home,
-    GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'),
-    NO_COLOR: '1',
-  };
+  ({ root, home, stateDir, workspace, env } = await temporaryHookHome('hook-contract-'));
 });
 
 afterEach(async () => {

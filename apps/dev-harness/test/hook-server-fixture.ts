@@ -1,6 +1,11 @@
-// Tests start hook servers (of one or more runner builds) for temporary HOMEs; each test stops its
-// own. A runner starts its server detached after answering, so one may still be coming up when
-// the test ends: wait a little for one before concluding there is none, and stop until none answer.
+// What the hook e2e tests share: the built runner, a temporary HOME per test, and stopping the hook
+// servers (of one or more runner builds) a test started. A runner starts its server detached after
+// answering, so one may still be coming up when the test ends: wait a little for one before
+// concluding there is none, and stop until none answer.
+import { execFile } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pingHookServer } from '../src/hook/hook-forward.js';
 import { HOOK_SERVER_PROTOCOL } from '../src/hook/hook-server-place.js';
 import { runningHookServers } from '../src/hook/hook-server-status.js';
@@ -17,4 +22,30 @@ export async function stopHookServer(env: NodeJS.ProcessEnv, settleMs = 2_000): 
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Builds the harness when dist lacks the runner or the CLI (a test run without turbo's build first). */
+export async function ensureBuilt(packageFolder: string, runner: string): Promise<void> {
+  if (existsSync(runner) && existsSync(path.join(packageFolder, 'dist', 'bin.js'))) return;
+  await new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())));
+}
+
+export interface HookTestHome {
+  readonly root: string;
+  readonly home: string;
+  readonly stateDir: string;
+  readonly workspace: string;
+  /** The environment hooks run in: this HOME and config folder, never the user's. */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A fresh temporary folder holding a HOME, a workspace and (once used) a state and a config folder. */
+export async function temporaryHookHome(prefix: string): Promise<HookTestHome> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'repo');
+  await fs.mkdir(home, { recursive: true });
+  await fs.mkdir(workspace, { recursive: true });
+  const env = { PATH: process.env['PATH'], HOME: home, USERPROFILE: home, GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), NO_COLOR: '1' };
+  return { root, home, stateDir: path.join(root, 'state'), workspace, env };
 }

@@ -1,10 +1,9 @@
 // The warm path of the agent hook: the BUILT dist/hook-runner.cjs hands events to the per-user hook
 // server, against the emulator over HTTP, in real processes. Which process answered is read from
 // the run log (`via`), never from timing.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
@@ -13,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookServerPlace, type HookServerPlace } from '../src/hook/hook-server-place.js';
 import { hookServerStatus, runningHookServers, type HookServerStatus } from '../src/hook/hook-server-status.js';
 import { runnerBuild } from '../src/hook/runner-build.js';
-import { stopHookServer } from './hook-server-fixture.js';
+import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(packageFolder, 'dist');
@@ -149,9 +148,7 @@ async function otherBuild(build: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(runner) || !existsSync(path.join(dist, 'bin.js'))) {
-    await new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())));
-  }
+  await ensureBuilt(packageFolder, runner);
   const built = runnerBuild(runner);
   if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
   build = built;
@@ -159,12 +156,7 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   emulator = await startEmulator({ processingDelayMs: 1 });
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'hook-server-'));
-  stateDir = path.join(root, 'state');
-  workspace = path.join(root, 'repo');
-  await fs.mkdir(path.join(root, 'home'), { recursive: true });
-  await fs.mkdir(workspace, { recursive: true });
-  env = { PATH: process.env['PATH'], HOME: path.join(root, 'home'), USERPROFILE: path.join(root, 'home'), GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), NO_COLOR: '1' };
+  ({ root, stateDir, workspace, env } = await temporaryHookHome('hook-server-'));
   const found = hookServerPlace(env, build);
   if (found === undefined) throw new Error('no private folder for the hook server');
   place = found;
