@@ -5,36 +5,26 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import type { HookServerInfo, HookServerPlace } from './hook-server-place.js';
-
-const INFO_FILE = /^(hook-[0-9a-f]+)\.json$/;
+import { HOOK_SERVER_INFO_FILE, readHookServerInfo, type HookServerInfo, type HookServerPlace } from './hook-server-place.js';
 
 export async function sweepDeadServers(place: HookServerPlace): Promise<void> {
   for (const name of await fs.readdir(place.folder)) {
-    const base = INFO_FILE.exec(name)?.[1];
+    const base = HOOK_SERVER_INFO_FILE.exec(name)?.[1];
     const info = path.join(place.folder, name);
     if (base === undefined || info === place.info) continue;
-    if (!deadServer(await readInfo(info))) continue;
+    if (!deadServer(await readHookServerInfo(info))) continue;
     const lock = path.join(place.folder, base);
     // Held: that server is starting right now; its files are not stale.
     const release = await lockfile.lock(lock, { realpath: false, stale: 10_000 }).catch(() => undefined);
     if (release === undefined) continue;
     try {
-      if (!deadServer(await readInfo(info))) continue;
+      if (!deadServer(await readHookServerInfo(info))) continue;
       // The socket's path comes from the file's name, not from what the file says.
       if (process.platform !== 'win32') await fs.rm(path.join(place.folder, `${base}.sock`), { force: true });
       await fs.rm(info, { force: true });
     } finally {
       await release().catch(() => undefined);
     }
-  }
-}
-
-async function readInfo(file: string): Promise<Partial<HookServerInfo> | undefined> {
-  try {
-    return JSON.parse(await fs.readFile(file, 'utf8')) as Partial<HookServerInfo>;
-  } catch {
-    return undefined;
   }
 }
 

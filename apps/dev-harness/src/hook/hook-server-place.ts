@@ -1,7 +1,7 @@
 // Where the hook server of each runner build listens for a user, and what runner and server say to
 // each other. The tiny runner entry imports this, so it uses node built-ins only.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -40,6 +40,18 @@ export interface HookServerInfo {
   readonly socket: string;
   /** Absent in the files of servers from before builds had a socket each. */
   readonly user?: string;
+}
+
+/** The info file of a server in the private folder (`hook-<hash>.json`); the capture is the socket's base name. */
+export const HOOK_SERVER_INFO_FILE = /^(hook-[0-9a-f]+)\.json$/;
+
+/** A server's info file as it is on disk; `undefined` when it is gone, torn or being written. */
+export async function readHookServerInfo(file: string): Promise<Partial<HookServerInfo> | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as Partial<HookServerInfo>;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A request: one hook event, a liveness check, or a request to step down. */

@@ -4,7 +4,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pingHookServer } from './hook-forward.js';
-import { HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerFolder, hookServerPlace, HOOK_SERVER_VARIABLE, type HookServerInfo } from './hook-server-place.js';
+import {
+  HOOK_SERVER_INFO_FILE,
+  HOOK_SERVER_PROTOCOL,
+  hookServerEnabled,
+  hookServerFolder,
+  hookServerPlace,
+  HOOK_SERVER_VARIABLE,
+  readHookServerInfo,
+} from './hook-server-place.js';
 
 export type HookServerStatus =
   | { readonly running: true; readonly pid: number; readonly since: string; readonly build: string; readonly socket: string }
@@ -38,12 +46,9 @@ export async function runningHookServers(env: NodeJS.ProcessEnv): Promise<Runnin
   const names = await fs.readdir(found.folder).catch(() => [] as string[]);
   const servers = await Promise.all(
     names
-      .filter((name) => /^hook-[0-9a-f]+\.json$/.test(name))
+      .filter((name) => HOOK_SERVER_INFO_FILE.test(name))
       .map(async (name): Promise<RunningHookServer | undefined> => {
-        const info = await fs
-          .readFile(path.join(found.folder, name), 'utf8')
-          .then((text) => JSON.parse(text) as Partial<HookServerInfo>)
-          .catch(() => undefined);
+        const info = await readHookServerInfo(path.join(found.folder, name));
         // A server from before builds had a socket each is named for the user alone.
         if (info === undefined || (info.user !== found.user && name !== `hook-${found.user}.json`)) return undefined;
         if (typeof info.socket !== 'string' || typeof info.build !== 'string') return undefined;

@@ -11,7 +11,7 @@ import lockfile from 'proper-lockfile';
 import { userConfigDirectory } from '@graphiti-memory/memory-node-storage';
 import { pingHookServer } from './hook-forward.js';
 import { appendHookLog } from './hook-log.js';
-import { frameReader, HOOK_SERVER_PROTOCOL, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
+import { frameReader, HOOK_SERVER_PROTOCOL, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
 import { runHook } from './run-hook.js';
 import { runnerBuild } from './runner-build.js';
 import { sweepDeadServers } from './dead-servers.js';
@@ -172,14 +172,9 @@ class HookServer {
     clearTimeout(this.#idle);
     clearInterval(this.#check);
     // Only remove the socket and the info file while they are still this server's.
-    try {
-      const current = JSON.parse(await fs.readFile(this.options.place.info, 'utf8')) as Partial<HookServerInfo>;
-      if (current.pid === process.pid) {
-        await fs.rm(this.options.place.info, { force: true });
-        if (process.platform !== 'win32') await fs.rm(this.options.place.socket, { force: true });
-      }
-    } catch {
-      // Already gone.
+    if ((await readHookServerInfo(this.options.place.info))?.pid === process.pid) {
+      await fs.rm(this.options.place.info, { force: true }).catch(() => undefined);
+      if (process.platform !== 'win32') await fs.rm(this.options.place.socket, { force: true }).catch(() => undefined);
     }
     this.server.close();
     this.#released = true;
