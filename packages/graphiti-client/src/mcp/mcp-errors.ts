@@ -12,6 +12,7 @@ import {
   type GraphitiError,
   type RequestDescription,
 } from '../errors.js';
+import { errorCode } from '../transport/error-code.js';
 import { loadedMcpSdk, McpSdkLoadError } from './load-mcp-sdk.js';
 
 const VALIDATION_PATTERN =
@@ -42,16 +43,6 @@ export function toolError(request: RequestDescription, error: string): GraphitiE
   );
 }
 
-function causeCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /** Whether the server no longer knows our session (it restarted): open a new one and send again. */
 export function isSessionLost(error: unknown): boolean {
   return loadedMcpSdk()?.isSessionLost(error) === true;
@@ -66,7 +57,7 @@ export function transportError(
   if (settings.signal?.aborted) {
     return new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request, { cause: error });
   }
-  const code = causeCode(error);
+  const code = errorCode(error);
   if (error instanceof McpSdkLoadError) {
     // Nothing was sent. Retryable like any connection failure, so a caller keeps what it meant to send.
     return new GraphitiConnectionError(

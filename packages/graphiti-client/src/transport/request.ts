@@ -13,6 +13,7 @@ import {
   type RequestDescription,
 } from '../errors.js';
 import { parseResponse } from '../validation.js';
+import { errorCode } from './error-code.js';
 import { exchange, type ExchangeResponse } from './exchange.js';
 import { apiErrorFromResponse } from './http-errors.js';
 
@@ -50,27 +51,6 @@ const UNDICI_TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-
-/**
- * The first `code` on the error, its causes, or the first of an AggregateError's errors (dual-stack
- * connects). undici's HTTPParserError (a server that does not speak HTTP) may carry none: it reads
- * as `HPE_INVALID_RESPONSE`, so every `HPE_*` code means "answered, but not in HTTP".
- */
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    if ((current as { name?: unknown }).name === 'HTTPParserError') return 'HPE_INVALID_RESPONSE';
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      const nested = errorCode(errors[0]);
-      if (nested !== undefined) return nested;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
