@@ -4,6 +4,7 @@
 // shipped (.vscodeignore). Workspace packages bundle from their TypeScript sources through the
 // "@graphiti-memory/source" export condition.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { undiciAgentOnly } from '@graphiti-memory/build-support/undici-agent-only';
@@ -13,10 +14,10 @@ import { sharedStack } from './shared-stack-plugin.mjs';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const root = import.meta.dirname;
-// The agent hook runner ships in the VSIX as built by the harness (its `build` runs first: the
-// harness is a devDependency, so turbo's ^build orders it). `--require-hook-runner` (packaging)
-// fails without it; a plain build warns, and Connect then says the runner is missing.
-const hookRunner = path.join(root, '../dev-harness/dist/hook-runner.cjs');
+// The agent hook runner ships in the VSIX as built by @graphiti-memory/agent-hooks (its `build` runs
+// first: the package is a devDependency, so turbo's ^build orders it). `--require-hook-runner`
+// (packaging) fails without it; a plain build warns, and Connect then says the runner is missing.
+const hookRunner = path.join(path.dirname(createRequire(import.meta.url).resolve('@graphiti-memory/agent-hooks/package.json')), 'dist', 'hook-runner.cjs');
 const requireHookRunner = process.argv.includes('--require-hook-runner');
 
 const hookRunnerCore = /^hook-runner-core-([0-9a-f]+)\.cjs$/;
@@ -36,12 +37,12 @@ function coreOfRunner() {
 }
 const runnerCore = coreOfRunner();
 if (runnerCore === undefined) {
-  const message = `${path.relative(root, hookRunner)} and the hook-runner-core-<build>.cjs it loads are needed beside each other: build the harness first (turbo run build --filter=graphiti-memory...)`;
+  const message = `${path.relative(root, hookRunner)} and the hook-runner-core-<build>.cjs it loads are needed beside each other: build the hooks package first (turbo run build --filter=graphiti-memory...)`;
   if (requireHookRunner) throw new Error(message);
   console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner, and the runtime bundles its own libraries`);
 }
 
-/** The runner's entry and its core (the harness builds both); older cores in dist/ are removed. */
+/** The runner's entry and its core (agent-hooks builds both); older cores in dist/ are removed. */
 function copyHookRunner() {
   if (runnerCore === undefined) return;
   const dist = path.join(root, 'dist');
@@ -50,14 +51,14 @@ function copyHookRunner() {
   // The core first: the runtime and the entry both load it by name.
   fs.copyFileSync(path.join(path.dirname(hookRunner), runnerCore), path.join(dist, runnerCore));
   fs.copyFileSync(hookRunner, path.join(dist, 'hook-runner.cjs'));
-  console.log(`dist/hook-runner.cjs: ${(fs.statSync(path.join(dist, 'hook-runner.cjs')).size / 1024).toFixed(0)} KiB, dist/${runnerCore}: ${(fs.statSync(path.join(dist, runnerCore)).size / 1024).toFixed(0)} KiB (copied from the harness)`);
+  console.log(`dist/hook-runner.cjs: ${(fs.statSync(path.join(dist, 'hook-runner.cjs')).size / 1024).toFixed(0)} KiB, dist/${runnerCore}: ${(fs.statSync(path.join(dist, runnerCore)).size / 1024).toFixed(0)} KiB (copied from @graphiti-memory/agent-hooks)`);
 }
 
 /** Fails the build when the runtime still carries a library the runner's core shares with it. */
 function assertShared(metafile) {
   const runtime = Object.entries(metafile.outputs).find(([file]) => file.endsWith('runtime.cjs'))?.[1];
   const duplicated = Object.keys(runtime?.inputs ?? {}).filter((input) => /(^|\/)packages\/|node_modules\/(inversify|@inversifyjs|@vscode\/prompt-tsx|env-paths|zod|undici)\//.test(input));
-  if (duplicated.length > 0) throw new Error(`dist/runtime.cjs bundles what ${runnerCore} already carries: ${duplicated.slice(0, 5).join(', ')}…; add the import to shared-stack-plugin.mjs and apps/dev-harness/src/hook/shared-stack.ts`);
+  if (duplicated.length > 0) throw new Error(`dist/runtime.cjs bundles what ${runnerCore} already carries: ${duplicated.slice(0, 5).join(', ')}…; add the import to shared-stack-plugin.mjs and packages/agent-hooks/src/hook/shared-stack.ts`);
 }
 
 /** @type {import('esbuild').BuildOptions} */

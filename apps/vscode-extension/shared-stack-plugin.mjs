@@ -1,12 +1,13 @@
 // The memory runtime (dist/runtime.cjs) and the agent hook runner's core
-// (dist/hook-runner-core-<build>.cjs, built by the harness) carry the same libraries: the workspace
+// (dist/hook-runner-core-<build>.cjs, built by @graphiti-memory/agent-hooks) carry the same libraries: the workspace
 // packages, inversify, prompt-tsx. The VSIX ships them once: the core exports them as `stack`
-// (apps/dev-harness/src/hook/shared-stack.ts) and this plugin turns each such import in the runtime
+// (packages/agent-hooks/src/hook/shared-stack.ts) and this plugin turns each such import in the runtime
 // into `require('./hook-runner-core-<build>.cjs').stack.<name>` — one copy, one inversify (and
 // reflect-metadata) instance for the runtime's decorators and memory-core's container.
 
 /** Bare import → the core's `stack` export that holds it (keep in step with shared-stack.ts). */
 export const SHARED_STACK = {
+  '@graphiti-memory/agent-hooks': 'agentHooks',
   '@graphiti-memory/graphiti-client': 'graphitiClient',
   '@graphiti-memory/memory-core': 'memoryCore',
   '@graphiti-memory/memory-node-storage': 'memoryNodeStorage',

@@ -3,11 +3,11 @@
 // loads, every error class of graphiti-client must still name itself as exported.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runnerBuild } from '../src/hook/runner-build.js';
+import { runnerBuild } from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+const dist = path.dirname(hookRunnerFile());
 
 describe('the built hook core', () => {
   it('keeps the names of graphiti-client’s error classes, and errorClassOf reads them', () => {

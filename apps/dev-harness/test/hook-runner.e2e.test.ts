@@ -7,10 +7,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runner = path.join(packageFolder, 'dist', 'hook-runner.cjs');
+const runner = hookRunnerFile();
 const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
 interface Run {

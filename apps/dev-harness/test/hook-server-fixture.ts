@@ -6,9 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pingHookServer } from '../src/hook/hook-forward.js';
-import { HOOK_SERVER_PROTOCOL } from '../src/hook/hook-server-place.js';
-import { runningHookServers } from '../src/hook/hook-server-status.js';
+import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers } from '@graphiti-memory/agent-hooks';
 
 export async function stopHookServer(env: NodeJS.ProcessEnv, settleMs = 2_000): Promise<void> {
   const deadline = Date.now() + settleMs;
@@ -24,10 +22,12 @@ export async function stopHookServer(env: NodeJS.ProcessEnv, settleMs = 2_000): 
   }
 }
 
-/** Builds the harness when dist lacks the runner or the CLI (a test run without turbo's build first). */
+/** Builds the hooks package and the harness when the runner or the CLI is missing (a test run without turbo's build first). */
 export async function ensureBuilt(packageFolder: string, runner: string): Promise<void> {
-  if (existsSync(runner) && existsSync(path.join(packageFolder, 'dist', 'bin.js'))) return;
-  await new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())));
+  const build = (cwd: string) => new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd }, (error) => (error ? reject(error) : resolve())));
+  // The runner lies in <agent-hooks>/dist/.
+  if (!existsSync(runner)) await build(path.dirname(path.dirname(runner)));
+  if (!existsSync(path.join(packageFolder, 'dist', 'bin.js'))) await build(packageFolder);
 }
 
 export interface HookTestHome {

@@ -9,14 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hookServerPlace, type HookServerPlace } from '../src/hook/hook-server-place.js';
-import { hookServerStatus, runningHookServers, type HookServerStatus } from '../src/hook/hook-server-status.js';
-import { runnerBuild } from '../src/hook/runner-build.js';
+import { hookServerPlace, hookServerStatus, runnerBuild, runningHookServers, type HookServerPlace, type HookServerStatus } from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
 
 const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = path.join(packageFolder, 'dist');
-const runner = path.join(dist, 'hook-runner.cjs');
+const runner = hookRunnerFile();
+const dist = path.dirname(runner);
 const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
 interface Run {

@@ -1,5 +1,4 @@
 // Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
-export * from './agent-hooks/index.js';
 export * from './config/index.js';
 export { DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
 export { FileIngestionStorage, type FileIngestionStorageOptions } from './composition/file-ingestion-storage.js';
@@ -8,6 +7,17 @@ export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRe
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
 export { FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
+export {
+  defaultStateDirectory,
+  endpointStateDirectory,
+  sharedStateDirectory,
+  sharedStateFiles,
+  STATE_DIRECTORY_VARIABLE,
+  stateLayout,
+  tierFile,
+  type SharedStateFiles,
+  type StateLayout,
+} from './state/state-layout.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';

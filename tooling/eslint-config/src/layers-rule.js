@@ -68,6 +68,9 @@ export const layersRule = {
     const current = owningPackage(packages, filename);
     if (!current) return {};
     const isTestFile = testFilePattern.test(filename);
+    // A package's build scripts (scripts/*.mjs) bundle it with the tooling's esbuild plugins; they
+    // never ship, so tooling is theirs to import, as it is a test's.
+    const isBuildScript = current !== undefined && path.relative(current.dir, filename).split(path.sep)[0] === 'scripts';
     const isApp = current.kind === 'apps';
     const layer = isApp ? undefined : layers[current.name];
     const byName = new Map(packages.map((candidate) => [candidate.name, candidate]));
@@ -99,7 +102,7 @@ export const layersRule = {
         if (!target.exports.includes(subpath)) {
           return report('deepImport', { target: target.name, allowed: target.exports.join(', ') });
         }
-        if (isApp || target.kind === 'tooling' && isTestFile) return;
+        if (isApp || (target.kind === 'tooling' && (isTestFile || isBuildScript))) return;
         /** @type {Record<string, string | undefined>} */
         const allowedWorkspace = {
           ...(layer?.workspace ?? {}),

@@ -39,6 +39,18 @@ export const layers = {
     runtimeSubpaths: { '@graphiti-memory/memory-core': ['./episode-format'] },
     ...platformAgnostic,
   },
+  // The agent hooks (runner, hook server, drainer, installers) and the Node composition every tool
+  // opens memory with: used by both apps, never importing one.
+  '@graphiti-memory/agent-hooks': {
+    workspace: {
+      '@graphiti-memory/graphiti-client': 'runtime',
+      '@graphiti-memory/memory-core': 'runtime',
+      '@graphiti-memory/memory-node-storage': 'runtime',
+      '@graphiti-memory/prompt-elements': 'runtime',
+    },
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
   '@graphiti-memory/graphiti-emulator': {
     workspace: { '@graphiti-memory/graphiti-client': 'runtime' },
     nodeBuiltins: true,

@@ -72,6 +72,11 @@ describe('graphiti/layers', () => {
     // prompt-elements shares memory-core's episode format at runtime, and nothing else of it.
     ['packages/prompt-elements', 'src/x.tsx', "import { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid createMemoryModule;", 'typeOnly'],
     ['tooling/benchmarks', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
+    // The agent hooks serve both apps and import neither; their product code never reaches tooling.
+    ['packages/agent-hooks', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
+    ['packages/agent-hooks', 'src/x.ts', "import * as vscode from 'vscode';\nvoid vscode;", 'forbidden'],
+    ['packages/agent-hooks', 'src/x.ts', "import { undiciAgentOnly } from '@graphiti-memory/build-support/undici-agent-only';\nvoid undiciAgentOnly;", 'notAllowed'],
+    ['packages/memory-node-storage', 'src/x.ts', "import { runHook } from '@graphiti-memory/agent-hooks';\nvoid runHook;", 'notAllowed'],
   ];
 
   it.each(rejected)('%s/%s rejects: %s', async (packageDirectory, file, code, messageId) => {
@@ -88,6 +93,9 @@ describe('graphiti/layers', () => {
     ['apps/dev-harness', 'src/x.ts', "import { GraphitiClient } from '@graphiti-memory/graphiti-client';\nimport { createMemoryModule } from '@graphiti-memory/memory-core';\nvoid GraphitiClient; void createMemoryModule;"],
     ['packages/memory-core', 'src/x.ts', "import { z } from 'zod';\nimport { helper } from './helper.js';\nvoid z; void helper;"],
     ['packages/prompt-elements', 'src/x.tsx', "import { PROMOTION_KINDS } from '@graphiti-memory/memory-core/episode-format';\nvoid PROMOTION_KINDS;"],
+    ['packages/agent-hooks', 'src/x.ts', "import fs from 'node:fs';\nimport { FileOutbox } from '@graphiti-memory/memory-node-storage';\nimport { createGraphitiClient } from '@graphiti-memory/graphiti-client';\nvoid fs; void FileOutbox; void createGraphitiClient;"],
+    ['packages/agent-hooks', 'scripts/x.mjs', "import { undiciAgentOnly } from '@graphiti-memory/build-support/undici-agent-only';\nvoid undiciAgentOnly;"],
+    ['apps/vscode-extension', 'src/x.ts', "import { installAgentHooks } from '@graphiti-memory/agent-hooks';\nvoid installAgentHooks;"],
     [
       'tooling/benchmarks',
       'src/core/x.ts',
@@ -112,5 +120,21 @@ describe('graphiti/layers', () => {
     expect(outcome.status).toBe(1);
     expect(outcome.stdout).toContain('graphiti/layers');
     expect(outcome.stdout).toContain("may not import 'undici'");
+  });
+});
+
+describe('workspace manifests', () => {
+  it('no package or app depends on an app, at build time or at run time', async () => {
+    const { listWorkspacePackages } = await import('./workspace.js');
+    const fs = await import('node:fs');
+    const packages = listWorkspacePackages(root);
+    const apps = new Set(packages.filter((candidate) => candidate.kind === 'apps').map((candidate) => candidate.name));
+    expect(apps.size).toBeGreaterThanOrEqual(2);
+    const offenders = packages.flatMap((candidate) => {
+      const manifest = JSON.parse(fs.readFileSync(path.join(candidate.dir, 'package.json'), 'utf8'));
+      const listed = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies });
+      return listed.filter((name) => apps.has(name)).map((name) => `${candidate.name} → ${name}`);
+    });
+    expect(offenders).toEqual([]);
   });
 });

@@ -9,13 +9,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
-import { pingHookServer } from '../hook/hook-forward.js';
-import { readHookRuns } from '../hook/hook-log.js';
-import { HOOK_SERVER_PROTOCOL, HOOK_SERVER_VARIABLE, hookServerPlace, type HookServerPlace } from '../hook/hook-server-place.js';
-import { runnerBuild } from '../hook/runner-build.js';
+import { HOOK_SERVER_PROTOCOL, HOOK_SERVER_VARIABLE, hookServerPlace, pingHookServer, readHookRuns, runnerBuild, type HookServerPlace } from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { capturedTerminalFor } from './bench-terminal.js';
 import { round, type BenchmarkResult } from './benchmark-result.js';
 
@@ -23,7 +20,7 @@ export const HOOK_START_RATIO_GOAL = 3;
 /** The recall deadline: a hanging Graphiti may add at most this to the hook's wall time. */
 export const HOOK_DEADLINE_MS = 750;
 
-const runner = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'hook-runner.cjs');
+const runner = hookRunnerFile();
 
 export interface HookPromptSubmitFigures {
   readonly startRatio: BenchmarkResult;

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GRAPHITI_SERVER_CHOICES, type GraphitiServerChoice } from '@graphiti-memory/graphiti-client';
+import { defaultStateDirectory } from '@graphiti-memory/memory-node-storage';
 import { Option, type Command } from 'commander';
-import envPaths from 'env-paths';
 import { UsageError } from './harness-errors.js';
 import { parseEndpoint, parseIdentifier, parseInteger, parseScopeSelection, type ScopeSelection } from './option-parsers.js';
 
@@ -53,10 +53,6 @@ const TIMEOUT_BOUNDS = { min: 1, max: 600_000 };
 export const DEFAULT_MAX_ATTEMPTS = 8;
 const MAX_ATTEMPTS_BOUNDS = { min: 1, max: 1000 };
 
-/** The default state folder: the user's data folder (e.g. ~/.local/share/graphiti-harness). */
-export function defaultStateDirectory(): string {
-  return envPaths('graphiti-harness', { suffix: '' }).data;
-}
 
 /** Adds the common options to a command (each command lists them in its own `--help`). */
 export function addCommonOptions(command: Command): Command {

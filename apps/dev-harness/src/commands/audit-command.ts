@@ -1,13 +1,12 @@
 // `graphiti-harness audit [--since WHEN] [--json]`: what left this machine — every request that
 // carried memory content, with time, endpoint, route, group, episode names, size and redactions.
 // Reads the local audit log only; it never contacts an endpoint.
-import { FileAuditLog } from '@graphiti-memory/memory-node-storage';
+import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, UsageError } from '../cli/harness-errors.js';
 import { harnessLogger } from '../composition/debug-logger.js';
-import { auditLogFile } from '../composition/state-layout.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface AuditOptions extends RawCommonOptions {
@@ -40,7 +39,7 @@ export function parseSince(value: string, now: number): number {
 async function audit(context: CommandContext, raw: AuditOptions): Promise<ExitCode> {
   const { output, options, terminal } = context;
   const since = raw.since === undefined ? undefined : parseSince(raw.since, Date.now());
-  const log = new FileAuditLog({ filePath: auditLogFile(options.stateDir), logger: harnessLogger(terminal.env, terminal.stderr) });
+  const log = new FileAuditLog({ filePath: sharedStateFiles(options.stateDir).auditLog, logger: harnessLogger(terminal.env, terminal.stderr) });
   const entries = await log.read(since === undefined ? {} : { since });
   const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
   output.result({ ok: true, entries, requests: entries.length, bytes });

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { ExitCode } from '../cli/harness-errors.js';
-import { readHookStdin } from '../hook/hook-stdin.js';
-import { runHook } from '../hook/run-hook.js';
+import { readHookStdin, runHook } from '@graphiti-memory/agent-hooks';
 import type { CommandRegistrar } from './command-registrar.js';
 
 /** The harness binary (src/commands and dist/commands sit at the same depth). */

@@ -6,31 +6,30 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  AGENT_HOOK_TARGETS,
-  agentHooksStatus,
-  installAgentHooks,
-  readConfigFile,
-  uninstallAgentHooks,
-  updateConfigFile,
-  userConfigPath,
-  writeApiKeyFile,
-  type AgentHookCommand,
-  type AgentHookTarget,
-  type ConfigValues,
-} from '@graphiti-memory/memory-node-storage';
+import { readConfigFile, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
-import { readHookRuns } from '../hook/hook-log.js';
-import { hookServerStatus, runningHookServers } from '../hook/hook-server-status.js';
-import { runnerBuild } from '../hook/runner-build.js';
+import {
+  AGENT_HOOK_TARGETS,
+  agentHooksStatus,
+  hookServerStatus,
+  installAgentHooks,
+  readHookRuns,
+  runnerBuild,
+  runningHookServers,
+  uninstallAgentHooks,
+  type AgentHookCommand,
+  type AgentHookTarget,
+} from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import type { CommandRegistrar } from './command-registrar.js';
 
 const TARGET_CHOICES = [...AGENT_HOOK_TARGETS, 'all'] as const;
-const distFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+/** The harness binary (src/commands and dist/commands sit at the same depth). */
+const harnessBinary = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'graphiti-harness.js');
 
 interface HooksOptions extends RawCommonOptions {
   readonly target?: string;
@@ -90,10 +89,10 @@ function runnerCommand(context: CommandContext, runner: string | undefined): Age
     if (!existsSync(scriptPath)) throw new UsageError(`--runner ${JSON.stringify(runner)} does not exist (resolved to ${scriptPath}); give the path of hook-runner.cjs.`);
     return { nodePath: process.execPath, scriptPath, installedBy: 'graphiti-harness' };
   }
-  const bundled = path.join(distFolder, 'hook-runner.cjs');
+  const bundled = hookRunnerFile();
   if (existsSync(bundled)) return { nodePath: process.execPath, scriptPath: bundled, installedBy: 'graphiti-harness' };
   // Not built yet: the harness binary itself runs `hook` (slower to start, same code path).
-  return { nodePath: process.execPath, scriptPath: path.resolve(distFolder, '..', 'bin', 'graphiti-harness.js'), leadingArguments: ['hook'], installedBy: 'graphiti-harness' };
+  return { nodePath: process.execPath, scriptPath: harnessBinary, leadingArguments: ['hook'], installedBy: 'graphiti-harness' };
 }
 
 async function install(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
@@ -165,7 +164,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const stateDir = options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
   // The server shown is the one of the runner `install` writes into hook files (this harness's
   // build); servers of other builds (the extension's runner copy, say) are listed beside it.
-  const build = runnerBuild(path.join(distFolder, 'hook-runner.cjs'));
+  const build = runnerBuild(hookRunnerFile());
   const [runs, server, servers] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env)]);
   const otherServers = servers.filter((running) => running.build !== build);
   output.result({

@@ -1,7 +1,7 @@
 // `graphiti-harness pending list|approve ID|reject ID`: the review queue. Memories a directive (or
 // the assistant's remember tool) would promote wait here; nothing pending is sent before approval.
 // `list` and `reject` stay on this machine; `approve` sends to the endpoint and waits until stored.
-import { FilePendingMemoryStore } from '@graphiti-memory/memory-node-storage';
+import { FilePendingMemoryStore, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import type { PendingMemory } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -10,7 +10,6 @@ import { ExitCode, HarnessError } from '../cli/harness-errors.js';
 import { parseSeconds, parseText } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
 import { harnessLogger } from '../composition/debug-logger.js';
-import { pendingMemoriesFile } from '../composition/state-layout.js';
 import { deliveryCounts, waitForDelivery } from '../delivery/wait-for-delivery.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
@@ -57,7 +56,7 @@ export const registerPendingCommand: CommandRegistrar = (program, run) => {
 };
 
 function openStore(context: CommandContext): FilePendingMemoryStore {
-  return new FilePendingMemoryStore({ filePath: pendingMemoriesFile(context.options.stateDir), logger: harnessLogger(context.terminal.env, context.terminal.stderr) });
+  return new FilePendingMemoryStore({ filePath: sharedStateFiles(context.options.stateDir).pendingMemories, logger: harnessLogger(context.terminal.env, context.terminal.stderr) });
 }
 
 async function list(context: CommandContext): Promise<ExitCode> {

@@ -9,7 +9,7 @@ import { ExitCode } from '../cli/harness-errors.js';
 import { parseSeconds } from '../cli/option-parsers.js';
 import { openGraphiti } from '../endpoint/open-graphiti.js';
 import { describeGraphitiFailure } from '../terminal/describe-error.js';
-import { sleep } from '../terminal/sleep.js';
+import { sleep } from '@graphiti-memory/agent-hooks';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface SmokeOptions extends RawCommonOptions {

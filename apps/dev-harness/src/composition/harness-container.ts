@@ -38,6 +38,8 @@ import {
   ensureUserKey,
   FileAuditLog,
   FileGroupRegistry,
+  stateLayout,
+  type StateLayout,
   FileOutbox,
   FilePendingMemoryStore,
   type FileKeyValueStore,
@@ -50,13 +52,9 @@ import type { EmulatorSettings, ResolvedEndpoint } from '../endpoint/resolve-end
 import { describeGraphitiFailure } from '../terminal/describe-error.js';
 import { CountingTelemetry } from './counting-telemetry.js';
 import { harnessLogger } from './debug-logger.js';
-import { readGitFacts } from './git-facts.js';
-import { harnessSettings, HARNESS_MAX_QUEUE_SIZE, StaticSettingsSource } from './harness-settings.js';
+import { harnessSettings, HARNESS_MAX_QUEUE_SIZE } from './harness-settings.js';
 
-import { stateLayout, type StateLayout } from './state-layout.js';
-import { SystemClock } from './system-clock.js';
-import { TerminalWorkspaceContext } from './terminal-workspace-context.js';
-import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './leftover-journals.js';
+import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS, readGitFacts, StaticSettingsSource, SystemClock, TerminalWorkspaceContext } from '@graphiti-memory/agent-hooks';
 
 /** Default of `--resend-after`: a real Graphiti takes seconds per message, more under load. */
 export const DEFAULT_RESEND_AFTER_SECONDS = 300;
@@ -135,7 +133,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
         maxQueueSize: HARNESS_MAX_QUEUE_SIZE,
         staleLockMs: OUTBOX_STALE_LOCK_MS,
         // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
-        legacyLedgerFile: path.join(path.dirname(layout.outboxDirectory), 'delivery-ledger.journal'),
+        legacyLedgerFile: layout.legacyLedgerFile,
       },
       globalStoreFile: layout.globalStore,
       workspaceStoreFile: layout.workspaceStore,

@@ -1,7 +1,7 @@
 import { parseMemorySettings } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
 import { harnessSettings } from './harness-settings.js';
-import { TerminalWorkspaceContext } from './terminal-workspace-context.js';
+import { TerminalWorkspaceContext } from '@graphiti-memory/agent-hooks';
 
 describe('harnessSettings', () => {
   it('is valid memory-core settings, enabled for the endpoint', () => {

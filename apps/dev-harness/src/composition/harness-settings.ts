@@ -1,7 +1,6 @@
 // The harness's memory settings: memory-core parses them exactly as it parses VS Code's
 // `graphitiMemory.*`, so a bad value fails the same way. Running the harness is opting in, so it
 // is enabled, with the endpoint and timeouts of the command line.
-import type { SettingsSource } from '@graphiti-memory/memory-core';
 import type { CommonOptions } from '../cli/common-options.js';
 
 /** Bounds memory-core puts on these settings (see its SETTING_BOUNDS). */
@@ -46,19 +45,6 @@ export function harnessSettings(input: HarnessSettingsInput): Record<string, unk
       scopes: options.scopes === undefined ? 'all' : options.scopes.kind === 'list' ? 'all' : options.scopes.kind,
     },
   };
-}
-
-/** Settings that never change while a command runs. */
-export class StaticSettingsSource implements SettingsSource {
-  constructor(private readonly settings: Record<string, unknown>) {}
-
-  read(): unknown {
-    return this.settings;
-  }
-
-  onDidChange(): { dispose(): void } {
-    return { dispose() {} };
-  }
 }
 
 function clamp(value: number, bounds: { min: number; max: number }): number {

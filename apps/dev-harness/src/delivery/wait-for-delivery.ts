@@ -4,7 +4,7 @@
 import type { Ingestion, IngestionStats } from '@graphiti-memory/memory-core';
 import type { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
-import { sleep } from '../terminal/sleep.js';
+import { sleep } from '@graphiti-memory/agent-hooks';
 
 export interface DeliveryWait {
   /** `sent`: until nothing is pending (accepted by the server); `confirmed`: until nothing waits at all. */

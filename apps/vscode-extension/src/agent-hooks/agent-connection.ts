@@ -7,18 +7,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import {
-  agentHooksStatus,
-  apiKeyFilePath,
-  installAgentHooks,
-  uninstallAgentHooks,
-  updateConfigFile,
-  userConfigDirectory,
-  userConfigPath,
-  writeApiKeyFile,
-  type AgentHookCommand,
-  type AgentHookTarget,
-} from '@graphiti-memory/memory-node-storage';
+import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
+import { apiKeyFilePath, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentHookPlaces } from './agent-hook-places.js';
 

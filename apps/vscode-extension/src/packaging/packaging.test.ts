@@ -63,7 +63,7 @@ describe('the runtime bundle', () => {
 
   it("maps each library onto a namespace the runner's core exports, from the same module", async () => {
     const { SHARED_STACK } = await plugin();
-    const exported = fs.readFileSync(path.join(root, '../dev-harness/src/hook/shared-stack.ts'), 'utf8');
+    const exported = fs.readFileSync(path.join(root, '../../packages/agent-hooks/src/hook/shared-stack.ts'), 'utf8');
     for (const [module, name] of Object.entries(SHARED_STACK)) expect(exported).toContain(`export * as ${name} from '${module}';`);
     expect(exported.match(/^export \* as /gm)).toHaveLength(Object.keys(SHARED_STACK).length);
   });

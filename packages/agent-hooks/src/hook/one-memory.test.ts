@@ -16,7 +16,7 @@ import {
 } from '@graphiti-memory/memory-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readGitFacts } from '../composition/git-facts.js';
-import { StaticSettingsSource } from '../composition/harness-settings.js';
+import { StaticSettingsSource } from '../composition/static-settings-source.js';
 import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
 

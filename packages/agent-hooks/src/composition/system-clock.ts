@@ -1,5 +1,5 @@
 import type { Clock } from '@graphiti-memory/memory-core';
-import { sleep } from '../terminal/sleep.js';
+import { sleep } from './sleep.js';
 
 /** The process clock. */
 export class SystemClock implements Clock {

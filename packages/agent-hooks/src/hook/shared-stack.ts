@@ -10,3 +10,4 @@ export * as promptElements from '@graphiti-memory/prompt-elements';
 export * as promptTsx from '@vscode/prompt-tsx';
 export * as envPaths from 'env-paths';
 export * as inversify from 'inversify';
+export * as agentHooks from '@graphiti-memory/agent-hooks';

@@ -2,7 +2,6 @@
 // promoted decisions, preferences, procedures and terminology, and the facts recalled lately), so
 // SessionStart has a brief even when Graphiti is down or slow, and recall can fall back to it.
 // Refreshed after recalls and after the background drainer's deliveries.
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FactResult } from '@graphiti-memory/graphiti-client';
@@ -32,11 +31,6 @@ const MAX_TIER_PROMOTIONS = 60;
 const EPISODES_PER_REFRESH = 200;
 const BRIEF_QUERY = 'decisions preferences procedures conventions terminology of this project';
 
-/** The tier file of a workspace group at an endpoint. */
-export function tierFile(stateDirectory: string, endpoint: string, workspaceGroupId: string): string {
-  const key = createHash('sha256').update(`${endpoint}\n${workspaceGroupId}`).digest('hex').slice(0, 24);
-  return path.join(stateDirectory, 'tier', `${key}.json`);
-}
 
 export async function readTier(file: string): Promise<LocalTier | undefined> {
   try {

@@ -2,8 +2,7 @@
 // consent for exactly the configured endpoint, the API key and the user key. Each miss is an
 // outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
-import envPaths from 'env-paths';
-import { ensureUserKey, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { defaultStateDirectory, ensureUserKey, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { eventWorkspace } from './event-workspace.js';
 import { parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
@@ -22,18 +21,13 @@ export type HookContextResult =
   | { readonly ok: true; readonly context: HookContext }
   | { readonly ok: false; readonly outcome: string; readonly detail?: string; readonly stateDirectory: string; readonly event: string };
 
-/** The harness's default state folder (the hook shares it with `graphiti-harness` commands). */
-export function defaultHookStateDirectory(): string {
-  return envPaths('graphiti-harness', { suffix: '' }).data;
-}
-
 export async function resolveHookContext(stdinText: string, options: HookOptions, env: Environment, cwd: string): Promise<HookContextResult> {
   const input = parseHookInput(stdinText, options.event);
   // Where a failed run is logged: the state folder the user config names, when it can be read.
   const userConfig = await readConfigFile(userConfigPath(env));
   const fallbackState = path.resolve(
     cwd,
-    options.flags.stateDir ?? env['GRAPHITI_MEMORY_STATE_DIR'] ?? (userConfig.ok ? userConfig.values.stateDir : undefined) ?? defaultHookStateDirectory(),
+    options.flags.stateDir ?? env['GRAPHITI_MEMORY_STATE_DIR'] ?? (userConfig.ok ? userConfig.values.stateDir : undefined) ?? defaultStateDirectory(),
   );
   if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory: fallbackState, event: options.event ?? 'unknown' };
   const { hook } = input;
@@ -44,7 +38,7 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
     return { ok: false, outcome: 'bad-config', detail: resolution.problems.join(' | ').slice(0, 500), stateDirectory: fallbackState, event: hook.event };
   }
   const { config } = resolution;
-  const stateDirectory = path.resolve(cwd, config.stateDir ?? defaultHookStateDirectory());
+  const stateDirectory = path.resolve(cwd, config.stateDir ?? defaultStateDirectory());
   const closed = (outcome: string, detail?: string): HookContextResult => ({
     ok: false,
     outcome,

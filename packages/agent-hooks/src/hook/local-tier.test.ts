@@ -8,7 +8,8 @@ import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readTier, refreshTier, renderBrief, renderCachedRecall, tierFile, writeTier } from './local-tier.js';
+import { readTier, refreshTier, renderBrief, renderCachedRecall, writeTier } from './local-tier.js';
+import { tierFile } from '@graphiti-memory/memory-node-storage';
 
 const WORKSPACE = 'tier-workspace';
 const USER = 'tier-user';

@@ -1,7 +1,7 @@
 // What a hook event handler reports: an outcome for the run log, and the text to print, if any.
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
-import { tierFile } from './local-tier.js';
+import { tierFile } from '@graphiti-memory/memory-node-storage';
 
 export interface HandlerResult {
   readonly outcome: string;

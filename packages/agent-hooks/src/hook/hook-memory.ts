@@ -29,13 +29,13 @@ import {
   type KeyValueStore,
   type MemoryEvent,
 } from '@graphiti-memory/memory-core';
-import { FileAuditLog, FileGroupRegistry, FileKeyValueStore, FileOutbox, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { FileAuditLog, FileGroupRegistry, FileKeyValueStore, FileOutbox, stateLayout, type ResolvedMemoryConfig, type StateLayout } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
 import { readGitFacts } from '../composition/git-facts.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
-import { StaticSettingsSource } from '../composition/harness-settings.js';
+import { StaticSettingsSource } from '../composition/static-settings-source.js';
 import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/leftover-journals.js';
-import { stateLayout, type StateLayout } from '../composition/state-layout.js';
+
 import { SystemClock } from '../composition/system-clock.js';
 import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
 

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FileOutbox } from '@graphiti-memory/memory-node-storage';
-import { sleep } from '../terminal/sleep.js';
+import { sleep } from './sleep.js';
 
 /** Lock staleness of the harness's outbox: short, since a harness run is short-lived. */
 export const OUTBOX_STALE_LOCK_MS = 3_000;

@@ -1,0 +1,16 @@
+// Public entry of @graphiti-memory/agent-hooks: what the apps use to run, serve, install and report
+// agent hooks, and the Node composition pieces they share. Keep this list sorted by module.
+export { readGitFacts, type GitFacts } from './composition/git-facts.js';
+export { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './composition/leftover-journals.js';
+export { sleep } from './composition/sleep.js';
+export { StaticSettingsSource } from './composition/static-settings-source.js';
+export { SystemClock } from './composition/system-clock.js';
+export { TerminalWorkspaceContext } from './composition/terminal-workspace-context.js';
+export { pingHookServer } from './hook/hook-forward.js';
+export { readHookRuns, type HookRun } from './hook/hook-log.js';
+export { HOOK_SERVER_PROTOCOL, HOOK_SERVER_VARIABLE, hookServerPlace, type HookServerPlace } from './hook/hook-server-place.js';
+export { hookServerStatus, runningHookServers, type HookServerStatus, type RunningHookServer } from './hook/hook-server-status.js';
+export { readHookStdin } from './hook/hook-stdin.js';
+export { runHook, type HookIo, type HookRunSummary } from './hook/run-hook.js';
+export { runnerBuild } from './hook/runner-build.js';
+export * from './installers/index.js';

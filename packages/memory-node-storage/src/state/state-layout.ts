@@ -1,0 +1,100 @@
+// The one owner of Graphiti Memory's shared state folder and its layout. The extension, every
+// `graphiti-harness` command and the agent hooks keep their records here, so whatever one of them
+// records (a send, a forget, a pending memory, the local tier) every other one sees. Delivery
+// state (outbox, ledger, group registry, watcher offsets) is kept per endpoint: what one Graphiti
+// stored says nothing about another.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import envPaths from 'env-paths';
+import { readConfigFile } from '../config/config-file.js';
+import { userConfigPath, type Environment } from '../config/config-paths.js';
+
+/** Moves the state folder (tests, portable setups); the user config's `stateDir` does the same. */
+export const STATE_DIRECTORY_VARIABLE = 'GRAPHITI_MEMORY_STATE_DIR';
+
+/**
+ * The default state folder: the user's data folder (`~/.local/share/graphiti-harness` on Linux).
+ * The name predates the extension's use of it; it stays so existing state is found.
+ */
+export function defaultStateDirectory(): string {
+  return envPaths('graphiti-harness', { suffix: '' }).data;
+}
+
+/** The state folder in force: `GRAPHITI_MEMORY_STATE_DIR`, else the user config's `stateDir`, else the default. */
+export async function sharedStateDirectory(env: Environment = process.env): Promise<string> {
+  const fromEnvironment = env[STATE_DIRECTORY_VARIABLE]?.trim();
+  if (fromEnvironment !== undefined && fromEnvironment !== '') return path.resolve(fromEnvironment);
+  const config = await readConfigFile(userConfigPath(env));
+  const fromConfig = config.ok ? config.values.stateDir?.trim() : undefined;
+  if (fromConfig !== undefined && fromConfig !== '') return path.resolve(fromConfig);
+  return defaultStateDirectory();
+}
+
+/** Files and folders of the state folder that belong to no endpoint and no workspace. */
+export interface SharedStateFiles {
+  readonly root: string;
+  /** GlobalStore: the user-scope key a tool used before the shared one existed. */
+  readonly globalStore: string;
+  /** Memories waiting for review, from every tool (approval sends to the endpoint in force then). */
+  readonly pendingMemories: string;
+  /** What left the machine, for every endpoint and every tool (metadata only). */
+  readonly auditLog: string;
+  /** The local tier: one file per endpoint and workspace group (`tierFile`). */
+  readonly tierDirectory: string;
+  /** Hook runs (`hook.log`, `runs.jsonl`), the transcript ledger, the git remote cache, the drainer lock. */
+  readonly hooksDirectory: string;
+}
+
+/** The endpoint's and the workspace's files, beside the shared ones. */
+export interface StateLayout extends SharedStateFiles {
+  /** WorkspaceStore of this workspace: consent, ownership marks. */
+  readonly workspaceStore: string;
+  /** The durable outbox's folder, for this endpoint. */
+  readonly outboxDirectory: string;
+  /** Where earlier versions kept the delivery ledger, imported once so an upgrade sends nothing twice. */
+  readonly legacyLedgerFile: string;
+  /** Transcript watcher offsets. */
+  readonly watcherOffsets: string;
+  /** Every group written to at this endpoint (what forget covers). */
+  readonly groupRegistry: string;
+}
+
+export function sharedStateFiles(stateDirectory: string): SharedStateFiles {
+  const root = path.resolve(stateDirectory);
+  return {
+    root,
+    globalStore: path.join(root, 'global.json'),
+    pendingMemories: path.join(root, 'pending-memories.json'),
+    auditLog: path.join(root, 'audit', 'audit.jsonl'),
+    tierDirectory: path.join(root, 'tier'),
+    hooksDirectory: path.join(root, 'hooks'),
+  };
+}
+
+/** The folder of one endpoint's delivery state. */
+export function endpointStateDirectory(stateDirectory: string, endpoint: string): string {
+  return path.join(path.resolve(stateDirectory), 'endpoints', shortHash(endpoint));
+}
+
+export function stateLayout(stateDirectory: string, workspaceFolder: string, endpoint: string): StateLayout {
+  const shared = sharedStateFiles(stateDirectory);
+  const endpointFolder = endpointStateDirectory(stateDirectory, endpoint);
+  return {
+    ...shared,
+    workspaceStore: path.join(shared.root, 'workspaces', `${shortHash(workspaceFolder)}.json`),
+    outboxDirectory: path.join(endpointFolder, 'outbox'),
+    legacyLedgerFile: path.join(endpointFolder, 'delivery-ledger.journal'),
+    watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
+    groupRegistry: path.join(endpointFolder, 'group-registry.json'),
+  };
+}
+
+/** The local tier's file of a workspace group at an endpoint. */
+export function tierFile(stateDirectory: string, endpoint: string, workspaceGroupId: string): string {
+  const key = createHash('sha256').update(`${endpoint}\n${workspaceGroupId}`).digest('hex').slice(0, 24);
+  return path.join(sharedStateFiles(stateDirectory).tierDirectory, `${key}.json`);
+}
+
+function shortHash(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
