@@ -2,9 +2,7 @@
 // `graphitiMemory.*` key (as flat dotted keys, which `parseMemorySettings` accepts) and reports changes.
 import { injectable } from 'inversify';
 import * as vscode from 'vscode';
-import type { SettingsSource } from '@graphiti-memory/memory-core';
-
-export const SETTINGS_SECTION = 'graphitiMemory';
+import { SETTINGS_SECTION, type SettingsSource } from '@graphiti-memory/memory-core';
 
 /** Every setting the manifest declares under `graphitiMemory.` (package.json is the source of truth). */
 export const SETTING_KEYS = [

@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import { SettingsSource } from '../ports.js';
-import { FakeSettingsSource } from '../test-support/fakes.js';
+import { FakeSettingsSource } from '../../test-support/fakes.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './memory-configuration.js';
 import { DEFAULT_SETTINGS } from './memory-settings.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../ports.js';
-import { CLAUDE_CODE_LINES, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_TRANSCRIPT } from './fixtures/claude-code-session.js';
+import { CLAUDE_CODE_LINES, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_TRANSCRIPT } from '../../test-support/transcript-fixtures/claude-code-session.js';
 import { ClaudeCodeTranscriptReader, parseClaudeCodeTranscript } from './index.js';
-import { readInChunks } from './test-support-transcripts.js';
+import { readInChunks } from '../../test-support/transcripts.js';
 
 const at = (second: number): string => new Date(Date.UTC(2026, 10, 3, 9, 0, second)).toISOString();
 

@@ -9,8 +9,8 @@ import type {
   Result,
   SearchResults,
 } from '@graphiti-memory/graphiti-client';
-import type { GateDecision, MemoryGate } from '../gate/index.js';
-import type { TurnPlanner } from '../planning/index.js';
+import type { GateDecision, MemoryGate } from '../src/gate/index.js';
+import type { TurnPlanner } from '../src/planning/index.js';
 import type {
   ChatTurn,
   DeliveryLedger,
@@ -19,17 +19,15 @@ import type {
   IngestionStorage,
   IngestionStore,
   OutboxEntry,
-} from '../ports.js';
-import { DEFAULT_SETTINGS, type MemoryConfiguration, type MemorySettings } from '../settings/index.js';
-import { FakeClock, FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
+} from '../src/ports.js';
+import { DEFAULT_SETTINGS, type MemoryConfiguration, type MemorySettings } from '../src/settings/index.js';
+import { FakeClock, FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from './fakes.js';
 
-/** Wall-clock time and real timers (core-A's), re-exported for ingestion's tests and benchmarks. */
-export { RealClock } from '../test-support/fakes.js';
-import { InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
-import { openedIngestionStorage } from './in-memory-ingestion-storage.js';
-import { InMemoryOutbox } from './in-memory-outbox.js';
-import type { IngestionOptions } from './ingestion-options.js';
-import { IngestionService } from './ingestion-service.js';
+import { InMemoryDeliveryLedger } from '../src/ingestion/in-memory-delivery-ledger.js';
+import { openedIngestionStorage } from '../src/ingestion/in-memory-ingestion-storage.js';
+import { InMemoryOutbox } from '../src/ingestion/in-memory-outbox.js';
+import type { IngestionOptions } from '../src/ingestion/ingestion-options.js';
+import { IngestionService } from '../src/ingestion/ingestion-service.js';
 
 /** An error shaped like graphiti-client's (read structurally by ingestion). */
 export function fakeGraphitiError(

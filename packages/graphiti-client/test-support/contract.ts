@@ -5,7 +5,7 @@
 // clears anything else.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it as vitestIt } from 'vitest';
-import { GraphitiNotFoundError, type Episode, type FactResult, type GraphitiApi } from '../index.js';
+import { GraphitiNotFoundError, type Episode, type FactResult, type GraphitiApi } from '../src/index.js';
 
 export interface ContractTarget {
   /** Called in beforeAll; the contract closes nothing it did not create. */

@@ -9,7 +9,7 @@ import type {
   SearchQuery,
   SearchResults,
 } from '@graphiti-memory/graphiti-client';
-import type { GraphitiApi, GraphitiCallOptions } from '../ports.js';
+import type { GraphitiApi, GraphitiCallOptions } from '../src/ports.js';
 
 export interface RecordedCall {
   readonly method: keyof GraphitiApi;

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
 import type { OutboxEntry } from '@graphiti-memory/memory-core';
-import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
-import { replayEntries, type OutboxJournalEntry } from '../outbox/outbox-journal-entry.js';
+import { encodeJournalLine, scanJournal } from '../src/journal/journal-line.js';
+import { replayEntries, type OutboxJournalEntry } from '../src/outbox/outbox-journal-entry.js';
 
 /** A fresh folder under the system temp folder, removed when the calling test finishes. */
 export async function temporaryDirectory(prefix = 'memory-node-storage-'): Promise<string> {

@@ -12,7 +12,7 @@ import {
   TelemetrySink,
   WorkspaceContext,
   WorkspaceStore,
-} from '../ports.js';
+} from '../src/ports.js';
 import {
   FakeClock,
   FakeConsentStore,
@@ -29,7 +29,7 @@ export interface FakeHostPortsOptions {
   /** The endpoint consent was given for. */
   readonly consentFor: string;
   readonly connection: GraphitiConnection;
-  /** A `FakeClock` unless given (`RealClock` for deadlines against the emulator). */
+  /** A `FakeClock` unless given (`SystemClock` for deadlines against the emulator). */
   readonly clock?: Clock;
 }
 

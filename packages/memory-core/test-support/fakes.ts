@@ -1,7 +1,7 @@
-// Fakes of memory-core's ports for tests (this package's and its dependents'). Each one is a real,
+// Fakes of memory-core's ports for this package's tests (kept out of src/: never built or shipped). Each one is a real,
 // small implementation with a few extra levers for tests (advance the clock, flip trust, inspect
 // the events) — no mocks that only record calls.
-import type { ConsentCategory } from '../gate/consent-categories.js';
+import type { ConsentCategory } from '../src/gate/consent-categories.js';
 import type {
   Clock,
   ConsentRecord,
@@ -16,7 +16,7 @@ import type {
   SettingsSource,
   TelemetrySink,
   WorkspaceContext,
-} from '../ports.js';
+} from '../src/ports.js';
 
 /** Lets promise callbacks queued so far (and the ones they queue) run. */
 export async function flushMicrotasks(): Promise<void> {
@@ -281,25 +281,5 @@ export class FixedGraphitiConnection implements GraphitiConnection {
 
   current(): GraphitiApi | undefined {
     return this.client;
-  }
-}
-
-/** The real clock (`Date.now`, `setTimeout`), for tests that talk to the emulator over HTTP. */
-export class RealClock implements Clock {
-  now(): number {
-    return Date.now();
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      signal?.addEventListener('abort', done, { once: true });
-    });
   }
 }

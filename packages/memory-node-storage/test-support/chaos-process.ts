@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-const packageDirectory = path.resolve(import.meta.dirname, '..', '..');
+const packageDirectory = path.resolve(import.meta.dirname, '..');
 const childScript = path.join(packageDirectory, 'src', 'chaos', 'chaos.test-child.ts');
 
 export interface ChaosChildRun {

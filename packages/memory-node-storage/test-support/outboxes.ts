@@ -1,7 +1,7 @@
 // For tests of FileOutbox: outboxes opened through `openOutbox` are closed after each test, so a
 // failing assertion never leaves a journal lock or a commit timer behind for the next one.
 import { afterEach } from 'vitest';
-import { FileOutbox, type FileOutboxOptions } from '../outbox/file-outbox.js';
+import { FileOutbox, type FileOutboxOptions } from '../src/outbox/file-outbox.js';
 
 /** Registers the closing `afterEach` of this test file; returns the opener (journal commits every 5 ms). */
 export function closingOutboxes(): (options: FileOutboxOptions) => Promise<FileOutbox> {

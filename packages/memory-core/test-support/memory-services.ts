@@ -1,16 +1,16 @@
 // The policy services of memory-core (gate, group ids, planning, promotion, recall) wired to
 // fakes in one call, so a test states only what differs: the settings, trust, consent and the
 // Graphiti connection.
-import { DefaultMemoryGate } from '../gate/memory-gate.js';
-import { DefaultTurnPlanner } from '../planning/turn-planner.js';
-import type { Clock, GraphitiApi } from '../ports.js';
-import { DefaultPromotionService } from '../promotion/promotion-service.js';
-import { DefaultRecallService } from '../recall/recall-service.js';
-import { InMemoryPendingMemoryStore } from '../review/in-memory-pending-memory-store.js';
-import { DefaultGroupIdResolver } from '../scopes/group-id-resolver.js';
-import type { SecretGuard } from '../secrets/secret-guard.js';
-import { SecretlintSecretGuard } from '../secrets/secretlint-secret-guard.js';
-import { ConfiguredMemorySettings } from '../settings/memory-configuration.js';
+import { DefaultMemoryGate } from '../src/gate/memory-gate.js';
+import { DefaultTurnPlanner } from '../src/planning/turn-planner.js';
+import type { Clock, GraphitiApi } from '../src/ports.js';
+import { DefaultPromotionService } from '../src/promotion/promotion-service.js';
+import { DefaultRecallService } from '../src/recall/recall-service.js';
+import { InMemoryPendingMemoryStore } from '../src/review/in-memory-pending-memory-store.js';
+import { DefaultGroupIdResolver } from '../src/scopes/group-id-resolver.js';
+import type { SecretGuard } from '../src/secrets/secret-guard.js';
+import { SecretlintSecretGuard } from '../src/secrets/secretlint-secret-guard.js';
+import { ConfiguredMemorySettings } from '../src/settings/memory-configuration.js';
 import {
   FakeClock,
   FakeConsentStore,
@@ -29,7 +29,7 @@ export interface PolicyServicesOptions {
   /** The endpoint consent was given for; none when `null`. Default: `http://localhost:8000`. */
   readonly consentFor?: string | null;
   readonly api?: GraphitiApi;
-  /** A `FakeClock` by default; pass `RealClock` for deadlines against the emulator. */
+  /** A `FakeClock` by default; pass `SystemClock` for deadlines against the emulator. */
   readonly clock?: Clock;
   readonly secretGuard?: SecretGuard;
 }
