@@ -2,9 +2,7 @@
 // agent hooks, and the Node composition pieces they share. Keep this list sorted by module.
 export { readGitFacts, type GitFacts } from './composition/git-facts.js';
 export { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './composition/leftover-journals.js';
-export { sleep } from './composition/sleep.js';
 export { StaticSettingsSource } from './composition/static-settings-source.js';
-export { SystemClock } from './composition/system-clock.js';
 export { TerminalWorkspaceContext } from './composition/terminal-workspace-context.js';
 export { pingHookServer } from './hook/hook-forward.js';
 export { readHookRuns, type HookRun } from './hook/hook-log.js';

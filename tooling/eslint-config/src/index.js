@@ -22,7 +22,7 @@ export function createEslintConfig(packageDirectory) {
   const layer = layers[manifest.name];
   const platformAgnostic = layer !== undefined && layer.nodeBuiltins === false;
   return tseslint.config(
-    { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/*.d.ts', '**/.vscode-test/**'] },
+    { ignores: ['**/dist/**', '**/dist-testing/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/*.d.ts', '**/.vscode-test/**'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {

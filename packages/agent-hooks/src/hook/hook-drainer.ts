@@ -69,7 +69,7 @@ export async function runDrainer(context: HookContext): Promise<{ outcome: strin
       const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS });
       confirmed += result?.confirmed ?? 0;
       pending = result?.pending ?? 0;
-      if (pending === 0 && !(await otherJournalsWaiting(memory))) break;
+      if (pending === 0 && (await memory.outbox?.otherJournalCount()) === 0) break;
     }
     await refreshWorkspaceTier(context, memory);
     return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending` };
@@ -77,12 +77,6 @@ export async function runDrainer(context: HookContext): Promise<{ outcome: strin
     await memory?.close().catch(() => undefined);
     await release().catch(() => undefined);
   }
-}
-
-async function otherJournalsWaiting(memory: HookMemory): Promise<boolean> {
-  const own = memory.outbox === undefined ? undefined : path.basename(memory.outbox.stats().journalPath);
-  const names = await fs.readdir(memory.layout.outboxDirectory).catch(() => [] as string[]);
-  return names.some((name) => /^outbox-.+\.journal$/.test(name) && name !== own);
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {

@@ -80,7 +80,7 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
 
 /** Takes over journals left by hook runs that already returned (their locks are released). */
 export async function adoptHookJournals(memory: HookMemory): Promise<void> {
-  if (memory.outbox !== undefined) await adoptLeftoverJournals(memory.outbox, memory.layout.outboxDirectory);
+  if (memory.outbox !== undefined) await adoptLeftoverJournals(memory.outbox);
 }
 
 /** memory-core's raw settings for a hook run: enabled (consent is checked by the gate). */

@@ -26,6 +26,7 @@ import {
   ReviewQueue,
   SecretGuard,
   SettingsSource,
+  SystemClock,
   TelemetrySink,
   USER_KEY_STORAGE_KEY,
   WorkspaceContext,
@@ -47,7 +48,6 @@ import { Container } from 'inversify';
 import type { GitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/leftover-journals.js';
 import { StaticSettingsSource } from '../composition/static-settings-source.js';
-import { SystemClock } from '../composition/system-clock.js';
 import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
 
@@ -166,7 +166,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
       await ingestion?.dispose();
       await Promise.allSettled([outbox?.close(), ...closers.map((closer) => closer())]);
     })());
-  if (needs.send === true && needs.adoptJournals === true && outbox !== undefined) await adoptLeftoverJournals(outbox, layout.outboxDirectory);
+  if (needs.send === true && needs.adoptJournals === true && outbox !== undefined) await adoptLeftoverJournals(outbox);
 
   return {
     container,
