@@ -127,8 +127,8 @@ export interface ResolveConfigOptions {
   /** How problems name flag keys (`timeoutMs` → `--timeout-ms`). */
   readonly flagNames?: Readonly<Record<string, string>>;
   readonly env?: Environment;
-  /** Where to look for `.graphiti-memory.json` (this folder and its parents). */
-  readonly workspaceFolder: string;
+  /** Where to look for `.graphiti-memory.json` (this folder and its parents); `undefined` = no project (VS Code without a folder). */
+  readonly workspaceFolder: string | undefined;
   /** `flags`: only flags and defaults (no files, no environment), for commands that must not be redirected (the demo). Default `all`. */
   readonly sources?: 'all' | 'flags';
 }
@@ -156,7 +156,7 @@ const EMPTY: ConfigFileRead = { ok: true, values: {}, exists: false };
 
 function filesOf(options: ResolveConfigOptions): { userFile: string; projectFile: string | undefined } {
   const env = options.env ?? process.env;
-  return { userFile: userConfigPath(env), projectFile: options.sources === 'flags' ? undefined : findProjectConfig(options.workspaceFolder) };
+  return { userFile: userConfigPath(env), projectFile: options.sources === 'flags' || options.workspaceFolder === undefined ? undefined : findProjectConfig(options.workspaceFolder) };
 }
 
 function merge(options: ResolveConfigOptions, userFile: string, projectFile: string | undefined, reads: SourceReads): ConfigResolution {
