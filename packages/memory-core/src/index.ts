@@ -92,7 +92,7 @@ export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeCo
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './settings/endpoint.js';
-export { MemoryConfiguration } from './settings/memory-configuration.js';
+export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './settings/memory-configuration.js';
 export {
   DEFAULT_SETTINGS,
   GROUP_ID_STRATEGIES,

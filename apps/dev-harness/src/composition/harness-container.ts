@@ -87,6 +87,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     memory = await openMemory({
       tool: 'graphiti-harness',
       settings: harnessSettings({
+        configuration: context.configuration,
         endpoint: endpoint.url,
         options: common,
         ...(options.autoPromote === undefined ? {} : { autoPromote: options.autoPromote }),

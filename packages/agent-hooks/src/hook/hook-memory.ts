@@ -3,8 +3,8 @@
 // and the harness), and — for Stop, SessionEnd and the drainer — the durable outbox of the state
 // folder. Nothing is checked over the network first: a hook must not wait for a health check.
 import { createGraphitiClient } from '@graphiti-memory/graphiti-client';
-import type { Logger } from '@graphiti-memory/memory-core';
-import type { ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import type { Logger, MemorySettings } from '@graphiti-memory/memory-core';
+import { memorySettingsFor, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
 import { openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
@@ -83,22 +83,20 @@ export async function adoptHookJournals(memory: HookMemory): Promise<void> {
   if (memory.outbox !== undefined) await adoptLeftoverJournals(memory.outbox);
 }
 
-/** memory-core's raw settings for a hook run: enabled (consent is checked by the gate). */
-function hookSettings(options: HookMemoryOptions): Record<string, unknown> {
-  const { config } = options;
-  const scopes = config.scopes;
-  const session = scopes === undefined || scopes.includes('session');
-  const workspace = scopes === undefined || scopes.includes('workspace');
-  return {
+/**
+ * memory-core's settings for a hook run: the configuration every tool reads, through the one
+ * function that turns it into settings; a hook decides only that it is on (consent is checked by
+ * the gate), its endpoint, the outbox bound and the per-request timeout of this event.
+ */
+function hookSettings(options: HookMemoryOptions): MemorySettings {
+  return memorySettingsFor(options.config, {
     enabled: true,
     endpoint: options.endpoint,
     timeoutMs: Math.min(120_000, Math.max(100, options.requestTimeoutMs)),
     maxQueueSize: OUTBOX_MAX_QUEUE_SIZE,
-    scopes: session && workspace ? 'both' : session ? 'session' : workspace ? 'workspace' : 'both',
-    groupIdStrategy: config.groupIdStrategy,
-    includeGitMetadata: true,
-    includeSystemMessages: false,
-    autoPromote: { enabled: true },
-    recall: { enabled: true, timeoutMs: config.recallTimeoutMs, maxFacts: config.maxFacts, scopes: 'all' },
-  };
+    autoPromote: {
+      // Directives are how an agent's user steers memory: on unless the configuration says otherwise.
+      enabled: options.config.origins['autoPromote.enabled'] === 'default' ? true : options.config.settings.autoPromote.enabled,
+    },
+  });
 }

@@ -33,6 +33,7 @@ import {
   WorkspaceStore,
   type KeyValueStore,
   type MemoryEvent,
+  type MemorySettings,
 } from '@graphiti-memory/memory-core';
 import {
   createNodeStorageModule,
@@ -68,7 +69,7 @@ export interface MemoryNeeds {
 export interface OpenMemoryOptions {
   readonly tool: MemoryTool;
   /** memory-core's raw settings (what a `SettingsSource` reads), made from the configuration. */
-  readonly settings: Record<string, unknown>;
+  readonly settings: MemorySettings;
   /** Speaks the configured face; closed by the caller. */
   readonly client: GraphitiApi;
   /** The normalised endpoint: it names the delivery state's folder. */

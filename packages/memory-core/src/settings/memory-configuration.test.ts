@@ -50,4 +50,16 @@ describe('ConfiguredMemorySettings', () => {
     configuration.dispose();
     expect(source.listenerCount()).toBe(0);
   });
+
+  it("keeps memory off with the source's own problems (a bad config file) until they are fixed", () => {
+    const problems: string[] = ['/home/me/.config/graphiti-memory/config.json: unknown key `endpiont`; did you mean `endpoint`?'];
+    const source = Object.assign(new FakeSettingsSource({ enabled: true }), { problems: () => problems });
+    const configuration = new ConfiguredMemorySettings(source);
+    expect(configuration.current()).toBe(DEFAULT_SETTINGS);
+    expect(configuration.problems()).toEqual(problems);
+    problems.length = 0;
+    source.set({ enabled: true });
+    expect(configuration.current().enabled).toBe(true);
+    expect(configuration.problems()).toEqual([]);
+  });
 });
