@@ -29,7 +29,7 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
  * `capture.backfillTurns` of the resolved configuration (`config.capture.backfillTurns`, once the
  * configuration carries the capture settings), else memory-core's default.
  */
-export function backfillTurnsOf(config: ResolvedMemoryConfig): number {
+function backfillTurnsOf(config: ResolvedMemoryConfig): number {
   const capture = (config as { readonly capture?: { readonly backfillTurns?: number } }).capture;
   return capture?.backfillTurns ?? DEFAULT_SETTINGS.capture.backfillTurns;
 }
