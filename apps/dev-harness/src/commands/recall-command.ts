@@ -48,7 +48,7 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   const text = parseText(query, 'QUERY');
   const maxFacts = raw.maxFacts === undefined ? 10 : parseInteger(raw.maxFacts, '--max-facts', { min: 1, max: 50 });
   const budget = raw.budget === undefined ? DEFAULT_PROMPT_BUDGET : parseInteger(raw.budget, '--budget', { min: 50, max: 200_000 });
-  const memory = await openHarnessMemory(context, { maxFacts });
+  const memory = await openHarnessMemory(context, { maxFacts, needs: {} });
   const scopes: readonly MemoryScope[] | 'auto' | 'all' =
     options.scopes === undefined ? 'all' : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
   const result = await memory.recall.recall(text, {
