@@ -16,12 +16,14 @@ export {
   STATE_DIRECTORY_VARIABLE,
   stateLayout,
   tierFile,
+  transcriptLedgerFile,
   type SharedStateFiles,
   type StateLayout,
 } from './state/state-layout.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
+export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
 export {
   TranscriptWatcher,
