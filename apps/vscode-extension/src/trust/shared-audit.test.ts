@@ -3,7 +3,7 @@
 // endpoint, face, operation, groups — never content. An earlier version's own log moves in.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AuditEntry } from '@graphiti-memory/memory-core';
+import type { AuditEntry, AuditTool } from '@graphiti-memory/memory-core';
 import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
@@ -14,7 +14,7 @@ import { SEARCH_TOOL } from '../tools/memory-tools.js';
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.review': false };
 
 /** A request another tool recorded (as graphiti-harness and the hooks write the shared log). */
-function otherTool(tool: AuditEntry['tool'], face: 'rest' | 'mcp', operation: string, kind: AuditEntry['kind'], group: string): AuditEntry {
+function otherTool(tool: AuditTool, face: 'rest' | 'mcp', operation: string, kind: AuditEntry['kind'], group: string): AuditEntry {
   return { at: new Date(Date.now() - 60_000).toISOString(), tool, endpoint: 'http://graphiti.example:8000', face, operation, groupIds: [group], episodeNames: [], bytes: 42, redactions: 0, kind };
 }
 
