@@ -10,11 +10,13 @@ export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './s
 export {
   defaultStateDirectory,
   endpointStateDirectory,
+  endpointStateFiles,
   sharedStateDirectory,
   sharedStateFiles,
   STATE_DIRECTORY_VARIABLE,
   stateLayout,
   tierFile,
+  type EndpointStateFiles,
   type SharedStateFiles,
   type StateLayout,
 } from './state/state-layout.js';

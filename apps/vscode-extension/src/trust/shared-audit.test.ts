@@ -3,7 +3,7 @@
 // endpoint, face, operation, groups — never content. An earlier version's own log moves in.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AuditEntry, AuditTool } from '@graphiti-memory/memory-core';
+import { AuditLog, type AuditEntry, type AuditTool } from '@graphiti-memory/memory-core';
 import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
@@ -41,6 +41,8 @@ describe('one audit log for every tool', () => {
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy the API with Fly.io.' });
     await waitFor(() => harness.emulator.requests.some((request) => request.path === '/messages'), 5000, 'the promotion sent');
     await search('which platform hosts the API');
+    // The extension appends in the background: wait for its writes before reading the file.
+    await harness.container.get<AuditLog>(AuditLog).flush();
 
     const entries = await new FileAuditLog({ filePath: shared }).read();
     expect(entries.filter((entry) => entry.tool === 'vscode-extension').map((entry) => `${entry.face} ${entry.operation} ${entry.kind}`)).toEqual([

@@ -20,8 +20,8 @@ import {
   FileAuditLog,
   FileGroupRegistry,
   FilePendingMemoryStore,
+  endpointStateFiles,
   sharedStateFiles,
-  stateLayout,
 } from '@graphiti-memory/memory-node-storage';
 
 /** Where earlier versions kept pending memories and the audit log, in the extension's global storage. */
@@ -78,8 +78,7 @@ export class EndpointGroupRegistry implements GroupRegistry {
     try {
       const stateFolder = await this.stateFolder();
       if (stateFolder === undefined) throw new Error('no state folder');
-      // The workspace does not change the registry's file; the layout takes one anyway.
-      return await FileGroupRegistry.open({ filePath: stateLayout(stateFolder, stateFolder, endpoint).groupRegistry, logger: this.logger });
+      return await FileGroupRegistry.open({ filePath: endpointStateFiles(stateFolder, endpoint).groupRegistry, logger: this.logger });
     } catch (error) {
       this.logger.warn('group registry unavailable; forget covers only the groups of this window', {
         errorClass: errorClassOf(error),
