@@ -285,6 +285,90 @@ describe('SessionStart', () => {
   });
 });
 
+describe('one audit log', () => {
+  interface Audited {
+    readonly entries: Array<{ tool?: string; face?: string; operation: string; kind: string; groupIds: string[]; endpoint: string; bytes: number }>;
+  }
+  const audit = async (...args: string[]) => JSON.parse((await harness(['audit', '--json', '--state-dir', stateDir, ...args])).stdout) as Audited;
+
+  // Needs the hook composition to audit every run (recall included) and both compositions to name
+  // their tool (`auditedConnection(…, { endpoint, tool })`): openMemory does the first; enable when
+  // the harness and hook runs use it with `tool` passed through.
+  it.skip("lists a hook's recall and the harness's ingest in one `audit --json`, with tool, face and operation, never the prompt", async () => {
+    await install();
+    const file = path.join(root, 'session.jsonl');
+    await fs.writeFile(file, [{ role: 'user', content: 'We always use pnpm here.', timestamp: '2026-11-23T09:00:00Z' }, { role: 'assistant', content: 'Noted.', timestamp: '2026-11-23T09:00:05Z' }].map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const ingest = await harness(['ingest', file, '--session', 's-1', '--wait', '20', '--json', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    expect(ingest.exitCode, ingest.stderr).toBe(0);
+    const prompt = 'Which package manager do we use here?';
+    await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt }));
+    const { entries } = await audit();
+    expect(entries.filter((entry) => entry.tool === 'graphiti-harness').map((entry) => `${entry.face} ${entry.operation}`)).toContain('rest POST /messages');
+    const recall = entries.filter((entry) => entry.tool === 'agent-hooks' && entry.kind === 'search');
+    expect(recall.length).toBe(emulator.requests.filter((request) => request.route === 'search').length);
+    expect(recall[0]).toMatchObject({ face: 'rest', operation: 'POST /search', bytes: prompt.length });
+    expect(JSON.stringify(entries)).not.toMatch(/package manager|pnpm/);
+  });
+
+  it('`--endpoint` and `--since` filter what the harness and the hooks sent', async () => {
+    await install();
+    const file = path.join(root, 'session.jsonl');
+    await fs.writeFile(file, [{ role: 'user', content: 'We always use pnpm here.', timestamp: '2026-11-23T09:00:00Z' }, { role: 'assistant', content: 'Noted.', timestamp: '2026-11-23T09:00:05Z' }].map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const ingest = await harness(['ingest', file, '--session', 's-1', '--wait', '20', '--json', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    expect(ingest.exitCode, ingest.stderr).toBe(0);
+    const all = (await audit()).entries;
+    expect(all.length).toBeGreaterThan(0);
+    expect((await audit('--endpoint', `${emulator.url.toUpperCase()}/`)).entries).toHaveLength(all.length);
+    expect((await audit('--endpoint', 'http://graphiti.example:8000')).entries).toEqual([]);
+    expect((await audit('--since', '1h')).entries).toHaveLength(all.length);
+    expect((await audit('--since', new Date(Date.now() + 60_000).toISOString())).entries).toEqual([]);
+  });
+});
+
+describe('pending memories', () => {
+  /** A plain JSONL transcript whose user turn holds a directive (review is on by default). */
+  async function transcriptWithDirective(): Promise<string> {
+    const file = path.join(root, 'directive.jsonl');
+    const lines = [
+      { role: 'user', content: 'Let us settle the settings library.\ndecision (workspace): adopt zod for settings', timestamp: '2026-11-23T09:00:00Z' },
+      { role: 'assistant', content: 'Noted.', timestamp: '2026-11-23T09:00:05Z' },
+    ];
+    await fs.writeFile(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    return file;
+  }
+
+  it('a directive held for review is listed by `pending list`, and the next SessionStart brief says 1 awaits review', async () => {
+    await install();
+    const before = await hook('SessionStart', claudeInput('SessionStart', { source: 'startup' }));
+    expect(before.stdout).not.toContain('await');
+    const file = await transcriptWithDirective();
+    const ingest = await harness(['ingest', file, '--session', 'directive-1', '--wait', '20', '--json', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    expect(ingest.exitCode, ingest.stderr).toBe(0);
+    const listed = JSON.parse((await harness(['pending', 'list', '--json', '--state-dir', stateDir])).stdout) as { pending: Array<{ kind: string; text: string }> };
+    expect(listed.pending.map((memory) => [memory.kind, memory.text])).toEqual([['decision', 'adopt zod for settings']]);
+    const start = await hook('SessionStart', claudeInput('SessionStart', { source: 'startup' }));
+    expect(start.exitCode).toBe(0);
+    const brief = additionalContext(start);
+    expect(brief).toContain('1 memory awaits your review: run `graphiti-harness pending list`, or open the Graphiti Memory view in VS Code.');
+    expect(brief).not.toContain('adopt zod');
+  });
+
+  // Needs the hook composition to bind the shared FilePendingMemoryStore (openMemory does; hook-memory.ts
+  // binds none, so a hook's Stop drops review-held directives). Enable when hook runs use openMemory.
+  it.skip("a directive in a Stop transcript waits in the shared pending file: `pending list` shows it, SessionStart counts it", async () => {
+    await install();
+    const transcript = path.join(root, 'claude.jsonl');
+    await fs.writeFile(
+      transcript,
+      [claudeLine('user', 'u-1', 'Settle it.\ndecision (workspace): adopt zod for settings', 0), claudeLine('assistant', 'a-1', 'Noted.', 2)].join('\n') + '\n',
+    );
+    expect(await hook('Stop', claudeInput('Stop', { stop_hook_active: false }))).toMatchObject({ exitCode: 0, stdout: '' });
+    const listed = JSON.parse((await harness(['pending', 'list', '--json', '--state-dir', stateDir])).stdout) as { pending: Array<{ kind: string; text: string }> };
+    expect(listed.pending.map((memory) => [memory.kind, memory.text])).toEqual([['decision', 'adopt zod for settings']]);
+    expect(additionalContext(await hook('SessionStart', claudeInput('SessionStart', { source: 'startup' })))).toContain('1 memory awaits your review');
+  });
+});
+
 describe('Stop and SessionEnd', () => {
   it('takes only the new turns of a growing Claude Code transcript, once, and a detached drainer delivers them', async () => {
     await install();
@@ -313,9 +397,10 @@ describe('Stop and SessionEnd', () => {
     // Hooks share the registry and the audit log with the harness: audit lists what they sent,
     // and forgetting the workspace deletes every group they wrote.
     const posts = emulator.requests.filter((request) => request.route === 'messages').length;
-    const audited = async () => JSON.parse((await harness(['audit', '--json', '--state-dir', stateDir])).stdout) as { requests: number; entries: Array<{ groupId: string }> };
+    const audited = async () => JSON.parse((await harness(['audit', '--json', '--state-dir', stateDir])).stdout) as { requests: number; entries: Array<{ groupIds: string[]; face: string; operation: string }> };
     await waitFor(async () => (await audited()).requests === posts);
-    expect(new Set((await audited()).entries.map((entry) => entry.groupId))).toEqual(new Set(sent.map((message) => message.group)));
+    expect(new Set((await audited()).entries.flatMap((entry) => entry.groupIds))).toEqual(new Set(sent.map((message) => message.group)));
+    expect(new Set((await audited()).entries.map((entry) => `${entry.face} ${entry.operation}`))).toEqual(new Set(['rest POST /messages']));
     const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url, '--state-dir', stateDir]);
     expect(forgot.exitCode, forgot.stderr).toBe(0);
     expect(new Set((JSON.parse(forgot.stdout) as { deletedGroups: string[] }).deletedGroups)).toEqual(new Set(sent.map((message) => message.group)));

@@ -59,6 +59,8 @@ export interface GraphitiCallOptions {
  * Errors it throws carry `retryable: boolean` and, for HTTP errors, `status: number`.
  */
 export interface GraphitiApi {
+  /** Which face answers (both of graphiti-client's clients tell; the audit log records it). */
+  serverFace?(options?: GraphitiCallOptions): Promise<{ readonly kind: 'rest' | 'mcp' }>;
   healthcheck(options?: GraphitiCallOptions): Promise<Healthcheck>;
   addMessages(request: AddMessagesRequest, options?: GraphitiCallOptions): Promise<Result>;
   search(query: SearchQuery, options?: GraphitiCallOptions): Promise<SearchResults>;

@@ -2,7 +2,7 @@
 // the emulator over HTTP: the registry learns every group a turn was written to, forget removes the
 // workspace with its sessions (server, queue and registry), the audit log records what was sent
 // without content, and review holds directive promotions until approved.
-import { GraphitiClient } from '@graphiti-memory/graphiti-client';
+import { createGraphitiClient, GraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { Ingestion, IngestionOptions } from './ingestion/index.js';
 import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
 import { IngestionStorage, type ChatTurn } from './ports.js';
 import { GroupRecorderOptions, GroupRegistry } from './registry/index.js';
+import { RecallService } from './recall/index.js';
 import { PendingMemoryStore, ReviewQueue } from './review/index.js';
 import { GroupIdResolver } from './scopes/index.js';
 import { bindFakeHostPorts } from '../test-support/fake-host-ports.js';
@@ -29,13 +30,13 @@ afterEach(async () => {
   await emulator.close();
 });
 
-async function compose(settings: Record<string, unknown> = {}) {
+async function compose(settings: Record<string, unknown> = {}, api: GraphitiApi = client, endpoint = emulator.url) {
   const container = new Container();
   const audit = new InMemoryAuditLog();
   bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, ...settings },
-    consentFor: emulator.url,
-    connection: auditedConnection({ current: () => client }, audit, { endpoint: emulator.url }),
+    settings: { enabled: true, endpoint, ...settings },
+    consentFor: endpoint,
+    connection: auditedConnection({ current: () => api }, audit, { endpoint, tool: 'graphiti-harness' }),
     clock: new SystemClock(),
   });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
@@ -127,10 +128,41 @@ describe('the audit log', () => {
     const requests = emulator.requests.filter((request) => request.route === 'messages');
     expect(audit.entries).toHaveLength(requests.length);
     const entry = audit.entries[0];
-    expect(entry).toMatchObject({ endpoint: emulator.url, route: 'POST /messages', kind: 'messages', redactions: 1 });
+    expect(entry).toMatchObject({ tool: 'graphiti-harness', endpoint: emulator.url, face: 'rest', operation: 'POST /messages', kind: 'messages', redactions: 1 });
     expect(entry?.episodeNames).toEqual(['graphiti-memory.turn.t1.user', 'graphiti-memory.turn.t1.assistant']);
     expect(entry?.bytes).toBeGreaterThan(50);
     expect(JSON.stringify(audit.entries)).not.toMatch(/deploy|Noted/);
+  });
+
+  it('records each recall search with its groups, the query size and its redactions, never the query', async () => {
+    const { container, audit, groups } = await compose({ recall: { enabled: true } });
+    const query = `which token [REDACTED:github-token] opens the staging deploy?`;
+    await container.get<RecallService>(RecallService).recall(query, { scopes: ['workspace', 'user'], timeoutMs: 5_000 });
+    const searches = audit.entries.filter((entry) => entry.kind === 'search');
+    expect(searches).toHaveLength(emulator.requests.filter((request) => request.route === 'search').length);
+    expect(searches.flatMap((entry) => entry.groupIds).sort()).toEqual([await groups.resolve('workspace'), await groups.resolve('user')].sort());
+    expect(searches[0]).toMatchObject({ tool: 'graphiti-harness', face: 'rest', operation: 'POST /search', bytes: new TextEncoder().encode(query).length, redactions: 1, episodeNames: [] });
+    expect(JSON.stringify(audit.entries)).not.toMatch(/staging|deploy/);
+  });
+
+  it("names the MCP server's tools when the endpoint is Graphiti's MCP face (found by the auto probe)", async () => {
+    const mcp = await startEmulator({ processingDelayMs: 2, face: 'mcp' });
+    const api = createGraphitiClient({ baseUrl: mcp.url });
+    try {
+      const { container, audit, ingestion } = await compose({ recall: { enabled: true } }, api, mcp.url);
+      ingestion.start();
+      ingestion.enqueue(turn('t1', 'chat-1', 'Deploys go out on Tuesdays.'));
+      expect((await ingestion.waitForConfirmation({ timeoutMs: 15_000 })).pending).toBe(0);
+      await container.get<RecallService>(RecallService).recall('when do deploys go out', { scopes: ['workspace'], timeoutMs: 5_000 });
+      await ingestion.dispose();
+      expect(audit.entries.map((entry) => `${entry.face} ${entry.operation} ${entry.kind}`)).toEqual(
+        expect.arrayContaining(['mcp add_memory messages', 'mcp search_memory_facts search']),
+      );
+      expect(audit.entries.some((entry) => entry.operation.startsWith('POST '))).toBe(false);
+    } finally {
+      await api.close();
+      await mcp.close();
+    }
   });
 });
 

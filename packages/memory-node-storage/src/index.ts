@@ -1,22 +1,24 @@
 // Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
 export * from './config/index.js';
-export { DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
+export { adoptAuditLog, DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
 export { FileIngestionStorage, type FileIngestionStorageOptions, type OutboxLocation } from './composition/file-ingestion-storage.js';
 export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
-export { FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
+export { adoptPendingMemories, FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
 export {
   defaultStateDirectory,
   endpointStateDirectory,
+  endpointStateFiles,
   sharedStateDirectory,
   sharedStateFiles,
   STATE_DIRECTORY_VARIABLE,
   stateLayout,
   tierFile,
   transcriptLedgerFile,
+  type EndpointStateFiles,
   type SharedStateFiles,
   type StateLayout,
 } from './state/state-layout.js';

@@ -1,6 +1,8 @@
-// `graphiti-harness audit [--since WHEN] [--json]`: what left this machine — every request that
-// carried memory content, with time, endpoint, route, group, episode names, size and redactions.
-// Reads the local audit log only; it never contacts an endpoint.
+// `graphiti-harness audit [--since WHEN] [--endpoint URL] [--json]`: what left this machine — every
+// request of every tool (the extension, the harness, agent hooks) that carried memory content or a
+// query, with time, tool, endpoint, face, operation, groups, episode names, size and redactions.
+// Reads the shared audit log only; it never contacts an endpoint (`--endpoint` only filters).
+import type { AuditEntry } from '@graphiti-memory/memory-core';
 import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -19,9 +21,18 @@ export const registerAuditCommand: CommandRegistrar = (program, run) => {
   program.addCommand(
     addCommonOptions(
       new Command('audit')
-        .description('show what was sent off this machine (metadata only, never content)')
+        .description('show what every tool sent off this machine (metadata only, never content); --endpoint filters by endpoint')
         .option('--since <when>', 'only since this time: an ISO date/time, or an age such as 30m, 12h, 7d')
-        .addHelpText('after', ['', 'Examples:', '  graphiti-harness audit --since 24h', '  graphiti-harness audit --since 2026-11-01 --json'].join('\n')),
+        .addHelpText(
+          'after',
+          [
+            '',
+            'Examples:',
+            '  graphiti-harness audit --since 24h',
+            '  graphiti-harness audit --endpoint http://localhost:8000 --since 7d',
+            '  graphiti-harness audit --since 2026-11-01 --json',
+          ].join('\n'),
+        ),
     ).action((raw: AuditOptions) => run(raw, (context) => audit(context, raw))),
   );
 };
@@ -39,15 +50,28 @@ export function parseSince(value: string, now: number): number {
 async function audit(context: CommandContext, raw: AuditOptions): Promise<ExitCode> {
   const { output, options, terminal } = context;
   const since = raw.since === undefined ? undefined : parseSince(raw.since, Date.now());
+  // `--endpoint` (already validated as a URL) selects that endpoint's requests, however it is spelt.
+  const endpoint = options.endpoint;
   const log = new FileAuditLog({ filePath: sharedStateFiles(options.stateDir).auditLog, logger: harnessLogger(terminal.env, terminal.stderr) });
-  const entries = await log.read(since === undefined ? {} : { since });
+  const entries = await log.read({ ...(since === undefined ? {} : { since }), ...(endpoint === undefined ? {} : { endpoint }) });
   const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
   output.result({ ok: true, entries, requests: entries.length, bytes });
-  if (entries.length === 0) output.line('Nothing was sent' + (since === undefined ? '.' : ` since ${new Date(since).toISOString()}.`));
-  for (const entry of entries) {
-    const redacted = entry.redactions > 0 ? `, ${entry.redactions} redacted` : '';
-    output.line(`${entry.at}  ${entry.route} ${entry.endpoint}  group ${entry.groupId}  ${entry.episodeNames.length} ${entry.kind === 'promotion' ? 'promotions' : 'messages'}, ${entry.bytes} bytes${redacted}`);
+  if (entries.length === 0) {
+    output.line(`Nothing was sent${endpoint === undefined ? '' : ` to ${endpoint}`}${since === undefined ? '' : ` since ${new Date(since).toISOString()}`}.`);
   }
+  for (const entry of entries) output.line(describeEntry(entry));
   if (entries.length > 0) output.line(`${entries.length} requests, ${bytes} bytes`);
   return ExitCode.ok;
+}
+
+/** One line per request: when, which tool, where and how, to which groups, how much. */
+export function describeEntry(entry: AuditEntry): string {
+  const redacted = entry.redactions > 0 ? `, ${entry.redactions} redacted` : '';
+  const what =
+    entry.kind === 'search'
+      ? `a query of ${entry.bytes} bytes`
+      : `${entry.episodeNames.length} ${entry.kind === 'promotion' ? 'promotions' : 'messages'}, ${entry.bytes} bytes`;
+  const groups = entry.groupIds.length === 1 ? `group ${entry.groupIds[0]}` : `groups ${entry.groupIds.join(', ')}`;
+  const how = entry.face === undefined ? entry.operation : `${entry.face} ${entry.operation}`;
+  return `${entry.at}  ${entry.tool ?? 'unknown tool'}  ${how} ${entry.endpoint}  ${groups}  ${what}${redacted}`;
 }

@@ -45,6 +45,14 @@ describe('pipeline over the MCP face (--server auto finds it)', () => {
     expect(json.timedOut).toBe(false);
     expect(json.facts[0]).toMatchObject({ fact: expect.stringMatching(/pnpm/) as unknown, scope: 'workspace', invalid_at: null });
     expect(toolCalls('search_memory_facts').length).toBeGreaterThan(0);
+
+    // The audit log names the MCP tools that carried the content and the query, not REST routes.
+    const audit = await harness(['audit', '--json']);
+    const entries = audit.json()['entries'] as Array<{ face: string; operation: string; kind: string }>;
+    expect(new Set(entries.map((entry) => `${entry.face} ${entry.operation} ${entry.kind}`))).toEqual(
+      new Set(['mcp add_memory messages', 'mcp search_memory_facts search']),
+    );
+    expect(audit.out).not.toMatch(/pnpm|installs/);
   });
 
   it('promotes a decision, lists it in episodes, and forget clears the group with clear_graph', async () => {

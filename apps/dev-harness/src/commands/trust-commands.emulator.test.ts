@@ -115,7 +115,7 @@ describe('audit', () => {
     expect(run.exitCode, run.err).toBe(0);
     const json = run.json() as { entries: Array<Record<string, unknown>>; requests: number };
     expect(json.requests).toBe(emulator.requests.filter((request) => request.route === 'messages').length);
-    expect(json.entries[0]).toMatchObject({ route: 'POST /messages', endpoint: emulator.url, kind: 'messages' });
+    expect(json.entries[0]).toMatchObject({ operation: 'POST /messages', face: 'rest', endpoint: emulator.url, kind: 'messages' });
     const names = json.entries.flatMap((entry) => entry['episodeNames'] as string[]);
     expect(names).toHaveLength(8); // 4 messages to the session group, 4 to the workspace group
     expect(names.every((name) => name.startsWith('graphiti-memory.turn.'))).toBe(true);
@@ -123,6 +123,20 @@ describe('audit', () => {
     const future = await harness(['audit', '--since', '2999-01-01', '--json']);
     expect(future.json()['requests']).toBe(0);
     expect((await harness(['audit', '--since', 'yesterday'])).exitCode).toBe(2);
+  });
+
+  it('--endpoint lists the requests to that endpoint only, however it is spelt', async () => {
+    await ingest('one');
+    const sent = (await harness(['audit', '--json'])).json()['requests'] as number;
+    expect(sent).toBeGreaterThan(0);
+    const spelt = emulator.url.replace('http://', 'HTTP://') + '/';
+    const same = await harness(['audit', '--endpoint', spelt, '--json']);
+    expect(same.exitCode, same.err).toBe(0);
+    expect(same.json()['requests']).toBe(sent);
+    const other = await harness(['audit', '--endpoint', 'http://graphiti.example:8000', '--json']);
+    expect(other.json()['requests']).toBe(0);
+    const text = await harness(['audit', '--endpoint', 'http://graphiti.example:8000', '--since', '7d']);
+    expect(text.out).toContain('Nothing was sent to http://graphiti.example:8000 since');
   });
 
   it('--since takes an age or an ISO time', () => {

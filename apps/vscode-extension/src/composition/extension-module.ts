@@ -43,7 +43,8 @@ import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
-import { auditLogIn, EndpointGroupRegistry, pendingMemoryStoreIn, sharedStateDirectory } from '../trust/trust-storage.js';
+import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
+import { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from '../trust/trust-storage.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
@@ -112,7 +113,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     context.subscriptions.push(apiKeys);
     bind(ApiKeyStore).toConstantValue(apiKeys);
     const storageFolder = context.globalStorageUri?.fsPath;
-    const auditLog = auditLogIn(storageFolder, logger);
+    const auditLog = sharedAuditLog(() => sharedStateDirectory(), storageFolder, logger);
     bind(AuditLog).toConstantValue(auditLog);
     bind(GroupRegistry)
       .toDynamicValue(({ get }) => {
@@ -124,7 +125,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       })
       .inSingletonScope();
     context.subscriptions.push({ dispose: () => auditLog.flush().catch(() => undefined) });
-    bind(PendingMemoryStore).toConstantValue(pendingMemoryStoreIn(storageFolder, logger));
+    bind(PendingMemoryStore).toConstantValue(sharedPendingMemoryStore(() => sharedStateDirectory(), storageFolder, logger));
     bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
       .toDynamicValue(({ get }) => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { FilePendingMemoryStore, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import { CaptureContribution } from '../capture/capture-contribution.js';
@@ -7,7 +8,7 @@ import { REMEMBER_TOOL } from '../tools/memory-tools.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation } from '../test-support/vscode-double.js';
-import type { EpisodeNode } from './episodes-view.js';
+import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
 
 /** The test's harness, for the helpers below (the setup file disposes it after each test). */
 let harness: Harness | undefined;
@@ -102,5 +103,30 @@ describe('review of pending memories (autoPromote.review, on by default)', () =>
     expect(result.message).toContain('secret');
     expect(await pendingNodes()).toHaveLength(1);
     expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toEqual([]);
+  });
+
+  it("lists what another tool holds for review in the shared file (an earlier version's own file moved in), refreshing when the file changes", async () => {
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    // What an earlier version of the extension kept in its global storage.
+    const legacy = { id: 'a1b2c3d4e5f6', kind: 'preference', scope: 'user', text: 'Answers in British English.', source: 'remember-tool', createdAt: 1 };
+    fs.mkdirSync(harness.context.globalStorageFolder, { recursive: true });
+    fs.writeFileSync(path.join(harness.context.globalStorageFolder, 'pending-memories.json'), JSON.stringify({ version: 1, memories: [legacy] }));
+    expect((await pendingNodes()).map((node) => (node.type === 'pending' ? node.memory.id : ''))).toEqual([legacy.id]);
+    expect(fs.existsSync(path.join(harness.context.globalStorageFolder, 'pending-memories.json'))).toBe(false);
+
+    let refreshed = 0;
+    harness.container.get(EpisodesTreeProvider).onDidChangeTreeData(() => refreshed++);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // An agent hook (or graphiti-harness) holds a directive for review in the shared state folder.
+    const hooks = new FilePendingMemoryStore({ filePath: sharedStateFiles(harness.stateDirectory).pendingMemories });
+    await hooks.add({ id: '0f1e2d3c4b5a', kind: 'decision', scope: 'workspace', text: 'adopt zod for settings', source: 'directive', createdAt: Date.now(), sessionId: 'claude-1' });
+    await waitFor(() => refreshed > 0, 5000, 'the view refreshed after the shared file changed');
+    const pending = await pendingNodes();
+    expect(pending.map((node) => (node.type === 'pending' ? node.memory.text : ''))).toEqual(['Answers in British English.', 'adopt zod for settings']);
+
+    const approved = await harness.command<{ ok: boolean; status: string }>('graphitiMemory.pending.approve', pending[1]);
+    expect(approved).toMatchObject({ ok: true, status: 'sent' });
+    await waitFor(() => sentContents().some((content) => content.includes('adopt zod for settings')), 5000, 'the approved memory sent');
+    expect((await hooks.list()).map((memory) => memory.id)).toEqual([legacy.id]);
   });
 });

@@ -1,13 +1,16 @@
 // Review of pending memories in the view: approve (optionally edited) sends the memory, reject drops
 // it. Nothing pending was sent before; a memory refused on approval (a secret in the edit, memory
-// off) stays pending with a message saying why.
+// off) stays pending with a message saying why. The memories are those of every tool (the shared
+// state folder's file): the view refreshes when the harness or an agent hook adds one.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import { errorClassOf, Logger, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import type { Contribution } from '../composition/tokens.js';
 import { REFUSALS } from '../memory/promotion-refusals.js';
 import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
 import { showOutcome } from '../commands/show-outcome.js';
+import { watchSharedFile, type SharedFileWatch } from './shared-file-watcher.js';
 
 export interface ReviewResult {
   readonly ok: boolean;
@@ -20,10 +23,26 @@ export class PendingMemoriesContribution implements Contribution {
   constructor(
     @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(EpisodesTreeProvider) private readonly provider: EpisodesTreeProvider,
+    @inject(Logger) private readonly logger: Logger,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
+    let watching: SharedFileWatch | undefined;
+    let disposed = false;
+    // Off the activation path; without a watch the view still re-reads the file on each refresh.
+    void sharedStateDirectory()
+      .then((folder) => watchSharedFile(sharedStateFiles(folder).pendingMemories, () => this.provider.refresh()))
+      .then(
+        (watch) => (disposed ? watch.dispose() : (watching = watch)),
+        (error: unknown) => this.logger.info('pending memories: not watching the shared file; the view updates on refresh', { errorClass: errorClassOf(error) }),
+      );
     context.subscriptions.push(
+      {
+        dispose: () => {
+          disposed = true;
+          watching?.dispose();
+        },
+      },
       vscode.commands.registerCommand('graphitiMemory.pending.approve', (node?: EpisodeNode) => this.approve(node)),
       vscode.commands.registerCommand('graphitiMemory.pending.approveEdited', (node?: EpisodeNode, text?: unknown) => this.approve(node, { edit: true, text })),
       vscode.commands.registerCommand('graphitiMemory.pending.reject', (node?: EpisodeNode) => this.reject(node)),

@@ -21,6 +21,8 @@ export interface Harness {
   readonly context: ExtensionContextDouble;
   /** The runtime's container; reading it loads the runtime, as a command would. */
   readonly container: Container;
+  /** The state folder shared with the harness and hooks (`GRAPHITI_MEMORY_STATE_DIR` while this harness runs). */
+  readonly stateDirectory: string;
   /** Where Connect installs in this test (temporary folders). */
   readonly agentHookPlaces: AgentHookPlaces;
   /** What `activate` returned. */
@@ -56,12 +58,18 @@ export interface HarnessOptions {
   readonly trusted?: boolean;
   readonly workspaceFolder?: string;
   readonly emulator?: Parameters<typeof startEmulator>[0];
+  /** The state folder shared with the harness and hooks; default: a fresh one for this harness. */
+  readonly stateDirectory?: string;
 }
 
 export async function activateExtension(options: HarnessOptions = {}): Promise<Harness> {
   const emulator = await startEmulator({ quiet: true, processingDelayMs: 5, ...options.emulator });
   // Never the real home: Connect and Show Status read and write the agents' hook files there.
   const agentHookPlaces = temporaryAgentHookPlaces();
+  // Each harness its own shared state (audit log, pending memories, registry), unless a test shares one.
+  const stateDirectory = options.stateDirectory ?? fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-state-'));
+  const previousStateDirectory = process.env['GRAPHITI_MEMORY_STATE_DIR'];
+  process.env['GRAPHITI_MEMORY_STATE_DIR'] = stateDirectory;
   const context = createExtensionContext();
   const host = testHost();
   host.trusted = options.trusted ?? true;
@@ -95,6 +103,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
   return tracked({
     emulator,
     context,
+    stateDirectory,
     agentHookPlaces,
     get container() {
       return container();
@@ -114,6 +123,11 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
       await emulator.close();
       // A user-key lookup still writing the user config may race the removal: retry.
       fs.rmSync(agentHookPlaces.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      if (process.env['GRAPHITI_MEMORY_STATE_DIR'] === stateDirectory) {
+        if (previousStateDirectory === undefined) delete process.env['GRAPHITI_MEMORY_STATE_DIR'];
+        else process.env['GRAPHITI_MEMORY_STATE_DIR'] = previousStateDirectory;
+      }
+      if (options.stateDirectory === undefined) fs.rmSync(stateDirectory, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   });
 }

@@ -1,6 +1,7 @@
-// Show What Was Sent: the audit log — every request that carried memory content off the machine —
-// rendered as a read-only Markdown document: when, where, which group, episode names, size and
-// redactions. Never the content itself (the log does not hold it).
+// Show What Was Sent: the audit log every tool writes — each request of the extension, the harness
+// and the agent hooks that carried memory content or a query off the machine — rendered as a
+// read-only Markdown document: when, which tool, where, over which face and operation, which groups,
+// episode names, size and redactions. Never the content itself (the log does not hold it).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { AuditLog, type AuditEntry } from '@graphiti-memory/memory-core';
@@ -13,7 +14,7 @@ export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new D
   const lines = [
     '# Graphiti Memory: what was sent',
     '',
-    `Every request that carried memory content off this machine, newest first (${entries.length} recorded; as of ${now.toISOString()}).`,
+    `Every request of every tool (this extension, graphiti-harness, agent hooks) that carried memory content or a query off this machine, newest first (${entries.length} recorded; as of ${now.toISOString()}).`,
     'Only where it went and how much is recorded here: never the content.',
     '',
   ];
@@ -25,11 +26,15 @@ export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new D
   const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
   const redactions = entries.reduce((sum, entry) => sum + entry.redactions, 0);
   lines.push(`Total: ${entries.length} request(s), ${formatBytes(bytes)}, ${redactions} secret(s) redacted before sending.`, '');
-  lines.push('| Time | Endpoint | Route | Group | What | Size | Redacted |', '|---|---|---|---|---|---|---|');
+  lines.push('| Time | Tool | Endpoint | Operation | Groups | What | Size | Redacted |', '|---|---|---|---|---|---|---|---|');
   for (const entry of shown) {
     const names = entry.episodeNames.length <= 3 ? entry.episodeNames.join(', ') : `${entry.episodeNames.slice(0, 3).join(', ')} and ${entry.episodeNames.length - 3} more`;
-    const what = `${entry.kind === 'promotion' ? 'memory' : 'messages'}: ${names}`;
-    lines.push(`| ${entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} | ${cell(entry.endpoint)} | ${cell(entry.route)} | \`${cell(entry.groupId)}\` | ${cell(what)} | ${formatBytes(entry.bytes)} | ${entry.redactions} |`);
+    const what = entry.kind === 'search' ? 'recall query' : `${entry.kind === 'promotion' ? 'memory' : 'messages'}: ${names}`;
+    const operation = entry.face === undefined ? entry.operation : `${entry.operation} (${entry.face.toUpperCase()})`;
+    const groups = entry.groupIds.map((group) => `\`${cell(group)}\``).join(', ');
+    lines.push(
+      `| ${entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} | ${entry.tool ?? 'unknown'} | ${cell(entry.endpoint)} | ${cell(operation)} | ${groups} | ${cell(what)} | ${formatBytes(entry.bytes)} | ${entry.redactions} |`,
+    );
   }
   if (entries.length > shown.length) lines.push('', `_${entries.length - shown.length} older request(s) not shown._`);
   return `${lines.join('\n')}\n`;

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@graphiti-memory/memory-core';
-import { EndpointGroupRegistry, sharedStateDirectory } from './trust-storage.js';
+import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
+import { EndpointGroupRegistry } from './trust-storage.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const folders: string[] = [];

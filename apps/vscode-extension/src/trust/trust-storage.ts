@@ -1,14 +1,12 @@
-// Where the extension keeps issue 13's local records: the registry of groups written to (per
-// endpoint, in the state folder shared with the harness and agent hooks), and in its global storage
-// pending memories (review) and the audit log. Without global storage (or when a file
-// cannot be opened) they live in memory for the window, with one log line.
-import { createHash } from 'node:crypto';
+// Where the extension keeps its local records: in the state folder shared with the harness and the
+// agent hooks (memory-node-storage's state layout), so every tool sees what any of them recorded —
+// the registry of groups written to (per endpoint), pending memories and the audit log. Records an
+// earlier version kept in the extension's global storage are moved there once. When the state
+// folder cannot be used, a file-less fallback lives in memory for the window, with one log line.
 import path from 'node:path';
 import {
   errorClassOf,
-  InMemoryAuditLog,
   InMemoryGroupRegistry,
-  InMemoryPendingMemoryStore,
   type AuditLog,
   type GroupRecord,
   type GroupRegistry,
@@ -16,26 +14,19 @@ import {
   type Logger,
   type PendingMemoryStore,
 } from '@graphiti-memory/memory-core';
-import { FileAuditLog, FileGroupRegistry, FilePendingMemoryStore, readConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
-import envPaths from 'env-paths';
+import {
+  adoptAuditLog,
+  adoptPendingMemories,
+  FileAuditLog,
+  FileGroupRegistry,
+  FilePendingMemoryStore,
+  endpointStateFiles,
+  sharedStateFiles,
+} from '@graphiti-memory/memory-node-storage';
 
-export const GROUP_REGISTRY_FILE = 'group-registry.json';
-export const PENDING_MEMORIES_FILE = 'pending-memories.json';
-export const AUDIT_LOG_FILE = 'audit-log.jsonl';
-
-/**
- * The state folder the harness and agent hooks keep their records in (their default, the user's data
- * folder; `GRAPHITI_MEMORY_STATE_DIR` or the user config's `stateDir` move it). The extension keeps
- * its group registry there too, so a forget from any of them covers what all of them wrote.
- */
-export async function sharedStateDirectory(env: Readonly<Record<string, string | undefined>> = process.env): Promise<string> {
-  const fromEnvironment = env['GRAPHITI_MEMORY_STATE_DIR']?.trim();
-  if (fromEnvironment) return path.resolve(fromEnvironment);
-  const config = await readConfigFile(userConfigPath(env));
-  const fromConfig = config.ok ? config.values.stateDir?.trim() : undefined;
-  if (fromConfig) return path.resolve(fromConfig);
-  return envPaths('graphiti-harness', { suffix: '' }).data;
-}
+/** Where earlier versions kept pending memories and the audit log, in the extension's global storage. */
+export const LEGACY_PENDING_MEMORIES_FILE = 'pending-memories.json';
+export const LEGACY_AUDIT_LOG_FILE = 'audit-log.jsonl';
 
 /**
  * The registry of the endpoint in force, one file per endpoint in the shared state folder
@@ -87,8 +78,7 @@ export class EndpointGroupRegistry implements GroupRegistry {
     try {
       const stateFolder = await this.stateFolder();
       if (stateFolder === undefined) throw new Error('no state folder');
-      const folder = createHash('sha256').update(endpoint).digest('hex').slice(0, 16);
-      return await FileGroupRegistry.open({ filePath: path.join(stateFolder, 'endpoints', folder, GROUP_REGISTRY_FILE), logger: this.logger });
+      return await FileGroupRegistry.open({ filePath: endpointStateFiles(stateFolder, endpoint).groupRegistry, logger: this.logger });
     } catch (error) {
       this.logger.warn('group registry unavailable; forget covers only the groups of this window', {
         errorClass: errorClassOf(error),
@@ -98,12 +88,42 @@ export class EndpointGroupRegistry implements GroupRegistry {
   }
 }
 
-export function pendingMemoryStoreIn(storageFolder: string | undefined, logger: Logger): PendingMemoryStore {
-  return storageFolder === undefined
-    ? new InMemoryPendingMemoryStore()
-    : new FilePendingMemoryStore({ filePath: path.join(storageFolder, PENDING_MEMORIES_FILE), logger });
+/**
+ * Pending memories of every tool: the shared state folder's file, found on first use (off the
+ * activation path). What this extension kept in `legacyFolder` (its global storage) moves there first.
+ */
+export function sharedPendingMemoryStore(stateFolder: () => Promise<string>, legacyFolder: string | undefined, logger: Logger): PendingMemoryStore {
+  const store: FilePendingMemoryStore = new FilePendingMemoryStore({
+    filePath: async () => {
+      const file = sharedStateFiles(await stateFolder()).pendingMemories;
+      if (legacyFolder !== undefined) {
+        // The store is not opened yet: adopt through a store of the file itself.
+        await adoptPendingMemories(path.join(legacyFolder, LEGACY_PENDING_MEMORIES_FILE), new FilePendingMemoryStore({ filePath: file, logger })).catch((error: unknown) =>
+          logger.warn('pending memories of an earlier version could not be moved to the shared state folder', { errorClass: errorClassOf(error) }),
+        );
+      }
+      return file;
+    },
+    logger,
+  });
+  return store;
 }
 
-export function auditLogIn(storageFolder: string | undefined, logger: Logger): AuditLog {
-  return storageFolder === undefined ? new InMemoryAuditLog() : new FileAuditLog({ filePath: path.join(storageFolder, AUDIT_LOG_FILE), logger });
+/**
+ * The audit log of every tool: the shared state folder's file, found on first use. What this
+ * extension logged in `legacyFolder` (its global storage) moves there first.
+ */
+export function sharedAuditLog(stateFolder: () => Promise<string>, legacyFolder: string | undefined, logger: Logger): AuditLog {
+  return new FileAuditLog({
+    filePath: async () => {
+      const file = sharedStateFiles(await stateFolder()).auditLog;
+      if (legacyFolder !== undefined) {
+        await adoptAuditLog(path.join(legacyFolder, LEGACY_AUDIT_LOG_FILE), new FileAuditLog({ filePath: file, logger })).catch((error: unknown) =>
+          logger.warn('the audit log of an earlier version could not be moved to the shared state folder', { errorClass: errorClassOf(error) }),
+        );
+      }
+      return file;
+    },
+    logger,
+  });
 }

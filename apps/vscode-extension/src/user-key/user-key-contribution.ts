@@ -10,7 +10,7 @@ import { UserMemoryKey, type UserKeySource } from './user-memory-key.js';
 const SOURCE_TEXT: Record<UserKeySource, string> = {
   set: 'the key you set',
   account: 'derived from the account VS Code is signed in to',
-  shared: "this machine's user key",
+  shared: 'the user key every tool on this machine uses (graphiti-memory/config.json)',
 };
 
 @injectable()

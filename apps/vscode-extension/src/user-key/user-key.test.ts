@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runHook } from '@graphiti-memory/agent-hooks';
 import { hashedGroupId, USER_KEY_STORAGE_KEY } from '@graphiti-memory/memory-core';
+import { ensureUserKey } from '@graphiti-memory/memory-node-storage';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, clipboardContents, resetTestHost, sessionRequests, signIn, testHost } from '../test-support/vscode-double.js';
 import { accountUserKey } from './user-memory-key.js';
@@ -77,6 +79,42 @@ describe('user memory key', () => {
     signIn('github', { id: '42', label: 'someone' });
     await second.command('graphitiMemory.copyUserKey');
     expect(clipboardContents()).toBe(key);
+  });
+
+  it('keeps the key config.json already has when VS Code is signed in: the extension, the harness and a hook write one user group', async () => {
+    const machineKey = 'machine-key-5f2c9a';
+    const configFile = path.join(process.env['GRAPHITI_MEMORY_CONFIG_DIR'] ?? '', 'config.json');
+    fs.writeFileSync(configFile, JSON.stringify({ userKey: machineKey }));
+    signIn('github', { id: '583231', label: 'octocat' }, ['user:email']);
+    const harness = await start();
+    // Hooks read the same config: memory on, this endpoint consented (as Connect writes it).
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({ userKey: machineKey, enabled: true, endpoint: harness.emulator.url, consent: { endpoint: harness.emulator.url, grantedAt: new Date().toISOString(), by: 'test' } }),
+    );
+    const copied = await harness.command<{ ok: boolean; source: string }>('graphitiMemory.copyUserKey');
+    expect(copied.source).toBe('shared');
+    expect(clipboardContents()).toBe(machineKey);
+    const expected = await hashedGroupId('user', `user-key:${machineKey}`);
+    // The extension.
+    expect(await userGroupOf(harness)).toBe(expected);
+    // graphiti-harness takes the user config's key (ensureUserKey), never writing another one.
+    expect(await ensureUserKey(process.env)).toBe(machineKey);
+    // An agent hook: a UserPromptSubmit run searches the user group.
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'user-key-hook-'));
+    configFolders.push(workspace);
+    const printed: string[] = [];
+    await runHook({
+      argv: ['--event', 'UserPromptSubmit', '--state-dir', path.join(workspace, '.state')],
+      stdinText: JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'claude-1', cwd: workspace, prompt: 'Which English do I prefer?' }),
+      env: process.env,
+      cwd: workspace,
+      write: (text) => printed.push(text),
+      drainer: undefined,
+    });
+    const searched = harness.emulator.requests.filter((request) => request.path === '/search').flatMap((request) => (request.body as { group_ids: string[] }).group_ids);
+    expect(searched).toContain(expected);
+    expect(JSON.parse(fs.readFileSync(configFile, 'utf8'))).toMatchObject({ userKey: machineKey });
   });
 
   it('rejects a malformed key with a message saying what a key looks like, and keeps the old one', async () => {

@@ -1,7 +1,10 @@
-// The key of the user scope, so that "user" memories follow the person rather than the machine:
-// a key the user set (Set User Memory Key) wins; else one derived from the account VS Code is
-// signed in to, asked for silently (never a prompt) and hashed (the account id is never sent);
-// else the shared user key. The key in force is put where memory-core's resolver reads it.
+// The key of the user scope, one for every tool on this machine, so that "user" memories are one
+// group whether the extension, graphiti-harness or an agent hook writes them. Decided once: the key
+// in the user config (`userKey` in graphiti-memory/config.json, where every tool reads it) is THE
+// key. Only when there is none yet does the extension adopt one — derived from the account VS Code
+// is signed in to (asked for silently, hashed: the account id is never sent), else the key this VS
+// Code used before, else a new one — writing it there. Set User Memory Key writes the shared key.
+// The key in force is put where memory-core's resolver reads it.
 import { createHash, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
@@ -76,16 +79,17 @@ export class UserMemoryKey {
 
   async #resolve(): Promise<UserKeyResolution> {
     const sharedKey = await this.#readShared();
-    if (this.globalStore.get<boolean>(USER_KEY_SET_BY_USER) === true && sharedKey !== undefined) {
-      return this.#apply(sharedKey, 'set');
+    if (sharedKey !== undefined) {
+      if (this.globalStore.get<boolean>(USER_KEY_SET_BY_USER) === true) return this.#apply(sharedKey, 'set');
+      // The account only names where the key came from; it never replaces the shared key.
+      return this.#apply(sharedKey, (await accountKey()) === sharedKey ? 'account' : 'shared');
     }
+    // No key yet: adopt one and write it where the harness and agent hooks read it.
     const account = await accountKey();
     if (account !== undefined) {
-      // Tools without an account (hooks, the harness) adopt it when they have no key yet.
-      if (sharedKey === undefined) await this.#writeShared(account);
+      await this.#writeShared(account);
       return this.#apply(account, 'account');
     }
-    if (sharedKey !== undefined) return this.#apply(sharedKey, 'shared');
     // The key this VS Code used before (its user memories stay reachable), else a new one.
     const previous = this.globalStore.get<unknown>(USER_KEY_STORAGE_KEY);
     const key = typeof previous === 'string' && USER_KEY_PATTERN.test(previous) ? previous : randomUUID();

@@ -1,15 +1,21 @@
 // SessionStart: the workspace brief from the local tier, printed even when Graphiti is down or
 // slow; the first session of a workspace (no tier yet) tries one bounded refresh, and a stale tier
-// is refreshed in the background by the drainer.
+// is refreshed in the background by the drainer. How many memories await review is said always.
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import { workspaceTierFile, type HandlerResult } from './handler-result.js';
 import { describeAge, readTier, refreshTier, renderBrief, writeTier } from './local-tier.js';
+import { pendingNotice, withPendingNotice } from './pending-notice.js';
 
 /** A tier older than this is refreshed in the background after SessionStart. */
 const TIER_STALE_MS = 10 * 60_000;
 
 export async function handleSessionStart(context: HookContext, memory: HookMemory, now: () => Date): Promise<HandlerResult> {
+  const [result, notice] = await Promise.all([workspaceBrief(context, memory, now), pendingNotice(context.stateDirectory)]);
+  return withPendingNotice(result, notice);
+}
+
+async function workspaceBrief(context: HookContext, memory: HookMemory, now: () => Date): Promise<HandlerResult> {
   // The brief is memory put into the prompt: it follows `recall.enabled` as recall does.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
   const file = await workspaceTierFile(context, memory);

@@ -1,19 +1,26 @@
-// A GraphitiApi that records every add-messages request in the audit log before sending it, so
-// ingestion and promotion are audited without knowing about it. Only metadata is recorded.
-import type { AddMessagesRequest, Result } from '@graphiti-memory/graphiti-client';
+// A GraphitiApi that records every request carrying memory content (add-messages) or a query
+// (search) in the audit log before sending it, so ingestion, promotion and recall are audited
+// without knowing about it. Only metadata is recorded: never the content, never the query text.
+import type { AddMessagesRequest, Result, SearchQuery, SearchResults } from '@graphiti-memory/graphiti-client';
 import { APP_NAME } from '../mapping/turn-mapping.js';
 import type { GraphitiApi, GraphitiCallOptions, GraphitiConnection } from '../ports.js';
-import type { AuditEntry, AuditLog } from './audit-log.js';
+import type { AuditEntry, AuditFace, AuditLog, AuditTool } from './audit-log.js';
 
 const REDACTION_MARKER = /\[REDACTED:[^\]\s]*\]/g;
 const PROMOTION_PREFIX = `${APP_NAME}.promotion.`;
 const encoder = new TextEncoder();
 
+/** What each face calls the operation: the REST route, or the MCP server's tool. */
+const OPERATIONS: Record<AuditFace, Record<'write' | 'search', string>> = {
+  rest: { write: 'POST /messages', search: 'POST /search' },
+  mcp: { write: 'add_memory', search: 'search_memory_facts' },
+};
+
 export interface AuditTarget {
   /** The endpoint as shown to the user; never with credentials. */
   readonly endpoint: string;
-  /** The route recorded for add-messages (`POST /messages`; an MCP backend names its tool). */
-  readonly route?: string;
+  /** The tool that sends (every composition names itself; only tests leave it out). */
+  readonly tool?: AuditTool;
   readonly now?: () => number;
 }
 
@@ -28,17 +35,18 @@ export class AuditedGraphitiApi implements GraphitiApi {
     return this.inner.healthcheck(options);
   }
 
-  addMessages(request: AddMessagesRequest, options?: GraphitiCallOptions): Promise<Result> {
-    try {
-      this.log.record(auditEntryOf(request, this.target));
-    } catch {
-      // The audit log must never stop delivery; its implementations do not throw anyway.
-    }
+  async addMessages(request: AddMessagesRequest, options?: GraphitiCallOptions): Promise<Result> {
+    // An `auto` client learns its face by probing, which its first call does anyway; a failed probe
+    // fails the call the same way, and then nothing left the machine.
+    const face = await this.#face(options);
+    this.#record(() => auditEntryOf(request, { ...this.target, ...(face === undefined ? {} : { face }) }));
     return this.inner.addMessages(request, options);
   }
 
-  search(...args: Parameters<GraphitiApi['search']>) {
-    return this.inner.search(...args);
+  async search(query: SearchQuery, options?: GraphitiCallOptions): Promise<SearchResults> {
+    const face = await this.#face(options);
+    this.#record(() => searchAuditEntryOf(query, { ...this.target, ...(face === undefined ? {} : { face }) }));
+    return this.inner.search(query, options);
   }
 
   getEpisodes(...args: Parameters<GraphitiApi['getEpisodes']>) {
@@ -52,23 +60,64 @@ export class AuditedGraphitiApi implements GraphitiApi {
   deleteGroup(...args: Parameters<GraphitiApi['deleteGroup']>) {
     return this.inner.deleteGroup(...args);
   }
+
+  async #face(options: GraphitiCallOptions | undefined): Promise<{ readonly kind: AuditFace } | undefined> {
+    return this.inner.serverFace === undefined ? undefined : this.inner.serverFace(options);
+  }
+
+  #record(entry: () => AuditEntry): void {
+    try {
+      this.log.record(entry());
+    } catch {
+      // The audit log must never stop delivery or recall; its implementations do not throw anyway.
+    }
+  }
+}
+
+interface EntryTarget extends AuditTarget {
+  readonly face?: { readonly kind: AuditFace };
+}
+
+function common(target: EntryTarget, kind: 'write' | 'search') {
+  const face = target.face?.kind;
+  return {
+    at: new Date(target.now?.() ?? Date.now()).toISOString(),
+    ...(target.tool === undefined ? {} : { tool: target.tool }),
+    endpoint: target.endpoint,
+    ...(face === undefined ? {} : { face }),
+    operation: OPERATIONS[face ?? 'rest'][kind],
+  };
 }
 
 /** The audit record of one add-messages request: sizes and names, never content. */
-export function auditEntryOf(request: AddMessagesRequest, target: AuditTarget): AuditEntry {
+export function auditEntryOf(request: AddMessagesRequest, target: EntryTarget): AuditEntry {
   const names = request.messages.map((message) => message.name ?? '');
   let redactions = 0;
-  for (const message of request.messages) redactions += message.content.match(REDACTION_MARKER)?.length ?? 0;
+  for (const message of request.messages) redactions += countRedactions(message.content);
   return {
-    at: new Date(target.now?.() ?? Date.now()).toISOString(),
-    endpoint: target.endpoint,
-    route: target.route ?? 'POST /messages',
-    groupId: request.group_id,
+    ...common(target, 'write'),
+    groupIds: [request.group_id],
     episodeNames: names,
     bytes: encoder.encode(JSON.stringify(request)).length,
     redactions,
     kind: names.length > 0 && names.every((name) => name.startsWith(PROMOTION_PREFIX)) ? 'promotion' : 'messages',
   };
+}
+
+/** The audit record of one search: the groups, the query's size and redactions, never the query. */
+export function searchAuditEntryOf(query: SearchQuery, target: EntryTarget): AuditEntry {
+  return {
+    ...common(target, 'search'),
+    groupIds: query.group_ids ?? [],
+    episodeNames: [],
+    bytes: encoder.encode(query.query).length,
+    redactions: countRedactions(query.query),
+    kind: 'search',
+  };
+}
+
+function countRedactions(text: string): number {
+  return text.match(REDACTION_MARKER)?.length ?? 0;
 }
 
 /** `connection` with every API it hands out audited; the same wrapper while the API is the same. */

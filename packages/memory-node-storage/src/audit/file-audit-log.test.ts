@@ -3,14 +3,16 @@ import path from 'node:path';
 import type { AuditEntry } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
-import { FileAuditLog } from './file-audit-log.js';
+import { adoptAuditLog, FileAuditLog } from './file-audit-log.js';
 
 function entry(index: number): AuditEntry {
   return {
     at: new Date(Date.UTC(2026, 10, 23, 10, 0, index)).toISOString(),
     endpoint: 'http://localhost:8000',
-    route: 'POST /messages',
-    groupId: 'gm_session_x',
+    tool: 'graphiti-harness',
+    face: 'rest',
+    operation: 'POST /messages',
+    groupIds: ['gm_session_x'],
     episodeNames: [`graphiti-memory.turn.t${index}.user`],
     bytes: 100 + index,
     redactions: 0,
@@ -47,5 +49,23 @@ describe('FileAuditLog', () => {
     expect(read.at(-1)).toEqual(entry(59));
     const bytes = read.map((item) => item.bytes);
     expect(bytes).toEqual([...bytes].sort((left, right) => left - right));
+  });
+
+  it('finds its file lazily and takes over the lines of a log kept elsewhere, older lines included, in time order', async () => {
+    const directory = await temporaryDirectory();
+    const shared = path.join(directory, 'state', 'audit', 'audit.jsonl');
+    const log = new FileAuditLog({ filePath: async () => shared });
+    log.record(entry(5));
+    await log.flush();
+    const old = path.join(directory, 'global-storage', 'audit-log.jsonl');
+    await fs.mkdir(path.dirname(old), { recursive: true });
+    const legacy = { at: entry(1).at, endpoint: 'http://localhost:8000', route: 'POST /messages', groupId: 'gm_user_y', episodeNames: [], bytes: 7, redactions: 0, kind: 'promotion' };
+    await fs.writeFile(old, `${JSON.stringify(legacy)}\n{"torn":`);
+    expect(await adoptAuditLog(old, log)).toBe(1);
+    expect(await adoptAuditLog(old, log)).toBe(0);
+    const read = await new FileAuditLog({ filePath: shared }).read();
+    expect(read.map((item) => item.groupIds)).toEqual([['gm_user_y'], ['gm_session_x']]);
+    expect(read[0]).toMatchObject({ operation: 'POST /messages', kind: 'promotion' });
+    expect(await log.filePath()).toBe(shared);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PendingMemory } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
-import { FilePendingMemoryStore } from './file-pending-memory-store.js';
+import { adoptPendingMemories, FilePendingMemoryStore } from './file-pending-memory-store.js';
 
 const memory = (id: string, createdAt: number): PendingMemory => ({ id, kind: 'decision', scope: 'workspace', text: `text ${id}`, source: 'directive', createdAt });
 
@@ -20,5 +20,27 @@ describe('FilePendingMemoryStore', () => {
     expect(taken.filter((item) => item !== undefined)).toEqual([memory('a', 1)]);
     expect((await store.list()).map((item) => item.id)).toEqual(['b']);
     if (process.platform !== 'win32') expect((await fs.stat(filePath)).mode & 0o777).toBe(0o600);
+  });
+
+  it('finds its file lazily, once, and takes over the memories of a file kept elsewhere', async () => {
+    const directory = await temporaryDirectory();
+    const shared = path.join(directory, 'state', 'pending-memories.json');
+    let lookups = 0;
+    const store = new FilePendingMemoryStore({
+      filePath: async () => {
+        lookups++;
+        return shared;
+      },
+    });
+    expect(await store.add(memory('a', 1))).toBe(true);
+    const old = path.join(directory, 'global-storage', 'pending-memories.json');
+    await fs.mkdir(path.dirname(old), { recursive: true });
+    await fs.writeFile(old, JSON.stringify({ version: 1, memories: [memory('a', 1), memory('c', 3), { id: 'broken' }] }));
+    expect(await adoptPendingMemories(old, store)).toBe(1);
+    expect(await adoptPendingMemories(old, store)).toBe(0);
+    await expect(fs.access(old)).rejects.toThrow();
+    expect((await new FilePendingMemoryStore({ filePath: shared }).list()).map((item) => item.id)).toEqual(['a', 'c']);
+    expect(await store.filePath()).toBe(shared);
+    expect(lookups).toBe(1);
   });
 });

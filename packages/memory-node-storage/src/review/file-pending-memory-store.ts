@@ -1,10 +1,13 @@
 // Pending memories in one JSON file of the state folder (0600): local only, changed under a lock
-// so approving in the harness and in the extension never both send one memory.
+// so approving in the harness and in the extension never both send one memory. Every tool keeps
+// its pending memories in the same file, so each lists what any of them holds for review.
+import { promises as fs } from 'node:fs';
 import type { Logger, PendingMemory, PendingMemoryStore } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
 export interface FilePendingMemoryStoreOptions {
-  readonly filePath: string;
+  /** The file, or how to find it (the extension learns the state folder asynchronously). */
+  readonly filePath: string | (() => Promise<string>);
   readonly logger?: Logger;
 }
 
@@ -14,18 +17,20 @@ interface PendingFile {
 }
 
 export class FilePendingMemoryStore implements PendingMemoryStore {
-  readonly #file: LockedJsonFile<PendingFile>;
+  readonly #options: FilePendingMemoryStoreOptions;
+  #file: Promise<LockedJsonFile<PendingFile>> | undefined;
 
   constructor(options: FilePendingMemoryStoreOptions) {
-    this.#file = new LockedJsonFile(options.filePath, parsePendingFile, options.logger);
+    this.#options = options;
   }
 
-  get filePath(): string {
-    return this.#file.filePath;
+  /** The file (resolved once). */
+  async filePath(): Promise<string> {
+    return (await this.#open()).filePath;
   }
 
-  add(memory: PendingMemory): Promise<boolean> {
-    return this.#file.update((current) =>
+  async add(memory: PendingMemory): Promise<boolean> {
+    return (await this.#open()).update((current) =>
       current.memories.some((known) => known.id === memory.id)
         ? { result: false }
         : { next: { version: 1, memories: [...current.memories, memory] }, result: true },
@@ -33,16 +38,46 @@ export class FilePendingMemoryStore implements PendingMemoryStore {
   }
 
   async list(): Promise<readonly PendingMemory[]> {
-    return [...(await this.#file.read()).memories].sort((left, right) => left.createdAt - right.createdAt);
+    return [...(await (await this.#open()).read()).memories].sort((left, right) => left.createdAt - right.createdAt);
   }
 
-  take(id: string): Promise<PendingMemory | undefined> {
-    return this.#file.update((current) => {
+  async take(id: string): Promise<PendingMemory | undefined> {
+    return (await this.#open()).update((current) => {
       const memory = current.memories.find((known) => known.id === id);
       if (memory === undefined) return { result: undefined };
       return { next: { version: 1, memories: current.memories.filter((known) => known.id !== id) }, result: memory };
     });
   }
+
+  #open(): Promise<LockedJsonFile<PendingFile>> {
+    const { filePath, logger } = this.#options;
+    this.#file ??= (typeof filePath === 'string' ? Promise.resolve(filePath) : filePath()).then((found) => new LockedJsonFile(found, parsePendingFile, logger));
+    return this.#file;
+  }
+}
+
+/**
+ * Moves the memories of a pending file kept elsewhere (the extension's, before every tool shared
+ * one) into `store`, then removes that file. Taken by renaming it first, so two processes never
+ * both import it. Returns how many memories were added (one already pending counts once).
+ */
+export async function adoptPendingMemories(fromFile: string, store: PendingMemoryStore): Promise<number> {
+  const taken = `${fromFile}.adopting-${process.pid}`;
+  try {
+    await fs.rename(fromFile, taken);
+  } catch {
+    return 0;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await fs.readFile(taken, 'utf8')) as unknown;
+  } catch {
+    raw = undefined;
+  }
+  let added = 0;
+  for (const memory of parsePendingFile(raw).memories) if (await store.add(memory)) added++;
+  await fs.rm(taken, { force: true });
+  return added;
 }
 
 function parsePendingFile(raw: unknown): PendingFile {

@@ -45,10 +45,8 @@ export interface SharedStateFiles {
   readonly hooksDirectory: string;
 }
 
-/** The endpoint's and the workspace's files, beside the shared ones. */
-export interface StateLayout extends SharedStateFiles {
-  /** WorkspaceStore of this workspace: consent, ownership marks. */
-  readonly workspaceStore: string;
+/** The files of one endpoint's delivery state. */
+export interface EndpointStateFiles {
   /** The durable outbox's folder, for this endpoint. */
   readonly outboxDirectory: string;
   /** Where earlier versions kept the delivery ledger, imported once so an upgrade sends nothing twice. */
@@ -57,6 +55,12 @@ export interface StateLayout extends SharedStateFiles {
   readonly watcherOffsets: string;
   /** Every group written to at this endpoint (what forget covers). */
   readonly groupRegistry: string;
+}
+
+/** The endpoint's and the workspace's files, beside the shared ones. */
+export interface StateLayout extends SharedStateFiles, EndpointStateFiles {
+  /** WorkspaceStore of this workspace: consent, ownership marks. */
+  readonly workspaceStore: string;
 }
 
 export function sharedStateFiles(stateDirectory: string): SharedStateFiles {
@@ -76,16 +80,23 @@ export function endpointStateDirectory(stateDirectory: string, endpoint: string)
   return path.join(path.resolve(stateDirectory), 'endpoints', shortHash(endpoint));
 }
 
-export function stateLayout(stateDirectory: string, workspaceFolder: string, endpoint: string): StateLayout {
-  const shared = sharedStateFiles(stateDirectory);
+/** The files of one endpoint's delivery state (the extension's group registry needs no workspace). */
+export function endpointStateFiles(stateDirectory: string, endpoint: string): EndpointStateFiles {
   const endpointFolder = endpointStateDirectory(stateDirectory, endpoint);
   return {
-    ...shared,
-    workspaceStore: path.join(shared.root, 'workspaces', `${shortHash(workspaceFolder)}.json`),
     outboxDirectory: path.join(endpointFolder, 'outbox'),
     legacyLedgerFile: path.join(endpointFolder, 'delivery-ledger.journal'),
     watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
     groupRegistry: path.join(endpointFolder, 'group-registry.json'),
+  };
+}
+
+export function stateLayout(stateDirectory: string, workspaceFolder: string, endpoint: string): StateLayout {
+  const shared = sharedStateFiles(stateDirectory);
+  return {
+    ...shared,
+    ...endpointStateFiles(stateDirectory, endpoint),
+    workspaceStore: path.join(shared.root, 'workspaces', `${shortHash(workspaceFolder)}.json`),
   };
 }
 

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { GraphitiApi } from '../ports.js';
+import { auditEntryFrom, filterAuditEntries, InMemoryAuditLog, type AuditEntry } from './audit-log.js';
+import { AuditedGraphitiApi } from './audited-graphiti-api.js';
+
+function entry(at: string, endpoint: string): AuditEntry {
+  return { at, tool: 'agent-hooks', endpoint, face: 'rest', operation: 'POST /search', groupIds: ['g'], episodeNames: [], bytes: 3, redactions: 0, kind: 'search' };
+}
+
+describe('filterAuditEntries', () => {
+  const entries = [
+    entry('2026-11-24T10:00:00.000Z', 'http://graphiti.internal:8000'),
+    entry('2026-11-24T08:00:00.000Z', 'http://127.0.0.1:41234 (in-process emulator)'),
+    entry('2026-11-24T12:00:00.000Z', 'https://other.example'),
+  ];
+
+  it('selects one endpoint however it is spelt, the label after the URL ignored', () => {
+    expect(filterAuditEntries(entries, { endpoint: 'HTTP://Graphiti.Internal:8000/' }).map((found) => found.at)).toEqual(['2026-11-24T10:00:00.000Z']);
+    expect(filterAuditEntries(entries, { endpoint: 'http://127.0.0.1:41234' })).toHaveLength(1);
+    expect(filterAuditEntries(entries, { endpoint: 'http://nowhere.example' })).toEqual([]);
+  });
+
+  it('selects entries since a time, oldest first whatever order the tools appended them in', () => {
+    expect(filterAuditEntries(entries, {}).map((found) => found.at)).toEqual(['2026-11-24T08:00:00.000Z', '2026-11-24T10:00:00.000Z', '2026-11-24T12:00:00.000Z']);
+    expect(filterAuditEntries(entries, { since: Date.parse('2026-11-24T09:00:00Z') }).map((found) => found.at)).toEqual(['2026-11-24T10:00:00.000Z', '2026-11-24T12:00:00.000Z']);
+  });
+});
+
+describe('auditEntryFrom', () => {
+  it('reads the lines earlier versions wrote (route, one groupId) and rejects what is no entry', () => {
+    expect(
+      auditEntryFrom({ at: '2026-11-01T00:00:00.000Z', endpoint: 'http://h', route: 'POST /messages', groupId: 'g1', episodeNames: ['n'], bytes: 9, redactions: 1, kind: 'messages' }),
+    ).toEqual({ at: '2026-11-01T00:00:00.000Z', endpoint: 'http://h', operation: 'POST /messages', groupIds: ['g1'], episodeNames: ['n'], bytes: 9, redactions: 1, kind: 'messages' });
+    expect(auditEntryFrom({ at: 'x', endpoint: 'http://h', operation: 'add_memory', groupIds: [3], kind: 'messages' })).toBeUndefined();
+    expect(auditEntryFrom({ at: 'x', endpoint: 'http://h', operation: 'add_memory', groupIds: [], kind: 'delete' })).toBeUndefined();
+    expect(auditEntryFrom('not an entry')).toBeUndefined();
+  });
+});
+
+describe('AuditedGraphitiApi', () => {
+  it('records nothing and fails the call as the client would when the face cannot be found (nothing left the machine)', async () => {
+    const probeFailure = new Error('nothing listens at http://127.0.0.1:1');
+    let sent = 0;
+    const inner = {
+      serverFace: () => Promise.reject(probeFailure),
+      search: async () => {
+        sent++;
+        return { facts: [] };
+      },
+    } as unknown as GraphitiApi;
+    const log = new InMemoryAuditLog();
+    const api = new AuditedGraphitiApi(inner, log, { endpoint: 'http://127.0.0.1:1', tool: 'graphiti-harness' });
+    await expect(api.search({ group_ids: ['g'], query: 'q', max_facts: 1 })).rejects.toBe(probeFailure);
+    expect(sent).toBe(0);
+    expect(log.entries).toEqual([]);
+  });
+});
