@@ -3,7 +3,7 @@
 // in-memory stores. Implementations the module binds (the Default* services, the secretlint guard)
 // and helpers (hashing, wire-time formatting, mapping) stay inside. One line per file, sorted by
 // path; index.test.ts pins the list, so a new export is a reviewed change.
-export { AuditLog, filterAuditEntries, InMemoryAuditLog, type AuditEntry, type AuditQuery } from './audit/audit-log.js';
+export { AUDIT_TOOLS, auditEndpointKey, auditEntryFrom, AuditLog, filterAuditEntries, InMemoryAuditLog, type AuditEntry, type AuditFace, type AuditQuery, type AuditTool } from './audit/audit-log.js';
 export { auditedConnection, type AuditTarget } from './audit/audited-graphiti-api.js';
 export { SystemClock, type SystemClockOptions } from './clock/system-clock.js';
 export {
