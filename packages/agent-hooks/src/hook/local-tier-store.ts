@@ -33,6 +33,15 @@ export interface NewTierPromotion {
 }
 
 const TIER_FILE_NAME = /^[0-9a-f]{24}\.json$/;
+/** How long a hook waits for its tier write before answering (the write goes on; the tier is a cache). */
+const HOOK_WRITE_BOUND_MS = 150;
+
+/** Waits for a tier write at most briefly, and never fails: for hooks, which answer under a deadline. */
+export async function boundedTierWrite(write: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([write.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, HOOK_WRITE_BOUND_MS)))]);
+  clearTimeout(timer);
+}
 
 export class LocalTierStore {
   constructor(

@@ -8,7 +8,7 @@ import type { HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import { estimateTokens, renderCachedRecall, type TierFact } from './local-tier.js';
-import { LocalTierStore } from './local-tier-store.js';
+import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
@@ -40,8 +40,8 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
         // A fact is cached only with its group: without it, a session fact could not be kept to its session.
         return groupId === undefined ? [] : [{ ...fact, groupId }];
       });
-      // The tier is a cache: failing to write it must not cost the prompt its recall.
-      await store.addRecalledFacts(context.endpoint, workspace, facts, recalledAt).catch(() => undefined);
+      // The tier is a cache: writing it must not cost the prompt its recall.
+      await boundedTierWrite(store.addRecalledFacts(context.endpoint, workspace, facts, recalledAt));
     }
     if (fitted !== undefined) return { outcome: result.timedOut ? 'context-partial' : 'context', context: fitted.text };
   }

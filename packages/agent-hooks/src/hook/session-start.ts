@@ -6,12 +6,14 @@ import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import type { HandlerResult } from './handler-result.js';
 import { describeAge, emptyTier, refreshTier, renderBrief, withRefresh, type TierRefresh } from './local-tier.js';
-import { LocalTierStore } from './local-tier-store.js';
+import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 
 /** A tier read from Graphiti longer ago than this is refreshed in the background after SessionStart. */
 const TIER_STALE_MS = 10 * 60_000;
+/** Time kept back from the deadline for writing the tier, rendering and answering: a late brief is never printed. */
+const ANSWER_MARGIN_MS = 250;
 
-export async function handleSessionStart(context: HookContext, memory: HookMemory, now: () => Date): Promise<HandlerResult> {
+export async function handleSessionStart(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
   const sessionId = context.hook.sessionId;
   const groups = await memory.groups.resolveMany(['workspace', 'user', 'session'], sessionId === undefined ? {} : { sessionId });
   const groupOf = (scope: string): string | undefined => groups.find((group) => group.scope === scope)?.groupId;
@@ -26,15 +28,16 @@ export async function handleSessionStart(context: HookContext, memory: HookMemor
     // Cold: one bounded read now, so the brief says what memory holds, not only what was done here.
     let refresh: TierRefresh | undefined;
     try {
-      refresh = await refreshTier(memory.client, { workspace, ...(user === undefined ? {} : { user }) }, now, AbortSignal.timeout(context.config.recallTimeoutMs));
+      const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
+      refresh = await refreshTier(memory.client, { workspace, ...(user === undefined ? {} : { user }) }, now, AbortSignal.timeout(remaining));
       drain = false;
     } catch {
       detail = 'graphiti-unavailable';
     }
     if (refresh !== undefined) {
-      const read = refresh;
-      // A tier that cannot be written still gives this session its brief.
-      tier = await store.saveRefresh(context.endpoint, workspace, read).catch(() => withRefresh(tier ?? emptyTier(context.endpoint, workspace, now()), read, now()));
+      // The brief comes from what was read; writing it down must not cost this session its brief.
+      await boundedTierWrite(store.saveRefresh(context.endpoint, workspace, refresh));
+      tier = withRefresh(tier ?? emptyTier(context.endpoint, workspace, now()), refresh, now());
     }
   }
   const brief = await renderBrief(tier, context.config.briefBudget, now(), groupOf('session'));
