@@ -16,7 +16,9 @@ export async function recordPromotion(
     const workspace = await memory.groups.resolve('workspace');
     if (workspace === undefined) return;
     await new LocalTierStore(memory.stateDirectory).addPromotion(memory.endpoint.url, workspace, {
-      ...promotion,
+      kind: promotion.kind,
+      scope: promotion.scope,
+      text: promotion.text,
       groupId: entry.groupId,
       episodeName: entry.message.name ?? '',
       ...(entry.message.timestamp === undefined ? {} : { createdAt: entry.message.timestamp }),

@@ -3,8 +3,9 @@
 // off) stays pending with a message saying why.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import { GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
+import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { REFUSALS } from '../memory/promotion-refusals.js';
 import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
 import { showOutcome } from '../commands/show-outcome.js';
@@ -20,6 +21,9 @@ export class PendingMemoriesContribution implements Contribution {
   constructor(
     @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(EpisodesTreeProvider) private readonly provider: EpisodesTreeProvider,
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(Logger) private readonly logger: Logger,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -47,6 +51,7 @@ export class PendingMemoriesContribution implements Contribution {
       if (text === undefined) return { ok: false, status: 'cancelled', message: 'Nothing was approved.' };
     }
     const outcome = await this.review.approve(node.memory.id, text === undefined ? {} : { text });
+    if (outcome.status === 'sent') await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, outcome.memory, { groupId: outcome.entry.groupId, episodeName: outcome.entry.message.name ?? '' });
     return this.#report(outcome);
   }
 

@@ -62,7 +62,7 @@ export class LocalTierStore {
   async addPromotion(endpoint: string, workspaceGroup: string, promotion: NewTierPromotion): Promise<void> {
     const { kind } = promotion;
     if (!isBriefKind(kind)) return;
-    const entry = { kind, scope: promotion.scope, text: promotion.text.trim(), createdAt: promotion.createdAt ?? this.now().toISOString(), groupId: promotion.groupId, episodeName: promotion.episodeName };
+    const entry = { kind, scope: promotion.scope, text: promotion.text.trim(), createdAt: validTime(promotion.createdAt) ?? this.now().toISOString(), groupId: promotion.groupId, episodeName: promotion.episodeName };
     const key = tierKey(endpoint, workspaceGroup);
     const others = promotion.scope === 'user' ? (await this.tiersAt(key.endpoint)).filter((group) => group !== key.workspaceGroup) : [];
     for (const target of [key, ...others.map((group) => ({ endpoint: key.endpoint, workspaceGroup: group }))]) {
@@ -138,6 +138,10 @@ interface TierKey {
 
 function tierKey(endpoint: string, workspaceGroup: string): TierKey {
   return { endpoint: normaliseEndpoint(endpoint) ?? endpoint, workspaceGroup };
+}
+
+function validTime(value: unknown): string | undefined {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
