@@ -1,7 +1,8 @@
 // The local tier across tools, with real processes: `graphiti-harness promote` and `forget` (the
 // built CLI) and the BUILT hook runner, against the emulator over HTTP, then with Graphiti stopped.
-// A promote shows in the next brief before any recall refreshed the cache; a forget leaves nothing
-// in the brief or the cached recall; the brief lists a promoted decision once.
+// A promote shows in the next brief before any recall refreshed the cache; a cold tier asks
+// Graphiti; a forget leaves nothing in the brief or the cached recall; the brief lists a promoted
+// decision once.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -84,12 +85,17 @@ describe('the local tier across tools', () => {
 
   it('lists the decision once, and after a CLI forget prints nothing of it in the brief or the cached recall', async () => {
     await harness('promote', 'Releases are cut from the main branch only.', '--kind', 'decision', '--scope', 'workspace');
+    // Promoted from another state folder (another machine's tool): only Graphiti knows it.
+    const elsewhere = await spawnRun([harnessBinary, 'promote', 'Answer in British English.', '--kind', 'preference', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', path.join(root, 'other-state'), '--workspace', workspace]);
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
     await emulator.idle();
     // A recall brings the fact Graphiti extracted from the decision into the tier; a brief lists the decision once.
     expect(printed(await hook('UserPromptSubmit', 'session-1', { prompt: 'Which branch are releases cut from?' }))).toContain('main branch');
     const brief = printed(await hook('SessionStart', 'session-2', { source: 'startup' }));
     expect(brief).toContain('[workspace decision] Releases are cut from the main branch only.');
     expect(brief.match(/main branch/g)).toHaveLength(1);
+    // The tier had only what this machine did (a promote, a recall): cold, so SessionStart asked Graphiti.
+    expect(brief).toContain('[workspace preference] Answer in British English.');
 
     await harness('forget', '--scope', 'workspace', '--yes');
     await emulator.close();
