@@ -4,10 +4,10 @@
 // This module is the tier's content: its format, how a refresh, a recall, a promotion or a forget
 // changes it, and how it renders. `LocalTierStore` keeps it on disk.
 import type { FactResult } from '@graphiti-memory/graphiti-client';
+import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
 import {
   isSuperseded,
   normaliseFactText,
-  parsePromotionEpisode,
   tokenEstimate,
   type GraphitiApi,
   type MemoryScope,
