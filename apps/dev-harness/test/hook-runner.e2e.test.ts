@@ -294,7 +294,7 @@ describe('one audit log', () => {
   // Needs the hook composition to audit every run (recall included) and both compositions to name
   // their tool (`auditedConnection(…, { endpoint, tool })`): openMemory does the first; enable when
   // the harness and hook runs use it with `tool` passed through.
-  it.skip("lists a hook's recall and the harness's ingest in one `audit --json`, with tool, face and operation, never the prompt", async () => {
+  it("lists a hook's recall and the harness's ingest in one `audit --json`, with tool, face and operation, never the prompt", async () => {
     await install();
     const file = path.join(root, 'session.jsonl');
     await fs.writeFile(file, [{ role: 'user', content: 'We always use pnpm here.', timestamp: '2026-11-23T09:00:00Z' }, { role: 'assistant', content: 'Noted.', timestamp: '2026-11-23T09:00:05Z' }].map((line) => JSON.stringify(line)).join('\n') + '\n');
@@ -355,7 +355,7 @@ describe('pending memories', () => {
 
   // Needs the hook composition to bind the shared FilePendingMemoryStore (openMemory does; hook-memory.ts
   // binds none, so a hook's Stop drops review-held directives). Enable when hook runs use openMemory.
-  it.skip("a directive in a Stop transcript waits in the shared pending file: `pending list` shows it, SessionStart counts it", async () => {
+  it("a directive in a Stop transcript waits in the shared pending file: `pending list` shows it, SessionStart counts it", async () => {
     await install();
     const transcript = path.join(root, 'claude.jsonl');
     await fs.writeFile(

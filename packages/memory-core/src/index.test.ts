@@ -21,10 +21,10 @@ const VALUES = [
   'classifyGraphitiError', 'consentCovers', 'createInMemoryStorageModule', 'createMemoryModule',
   'createTranscriptReader', 'describeGraphitiFailure', 'detectTranscriptFormat', 'endpointProblem',
   'errorClassOf', 'filterAuditEntries', 'hashedGroupId', 'inertCategories', 'isConsentCategory',
-  'isCopilotAgentTranscript', 'isPromotionKind', 'memorySettingsSchema', 'mergeGroupWrite',
-  'normaliseEndpoint', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
+  'isCopilotAgentTranscript', 'isPromotionKind', 'isSuperseded', 'memorySettingsSchema', 'mergeGroupWrite',
+  'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
-  'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'sortGroupRecords',
+  'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'sortGroupRecords', 'tokenEstimate',
 ];
 
 const TYPES = [
@@ -48,8 +48,8 @@ const TYPES = [
 ];
 
 const EPISODE_FORMAT_VALUES = [
-  'formatEpisodeBlock', 'formatOwnershipContext', 'formatPromotionEpisode', 'isPromotionKind', 'neutraliseEpisodeTags',
-  'PROMOTION_KINDS',
+  'formatEpisodeBlock', 'formatOwnershipContext', 'formatPromotionEpisode', 'isPromotionEpisodeName', 'isPromotionKind',
+  'neutraliseEpisodeTags', 'parseEpisodeBlock', 'parsePromotionEpisode', 'PROMOTION_KINDS',
 ];
 
 /** The names `file` exports that exist only as types (interfaces, type aliases). */

@@ -74,6 +74,7 @@ export {
   type PromotionRefusal,
   type PromotionRequest,
 } from './promotion/promotion-service.js';
+export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
 export {
   RecallService,
   type RecallError,
@@ -129,6 +130,7 @@ export {
 } from './transcripts/transcript-filter.js';
 export { createTranscriptReader, detectTranscriptFormat, parseTranscript, type TranscriptOptions } from './transcripts/transcript-format.js';
 export {
+  tokenEstimate,
   TRANSCRIPT_FORMATS,
   type TokenReduction,
   type TranscriptFormat,

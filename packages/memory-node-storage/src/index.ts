@@ -24,6 +24,7 @@ export {
 } from './state/state-layout.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
+export { LockedJsonFile, PRIVATE_FILE_MODE } from './stores/locked-json-file.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';

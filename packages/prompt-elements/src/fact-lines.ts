@@ -65,15 +65,39 @@ export async function fitMemoryBlock(
   budget: number,
   countTokens: (text: string) => number | Promise<number>,
 ): Promise<{ text: string; kept: number; dropped: number } | undefined> {
-  const ordered = orderByRank(facts);
-  const lines: string[] = [];
+  return fitMemoryLines(orderByRank(facts).map(formatFactLine), budget, countTokens);
+}
+
+export interface FitLinesOptions {
+  /** Lines always at the top of the block (a heading); they count against the budget. */
+  readonly header?: readonly string[];
+  /** `stop` (default): keep lines up to the first that does not fit. `skip`: leave it out and try the next. */
+  readonly overflow?: 'stop' | 'skip';
+}
+
+/**
+ * The lines that fit in one block of `budget` tokens, in the order given (most important first),
+ * after the header. `undefined` when not even one line fits. `fitMemoryBlock` for lines that are
+ * not only facts (a brief of promoted memories, a cached recall).
+ */
+export async function fitMemoryLines(
+  lines: readonly string[],
+  budget: number,
+  countTokens: (text: string) => number | Promise<number>,
+  options: FitLinesOptions = {},
+): Promise<{ text: string; kept: number; dropped: number } | undefined> {
+  const header = options.header ?? [];
+  const kept: string[] = [];
   let text: string | undefined;
-  for (const fact of ordered) {
-    const candidate = memoryBlock([...lines, formatFactLine(fact)]);
-    if ((await countTokens(candidate)) > budget) break;
-    lines.push(formatFactLine(fact));
+  for (const line of lines) {
+    const candidate = memoryBlock([...header, ...kept, line]);
+    if ((await countTokens(candidate)) > budget) {
+      if (options.overflow === 'skip') continue;
+      break;
+    }
+    kept.push(line);
     text = candidate;
   }
   if (text === undefined) return undefined;
-  return { text, kept: lines.length, dropped: ordered.length - lines.length };
+  return { text, kept: kept.length, dropped: lines.length - kept.length };
 }

@@ -10,9 +10,11 @@ export {
   MEMORY_BLOCK_PREAMBLE,
   MEMORY_BLOCK_TAG,
   fitMemoryBlock,
+  fitMemoryLines,
   formatDay,
   formatFactLine,
   memoryBlock,
   orderByRank,
   sanitiseFactText,
+  type FitLinesOptions,
 } from './fact-lines.js';

@@ -10,6 +10,7 @@ import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.j
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { HARNESS_SCOPES, parseScope } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
+import { recordForget } from '../delivery/local-tier-updates.js';
 import type { Output } from '../terminal/output.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
@@ -90,6 +91,9 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
     result = await memory.forget.forget(request, { timeoutMs: options.timeoutMs });
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Pass --endpoint URL of the Graphiti to delete from.' });
+  } finally {
+    // The local tier forgets them too, even where deleting failed: the user asked for them gone.
+    await recordForget(output, memory, targets);
   }
   output.result({ ok: result.failed.length === 0, deletedGroups: result.deletedGroups, dequeued: result.dequeued, failed: result.failed });
   report(output, result, memory.endpoint.url);

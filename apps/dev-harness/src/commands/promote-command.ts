@@ -8,6 +8,7 @@ import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { parseScope, parseSeconds, parseText } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
 import { deliveryCounts, waitForDelivery } from '../delivery/wait-for-delivery.js';
+import { recordPromotion } from '../delivery/local-tier-updates.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface PromoteOptions extends RawCommonOptions {
@@ -65,6 +66,8 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
   }
   memory.ingestion.start();
   memory.ingestion.enqueueEntries([plan.entry]);
+  // Queued: the next SessionStart brief of any tool shows it, even before Graphiti has stored it.
+  await recordPromotion(output, memory, { kind, scope, text: body }, plan.entry);
   const outcome = await waitForDelivery(memory.ingestion, { until: 'confirmed', timeoutMs: waitSeconds * 1000, output, terminal });
   await memory.close();
   const counts = deliveryCounts(outcome.stats);

@@ -5,6 +5,7 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { ForgetService, Logger, MemoryGate, type ForgetRequest } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
+import { recordForgetInTier } from '../memory/local-tier-updates.js';
 import { describeFailure, errorClass } from './describe-error.js';
 import { showOutcome } from './show-outcome.js';
 
@@ -66,7 +67,7 @@ export class ScopeForgetter {
       if (answer !== FORGET) return { ok: false, message: 'Nothing was deleted.' };
     }
     try {
-      const result = await this.service.forget(request);
+      const result = await this.service.forget(request).finally(() => recordForgetInTier({ gate: this.gate, logger: this.logger }, targets.map((target) => target.groupId)));
       this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
       const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';
       if (result.failed.length > 0) {

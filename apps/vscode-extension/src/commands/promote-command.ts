@@ -2,8 +2,9 @@
 // `{ kind, scope, text }` skips the dialogs for what it gives (automation and tests).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
+import { GroupIdResolver, Logger, MemoryGate, MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
+import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, type PromotionResult } from '../memory/promotion-refusals.js';
 
 export const KIND_DESCRIPTIONS: Record<string, string> = {
@@ -54,7 +55,12 @@ export async function askPromotion(given: PromoteArguments, prefill: string): Pr
 
 @injectable()
 export class PromoteCommand implements Contribution {
-  constructor(@inject(MemoryPromotion) private readonly promotion: MemoryPromotion) {}
+  constructor(
+    @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(vscode.commands.registerCommand('graphitiMemory.promote', (argument?: unknown) => this.run(argument)));
@@ -67,6 +73,7 @@ export class PromoteCommand implements Contribution {
     const asked = await askPromotion(given, prefill);
     if (asked === undefined) return { ok: false, reason: 'cancelled', message: 'Nothing was promoted.' };
     const outcome = promotionResult(await this.promotion.promote(asked));
+    if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, asked, outcome);
     if (outcome.ok) void vscode.window.showInformationMessage(`Graphiti Memory: queued a ${asked.kind} for ${asked.scope} memory.`);
     else void vscode.window.showWarningMessage(`Graphiti Memory: ${outcome.message}`);
     return outcome;

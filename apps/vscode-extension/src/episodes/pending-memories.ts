@@ -4,9 +4,10 @@
 // state folder's file): the view refreshes when the harness or an agent hook adds one.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { errorClassOf, Logger, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import { errorClassOf, GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import type { Contribution } from '../composition/tokens.js';
+import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { REFUSALS } from '../memory/promotion-refusals.js';
 import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
 import { showOutcome } from '../commands/show-outcome.js';
@@ -23,6 +24,8 @@ export class PendingMemoriesContribution implements Contribution {
   constructor(
     @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(EpisodesTreeProvider) private readonly provider: EpisodesTreeProvider,
+    @inject(MemoryGate) private readonly gate: MemoryGate,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
     @inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -66,6 +69,7 @@ export class PendingMemoriesContribution implements Contribution {
       if (text === undefined) return { ok: false, status: 'cancelled', message: 'Nothing was approved.' };
     }
     const outcome = await this.review.approve(node.memory.id, text === undefined ? {} : { text });
+    if (outcome.status === 'sent') await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, outcome.memory, { groupId: outcome.entry.groupId, episodeName: outcome.entry.message.name ?? '' });
     return this.#report(outcome);
   }
 

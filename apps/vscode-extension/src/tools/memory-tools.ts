@@ -3,7 +3,9 @@
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import {
+  GroupIdResolver,
   isPromotionKind,
+  Logger,
   MemoryConfiguration,
   MemoryGate,
   MemoryPromotion,
@@ -16,6 +18,7 @@ import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-ele
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
+import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, REFUSALS } from '../memory/promotion-refusals.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
@@ -94,6 +97,8 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
     @inject(MemoryPromotion) private readonly promotion: MemoryPromotion,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(ReviewQueue) private readonly review: ReviewQueue,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(Logger) private readonly logger: Logger,
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RememberToolInput>): vscode.PreparedToolInvocation {
@@ -131,7 +136,9 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
         );
       }
     }
-    const outcome = promotionResult(await this.promotion.promote({ kind: String(kind), scope, text: String(content ?? '') }));
+    const request = { kind: String(kind), scope, text: String(content ?? '') };
+    const outcome = promotionResult(await this.promotion.promote(request));
+    if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, request, outcome);
     return textResult(outcome.ok ? `Stored the ${String(kind)} in ${scope} memory (delivered in the background).` : `Nothing was stored: ${outcome.message}`);
   }
 }

@@ -9,9 +9,9 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
-import { readTier, refreshTier, writeTier } from './local-tier.js';
+import { refreshTier } from './local-tier.js';
+import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
-import { workspaceTierFile } from './handler-result.js';
 
 export interface DrainerLaunch {
   readonly nodePath: string;
@@ -80,14 +80,13 @@ export async function runDrainer(context: HookContext): Promise<{ outcome: strin
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {
-  const file = await workspaceTierFile(context, memory);
   const groups = await memory.groups.resolveMany(['workspace', 'user']);
   const workspace = groups.find((group) => group.scope === 'workspace')?.groupId;
   const user = groups.find((group) => group.scope === 'user')?.groupId;
-  if (file === undefined || workspace === undefined) return;
+  if (workspace === undefined) return;
   try {
-    const tier = await refreshTier(memory.client, { workspace, ...(user === undefined ? {} : { user }) }, await readTier(file), () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
-    await writeTier(file, tier);
+    const refresh = await refreshTier(memory.api, { workspace, ...(user === undefined ? {} : { user }) }, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
+    await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.
   }

@@ -1,80 +1,244 @@
-// The local tier against the emulator over HTTP: what a refresh keeps (each fact with the scope of
-// the group it came from, promoted episodes with theirs), what the brief and the cached recall
-// render, and that a torn tier file reads as no tier.
+// The local tier against the emulator over HTTP: what a refresh keeps (each fact with the scope and
+// group it came from, only the product's own promotions), what the brief and the cached recall
+// render (each memory once, a session's facts only in that session), and what LocalTierStore does
+// on disk (concurrent writes, the version-1 format, promotions made here, forgets).
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readTier, refreshTier, renderBrief, renderCachedRecall, writeTier } from './local-tier.js';
+import type { PromotionKind, PromotionScope } from '@graphiti-memory/memory-core';
+import { formatPromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
 import { tierFile } from '@graphiti-memory/memory-node-storage';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptyTier, refreshTier, renderBrief, renderCachedRecall, withRecalledFacts, withRefresh, type TierFact } from './local-tier.js';
+import { LocalTierStore } from './local-tier-store.js';
 
 const WORKSPACE = 'tier-workspace';
 const USER = 'tier-user';
 const NOW = new Date('2026-11-23T12:00:00Z');
+const ENDPOINT = 'http://127.0.0.1:8000';
 
-describe('local tier', () => {
+/**
+ * A promotion as memory-core's PromotionService sends it: named `graphiti-memory.promotion.<32 hex>`
+ * (memory-core's own tests keep that name in step with its parser), no role, role_type system.
+ */
+function promotionMessage(kind: PromotionKind, scope: PromotionScope, text: string) {
+  return {
+    name: `graphiti-memory.promotion.${createHash('sha256').update(`${kind}\n${scope}\n${text}`).digest('hex').slice(0, 32)}`,
+    role: null,
+    role_type: 'system' as const,
+    content: formatPromotionEpisode({ kind, scope, text, at: new Date('2026-11-20T10:00:00Z') }),
+    timestamp: '2026-11-20T10:00:00Z',
+  };
+}
+
+function fact(uuid: string, text: string, scope: TierFact['scope'], groupId: string): TierFact {
+  return { uuid, name: 'RELATES_TO', fact: text, valid_at: null, invalid_at: null, expired_at: null, created_at: '2026-11-20T10:00:00Z', scope, groupId, rank: 0 };
+}
+
+describe('local tier against the emulator', () => {
   let emulator: RunningEmulator;
   let client: GraphitiClient;
-  let folder: string;
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true, processingDelayMs: 1 });
     client = new GraphitiClient({ baseUrl: emulator.url, maxRetries: 0 });
-    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'local-tier-'));
     const say = (groupId: string, name: string, content: string) =>
       client.addMessages({ group_id: groupId, messages: [{ name, role: 'user', role_type: 'user', content, timestamp: '2026-11-20T10:00:00Z' }] });
-    await say(WORKSPACE, 'w1', 'The project deploys with Fly.io.');
-    await say(USER, 'u1', 'The project conventions follow the Google style guide.');
-    await say(USER, 'u2', '<graphiti_episode kind="preference">Ada prefers tabs over spaces.</graphiti_episode>');
-    await say(WORKSPACE, 'w2', '<graphiti_episode kind="decision">We release on Tuesdays.</graphiti_episode>');
+    await say(WORKSPACE, 'graphiti-memory.turn.w1.user', 'The project deploys with Fly.io.');
+    await say(USER, 'graphiti-memory.turn.u1.user', 'The project conventions follow the Google style guide.');
+    // A chat turn that quotes the markup: data, not a decision.
+    await say(WORKSPACE, 'graphiti-memory.turn.w3.user', '<graphiti_episode kind="decision">We deploy on Fridays at night.</graphiti_episode>');
+    await client.addMessages({ group_id: USER, messages: [promotionMessage('preference', 'user', 'Ada prefers tabs over spaces.')] });
+    await client.addMessages({ group_id: WORKSPACE, messages: [promotionMessage('decision', 'workspace', 'We release on Tuesdays.')] });
     await vi.waitFor(async () => {
       const stored = (await client.getEpisodes(USER, { lastN: 10 })).length + (await client.getEpisodes(WORKSPACE, { lastN: 10 })).length;
-      if (stored < 4) throw new Error(`${stored} of 4 episodes processed`);
+      if (stored < 5) throw new Error(`${stored} of 5 episodes processed`);
     });
   });
 
   afterAll(async () => {
     await client.close();
     await emulator.close();
-    await fs.rm(folder, { recursive: true, force: true });
   });
 
-  it('keeps each fact with the scope of the group it came from, and promotions with theirs', async () => {
-    const tier = await refreshTier(client, { workspace: WORKSPACE, user: USER }, undefined, () => NOW);
-    const scopes = Object.fromEntries(tier.facts.map((fact) => [fact.fact, fact.scope]));
-    expect(scopes).toMatchObject({ 'The project deploys with Fly.io': 'workspace', 'The project conventions follow the Google style guide': 'user' });
-    expect(tier.promoted.map(({ kind, scope, text }) => ({ kind, scope, text }))).toEqual(
+  it('keeps each fact with the scope and group it came from, and the promotions with theirs', async () => {
+    const refresh = await refreshTier(client, { workspace: WORKSPACE, user: USER }, () => NOW);
+    const tier = withRefresh(emptyTier(ENDPOINT, WORKSPACE, NOW), refresh, NOW);
+    const scopes = Object.fromEntries(tier.facts.map((entry) => [entry.fact, [entry.scope, entry.groupId]]));
+    expect(scopes).toMatchObject({ 'The project deploys with Fly.io': ['workspace', WORKSPACE], 'The project conventions follow the Google style guide': ['user', USER] });
+    expect(tier.promoted.map(({ kind, scope, text, groupId }) => ({ kind, scope, text, groupId }))).toEqual(
       expect.arrayContaining([
-        { kind: 'decision', scope: 'workspace', text: 'We release on Tuesdays.' },
-        { kind: 'preference', scope: 'user', text: 'Ada prefers tabs over spaces.' },
+        { kind: 'decision', scope: 'workspace', text: 'We release on Tuesdays.', groupId: WORKSPACE },
+        { kind: 'preference', scope: 'user', text: 'Ada prefers tabs over spaces.', groupId: USER },
       ]),
     );
-    const brief = renderBrief(tier, 1_000, NOW) ?? '';
+    expect(tier.refreshedAt).toBe(NOW.toISOString());
+    const brief = (await renderBrief(tier, 1_000, NOW)) ?? '';
     expect(brief).toContain('- [user] The project conventions follow the Google style guide');
     expect(brief).toContain('- [workspace] The project deploys with Fly.io');
     expect(brief).toContain('[user preference] Ada prefers tabs over spaces.');
   });
 
-  it('falls back to cached facts that share a word with the query, saying they are cached', async () => {
-    const tier = await refreshTier(client, { workspace: WORKSPACE }, undefined, () => NOW);
-    expect(tier.facts.every((fact) => fact.scope === 'workspace')).toBe(true);
-    const cached = renderCachedRecall(tier, 'how does the project deploys go?', 5, 1_000, NOW) ?? '';
-    expect(cached).toContain('from the local memory cache');
-    expect(cached).toContain('Fly.io');
-    expect(renderCachedRecall(tier, 'unrelated words entirely', 5, 1_000, NOW)).toBeUndefined();
+  it('lists a promoted decision once: not again as the fact extracted from it', async () => {
+    const refreshed = withRefresh(emptyTier(ENDPOINT, WORKSPACE, NOW), await refreshTier(client, { workspace: WORKSPACE }, () => NOW), NOW);
+    // A recall brings the facts the emulator extracted from the promotion's episode into the tier.
+    const recalled = (await client.search({ group_ids: [WORKSPACE], query: 'when do we release', max_facts: 10 })).facts;
+    const fromPromotion = recalled.filter((entry) => entry.episodes?.includes(refreshed.promoted[0]?.episodeUuid ?? '') === true);
+    expect(fromPromotion.map((entry) => entry.fact)).toContain('We release on Tuesdays');
+    const tier = withRecalledFacts(refreshed, recalled.map((entry, rank) => ({ ...entry, scope: 'workspace' as const, groupId: WORKSPACE, rank })), NOW);
+    const brief = (await renderBrief(tier, 1_000, NOW)) ?? '';
+    expect(brief).toContain('[workspace decision] We release on Tuesdays.');
+    expect(brief.match(/release on Tuesdays/g)).toHaveLength(1);
+    // Without the episode (an older server omits it), the same words still count as the same memory.
+    const unsourced = withRecalledFacts(refreshed, [fact('plain', 'We release on Tuesdays', 'workspace', WORKSPACE)], NOW);
+    expect((await renderBrief(unsourced, 1_000, NOW))?.match(/release on Tuesdays/g)).toHaveLength(1);
   });
 
-  it('writes a tier whole and reads a torn or foreign file as no tier', async () => {
-    const file = tierFile(folder, emulator.url, WORKSPACE);
-    const tier = await refreshTier(client, { workspace: WORKSPACE }, undefined, () => NOW);
-    await writeTier(file, tier);
-    expect(await readTier(file)).toEqual(tier);
-    await fs.writeFile(file, JSON.stringify(tier).slice(0, 40));
-    expect(await readTier(file)).toBeUndefined();
-    await fs.writeFile(file, JSON.stringify({ ...tier, version: 2 }));
-    expect(await readTier(file)).toBeUndefined();
+  it('does not make a chat turn quoting <graphiti_episode kind="decision"> a decision', async () => {
+    const tier = withRefresh(emptyTier(ENDPOINT, WORKSPACE, NOW), await refreshTier(client, { workspace: WORKSPACE }, () => NOW), NOW);
+    expect(tier.promoted.map((promotion) => promotion.text)).toEqual(['We release on Tuesdays.']);
+    expect(await renderBrief(tier, 1_000, NOW)).not.toMatch(/decision\] We deploy on Fridays/);
+  });
+
+  it('falls back to cached facts that share a word with the query, saying they are cached', async () => {
+    const tier = withRefresh(emptyTier(ENDPOINT, WORKSPACE, NOW), await refreshTier(client, { workspace: WORKSPACE }, () => NOW), NOW);
+    expect(tier.facts.every((entry) => entry.scope === 'workspace')).toBe(true);
+    const cached = (await renderCachedRecall(tier, 'how does the project deploys go?', 5, 1_000, NOW)) ?? '';
+    expect(cached).toContain('from the local memory cache');
+    expect(cached).toContain('Fly.io');
+    expect(await renderCachedRecall(tier, 'unrelated words entirely', 5, 1_000, NOW)).toBeUndefined();
+  });
+});
+
+describe('session facts', () => {
+  const tier = withRecalledFacts(
+    emptyTier(ENDPOINT, WORKSPACE, NOW),
+    [fact('s-a', 'The flaky login test is being debugged in session A', 'session', 'gm_session_a'), fact('w-1', 'The login test uses Playwright', 'workspace', WORKSPACE)],
+    NOW,
+  );
+
+  it("shows session A's facts in session A's brief and cached recall only, never in session B's", async () => {
+    expect(await renderBrief(tier, 1_000, NOW, 'gm_session_a')).toContain('flaky login test');
+    const inB = (await renderBrief(tier, 1_000, NOW, 'gm_session_b')) ?? '';
+    expect(inB).toContain('uses Playwright');
+    expect(inB).not.toContain('flaky login test');
+    expect(await renderBrief(tier, 1_000, NOW)).not.toContain('flaky login test');
+    expect(await renderCachedRecall(tier, 'the flaky login test', 5, 1_000, NOW, 'gm_session_a')).toContain('flaky login test');
+    const cachedInB = (await renderCachedRecall(tier, 'the flaky login test', 5, 1_000, NOW, 'gm_session_b')) ?? '';
+    expect(cachedInB).toContain('uses Playwright');
+    expect(cachedInB).not.toContain('flaky login test');
+  });
+});
+
+describe('LocalTierStore', () => {
+  let folder: string;
+  let store: LocalTierStore;
+
+  beforeEach(async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'local-tier-'));
+    store = new LocalTierStore(folder, () => NOW);
+    return () => fs.rm(folder, { recursive: true, force: true });
+  });
+
+  const promotion = (text: string, scope: PromotionScope = 'workspace', groupId = WORKSPACE) => ({
+    kind: 'decision',
+    scope,
+    text,
+    groupId,
+    episodeName: `graphiti-memory.promotion.${text.length.toString(16).padStart(32, '0')}`,
+  });
+
+  it('takes ten concurrent writes, each kept', async () => {
+    const texts = Array.from({ length: 10 }, (_, index) => `Decision number ${index} holds.`);
+    const results = await Promise.allSettled(
+      texts.map((text, index) =>
+        index % 2 === 0
+          ? store.addPromotion(`${ENDPOINT}/`, WORKSPACE, { ...promotion(text), episodeName: `graphiti-memory.promotion.${String(index).padStart(32, '0')}` })
+          : store.addRecalledFacts(ENDPOINT, WORKSPACE, [fact(`f-${index}`, text, 'workspace', WORKSPACE)], NOW),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    const tier = await store.read(ENDPOINT, WORKSPACE);
+    expect([...(tier?.promoted ?? []).map((entry) => entry.text), ...(tier?.facts ?? []).map((entry) => entry.fact)].sort()).toEqual([...texts].sort());
+    // No temporary file is left behind.
+    expect(await fs.readdir(path.join(folder, 'tier'))).toEqual([path.basename(tierFile(folder, ENDPOINT, WORKSPACE))]);
+  });
+
+  it('reads a version-1 tier without its session facts, as cold', async () => {
+    const file = tierFile(folder, ENDPOINT, WORKSPACE);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const v1 = {
+      version: 1,
+      updatedAt: NOW.toISOString(),
+      facts: [fact('s', 'Session fact of another session', 'session', 'x'), fact('w', 'Workspace fact', 'workspace', 'x')].map(({ groupId: _groupId, ...rest }) => rest),
+      promoted: [{ kind: 'decision', scope: 'workspace', text: 'We release on Tuesdays.', createdAt: NOW.toISOString() }],
+    };
+    await fs.writeFile(file, JSON.stringify(v1));
+    const tier = await store.read(ENDPOINT, WORKSPACE);
+    expect(tier?.facts.map((entry) => entry.fact)).toEqual(['Workspace fact']);
+    expect(tier?.promoted.map((entry) => entry.text)).toEqual(['We release on Tuesdays.']);
+    expect(tier?.refreshedAt).toBeUndefined();
+    await fs.writeFile(file, JSON.stringify(v1).slice(0, 40));
+    expect(await store.read(ENDPOINT, WORKSPACE)).toBeUndefined();
+  });
+
+  it('keeps a promotion made here through refreshes that do not find it yet, and takes Graphiti’s copy once stored', async () => {
+    await store.addPromotion(ENDPOINT, WORKSPACE, promotion('We release on Tuesdays.'));
+    await store.addPromotion(ENDPOINT, WORKSPACE, { ...promotion('A lesson is not in the brief.'), kind: 'lesson_learned' });
+    const empty = { groups: [WORKSPACE], facts: [], promoted: [], startedAt: NOW.toISOString() };
+    expect((await store.saveRefresh(ENDPOINT, WORKSPACE, empty)).promoted.map((entry) => entry.text)).toEqual(['We release on Tuesdays.']);
+    const stored = { ...promotion('We release on Tuesdays.'), kind: 'decision' as const, createdAt: NOW.toISOString(), episodeUuid: 'episode-1' };
+    const tier = await store.saveRefresh(ENDPOINT, WORKSPACE, { ...empty, promoted: [stored] });
+    expect(tier.promoted).toEqual([stored]);
+    // Deleted in Graphiti since: the next refresh drops it.
+    expect((await store.saveRefresh(ENDPOINT, WORKSPACE, empty)).promoted).toEqual([]);
+  });
+
+  it('puts a user promotion into every tier of the endpoint', async () => {
+    await store.addPromotion(ENDPOINT, 'other-workspace', promotion('Other workspace decision.', 'workspace', 'other-workspace'));
+    await store.addPromotion(ENDPOINT, WORKSPACE, { ...promotion('Ada prefers tabs.', 'user', USER), kind: 'preference' });
+    expect((await store.read(ENDPOINT, 'other-workspace'))?.promoted.map((entry) => entry.text)).toEqual(['Ada prefers tabs.', 'Other workspace decision.']);
+  });
+
+  it('forgets groups in every tier of the endpoint, empties a forgotten workspace, leaves other endpoints alone', async () => {
+    const other = 'http://127.0.0.1:9000';
+    await store.addPromotion(ENDPOINT, WORKSPACE, { ...promotion('Ada prefers tabs.', 'user', USER), kind: 'preference' });
+    await store.addPromotion(ENDPOINT, WORKSPACE, promotion('We release on Tuesdays.'));
+    await store.addRecalledFacts(ENDPOINT, WORKSPACE, [fact('s', 'Session fact', 'session', 'gm_session_a'), fact('u', 'User fact', 'user', USER)], NOW);
+    await store.addPromotion(ENDPOINT, 'second', promotion('Second decision.', 'workspace', 'second'));
+    await store.addPromotion(other, WORKSPACE, promotion('Elsewhere.'));
+    const v1 = path.join(folder, 'tier', `${'0'.repeat(24)}.json`);
+    await fs.writeFile(v1, JSON.stringify({ version: 1, updatedAt: NOW.toISOString(), facts: [], promoted: [] }));
+
+    await store.forgetGroups(ENDPOINT, [USER, 'gm_session_a']);
+    const kept = await store.read(ENDPOINT, WORKSPACE);
+    expect(kept?.promoted.map((entry) => entry.text)).toEqual(['We release on Tuesdays.']);
+    expect(kept?.facts).toEqual([]);
+
+    await store.forgetGroups(ENDPOINT, [WORKSPACE]);
+    const forgotten = await store.read(ENDPOINT, WORKSPACE);
+    expect(forgotten).toMatchObject({ facts: [], promoted: [] });
+    expect(forgotten?.refreshedAt).toBeUndefined();
+    expect(await renderBrief(forgotten, 1_000, NOW)).toBeUndefined();
+    expect((await store.read(ENDPOINT, 'second'))?.promoted).toHaveLength(1);
+    expect((await store.read(other, WORKSPACE))?.promoted).toHaveLength(1);
+    await expect(fs.stat(v1)).rejects.toThrow();
+  });
+
+  it('does not let a refresh that was reading during a forget write the forgotten group back', async () => {
+    const before = new Date(NOW.getTime() - 1_000);
+    await store.addPromotion(ENDPOINT, WORKSPACE, promotion('We release on Tuesdays.'));
+    await store.forgetGroups(ENDPOINT, [USER]);
+    const late = { groups: [WORKSPACE, USER], facts: [fact('u', 'User fact', 'user', USER)], promoted: [{ ...promotion('Ada prefers tabs.', 'user', USER), kind: 'preference' as const, createdAt: NOW.toISOString(), episodeUuid: 'e' }], startedAt: before.toISOString() };
+    const tier = await store.saveRefresh(ENDPOINT, WORKSPACE, late);
+    expect(tier.facts).toEqual([]);
+    expect(tier.promoted.map((entry) => entry.text)).toEqual(['We release on Tuesdays.']);
+    // A read that started after the forget is new memory of that group.
+    const fresh = await store.saveRefresh(ENDPOINT, WORKSPACE, { ...late, startedAt: new Date(NOW.getTime() + 1).toISOString() });
+    expect(fresh.facts.map((entry) => entry.fact)).toEqual(['User fact']);
   });
 });

@@ -1,28 +1,60 @@
 // The local tier: a small cache in the state folder of what a workspace's memory holds (its
 // promoted decisions, preferences, procedures and terminology, and the facts recalled lately), so
 // SessionStart has a brief even when Graphiti is down or slow, and recall can fall back to it.
-// Refreshed after recalls and after the background drainer's deliveries.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
+// This module is the tier's content: its format, how a refresh, a recall, a promotion or a forget
+// changes it, and how it renders. `LocalTierStore` keeps it on disk.
 import type { FactResult } from '@graphiti-memory/graphiti-client';
-import type { GraphitiApi, MemoryScope, RecalledFact } from '@graphiti-memory/memory-core';
-import { formatFactLine, memoryBlock, orderByRank, sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
+import {
+  isSuperseded,
+  normaliseFactText,
+  tokenEstimate,
+  type GraphitiApi,
+  type MemoryScope,
+  type PromotionScope,
+  type RecalledFact,
+} from '@graphiti-memory/memory-core';
+import { fitMemoryLines, formatFactLine, orderByRank, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 
 export const BRIEF_KINDS = ['decision', 'preference', 'procedure', 'terminology'] as const;
 export type BriefKind = (typeof BRIEF_KINDS)[number];
 
-export interface TierPromotion {
-  readonly kind: BriefKind;
-  readonly scope: MemoryScope;
-  readonly text: string;
-  readonly createdAt: string;
+export function isBriefKind(value: unknown): value is BriefKind {
+  return typeof value === 'string' && (BRIEF_KINDS as readonly string[]).includes(value);
 }
 
+/** A recalled fact with the group it was recalled from (a session fact's group is its session). */
+export type TierFact = RecalledFact & { readonly groupId?: string };
+
+export interface TierPromotion {
+  readonly kind: BriefKind;
+  readonly scope: PromotionScope;
+  readonly text: string;
+  readonly createdAt: string;
+  readonly groupId?: string;
+  /** `graphiti-memory.promotion.<hash>`: the same memory read back from Graphiti replaces this one. */
+  readonly episodeName?: string;
+  /** Set once read back from Graphiti: facts extracted from this episode are not listed again. */
+  readonly episodeUuid?: string;
+}
+
+export const TIER_VERSION = 2;
+
 export interface LocalTier {
-  readonly version: 1;
+  readonly version: typeof TIER_VERSION;
+  /** The normalised endpoint and the workspace group this tier caches. */
+  readonly endpoint: string;
+  readonly workspaceGroup: string;
   readonly updatedAt: string;
-  readonly facts: readonly RecalledFact[];
+  /** When the tier was last read from Graphiti; absent: cold (only local changes so far). */
+  readonly refreshedAt?: string;
+  readonly facts: readonly TierFact[];
   readonly promoted: readonly TierPromotion[];
+  /**
+   * Groups forgotten lately → when. What a refresh or recall fetched before that time is not
+   * written for them: a read in flight during a forget must not bring the forgotten back.
+   */
+  readonly forgotten: Readonly<Record<string, string>>;
 }
 
 const MAX_TIER_FACTS = 60;
@@ -30,37 +62,92 @@ const MAX_TIER_PROMOTIONS = 60;
 /** Episodes read per group when the tier is refreshed. */
 const EPISODES_PER_REFRESH = 200;
 const BRIEF_QUERY = 'decisions preferences procedures conventions terminology of this project';
+/** Facts the brief keeps from a refresh (the groups' best, interleaved). */
+const BRIEF_FACTS = 20;
+/** A promotion made here but not yet found in Graphiti stays this long (its delivery may be queued). */
+const UNCONFIRMED_PROMOTION_MS = 7 * 24 * 60 * 60_000;
+/** Longer than any refresh or recall runs, so their late writes still meet the tombstone. */
+const TOMBSTONE_MS = 10 * 60_000;
 
+/** The token count the hooks budget with (memory-core's estimate: a real tokenizer would cost the hook its start). */
+export function estimateTokens(text: string): number {
+  return tokenEstimate(text.length);
+}
 
-export async function readTier(file: string): Promise<LocalTier | undefined> {
-  try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<LocalTier>;
-    if (parsed.version !== 1 || typeof parsed.updatedAt !== 'string' || !Array.isArray(parsed.facts) || !Array.isArray(parsed.promoted)) return undefined;
-    return parsed as LocalTier;
-  } catch {
-    return undefined;
+export function emptyTier(endpoint: string, workspaceGroup: string, now: Date): LocalTier {
+  return { version: TIER_VERSION, endpoint, workspaceGroup, updatedAt: now.toISOString(), facts: [], promoted: [], forgotten: {} };
+}
+
+/**
+ * The tier in `raw` (parsed JSON), for this endpoint and workspace group; `undefined` for anything
+ * else. A version-1 tier is migrated: its session facts are dropped (it did not record their
+ * session), and it counts as cold, so the next SessionStart reads Graphiti again.
+ */
+export function parseTier(raw: unknown, endpoint: string, workspaceGroup: string): LocalTier | undefined {
+  if (!isRecord(raw) || typeof raw['updatedAt'] !== 'string' || !Array.isArray(raw['facts']) || !Array.isArray(raw['promoted'])) return undefined;
+  const facts = raw['facts'].filter(isFact);
+  const promoted = raw['promoted'].filter(isPromotion);
+  if (raw['version'] === 1) {
+    return {
+      ...emptyTier(endpoint, workspaceGroup, new Date(raw['updatedAt'])),
+      updatedAt: raw['updatedAt'],
+      facts: facts.filter((fact) => fact.scope !== 'session').map((fact) => (fact.scope === 'workspace' ? { ...fact, groupId: workspaceGroup } : fact)),
+      promoted: promoted.map((promotion) => (promotion.scope === 'workspace' ? { ...promotion, groupId: workspaceGroup } : promotion)),
+    };
   }
+  if (raw['version'] !== TIER_VERSION || raw['endpoint'] !== endpoint || raw['workspaceGroup'] !== workspaceGroup) return undefined;
+  const forgotten = isRecord(raw['forgotten']) ? Object.fromEntries(Object.entries(raw['forgotten']).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+  return {
+    version: TIER_VERSION,
+    endpoint,
+    workspaceGroup,
+    updatedAt: raw['updatedAt'],
+    ...(typeof raw['refreshedAt'] === 'string' ? { refreshedAt: raw['refreshedAt'] } : {}),
+    facts,
+    promoted,
+    forgotten,
+  };
 }
 
-/** Writes through a temporary file and a rename, so a reader never sees half a tier. */
-export async function writeTier(file: string, tier: LocalTier): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, JSON.stringify(tier), { mode: 0o600 });
-  await fs.rename(temporary, file);
-}
-
-/** Adds recalled facts (current ones only), newest recall first, deduplicated by uuid. */
-export function withRecalledFacts(tier: LocalTier | undefined, facts: readonly RecalledFact[], now: Date): LocalTier {
-  const current = facts.filter((fact) => fact.superseded !== true && !isPast(fact.invalid_at, now) && !isPast(fact.expired_at, now));
+/** Adds recalled facts (current ones only), newest first, deduplicated by uuid; `fetchedAt`: when the read started. */
+export function withRecalledFacts(tier: LocalTier, facts: readonly TierFact[], now: Date, fetchedAt: Date = now): LocalTier {
+  const current = facts.filter((fact) => fact.superseded !== true && !isSuperseded(fact, now.getTime()) && !forgottenSince(tier, fact.groupId, fetchedAt));
   const seen = new Set<string>();
-  const merged: RecalledFact[] = [];
-  for (const fact of [...current, ...(tier?.facts ?? [])]) {
+  const merged: TierFact[] = [];
+  for (const fact of [...current, ...tier.facts]) {
     if (seen.has(fact.uuid)) continue;
     seen.add(fact.uuid);
     merged.push(fact);
   }
-  return { version: 1, updatedAt: now.toISOString(), facts: merged.slice(0, MAX_TIER_FACTS), promoted: tier?.promoted ?? [] };
+  return { ...tier, updatedAt: now.toISOString(), facts: merged.slice(0, MAX_TIER_FACTS) };
+}
+
+/** Adds a promotion made on this machine (before Graphiti has stored it); lessons and task updates are not in the brief. */
+export function withPromotion(tier: LocalTier, promotion: TierPromotion, now: Date): LocalTier {
+  // Already known (Graphiti's copy, with its episode, wins): nothing to add.
+  const known = dedupePromotions(tier.promoted);
+  if (dedupePromotions([...known, promotion]).length === known.length) return tier;
+  return { ...tier, updatedAt: now.toISOString(), promoted: dedupePromotions([promotion, ...tier.promoted]).slice(0, MAX_TIER_PROMOTIONS) };
+}
+
+/**
+ * Drops every entry of `groupIds` (and entries whose group is unknown: a migrated tier's user
+ * entries), and remembers the forget for a while. When the tier's own workspace group is forgotten,
+ * nothing of the tier is left and it is cold again.
+ */
+export function withoutGroups(tier: LocalTier, groupIds: readonly string[], now: Date): LocalTier {
+  const gone = new Set(groupIds);
+  const at = now.toISOString();
+  const forgotten = { ...liveTombstones(tier.forgotten, now), ...Object.fromEntries(groupIds.map((groupId) => [groupId, at])) };
+  if (gone.has(tier.workspaceGroup)) return { ...emptyTier(tier.endpoint, tier.workspaceGroup, now), forgotten };
+  const kept = (groupId: string | undefined): boolean => groupId !== undefined && !gone.has(groupId);
+  return {
+    ...tier,
+    updatedAt: at,
+    facts: tier.facts.filter((fact) => kept(fact.groupId)),
+    promoted: tier.promoted.filter((promotion) => kept(promotion.groupId)),
+    forgotten,
+  };
 }
 
 export interface TierGroups {
@@ -68,16 +155,25 @@ export interface TierGroups {
   readonly user?: string;
 }
 
-/** Facts the brief keeps from a refresh (the groups' best, interleaved). */
-const BRIEF_FACTS = 20;
+/** What one read of Graphiti found for the tier. */
+export interface TierRefresh {
+  /** The groups read: promotions of other groups are left as they are. */
+  readonly groups: readonly string[];
+  readonly facts: readonly TierFact[];
+  readonly promoted: readonly TierPromotion[];
+  /** When the read started (a forget after it wins). */
+  readonly startedAt: string;
+}
 
 /**
  * Reads the promoted episodes and the top current facts of the workspace (and user) group. Each
  * group is searched on its own: a search's facts do not say which group they came from, and a
- * fact keeps its scope in the brief (`- [user] …`).
+ * fact keeps its scope in the brief (`- [user] …`). Only episodes the product promoted (by name and
+ * role, memory-core's rule) count as promotions: a chat turn quoting the markup is not one.
  */
-export async function refreshTier(api: GraphitiApi, groups: TierGroups, previous: LocalTier | undefined, now: () => Date, signal?: AbortSignal): Promise<LocalTier> {
-  const scoped: Array<[MemoryScope, string]> = [['workspace', groups.workspace], ...(groups.user === undefined ? [] : [['user', groups.user] as [MemoryScope, string]])];
+export async function refreshTier(api: GraphitiApi, groups: TierGroups, now: () => Date, signal?: AbortSignal): Promise<TierRefresh> {
+  const startedAt = now();
+  const scoped: Array<[PromotionScope, string]> = [['workspace', groups.workspace], ...(groups.user === undefined ? [] : [['user', groups.user] as [PromotionScope, string]])];
   const options = { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
   const [episodeLists, searches] = await Promise.all([
     Promise.all(scoped.map(([, groupId]) => api.getEpisodes(groupId, { lastN: EPISODES_PER_REFRESH }, options))),
@@ -85,50 +181,70 @@ export async function refreshTier(api: GraphitiApi, groups: TierGroups, previous
   ]);
   const promoted: TierPromotion[] = [];
   episodeLists.forEach((episodes, index) => {
-    const scope = scoped[index]?.[0] ?? 'workspace';
+    const [scope, groupId] = scoped[index] ?? ['workspace', groups.workspace];
+    // Newest first.
     for (const episode of [...episodes].reverse()) {
-      const promotion = promotionOf(episode.content, scope, episode.created_at);
-      if (promotion !== undefined) promoted.push(promotion);
+      const stored = parsePromotionEpisode(episode);
+      if (stored === undefined || !isBriefKind(stored.kind)) continue;
+      promoted.push({ kind: stored.kind, scope, text: stored.text, createdAt: episode.created_at, groupId, episodeName: episode.name, episodeUuid: episode.uuid });
     }
   });
-  const merged = withRecalledFacts(previous, interleaved(scoped, searches.map((search) => search.facts)), now());
-  return { ...merged, promoted: dedupePromotions(promoted).slice(0, MAX_TIER_PROMOTIONS) };
+  const time = now().getTime();
+  const facts = interleaved(scoped, searches.map((search) => search.facts.filter((fact) => !isSuperseded(fact, time))));
+  return { groups: scoped.map(([, groupId]) => groupId), facts, promoted, startedAt: startedAt.toISOString() };
+}
+
+/**
+ * The tier after a refresh: Graphiti's promotions of the groups read replace the tier's, except
+ * those made here that Graphiti has not stored yet; the refresh's facts come first.
+ */
+export function withRefresh(tier: LocalTier, refresh: TierRefresh, now: Date): LocalTier {
+  const fetchedAt = new Date(refresh.startedAt);
+  const read = new Set(refresh.groups);
+  const found = new Set(refresh.promoted.map((promotion) => promotion.episodeName));
+  const stillLocal = (promotion: TierPromotion): boolean =>
+    promotion.episodeUuid === undefined && !found.has(promotion.episodeName) && now.getTime() - Date.parse(promotion.createdAt) < UNCONFIRMED_PROMOTION_MS;
+  const promoted = [
+    ...refresh.promoted.filter((promotion) => !forgottenSince(tier, promotion.groupId, fetchedAt)),
+    ...tier.promoted.filter((promotion) => promotion.groupId === undefined || !read.has(promotion.groupId) || stillLocal(promotion)),
+  ];
+  const merged = withRecalledFacts(tier, refresh.facts, now, fetchedAt);
+  return { ...merged, refreshedAt: now.toISOString(), promoted: dedupePromotions(promoted).slice(0, MAX_TIER_PROMOTIONS), forgotten: liveTombstones(tier.forgotten, now) };
 }
 
 /** Each group's facts in its own order, taken in turns (the workspace's first), ranked by that order. */
-function interleaved(scoped: ReadonlyArray<readonly [MemoryScope, string]>, lists: ReadonlyArray<readonly FactResult[]>): RecalledFact[] {
-  const facts: RecalledFact[] = [];
+function interleaved(scoped: ReadonlyArray<readonly [MemoryScope, string]>, lists: ReadonlyArray<readonly FactResult[]>): TierFact[] {
+  const facts: TierFact[] = [];
   const seen = new Set<string>();
   for (let position = 0; facts.length < BRIEF_FACTS && lists.some((list) => position < list.length); position++) {
     lists.forEach((list, index) => {
       const fact = list[position];
-      const scope = scoped[index]?.[0];
-      if (fact === undefined || scope === undefined || seen.has(fact.uuid) || facts.length >= BRIEF_FACTS) return;
+      const group = scoped[index];
+      if (fact === undefined || group === undefined || seen.has(fact.uuid) || facts.length >= BRIEF_FACTS) return;
       seen.add(fact.uuid);
-      facts.push({ ...fact, scope, rank: facts.length });
+      facts.push({ ...fact, scope: group[0], groupId: group[1], rank: facts.length });
     });
   }
   return facts;
 }
 
-const EPISODE_PATTERN = /<graphiti_episode\s+kind="([a-z_]+)"[^>]*>\s*([\s\S]*?)\s*<\/graphiti_episode>/;
-
-function promotionOf(content: string, scope: MemoryScope, createdAt: string): TierPromotion | undefined {
-  const match = EPISODE_PATTERN.exec(content);
-  const kind = BRIEF_KINDS.find((candidate) => candidate === match?.[1]);
-  const text = match?.[2]?.trim();
-  if (kind === undefined || text === undefined || text === '') return undefined;
-  return { kind, scope, text, createdAt };
-}
-
 function dedupePromotions(promotions: readonly TierPromotion[]): TierPromotion[] {
   const seen = new Set<string>();
   return promotions.filter((promotion) => {
-    const key = `${promotion.kind}\n${promotion.text}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const keys = [`${promotion.kind}\n${normaliseFactText(promotion.text)}`, ...(promotion.episodeName === undefined ? [] : [promotion.episodeName])];
+    if (keys.some((key) => seen.has(key))) return false;
+    for (const key of keys) seen.add(key);
     return true;
   });
+}
+
+function forgottenSince(tier: LocalTier, groupId: string | undefined, fetchedAt: Date): boolean {
+  const at = groupId === undefined ? undefined : tier.forgotten[groupId];
+  return at !== undefined && Date.parse(at) >= fetchedAt.getTime();
+}
+
+function liveTombstones(forgotten: Readonly<Record<string, string>>, now: Date): Record<string, string> {
+  return Object.fromEntries(Object.entries(forgotten).filter(([, at]) => now.getTime() - Date.parse(at) < TOMBSTONE_MS));
 }
 
 /** `3 minutes`, `2 hours`, `5 days`. */
@@ -141,54 +257,63 @@ export function describeAge(updatedAt: string, now: Date): string {
   return `${Math.round(hours / 24)} days`;
 }
 
-/** Token estimate of the brief's budget (≈ 4 characters a token, as memory-core estimates). */
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+/** What a session may see: a session fact only in the session it was recalled for (`sessionGroup`). */
+function visibleFacts(tier: LocalTier, now: Date, sessionGroup: string | undefined): TierFact[] {
+  return tier.facts.filter(
+    (fact) => !isSuperseded(fact, now.getTime()) && (fact.scope !== 'session' || (fact.groupId !== undefined && fact.groupId === sessionGroup)),
+  );
+}
+
+/** A fact the brief already shows as a promotion: extracted from its episode, or saying the same. */
+function repeatsAPromotion(fact: TierFact, promoted: readonly TierPromotion[]): boolean {
+  const text = normaliseFactText(fact.fact);
+  return promoted.some((promotion) => {
+    if (promotion.episodeUuid !== undefined && fact.episodes?.includes(promotion.episodeUuid) === true) return true;
+    const promotionText = normaliseFactText(promotion.text);
+    return text !== '' && (promotionText.includes(text) || text.includes(promotionText));
+  });
 }
 
 /**
  * The brief: promoted decisions, preferences, procedures and terminology, then the top current
- * facts, as one `<graphiti_memory>` block within `budget` tokens; `undefined` when the tier is empty.
+ * facts (each memory once: a fact a promotion already says is left out), as one `<graphiti_memory>`
+ * block within `budget` tokens; `undefined` when there is nothing to show. `sessionGroup`: the
+ * session's own group, whose facts alone of all session facts may be shown.
  */
-export function renderBrief(tier: LocalTier | undefined, budget: number, now: Date): string | undefined {
+export async function renderBrief(tier: LocalTier | undefined, budget: number, now: Date, sessionGroup?: string): Promise<string | undefined> {
   if (tier === undefined) return undefined;
   const header = `Workspace brief from the local memory cache (updated ${describeAge(tier.updatedAt, now)} ago).`;
-  const lines: string[] = [];
-  const fits = (candidate: readonly string[]): boolean => estimateTokens(memoryBlock([header, ...candidate])) <= budget;
-  for (const kind of BRIEF_KINDS) {
-    for (const promotion of tier.promoted.filter((candidate) => candidate.kind === kind)) {
-      const line = `- [${promotion.scope} ${kind}] ${sanitiseFactText(promotion.text)}`;
-      if (fits([...lines, line])) lines.push(line);
-    }
-  }
-  for (const fact of orderByRank(tier.facts.filter((fact) => !isPast(fact.invalid_at, now) && !isPast(fact.expired_at, now)))) {
-    const line = formatFactLine(fact);
-    if (fits([...lines, line])) lines.push(line);
-  }
-  return lines.length === 0 ? undefined : memoryBlock([header, ...lines]);
+  const promoted = BRIEF_KINDS.flatMap((kind) => tier.promoted.filter((promotion) => promotion.kind === kind));
+  const lines = [
+    ...promoted.map((promotion) => `- [${promotion.scope} ${promotion.kind}] ${sanitiseFactText(promotion.text)}`),
+    ...orderByRank(visibleFacts(tier, now, sessionGroup).filter((fact) => !repeatsAPromotion(fact, promoted))).map(formatFactLine),
+  ];
+  return (await fitMemoryLines(lines, budget, estimateTokens, { header: [header], overflow: 'skip' }))?.text;
 }
 
 /**
  * Recall's fallback when Graphiti missed the deadline: the tier's facts that share a word with the
  * query, most overlapping first, marked as cached with their age; `undefined` when none match.
  */
-export function renderCachedRecall(tier: LocalTier | undefined, query: string, maxFacts: number, budget: number, now: Date): string | undefined {
+export async function renderCachedRecall(
+  tier: LocalTier | undefined,
+  query: string,
+  maxFacts: number,
+  budget: number,
+  now: Date,
+  sessionGroup?: string,
+): Promise<string | undefined> {
   if (tier === undefined) return undefined;
   const words = new Set(significantWords(query));
-  const scored = tier.facts
-    .filter((fact) => !isPast(fact.invalid_at, now) && !isPast(fact.expired_at, now))
+  const scored = visibleFacts(tier, now, sessionGroup)
     .map((fact) => ({ fact, score: significantWords(fact.fact).filter((word) => words.has(word)).length }))
     .filter((entry) => entry.score > 0)
     .sort((left, right) => right.score - left.score)
     .slice(0, maxFacts);
   if (scored.length === 0) return undefined;
   const header = `Graphiti did not answer in time: these facts are from the local memory cache (cached ${describeAge(tier.updatedAt, now)} ago).`;
-  const lines: string[] = [];
-  for (const { fact } of scored) {
-    const line = formatFactLine(fact);
-    if (estimateTokens(memoryBlock([header, ...lines, line])) <= budget) lines.push(line);
-  }
-  return lines.length === 0 ? undefined : memoryBlock([header, ...lines]);
+  const lines = scored.map(({ fact }) => formatFactLine(fact));
+  return (await fitMemoryLines(lines, budget, estimateTokens, { header: [header], overflow: 'skip' }))?.text;
 }
 
 const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'what', 'which', 'that', 'this', 'from', 'have', 'does', 'how', 'our', 'you', 'are', 'was', 'use', 'we']);
@@ -200,8 +325,20 @@ function significantWords(text: string): string[] {
     .filter((word) => word.length > 2 && !STOP_WORDS.has(word));
 }
 
-function isPast(value: string | null | undefined, now: Date): boolean {
-  if (value === null || value === undefined) return false;
-  const time = Date.parse(value);
-  return !Number.isNaN(time) && time <= now.getTime();
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFact(value: unknown): value is TierFact {
+  return isRecord(value) && typeof value['uuid'] === 'string' && typeof value['fact'] === 'string' && typeof value['scope'] === 'string' && typeof value['rank'] === 'number';
+}
+
+function isPromotion(value: unknown): value is TierPromotion {
+  return (
+    isRecord(value) &&
+    isBriefKind(value['kind']) &&
+    (value['scope'] === 'workspace' || value['scope'] === 'user') &&
+    typeof value['text'] === 'string' &&
+    typeof value['createdAt'] === 'string'
+  );
 }

@@ -1,21 +1,18 @@
 // UserPromptSubmit: recall for the prompt under the deadline, rendered as the same
 // `<graphiti_memory>` block as `@memory`; when Graphiti misses the deadline, the local tier's
-// matching facts, marked as cached with their age. Nothing found: nothing printed.
+// matching facts, marked as cached with their age. Nothing found: nothing printed. Recalled facts
+// go into the tier with their group, so a session's facts are only ever shown in that session.
 import { fitMemoryBlock } from '@graphiti-memory/prompt-elements';
-import { workspaceTierFile, type HandlerResult } from './handler-result.js';
+import type { HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
-import { readTier, renderCachedRecall, withRecalledFacts, writeTier } from './local-tier.js';
+import { estimateTokens, renderCachedRecall, type TierFact } from './local-tier.js';
+import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
 /** Time kept back from the deadline for rendering, logging and handing the answer to the runner. */
 const RENDER_MARGIN_MS = 75;
-
-/** ≈ 4 characters a token, as memory-core estimates (a real tokenizer would cost the hook its start). */
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 export async function handlePromptSubmit(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
   const prompt = context.hook.prompt?.trim();
@@ -26,21 +23,32 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   const query = (await memory.guard.redact(prompt)).text;
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
-  const result = await memory.recall.recall(query, {
-    maxFacts: context.config.maxFacts,
-    timeoutMs: remaining,
-    ...(context.hook.sessionId === undefined ? {} : { sessionId: context.hook.sessionId }),
-  });
-  const file = await workspaceTierFile(context, memory);
-  const tier = file === undefined ? undefined : await readTier(file);
+  const sessionId = context.hook.sessionId;
+  const recalledAt = now();
+  const [result, groups] = await Promise.all([
+    memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
+    memory.groups.resolveMany(['session', 'workspace', 'user'], sessionId === undefined ? {} : { sessionId }),
+  ]);
+  const groupOf = new Map(groups.map((group) => [group.scope, group.groupId]));
+  const workspace = groupOf.get('workspace');
+  const store = new LocalTierStore(context.stateDirectory, now);
   const missed = result.timedOut || (result.errors.length > 0 && result.errors.length >= result.scopes.length);
   if (result.facts.length > 0) {
     const fitted = await fitMemoryBlock(result.facts, HOOK_RECALL_BUDGET, estimateTokens);
-    if (file !== undefined) await writeTier(file, withRecalledFacts(tier, result.facts, now()));
+    if (workspace !== undefined) {
+      const facts = result.facts.flatMap((fact): TierFact[] => {
+        const groupId = groupOf.get(fact.scope);
+        // A fact is cached only with its group: without it, a session fact could not be kept to its session.
+        return groupId === undefined ? [] : [{ ...fact, groupId }];
+      });
+      // The tier is a cache: writing it must not cost the prompt its recall.
+      await boundedTierWrite(store.addRecalledFacts(context.endpoint, workspace, facts, recalledAt));
+    }
     if (fitted !== undefined) return { outcome: result.timedOut ? 'context-partial' : 'context', context: fitted.text };
   }
   if (missed) {
-    const cached = renderCachedRecall(tier, query, context.config.maxFacts, HOOK_RECALL_BUDGET, now());
+    const tier = workspace === undefined ? undefined : await store.read(context.endpoint, workspace);
+    const cached = await renderCachedRecall(tier, query, context.config.maxFacts, HOOK_RECALL_BUDGET, now(), groupOf.get('session'));
     const detail = result.timedOut ? 'deadline' : (result.errors[0]?.errorClass ?? 'error');
     if (cached !== undefined) return { outcome: 'cached', context: cached, detail };
     return { outcome: 'missed', detail };

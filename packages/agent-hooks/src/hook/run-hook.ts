@@ -104,7 +104,7 @@ async function handleEvent(context: HookContext, startedAt: number, now: () => D
       case 'UserPromptSubmit':
         return await (await import('./prompt-submit.js')).handlePromptSubmit(context, memory, startedAt, now);
       case 'SessionStart':
-        return await (await import('./session-start.js')).handleSessionStart(context, memory, now);
+        return await (await import('./session-start.js')).handleSessionStart(context, memory, startedAt, now);
       case 'Stop':
       case 'SessionEnd':
         return await (await import('./session-stop.js')).handleSessionStop(context, memory);

@@ -1,44 +1,56 @@
 // SessionStart: the workspace brief from the local tier, printed even when Graphiti is down or
-// slow; the first session of a workspace (no tier yet) tries one bounded refresh, and a stale tier
-// is refreshed in the background by the drainer. How many memories await review is said always.
+// slow. A tier that was never read from Graphiti (cold: no file yet, a new format, or only what a
+// promote or forget wrote here) gets one bounded refresh first; a stale one is refreshed in the
+// background by the drainer. The brief shows this session's facts only, never another session's.
+// How many memories await review is said always; the brief follows `recall.enabled`.
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
-import { workspaceTierFile, type HandlerResult } from './handler-result.js';
-import { describeAge, readTier, refreshTier, renderBrief, writeTier } from './local-tier.js';
+import type { HandlerResult } from './handler-result.js';
+import { describeAge, emptyTier, refreshTier, renderBrief, withRefresh, type TierRefresh } from './local-tier.js';
+import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
 
-/** A tier older than this is refreshed in the background after SessionStart. */
+/** A tier read from Graphiti longer ago than this is refreshed in the background after SessionStart. */
 const TIER_STALE_MS = 10 * 60_000;
+/** Time kept back from the deadline for writing the tier, rendering and answering: a late brief is never printed. */
+const ANSWER_MARGIN_MS = 250;
 
-export async function handleSessionStart(context: HookContext, memory: HookMemory, now: () => Date): Promise<HandlerResult> {
-  const [result, notice] = await Promise.all([workspaceBrief(context, memory, now), pendingNotice(context.stateDirectory)]);
+export async function handleSessionStart(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
+  const [result, notice] = await Promise.all([workspaceBrief(context, memory, startedAt, now), pendingNotice(context.stateDirectory)]);
   return withPendingNotice(result, notice);
 }
 
-async function workspaceBrief(context: HookContext, memory: HookMemory, now: () => Date): Promise<HandlerResult> {
+async function workspaceBrief(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
   // The brief is memory put into the prompt: it follows `recall.enabled` as recall does.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
-  const file = await workspaceTierFile(context, memory);
-  if (file === undefined) return { outcome: 'no-workspace' };
-  let tier = await readTier(file);
-  let drain = tier === undefined || now().getTime() - Date.parse(tier.updatedAt) > TIER_STALE_MS;
-  if (tier === undefined) {
-    // No cache yet: one bounded attempt now, so the first session already gets a brief.
-    const signal = AbortSignal.timeout(context.config.recallTimeoutMs);
-    const groups = await memory.groups.resolveMany(['workspace', 'user']);
-    const workspace = groups.find((group) => group.scope === 'workspace')?.groupId;
-    const user = groups.find((group) => group.scope === 'user')?.groupId;
-    if (workspace !== undefined) {
-      try {
-        tier = await refreshTier(memory.client, { workspace, ...(user === undefined ? {} : { user }) }, undefined, now, signal);
-        await writeTier(file, tier);
-        drain = false;
-      } catch {
-        return { outcome: 'no-brief', detail: 'graphiti-unavailable', drain: true };
-      }
+  const sessionId = context.hook.sessionId;
+  const groups = await memory.groups.resolveMany(['workspace', 'user', 'session'], sessionId === undefined ? {} : { sessionId });
+  const groupOf = (scope: string): string | undefined => groups.find((group) => group.scope === scope)?.groupId;
+  const workspace = groupOf('workspace');
+  if (workspace === undefined) return { outcome: 'no-workspace' };
+  const user = groupOf('user');
+  const store = new LocalTierStore(context.stateDirectory, now);
+  let tier = await store.read(context.endpoint, workspace);
+  let drain = tier?.refreshedAt === undefined || now().getTime() - Date.parse(tier.refreshedAt) > TIER_STALE_MS;
+  let detail: string | undefined;
+  if (tier?.refreshedAt === undefined) {
+    // Cold: one bounded read now, so the brief says what memory holds, not only what was done here.
+    let refresh: TierRefresh | undefined;
+    try {
+      const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
+      refresh = await refreshTier(memory.api, { workspace, ...(user === undefined ? {} : { user }) }, now, AbortSignal.timeout(remaining));
+      drain = false;
+    } catch {
+      detail = 'graphiti-unavailable';
+    }
+    if (refresh !== undefined) {
+      // The brief comes from what was read; writing it down must not cost this session its brief.
+      await boundedTierWrite(store.saveRefresh(context.endpoint, workspace, refresh));
+      tier = withRefresh(tier ?? emptyTier(context.endpoint, workspace, now()), refresh, now());
     }
   }
-  const brief = renderBrief(tier, context.config.briefBudget, now());
-  if (brief === undefined) return { outcome: 'empty', drain };
-  return { outcome: tier === undefined ? 'brief' : `brief (${describeAge(tier.updatedAt, now())} old)`, context: brief, drain };
+  const brief = await renderBrief(tier, context.config.briefBudget, now(), groupOf('session'));
+  const extra = detail === undefined ? {} : { detail };
+  if (brief === undefined) return tier === undefined && detail !== undefined ? { outcome: 'no-brief', detail, drain: true } : { outcome: 'empty', drain, ...extra };
+  return { outcome: tier === undefined ? 'brief' : `brief (${describeAge(tier.updatedAt, now())} old)`, context: brief, drain, ...extra };
 }

@@ -95,6 +95,8 @@ export interface OpenedMemory {
   readonly container: Container;
   readonly layout: StateLayout;
   readonly client: GraphitiApi;
+  /** `client` with every request that carries memory content or a query recorded in the audit log: read through this. */
+  readonly api: GraphitiApi;
   readonly configuration: MemoryConfiguration;
   readonly recall: RecallService;
   readonly groups: GroupIdResolver;
@@ -125,7 +127,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   container.bind(AuditLog).toConstantValue(audit);
   container.bind(PendingMemoryStore).toConstantValue(pending);
   // Every request that carries memory content is recorded in the shared audit log (metadata only).
-  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint }));
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
   container.bind(GroupRecorderOptions).toConstantValue({ tool: options.tool });
   container.bind(Clock).toConstantValue(options.clock ?? new SystemClock());
   container.bind(Logger).toConstantValue(logger);
@@ -173,6 +175,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     container,
     layout,
     client: options.client,
+    api: container.get<GraphitiConnection>(GraphitiConnection).current() ?? options.client,
     configuration: container.get<MemoryConfiguration>(MemoryConfiguration),
     recall: container.get<RecallService>(RecallService),
     groups: container.get<GroupIdResolver>(GroupIdResolver),

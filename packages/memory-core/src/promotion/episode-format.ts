@@ -121,6 +121,77 @@ export function neutraliseEpisodeTags(text: string): string {
   return text.replace(/<(?=\s*\/?\s*graphiti_(?:episode|memory))/gi, '&lt;');
 }
 
+/**
+ * How a promotion's episode is named: `promotionMessageName` gives `graphiti-memory.promotion.<32 hex>`.
+ * Spelled out here because this module has no runtime imports; a test keeps the two in step.
+ */
+const PROMOTION_EPISODE_NAME = /^graphiti-memory\.promotion\.[0-9a-f]{32}$/;
+
+/** Whether `name` is the name the product gives a promoted memory's episode (a chat turn's never is). */
+export function isPromotionEpisodeName(name: string): boolean {
+  return PROMOTION_EPISODE_NAME.test(name);
+}
+
+export interface ParsedEpisodeBlock {
+  readonly attributes: Readonly<Record<string, string>>;
+  /** The text between the tags, as stored (episode tags in it stay neutralised). */
+  readonly text: string;
+}
+
+const BLOCK_PATTERN = /^<graphiti_episode((?:\s+[a-z_]+="[^"]*")*)\s*>\n([\s\S]*)\n<\/graphiti_episode>$/;
+const ATTRIBUTE_PATTERN = /([a-z_]+)="([^"]*)"/g;
+
+/**
+ * The one block `formatEpisodeBlock` writes, when it is the whole of `content` (trailing whitespace
+ * aside); `undefined` for anything else, a block quoted inside other text included.
+ */
+export function parseEpisodeBlock(content: string): ParsedEpisodeBlock | undefined {
+  const match = BLOCK_PATTERN.exec(content.trimEnd());
+  if (match === null) return undefined;
+  const text = match[2] ?? '';
+  // The formatter neutralises every episode tag in the text; a raw one means someone else wrote this.
+  if (/<\s*\/?\s*graphiti_episode/i.test(text)) return undefined;
+  const attributes: Record<string, string> = {};
+  for (const [, name, value] of (match[1] ?? '').matchAll(ATTRIBUTE_PATTERN)) {
+    if (name !== undefined && value !== undefined) attributes[name] = unescapeAttribute(value);
+  }
+  return { attributes, text };
+}
+
+export interface StoredPromotion {
+  readonly kind: PromotionKind;
+  readonly scope: PromotionScope;
+  /** The `recorded_at` attribute (ISO 8601), as written. */
+  readonly recordedAt: string;
+  readonly text: string;
+}
+
+/**
+ * Graphiti stores a message as `"{role or ''}({role_type}): {content}"` (both faces); a promotion is
+ * sent with no role and `role_type: "system"`.
+ */
+const STORED_PROMOTION_PREFIX = '(system): ';
+
+/**
+ * The promoted memory an episode read back from Graphiti holds, or `undefined` when the episode is
+ * not one the product promoted: its name must be a promotion's name, its stored body a system
+ * message, and that message exactly one episode block of a known kind and scope. Content alone never
+ * makes a promotion, so a chat turn quoting the markup stays a chat turn.
+ */
+export function parsePromotionEpisode(episode: { readonly name: string; readonly content: string }): StoredPromotion | undefined {
+  if (!isPromotionEpisodeName(episode.name) || !episode.content.startsWith(STORED_PROMOTION_PREFIX)) return undefined;
+  const block = parseEpisodeBlock(episode.content.slice(STORED_PROMOTION_PREFIX.length));
+  if (block === undefined) return undefined;
+  const { kind, scope, recorded_at: recordedAt } = block.attributes;
+  const text = block.text.trim();
+  if (!isPromotionKind(kind) || (scope !== 'workspace' && scope !== 'user') || recordedAt === undefined || text === '') return undefined;
+  return { kind, scope, recordedAt, text };
+}
+
+function unescapeAttribute(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -9,13 +9,18 @@ export {
   formatEpisodeBlock,
   formatOwnershipContext,
   formatPromotionEpisode,
+  isPromotionEpisodeName,
   isPromotionKind,
   neutraliseEpisodeTags,
+  parseEpisodeBlock,
+  parsePromotionEpisode,
   PROMOTION_KINDS,
   type OwnershipContextInput,
+  type ParsedEpisodeBlock,
   type PromotionEpisodeInput,
   type PromotionKind,
   type PromotionScope,
+  type StoredPromotion,
 } from './episode-format.js';
 export { MemoryPromotion, QueuedMemoryPromotion, type PromotionOutcome } from './memory-promotion.js';
 export {

@@ -1,0 +1,87 @@
+// The hook handlers keep a session's facts to that session: UserPromptSubmit caches what recall
+// returned with each fact's group, and the next session's cached recall and SessionStart brief
+// (Graphiti unreachable) show the workspace's facts, never the other session's. Real handlers and
+// a real tier on disk; memory-core's recall and group resolver stand in for the network.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { MemoryScope, RecalledFact, RecallResult } from '@graphiti-memory/memory-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HookContext } from './hook-context.js';
+import type { HookMemory } from './hook-memory.js';
+import { handlePromptSubmit } from './prompt-submit.js';
+import { handleSessionStart } from './session-start.js';
+
+const ENDPOINT = 'http://127.0.0.1:8000';
+const NOW = () => new Date('2026-11-23T12:00:00Z');
+
+function recalled(uuid: string, fact: string, scope: MemoryScope): RecalledFact {
+  return { uuid, name: 'RELATES_TO', fact, valid_at: null, invalid_at: null, expired_at: null, created_at: '2026-11-20T10:00:00Z', scope, rank: 0 };
+}
+
+/** Recall answers `facts` (or misses the deadline); groups resolve as memory-core's resolver does. */
+function memory(answer: readonly RecalledFact[] | 'timeout'): HookMemory {
+  const result: RecallResult =
+    answer === 'timeout'
+      ? { outcome: 'timeout', facts: [], timedOut: true, elapsedMs: 750, scopes: ['session', 'workspace'], errors: [] }
+      : { outcome: 'hit', facts: answer, timedOut: false, elapsedMs: 5, scopes: ['session', 'workspace'], errors: [] };
+  const groupOf = (scope: MemoryScope, sessionId: string | undefined): string | undefined =>
+    scope === 'session' ? (sessionId === undefined ? undefined : `gm_session_${sessionId}`) : `gm_${scope}_1`;
+  return {
+    guard: { redact: async (text: string) => ({ text, findings: [] }) },
+    recall: { recall: async () => result },
+    groups: {
+      resolve: async (scope: MemoryScope, context: { sessionId?: string } = {}) => groupOf(scope, context.sessionId),
+      resolveMany: async (scopes: readonly MemoryScope[], context: { sessionId?: string } = {}) =>
+        scopes.flatMap((scope) => {
+          const groupId = groupOf(scope, context.sessionId);
+          return groupId === undefined ? [] : [{ scope, groupId }];
+        }),
+    },
+    // Graphiti is unreachable for SessionStart's refresh.
+    client: {
+      getEpisodes: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+      search: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+    },
+  } as unknown as HookMemory;
+}
+
+let stateDirectory: string;
+
+function context(event: 'UserPromptSubmit' | 'SessionStart', sessionId: string, prompt?: string): HookContext {
+  return {
+    hook: { event, sessionId, transcriptPath: undefined, cwd: undefined, prompt },
+    config: { recallTimeoutMs: 750, maxFacts: 10, scopes: undefined, briefBudget: 1_500 },
+    endpoint: ENDPOINT,
+    stateDirectory,
+  } as unknown as HookContext;
+}
+
+beforeEach(async () => {
+  stateDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'tier-handlers-'));
+});
+afterEach(async () => {
+  await fs.rm(stateDirectory, { recursive: true, force: true });
+});
+
+describe('session facts in the hooks', () => {
+  it("never shows session A's facts in session B's cached recall or brief", async () => {
+    const facts = [recalled('s-a', 'The flaky login test is debugged in session A', 'session'), recalled('w-1', 'The login test runs on Playwright', 'workspace')];
+    const first = await handlePromptSubmit(context('UserPromptSubmit', 'a', 'the flaky login test'), memory(facts), Date.now(), NOW);
+    expect(first.context).toContain('flaky login test');
+
+    const cachedInA = await handlePromptSubmit(context('UserPromptSubmit', 'a', 'the flaky login test'), memory('timeout'), Date.now(), NOW);
+    expect(cachedInA).toMatchObject({ outcome: 'cached' });
+    expect(cachedInA.context).toContain('flaky login test');
+
+    const cachedInB = await handlePromptSubmit(context('UserPromptSubmit', 'b', 'the flaky login test'), memory('timeout'), Date.now(), NOW);
+    expect(cachedInB.context).toContain('runs on Playwright');
+    expect(cachedInB.context).not.toContain('flaky login test');
+
+    const briefInB = await handleSessionStart(context('SessionStart', 'b'), memory('timeout'), Date.now(), NOW);
+    expect(briefInB).toMatchObject({ detail: 'graphiti-unavailable', drain: true });
+    expect(briefInB.context).toContain('runs on Playwright');
+    expect(briefInB.context).not.toContain('flaky login test');
+    expect((await handleSessionStart(context('SessionStart', 'a'), memory('timeout'), Date.now(), NOW)).context).toContain('flaky login test');
+  });
+});
