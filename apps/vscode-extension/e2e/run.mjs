@@ -102,6 +102,19 @@ async function keepBuiltinChatEnabled(page, port) {
   if (stored !== true) throw new Error('Could not seed builtinChatExtensionEnablementMigration in the workbench state.');
 }
 
+/** Copies Copilot Chat's logs (its hook runs among them) of the session into the artifacts. */
+function copyCopilotLogs(userData, sessionName) {
+  const logs = path.join(userData, 'logs');
+  for (const run of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+    for (const host of fs.readdirSync(path.join(logs, run)).filter((name) => name.startsWith('exthost'))) {
+      const folder = path.join(logs, run, host, 'GitHub.copilot-chat');
+      for (const file of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+        fs.copyFileSync(path.join(folder, file), path.join(artifactsDirectory, `${sessionName}-${host}-${file.replace(/[^a-z0-9.-]/gi, '_')}`));
+      }
+    }
+  }
+}
+
 async function runSession(session, tools, vsix, supportVsix, emulator) {
   const temporary = fs.mkdtempSync(path.join(os.tmpdir(), `graphiti-e2e-${session.name}-`));
   const home = path.join(temporary, 'home');
@@ -223,8 +236,9 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
     await context?.close().catch(() => undefined);
     await control.close();
     if (model) {
-      // What Copilot sent the model (scripted test prompts only): the first place to look when the suite fails.
+      // What Copilot sent the model and its logs (scripted test prompts only): where to look when the suite fails.
       fs.writeFileSync(path.join(artifactsDirectory, `${session.name}-model-requests.json`), JSON.stringify(model.requests, null, 2));
+      copyCopilotLogs(userData, session.name);
       await model.close();
     }
     processes.stopAll();

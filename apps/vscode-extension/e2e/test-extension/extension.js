@@ -1,5 +1,6 @@
 // Test-only extension: a scripted language model that records every prompt it receives, and a
 // second chat participant (`@echo`) whose turns VS Code persists like any other participant's.
+const path = require('node:path');
 const vscode = require('vscode');
 
 /** Every request the scripted model received, newest last: the prompt text of all its messages. */
@@ -29,6 +30,8 @@ exports.activate = (context) => {
       return {};
     }),
     vscode.commands.registerCommand('graphitiE2e.receivedPrompts', () => receivedPrompts.slice()),
+    // Every extension's log folder of this extension host: where Copilot Chat logs the hooks it ran.
+    vscode.commands.registerCommand('graphitiE2e.extensionLogsFolder', () => path.dirname(context.logUri.fsPath)),
   );
   // The e2e runner names the suite to run in this window; it reports its end to the runner.
   const suite = process.env.GRAPHITI_E2E_SUITE;

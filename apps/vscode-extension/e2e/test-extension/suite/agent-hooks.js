@@ -9,6 +9,7 @@ const path = require('node:path');
 const vscode = require('vscode');
 const { assert, control, waitFor, sleep, runTests, emulatorUrl } = require('./harness.js');
 const { setSetting, grantConsent, writes, isSearchRequest } = require('./memory-helpers.js');
+const { copilotHookRuns, ourRuns, hooksLogFile } = require('./copilot-hooks-log.js');
 
 const COPILOT_HOOKS_FILE = path.join(os.homedir(), '.copilot', 'hooks', 'graphiti-memory.json');
 const CLAUDE_SETTINGS = path.join(os.homedir(), '.claude', 'settings.json');
@@ -47,9 +48,12 @@ function agentRequestsFor(requests, prompt) {
 }
 
 let selector;
+let modelMissing;
 /** Waits until Copilot lists the scripted Ollama model (its BYOK provider asked the server). */
 async function copilotModel() {
   if (selector) return selector;
+  // Once missing, every later test fails at once instead of waiting again.
+  if (modelMissing) throw modelMissing;
   const model = await waitFor(
     `Copilot's Ollama provider to list ${OLLAMA_MODEL}`,
     async () => {
@@ -60,7 +64,12 @@ async function copilotModel() {
     1_000,
   ).catch(async (error) => {
     const all = await vscode.lm.selectChatModels();
-    throw new Error(`${error.message}; models listed: ${JSON.stringify(all.map((model) => `${model.vendor}/${model.id}`))}`);
+    const copilot = vscode.extensions.getExtension('GitHub.copilot-chat');
+    modelMissing = new Error(
+      `${error.message}; models listed: ${JSON.stringify(all.map((model) => `${model.vendor}/${model.id}`))}; ` +
+        `Copilot Chat ${copilot ? (copilot.isActive ? 'is active' : 'is not active (disabled? see keepBuiltinChatEnabled in run.mjs)') : 'is not installed'}`,
+    );
+    throw modelMissing;
   });
   selector = { vendor: 'ollama', id: model.id };
   return selector;
@@ -76,6 +85,7 @@ async function askAgent(prompt, { newSession = false } = {}) {
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
     await sleep(500);
   }
+  const answersBefore = (await answersShown()).length;
   await vscode.commands.executeCommand('workbench.action.chat.open', { mode: 'agent', query: prompt, isPartialQuery: false, modelSelector });
   const requests = await waitFor(
     'the agent loop to send the model the tool result',
@@ -92,14 +102,42 @@ async function askAgent(prompt, { newSession = false } = {}) {
   });
   await waitFor(
     'the agent answer in the chat view',
-    async () => {
-      const { texts } = await control('POST /ui/text', { selector: '.interactive-item-container.interactive-response', timeoutMs: 1_000 });
-      return texts.some((text) => text.includes(ANSWER_PREFIX));
-    },
+    async () => (await answersShown()).length > answersBefore,
     30_000,
     250,
   );
   return requests;
+}
+
+/** The scripted answers the chat view shows. */
+async function answersShown() {
+  const { texts } = await control('POST /ui/text', { selector: '.interactive-item-container.interactive-response', timeoutMs: 1_000 });
+  return texts.filter((text) => text.includes(ANSWER_PREFIX));
+}
+
+/**
+ * Waits until Copilot ran our Stop hook `count` times since `runsBefore` hook runs, and returns our
+ * hook runs since then.
+ */
+async function ourRunsUntilStop(runsBefore, count = 1) {
+  return waitFor(
+    `Copilot to run our Stop hook (${count})`,
+    async () => {
+      const runs = ourRuns((await copilotHookRuns()).slice(runsBefore));
+      return runs.filter((entry) => entry.event === 'Stop' && entry.outcome !== undefined).length >= count ? runs : undefined;
+    },
+    30_000,
+    250,
+  ).catch(async (error) => {
+    throw new Error(`${error.message}; Copilot's hook runs: ${JSON.stringify((await copilotHookRuns()).map(({ run, event, outcome }) => ({ run, event, outcome })))} (${await hooksLogFile()})`);
+  });
+}
+
+/** `{ event: count }` of hook runs. */
+function eventCounts(runs) {
+  const counts = {};
+  for (const entry of runs) counts[entry.event] = (counts[entry.event] ?? 0) + 1;
+  return counts;
 }
 
 /** Every message sent to Graphiti since the last reset, on either face, with its group. */
@@ -153,6 +191,7 @@ const tests = [
       // Recall finds facts, and the emulator extracts them shortly after storing the episode.
       await waitFor('the decision to be a fact in Graphiti', async () => (await control('GET /emulator/facts')).some((fact) => /Fly\.io/.test(fact.fact)), 30_000);
       await control('POST /emulator/reset');
+      const runsBefore = (await copilotHookRuns()).length;
       const requests = await askAgent(DEPLOY_PROMPT);
       const [first, ...rest] = requests;
       const firstUser = lastUserText(first);
@@ -167,6 +206,12 @@ const tests = [
       assert.equal(lastUserText(afterTool), firstUser, 'the user message after the tool round differs from the one before it');
       const searches = (await control('GET /emulator/requests')).filter(isSearchRequest);
       assert.ok(searches.length >= 1, 'the hook never searched Graphiti');
+      // Copilot ran our hooks, per its own log: a new session's SessionStart, UserPromptSubmit once
+      // for the user turn (not again after the tool round), and Stop at the end of the loop.
+      const runs = await ourRunsUntilStop(runsBefore);
+      assert.deepEqual(eventCounts(runs), { SessionStart: 1, UserPromptSubmit: 1, Stop: 1 });
+      for (const entry of runs) assert.equal(entry.outcome, 'Success', `${entry.event}: ${entry.outcome}`);
+      assert.equal(runs.find((entry) => entry.event === 'Stop').input?.stop_hook_active, false);
       // The chat with Copilot's answer, without the toasts that cover part of it.
       await vscode.commands.executeCommand('notifications.clearAll');
       await control('POST /ui/screenshot', { name: 'agent-hooks-copilot-answer' });
@@ -182,11 +227,13 @@ const tests = [
       const first = await waitFor('the agent turn to reach Graphiti as a user and an assistant message', async () => turnMessages(await sentMessages(), DEPLOY_PROMPT), 45_000, 500).catch(explain);
       // A second turn of the same session: no SessionStart this time, so the memory in its request
       // is UserPromptSubmit's recall alone; its Stop reads the whole transcript again.
+      const runsBefore = (await copilotHookRuns()).length;
       const [second] = await askAgent(SECOND_PROMPT);
       const secondUser = lastUserText(second);
       assert.match(secondUser, MEMORY_BLOCK, `the second turn's user message has no recalled decision: ${secondUser.slice(0, 2000)}`);
       assert.equal(secondUser.split('<graphiti_memory>').length - 1, 1, `not one memory block in the second turn: ${secondUser.slice(0, 2000)}`);
       await waitFor('the second turn to reach Graphiti', async () => turnMessages(await sentMessages(), SECOND_PROMPT), 45_000, 500).catch(explain);
+      assert.deepEqual(eventCounts(await ourRunsUntilStop(runsBefore)), { UserPromptSubmit: 1, Stop: 1 });
       await sleep(2_000);
       const sent = await sentMessages();
       const secondTurn = turnMessages(sent, SECOND_PROMPT);
@@ -198,20 +245,33 @@ const tests = [
     },
   },
   {
-    name: '11d Disconnect: the hook file goes, and the agent\'s next turns carry no memory and send nothing',
+    name: '11d Disconnect: the hook file goes, Copilot soon stops running our hooks, and no turn carries memory or sends anything',
     fn: async () => {
       await control('POST /ui/run-command', { title: 'Graphiti Memory: Disconnect Copilot Agent and Claude Code' });
       await control('POST /ui/click-button', { name: 'Disconnect', exact: true });
       await waitFor('the Copilot hooks file to go', async () => !fs.existsSync(COPILOT_HOOKS_FILE), 20_000);
       await waitFor('Show Status to list no connected agent', async () => (await vscode.commands.executeCommand('graphitiMemory.showStatus')).agents.length === 0, 20_000);
       await control('POST /emulator/reset');
-      // VS Code notices the removed file a little later; until then the hook may still run, and the
-      // runner, with the consent gone from the user config, sends and prints nothing.
+      // VS Code notices the removed file a little later; until then Copilot may still run the hook,
+      // and the runner, with the consent gone from the user config, prints and sends nothing.
       const prompt = 'Which region hosts the billing API?';
-      const requests = await askAgent(prompt, { newSession: true });
-      for (const body of requests) assert.doesNotMatch(body.messages.map(textOf).join('\n'), /graphiti_memory/);
-      // The Stop hook of a connected runner delivers within seconds (11c); give it more than that.
-      await sleep(8_000);
+      let asked = 0;
+      await waitFor(
+        'a turn for which Copilot runs none of our hooks',
+        async () => {
+          const runsBefore = (await copilotHookRuns()).length;
+          asked += 1;
+          const requests = await askAgent(`${prompt} (${asked})`, { newSession: asked === 1 });
+          for (const body of requests) assert.doesNotMatch(body.messages.map(textOf).join('\n'), /graphiti_memory/, 'memory reached the model after Disconnect');
+          // UserPromptSubmit runs before the model is asked; give its log lines a moment to land.
+          await sleep(1_000);
+          return ourRuns((await copilotHookRuns()).slice(runsBefore)).length === 0;
+        },
+        60_000,
+        500,
+      );
+      // A Stop hook that still ran would deliver within seconds (11c); give it that long.
+      await sleep(5_000);
       const seen = await control('GET /emulator/requests');
       assert.deepEqual(seen.filter(isSearchRequest), [], 'a search reached Graphiti after Disconnect');
       assert.equal(writes(seen).flatMap((write) => write.messages).filter((message) => message.content.includes(prompt)).length, 0, 'a turn was stored after Disconnect');
