@@ -81,7 +81,8 @@ async function keepBuiltinChatEnabled(page, port) {
   const stored = await page.evaluate(
     ({ database, store, key }) =>
       new Promise((resolve, reject) => {
-        const opening = indexedDB.open(database);
+        // Runs in the page: the browser's IndexedDB of the server's origin.
+        const opening = globalThis.indexedDB.open(database);
         opening.onupgradeneeded = () => {
           if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
         };
