@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startControlServer } from './lib/control-server.mjs';
 import { agentScript, startModelServer } from './lib/model-server.mjs';
-import { ProcessGroup, freePort, waitForPort } from './lib/processes.mjs';
+import { ProcessGroup, freePort, stopProcessesNaming, waitForPort } from './lib/processes.mjs';
 import { ensureTools } from './setup.mjs';
 
 const extensionRoot = path.resolve(import.meta.dirname, '..');
@@ -243,6 +243,8 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
       await model.close();
     }
     processes.stopAll();
+    const leftBehind = stopProcessesNaming(temporary);
+    if (leftBehind.length > 0) console.log(`  (stopped ${leftBehind.length} process(es) of the session left running: ${leftBehind.join(', ')})`);
     fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3 });
   }
 }
@@ -266,6 +268,7 @@ try {
     }
   } finally {
     await emulator.close();
+    fs.rmSync(supportVsix, { force: true });
   }
   const failed = results.filter((result) => !result.ok).length;
   const passed = results.length - failed;

@@ -67,7 +67,8 @@ async function copilotModel() {
     const copilot = vscode.extensions.getExtension('GitHub.copilot-chat');
     modelMissing = new Error(
       `${error.message}; models listed: ${JSON.stringify(all.map((model) => `${model.vendor}/${model.id}`))}; ` +
-        `Copilot Chat ${copilot ? (copilot.isActive ? 'is active' : 'is not active (disabled? see keepBuiltinChatEnabled in run.mjs)') : 'is not installed'}`,
+        // A disabled extension is not listed at all.
+        `Copilot Chat ${copilot ? (copilot.isActive ? 'is active' : 'is not active') : 'is missing or disabled (see keepBuiltinChatEnabled in run.mjs)'}`,
     );
     throw modelMissing;
   });
