@@ -243,6 +243,8 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
       await model.close();
     }
     processes.stopAll();
+    // A moment for the killed process groups to go, so that only processes outside them are left.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const leftBehind = stopProcessesNaming(temporary);
     if (leftBehind.length > 0) console.log(`  (stopped ${leftBehind.length} process(es) of the session left running: ${leftBehind.join(', ')})`);
     fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3 });
