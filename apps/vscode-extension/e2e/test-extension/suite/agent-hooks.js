@@ -178,7 +178,9 @@ const tests = [
       const command = file.hooks.userPromptSubmitted[0].command;
       assert.ok(command.includes('hook-runner.cjs'), `the hook does not run the bundled runner: ${command}`);
       assert.ok(path.isAbsolute(command.split(' ').find((word) => word.endsWith('hook-runner.cjs')).replace(/'/g, '')), command);
-      assert.ok(fs.existsSync(CLAUDE_SETTINGS), 'Claude Code settings were not written');
+      // Connect writes Copilot's file first, then Claude Code's.
+      await waitFor('Claude Code settings', async () => fs.existsSync(CLAUDE_SETTINGS), 20_000);
+      await waitFor('Show Status to list both agents', async () => (await vscode.commands.executeCommand('graphitiMemory.showStatus')).agents.length === 2, 20_000);
       for (const written of [COPILOT_HOOKS_FILE, CLAUDE_SETTINGS]) assert.doesNotMatch(fs.readFileSync(written, 'utf8'), /api[-_]?key/i);
       const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
       assert.deepEqual(status.agents, ['Copilot agent mode', 'Claude Code']);
