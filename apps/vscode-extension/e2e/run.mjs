@@ -10,7 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startControlServer } from './lib/control-server.mjs';
-import { ProcessGroup, freePort, waitForPort } from './lib/processes.mjs';
+import { agentScript, startModelServer } from './lib/model-server.mjs';
+import { ProcessGroup, freePort, stopProcessesNaming, waitForPort } from './lib/processes.mjs';
 import { ensureTools } from './setup.mjs';
 
 const extensionRoot = path.resolve(import.meta.dirname, '..');
@@ -23,11 +24,15 @@ if (flags.face !== 'rest' && flags.face !== 'mcp') {
   process.exit(2);
 }
 
-/** Each session is one VS Code server + one browser page running one suite in the extension host. */
+/**
+ * Each session is one VS Code server + one browser page running one suite in the extension host.
+ * `copilot`: the built-in Copilot Chat runs its real agent loop, signed out, on a scripted local
+ * model through its bring-your-own-key Ollama provider (lib/model-server.mjs).
+ */
 const sessions = [
   { name: 'trusted', suite: 'trusted.js', trustFeature: false, timeoutMs: 300_000 },
   { name: 'untrusted', suite: 'untrusted.js', trustFeature: true, timeoutMs: 120_000 },
-  { name: 'agent-hooks', suite: 'agent-hooks.js', trustFeature: false, timeoutMs: 180_000 },
+  { name: 'agent-hooks', suite: 'agent-hooks.js', trustFeature: false, copilot: true, timeoutMs: 300_000 },
 ];
 
 const started = Date.now();
@@ -64,6 +69,53 @@ function packageSupportExtension() {
   return file;
 }
 
+/**
+ * VS Code 1.139 disables the built-in Copilot Chat on a first start whose chat setup never completed
+ * (ensureChatExtensionInitialDisabledState in the workbench), unless its global state says that
+ * migration already ran. The web workbench keeps that state in IndexedDB, so the flag goes there
+ * from a same-origin page (a 404 of the server) before the workbench loads. With a BYOK model
+ * configured, VS Code then treats chat setup as done.
+ */
+async function keepBuiltinChatEnabled(page, port) {
+  await page.goto(`http://127.0.0.1:${port}/graphiti-e2e-storage-seed`);
+  const stored = await page.evaluate(
+    ({ database, store, key }) =>
+      new Promise((resolve, reject) => {
+        // Runs in the page: the browser's IndexedDB of the server's origin.
+        const opening = globalThis.indexedDB.open(database);
+        opening.onupgradeneeded = () => {
+          if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
+        };
+        opening.onerror = () => reject(new Error(`opening ${database}: ${opening.error}`));
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const transaction = db.transaction(store, 'readwrite');
+          transaction.objectStore(store).put('true', key);
+          transaction.oncomplete = () => {
+            db.close();
+            resolve(true);
+          };
+          transaction.onerror = () => reject(new Error(`writing ${key}: ${transaction.error}`));
+        };
+      }),
+    { database: 'vscode-web-state-db-global', store: 'ItemTable', key: 'builtinChatExtensionEnablementMigration' },
+  );
+  if (stored !== true) throw new Error('Could not seed builtinChatExtensionEnablementMigration in the workbench state.');
+}
+
+/** Copies Copilot Chat's logs (its hook runs among them) of the session into the artifacts. */
+function copyCopilotLogs(userData, sessionName) {
+  const logs = path.join(userData, 'logs');
+  for (const run of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+    for (const host of fs.readdirSync(path.join(logs, run)).filter((name) => name.startsWith('exthost'))) {
+      const folder = path.join(logs, run, host, 'GitHub.copilot-chat');
+      for (const file of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+        fs.copyFileSync(path.join(folder, file), path.join(artifactsDirectory, `${sessionName}-${host}-${file.replace(/[^a-z0-9.-]/gi, '_')}`));
+      }
+    }
+  }
+}
+
 async function runSession(session, tools, vsix, supportVsix, emulator) {
   const temporary = fs.mkdtempSync(path.join(os.tmpdir(), `graphiti-e2e-${session.name}-`));
   const home = path.join(temporary, 'home');
@@ -90,6 +142,11 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
       2,
     ),
   );
+  // Copilot's BYOK models are read from this file at startup; the model answers before VS Code asks.
+  const model = session.copilot ? await startModelServer({ script: agentScript({ toolFile: path.join(workspace, 'README.md') }) }) : undefined;
+  if (model) {
+    fs.writeFileSync(path.join(userData, 'User', 'chatLanguageModels.json'), JSON.stringify([{ name: 'Local', vendor: 'ollama', url: model.url }], null, 2));
+  }
   const environment = {
     ...process.env,
     HOME: home,
@@ -114,6 +171,7 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
   const finished = new Promise((resolve) => (finish = resolve));
   const control = await startControlServer({
     emulator,
+    model,
     page: () => page,
     artifactsDirectory,
     // The suite runs from the test extension's activation (not as VS Code "extension tests", in
@@ -139,10 +197,16 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
       '--extensions-dir', extensions,
       '--user-data-dir', userData,
       '--server-data-dir', path.join(temporary, 'server-data'),
-      // `@hooks` (test extension) reads the hooks VS Code resolved: request.hooks is private API.
-      '--enable-proposed-api', 'graphiti-memory-e2e.graphiti-memory-e2e-support',
     ],
-    { env: { ...environment, GRAPHITI_E2E_CONTROL: control.url, GRAPHITI_E2E_EMULATOR: emulator.url, GRAPHITI_E2E_SUITE: session.suite } },
+    {
+      env: {
+        ...environment,
+        GRAPHITI_E2E_CONTROL: control.url,
+        GRAPHITI_E2E_EMULATOR: emulator.url,
+        GRAPHITI_E2E_SUITE: session.suite,
+        ...(model ? { GRAPHITI_E2E_OLLAMA_MODEL: model.model } : {}),
+      },
+    },
   );
   const { chromium } = await import(pathToFileURL(path.join(tools.playwright, 'index.mjs')).href);
   let context;
@@ -155,6 +219,7 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = context.pages()[0] ?? (await context.newPage());
+    if (session.copilot) await keepBuiltinChatEnabled(page, port);
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
     const timer = setTimeout(() => finish({ code: 'timeout' }), session.timeoutMs);
     const outcome = await finished;
@@ -171,7 +236,17 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
   } finally {
     await context?.close().catch(() => undefined);
     await control.close();
+    if (model) {
+      // What Copilot sent the model and its logs (scripted test prompts only): where to look when the suite fails.
+      fs.writeFileSync(path.join(artifactsDirectory, `${session.name}-model-requests.json`), JSON.stringify(model.requests, null, 2));
+      copyCopilotLogs(userData, session.name);
+      await model.close();
+    }
     processes.stopAll();
+    // A moment for the killed process groups to go, so that only processes outside them are left.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const leftBehind = stopProcessesNaming(temporary);
+    if (leftBehind.length > 0) console.log(`  (stopped ${leftBehind.length} process(es) of the session left running: ${leftBehind.join(', ')})`);
     fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3 });
   }
 }
@@ -195,6 +270,7 @@ try {
     }
   } finally {
     await emulator.close();
+    fs.rmSync(supportVsix, { force: true });
   }
   const failed = results.filter((result) => !result.ok).length;
   const passed = results.length - failed;

@@ -1,13 +1,21 @@
 // The bridge between the tests running inside VS Code's extension host and this runner: the tests
 // ask, over loopback HTTP, for what only the runner can do (read the emulator's request log, inject
-// faults, click a button of a modal dialog in the browser, take a screenshot) and report results.
+// faults, read what the scripted Copilot model received, click a button of a modal dialog in the
+// browser, take a screenshot) and report results.
 import http from 'node:http';
 
 /**
- * @param {{ emulator: any, page: () => any, artifactsDirectory: string, onReport: (report: any) => void, onDone: (outcome: any) => void }} options
+ * @param {{ emulator: any, model?: any, page: () => any, artifactsDirectory: string, onReport: (report: any) => void, onDone: (outcome: any) => void }} options
  */
-export async function startControlServer({ emulator, page, artifactsDirectory, onReport, onDone }) {
+export async function startControlServer({ emulator, model, page, artifactsDirectory, onReport, onDone }) {
+  const needModel = () => {
+    if (!model) throw new Error('this session has no scripted Copilot model (set copilot: true on the session in run.mjs)');
+    return model;
+  };
   const routes = {
+    // Every chat completion request body Copilot sent to the scripted model, oldest first.
+    'GET /model/requests': () => needModel().chatRequests(),
+    'GET /model/info': () => ({ url: needModel().url, model: needModel().model }),
     'GET /emulator/requests': () =>
       emulator.requests.map((request) => ({ method: request.method, path: request.path, body: request.body, status: request.status })),
     'POST /emulator/reset': () => {
@@ -20,6 +28,7 @@ export async function startControlServer({ emulator, page, artifactsDirectory, o
       return { ok: true };
     },
     'GET /emulator/episodes': () => emulator.state.episodes(),
+    'GET /emulator/facts': () => emulator.state.facts(),
     'POST /ui/click-button': async (body) => {
       // `pattern`: a regular expression for buttons whose title differs by VS Code version or place.
       const name = typeof body.pattern === 'string' ? new RegExp(body.pattern) : body.name;

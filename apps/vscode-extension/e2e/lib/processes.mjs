@@ -1,6 +1,7 @@
 // Every process the e2e run starts is tracked by process id and stopped at the end, even when a
 // test fails or the run is interrupted: VS Code's extension hosts otherwise linger for hours.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 
 export class ProcessGroup {
@@ -74,4 +75,33 @@ export async function waitForPort(port, timeoutMs, child) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`Nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms.${child ? `\n${child.output}` : ''}`);
+}
+
+/**
+ * Stops, by process id, every process whose command line names `folder` (a session's unique
+ * temporary folder): the agent hook server a hook runner started detached, in its own process
+ * group, outlives the VS Code server otherwise. Linux only (reads /proc), as the setup is.
+ * @returns {string[]} what was signalled: each process id with its program and flags (no paths)
+ */
+export function stopProcessesNaming(folder) {
+  const stopped = [];
+  for (const name of fs.readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    let commandLine;
+    try {
+      commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    if (!commandLine.includes(folder)) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+      const words = commandLine.split('\0').filter(Boolean).slice(1).map((word) => (word.startsWith('-') ? word : word.split('/').at(-1)));
+      stopped.push(`${pid} (${words.join(' ').slice(0, 80)})`);
+    } catch {
+      // already gone
+    }
+  }
+  return stopped;
 }

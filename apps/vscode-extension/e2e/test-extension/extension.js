@@ -1,13 +1,10 @@
-// Test-only extension: a scripted language model that records every prompt it receives, a second
-// chat participant (`@echo`) whose turns VS Code persists like any other participant's, and
-// `@hooks`, which runs the chat hooks VS Code resolved the way Copilot's agent loop does.
+// Test-only extension: a scripted language model that records every prompt it receives, and a
+// second chat participant (`@echo`) whose turns VS Code persists like any other participant's.
+const path = require('node:path');
 const vscode = require('vscode');
-const { createHookPathParticipant } = require('./copilot-hook-path.js');
 
 /** Every request the scripted model received, newest last: the prompt text of all its messages. */
 const receivedPrompts = [];
-/** What each `@hooks` request got from VS Code (`request.hooks`) and what running the hooks gave. */
-const hookRequests = [];
 
 function messageText(message) {
   const parts = Array.isArray(message.content) ? message.content : [message.content];
@@ -32,9 +29,9 @@ exports.activate = (context) => {
       stream.markdown(`Echo participant heard: ${request.prompt}`);
       return {};
     }),
-    vscode.chat.createChatParticipant('graphiti-e2e.hooks', createHookPathParticipant(context, (entry) => hookRequests.push(entry))),
     vscode.commands.registerCommand('graphitiE2e.receivedPrompts', () => receivedPrompts.slice()),
-    vscode.commands.registerCommand('graphitiE2e.hookRequests', () => JSON.parse(JSON.stringify(hookRequests))),
+    // Every extension's log folder of this extension host: where Copilot Chat logs the hooks it ran.
+    vscode.commands.registerCommand('graphitiE2e.extensionLogsFolder', () => path.dirname(context.logUri.fsPath)),
   );
   // The e2e runner names the suite to run in this window; it reports its end to the runner.
   const suite = process.env.GRAPHITI_E2E_SUITE;
