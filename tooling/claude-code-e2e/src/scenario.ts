@@ -96,6 +96,18 @@ async function waitForStoredTurns(emulator: RunningEmulator, count: number, time
   return reached === true;
 }
 
+/** Per stored turn, what is there: `<turn id>: user+assistant`, or the role that never arrived. */
+function describeStoredTurns(emulator: RunningEmulator): string {
+  const roles = new Map<string, Set<string>>();
+  for (const name of distinctNames(storedTurnCounts(emulator).keys())) {
+    const [, turnId = name, role = '?'] = /\.turn\.([^.\s]+)\.(user|assistant)$/.exec(name) ?? [];
+    roles.set(turnId, (roles.get(turnId) ?? new Set()).add(role));
+  }
+  return [...roles]
+    .map(([turnId, seen]) => `turn ${turnId.slice(0, 8)}: ${seen.size === 2 ? 'user+assistant' : `${[...seen].join('')} only (${['user', 'assistant'].filter((role) => !seen.has(role)).join('')} never sent)`}`)
+    .join('; ');
+}
+
 function checkStoredOnce(context: ScenarioContext, what: string): void {
   const { checks, emulator } = context;
   const turnDeliveries = deliveriesOf(emulator.requests).filter((delivery) => TURN_EPISODE_NAME.test(delivery.name));
@@ -166,8 +178,8 @@ async function step2DecisionReachesModel(context: ScenarioContext): Promise<stri
 async function step3StoredOnce(context: ScenarioContext, sessionId: string | undefined): Promise<void> {
   const { checks, tools, emulator } = context;
   checks.begin('3. Stop → drainer: the turn is stored exactly once');
-  const stored = await waitForStoredTurns(emulator, 2, 30_000);
-  checks.check('the turn (user + assistant) is stored within 30 s', stored, `${distinctNames(storedTurnCounts(emulator).keys()).size} turn messages stored`);
+  const stored = await waitForStoredTurns(emulator, 2, 20_000);
+  checks.check('the turn (user + assistant) is stored within 20 s', stored, describeStoredTurns(emulator));
   const turn = deliveriesOf(emulator.requests).filter((delivery) => TURN_EPISODE_NAME.test(delivery.name));
   checks.check(
     'the stored turn holds the prompt and the answer',
@@ -183,8 +195,8 @@ async function step3StoredOnce(context: ScenarioContext, sessionId: string | und
   }
   const resumed = await tools.claude('resume', 'And how do we roll back?', ['--resume', sessionId]);
   checks.check('`claude -p --resume` exits 0', resumed.status === 0, describeExit(resumed));
-  const both = await waitForStoredTurns(emulator, 4, 30_000);
-  checks.check('the resumed session’s new turn is stored within 30 s', both, `${distinctNames(storedTurnCounts(emulator).keys()).size} turn messages stored`);
+  const both = await waitForStoredTurns(emulator, 4, 20_000);
+  checks.check('the resumed session’s new turn (user + assistant) is stored within 20 s', both, describeStoredTurns(emulator));
   checkStoredOnce(context, 'after --resume (first turn not re-sent)');
 }
 
@@ -240,11 +252,18 @@ async function step4bUninstall(context: ScenarioContext): Promise<void> {
   const settings = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : '';
   checks.check('~/.claude/settings.json has no hook entry of ours', !settings.includes('--installed-by graphiti-harness'));
 
-  const gone = await waitFor(() => (sandbox.processes().length === 0 ? true : undefined), 5_000, 200);
+  // The product's own view (`hooks status`: its hook server) and the run's processes (the drainer too).
+  const serverRunning = async (): Promise<unknown> => {
+    const status = await tools.harness(['hooks', 'status'], 10_000, false);
+    const server = status.json?.server as { running?: unknown; pid?: unknown } | undefined;
+    return server?.running === true ? server.pid : undefined;
+  };
+  const gone = await waitFor(async () => ((await serverRunning()) === undefined && sandbox.processes().length === 0 ? true : undefined), 5_000, 250);
+  const pid = await serverRunning();
   checks.check(
     'the hook server and drainer leave within 5 s of `hooks uninstall`',
     gone === true,
-    gone === true ? '' : `still running:\n${describeProcesses(sandbox.processes())}`,
+    gone === true ? '' : `hooks status: server ${pid === undefined ? 'not running' : `running (pid ${String(pid)})`}; processes of the run:\n${describeProcesses(sandbox.processes())}`,
   );
 
   clearEmulatorLog(context);

@@ -50,10 +50,10 @@ export class Tools {
   }
 
   /** `graphiti-harness <args> --json` in the workspace. */
-  async harness(args: readonly string[], timeoutMs = 30_000): Promise<HarnessResult> {
+  async harness(args: readonly string[], timeoutMs = 30_000, keep = true): Promise<HarnessResult> {
     const argv = [this.paths.harness, ...args, '--json', '--no-color'];
     const result = await this.sandbox.run(process.execPath, argv, { cwd: this.sandbox.workspace, timeoutMs });
-    this.keep(`harness-${args.slice(0, 2).join('-')}`, ['graphiti-harness', ...args, '--json'], result);
+    if (keep) this.keep(`harness-${args.slice(0, 2).join('-')}`, ['graphiti-harness', ...args, '--json'], result);
     return { ...result, json: parseJson(result.stdout) };
   }
 
