@@ -103,4 +103,7 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-process.exitCode = await main();
+const code = await main();
+process.exitCode = code;
+// A scenario stopped at the budget may still hold a timer or a socket: leave anyway, once stdout drained.
+setTimeout(() => process.exit(code), 2_000).unref();

@@ -9,7 +9,7 @@ import type { Checks } from './checks.js';
 import { countByGroupAndName, deliveriesOf, TURN_EPISODE_NAME, type Delivery } from './deliveries.js';
 import { messagesRequests, textOf, type ModelRequest, type RunningModelServer } from './model-server.js';
 import { sleep, waitFor, type Sandbox } from './sandbox.js';
-import type { ClaudeResult, Tools } from './tools.js';
+import type { ClaudeResult, HarnessResult, Tools } from './tools.js';
 
 export const DECISION = 'we deploy with blue-green releases';
 /** What would betray the decision anywhere it must not be. */
@@ -17,6 +17,8 @@ export const DECISION_MARK = 'blue-green';
 export const ANSWER_WITH_MEMORY = 'Your memory says: we deploy with blue-green releases.';
 export const ANSWER_WITHOUT_MEMORY = 'I have no record of how this project deploys.';
 const MEMORY_BLOCK = /<graphiti_memory>[\s\S]*?<\/graphiti_memory>/g;
+/** How Claude Code (2.1.112) labels a hook's `additionalContext` in the model request. */
+const HOOK_CONTEXT = /(SessionStart|UserPromptSubmit) hook additional context: (<graphiti_memory>[\s\S]*?<\/graphiti_memory>)/g;
 
 /** The scripted model: it answers from memory only when the decision is in its request. */
 export function scriptedAnswer(body: Readonly<Record<string, unknown>>): string {
@@ -40,12 +42,28 @@ function clearEmulatorLog(context: ScenarioContext): void {
   context.emulator.clearRequests();
 }
 
+/** A harness command's exit and stderr, for a failed check. */
+const describeCommand = (run: HarnessResult): string =>
+  run.status === 0 ? '' : `exit ${run.status ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; stderr: ${run.stderr.trim().slice(0, 400) || '(empty)'}`;
+
 const describeExit = (run: ClaudeResult): string =>
-  `exit ${run.status ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; stderr: ${run.stderr.trim().slice(0, 400) || '(empty)'}`;
+  run.status === 0 && run.result?.is_error !== true ? '' : `exit ${run.status ?? run.signal}${run.timedOut ? ' (timed out)' : ''}; stderr: ${run.stderr.trim().slice(0, 400) || '(empty)'}; stdout: ${run.stdout.trim().slice(0, 300)}`;
 
 function memoryBlocks(requests: readonly ModelRequest[]): string[] {
   return messagesRequests(requests).flatMap((request) => textOf(request.body).match(MEMORY_BLOCK) ?? []);
 }
+
+/** The memory blocks each hook put into the model requests, by hook event. */
+function blocksByHook(requests: readonly ModelRequest[]): Map<string, string[]> {
+  const byHook = new Map<string, string[]>();
+  for (const request of messagesRequests(requests)) {
+    for (const [, event = '', block = ''] of textOf(request.body).matchAll(HOOK_CONTEXT)) byHook.set(event, [...(byHook.get(event) ?? []), block]);
+  }
+  return byHook;
+}
+
+const hooksCarrying = (requests: readonly ModelRequest[], text: string): string =>
+  [...blocksByHook(requests)].filter(([, blocks]) => blocks.some((block) => block.includes(text))).map(([event]) => event).join(', ') || 'none';
 
 /** The product's record of hook runs (documented in the harness README), one parsed line each. */
 function hookRuns(sandbox: Sandbox): Array<{ event?: string; outcome?: string }> {
@@ -134,7 +152,7 @@ async function step1InstallAndPromote(context: ScenarioContext): Promise<{ works
   const { checks, tools, sandbox, emulator, endpoint } = context;
   checks.begin('1. hooks install + promote a workspace decision');
   const install = await tools.harness(['hooks', 'install', '--target', 'claude', '--endpoint', endpoint]);
-  checks.check('`hooks install --target claude` exits 0', install.status === 0, `exit ${install.status}; ${install.stderr.trim().slice(0, 400)}`);
+  checks.check('`hooks install --target claude` exits 0', install.status === 0, describeCommand(install));
   const settingsFile = path.join(sandbox.home, '.claude', 'settings.json');
   const settings = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : '';
   const events = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'].filter((event) => settings.includes(`--event ${event}`));
@@ -162,12 +180,15 @@ async function step2DecisionReachesModel(context: ScenarioContext): Promise<stri
   checks.check('the CLI exits 0', run.status === 0 && run.result?.is_error === false, describeExit(run));
   const requests = model.requests.slice(first);
   checks.check('the CLI called the scripted model', messagesRequests(requests).length > 0, `${messagesRequests(requests).length} Messages requests`);
-  const blocks = memoryBlocks(requests);
-  checks.check(
-    'a <graphiti_memory> block with the decision is in the model request',
-    blocks.some((block) => block.includes(DECISION)),
-    `${blocks.length} <graphiti_memory> blocks, ${blocks.filter((block) => block.includes(DECISION)).length} with the decision`,
-  );
+  const byHook = blocksByHook(requests);
+  for (const [event, what] of [['SessionStart', 'brief'], ['UserPromptSubmit', 'recall']] as const) {
+    const blocks = byHook.get(event) ?? [];
+    checks.check(
+      `the ${event} ${what} puts a <graphiti_memory> block with the decision into the model request`,
+      blocks.some((block) => block.includes(DECISION)),
+      `${blocks.length} blocks from ${event}, ${blocks.filter((block) => block.includes(DECISION)).length} with the decision`,
+    );
+  }
   checks.check('the CLI prints the scripted answer given from memory', run.result?.result === ANSWER_WITH_MEMORY, `result: ${JSON.stringify(run.result?.result)}`);
   const ran = new Set(hookRuns(sandbox).map((entry) => entry.event));
   const expected = ['SessionStart', 'UserPromptSubmit', 'Stop'];
@@ -194,7 +215,7 @@ async function step3StoredOnce(context: ScenarioContext, sessionId: string | und
     return;
   }
   const resumed = await tools.claude('resume', 'And how do we roll back?', ['--resume', sessionId]);
-  checks.check('`claude -p --resume` exits 0', resumed.status === 0, describeExit(resumed));
+  checks.check('`claude -p --resume` exits 0', resumed.status === 0 && resumed.result?.is_error === false, describeExit(resumed));
   const both = await waitForStoredTurns(emulator, 4, 20_000);
   checks.check('the resumed session’s new turn (user + assistant) is stored within 20 s', both, describeStoredTurns(emulator));
   checkStoredOnce(context, 'after --resume (first turn not re-sent)');
@@ -209,7 +230,7 @@ async function step4aForget(context: ScenarioContext, workspaceGroup: string | u
 
   const forget = await tools.harness(['forget', '--scope', 'workspace', '--workspace', sandbox.workspace, '--yes']);
   const deleted = Array.isArray(forget.json?.deletedGroups) ? (forget.json.deletedGroups as unknown[]).map(String) : [];
-  checks.check('`forget --scope workspace --yes` exits 0', forget.status === 0, `exit ${forget.status}; ${forget.stderr.trim().slice(0, 300)}`);
+  checks.check('`forget --scope workspace --yes` exits 0', forget.status === 0, describeCommand(forget));
   checks.check(
     'forget deleted the workspace group and the session groups of the turns',
     [...forgottenGroups].every((group) => deleted.includes(group)) && (workspaceGroup === undefined || deleted.includes(workspaceGroup)),
@@ -221,16 +242,22 @@ async function step4aForget(context: ScenarioContext, workspaceGroup: string | u
   clearEmulatorLog(context);
   const first = model.requests.length;
   const run = await tools.claude('after-forget', 'How do we deploy to production?');
-  checks.check('the CLI exits 0', run.status === 0, describeExit(run));
+  checks.check('the CLI exits 0', run.status === 0 && run.result?.is_error === false, describeExit(run));
   const requests = model.requests.slice(first);
   const blocks = memoryBlocks(requests);
   const leaks = messagesRequests(requests).filter((request) => textOf(request.body).includes(DECISION_MARK));
   checks.check(
     'no model request carries the forgotten decision',
     leaks.length === 0,
-    leaks.length === 0 ? '' : `${leaks.length} of ${messagesRequests(requests).length} requests carry "${DECISION_MARK}"; in memory blocks:\n${blocks.filter((block) => block.includes(DECISION_MARK)).join('\n')}`,
+    leaks.length === 0
+      ? ''
+      : `${leaks.length} of ${messagesRequests(requests).length} requests carry "${DECISION_MARK}", put there by: ${hooksCarrying(requests, DECISION_MARK)}; in memory blocks:\n${blocks.filter((block) => block.includes(DECISION_MARK)).join('\n')}`,
   );
-  checks.check('no <graphiti_memory> block reaches the model (memory is empty after forget)', blocks.length === 0, blocks.length === 0 ? '' : blocks.join('\n'));
+  checks.check(
+    'no <graphiti_memory> block reaches the model (memory is empty after forget)',
+    blocks.length === 0,
+    blocks.length === 0 ? '' : `from: ${[...blocksByHook(requests).keys()].join(', ') || 'unlabelled'}`,
+  );
   checks.check('the CLI answers without memory', run.result?.result === ANSWER_WITHOUT_MEMORY, `result: ${JSON.stringify(run.result?.result)}`);
 
   // This new turn is captured (the hooks are still installed); wait for its delivery, so step 4b
@@ -247,7 +274,7 @@ async function step4bUninstall(context: ScenarioContext): Promise<void> {
   const { checks, tools, sandbox, emulator, model } = context;
   checks.begin('4b. `hooks uninstall`: nothing reaches the model or Graphiti, no hook process is left');
   const uninstall = await tools.harness(['hooks', 'uninstall', '--target', 'claude']);
-  checks.check('`hooks uninstall --target claude` exits 0', uninstall.status === 0, `exit ${uninstall.status}; ${uninstall.stderr.trim().slice(0, 300)}`);
+  checks.check('`hooks uninstall --target claude` exits 0', uninstall.status === 0, describeCommand(uninstall));
   const settingsFile = path.join(sandbox.home, '.claude', 'settings.json');
   const settings = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : '';
   checks.check('~/.claude/settings.json has no hook entry of ours', !settings.includes('--installed-by graphiti-harness'));
@@ -270,7 +297,7 @@ async function step4bUninstall(context: ScenarioContext): Promise<void> {
   const first = model.requests.length;
   const run = await tools.claude('after-uninstall', 'How do we deploy?');
   await sleep(1_500);
-  checks.check('the CLI exits 0', run.status === 0, describeExit(run));
+  checks.check('the CLI exits 0', run.status === 0 && run.result?.is_error === false, describeExit(run));
   const requests = model.requests.slice(first);
   const blocks = memoryBlocks(requests);
   checks.check('no <graphiti_memory> block reaches the model', blocks.length === 0, blocks.join('\n'));
