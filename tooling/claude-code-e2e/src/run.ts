@@ -30,9 +30,9 @@ function parseFlags(): { face: EmulatorFace; keep: boolean } {
 
 function harnessBinary(): string {
   const bin = path.join(repositoryRoot, 'apps', 'dev-harness', 'bin', 'graphiti-harness.js');
-  const runner = path.join(repositoryRoot, 'apps', 'dev-harness', 'dist', 'hook-runner.cjs');
-  if (!fs.existsSync(runner)) {
-    throw new SetupError(`No hook runner at ${runner}. Build the harness first: npx pnpm@10.34.8 turbo run build --filter=@graphiti-memory/dev-harness... (pnpm test:claude-code does).`);
+  const built = path.join(repositoryRoot, 'apps', 'dev-harness', 'dist', 'bin.js');
+  if (!fs.existsSync(built)) {
+    throw new SetupError(`No built harness at ${built}. Build it and the hook runner first: npx pnpm@10.34.8 turbo run build --filter=@graphiti-memory/dev-harness... (pnpm test:claude-code does).`);
   }
   return bin;
 }
