@@ -67,6 +67,13 @@ export const layers = {
     nodeBuiltins: true,
     forbiddenModules: ['vscode'],
   },
+  // Private: drives the product only through its binaries (graphiti-harness, the hook runner) and
+  // the real Claude Code CLI; in process it runs nothing but the emulator.
+  '@graphiti-memory/claude-code-e2e': {
+    workspace: { '@graphiti-memory/graphiti-emulator': 'runtime' },
+    nodeBuiltins: true,
+    forbiddenModules: ['vscode'],
+  },
 };
 
 /** Packages of `apps/` may import any package; nothing may import an app. */

@@ -77,6 +77,9 @@ describe('graphiti/layers', () => {
     ['packages/agent-hooks', 'src/x.ts', "import * as vscode from 'vscode';\nvoid vscode;", 'forbidden'],
     ['packages/agent-hooks', 'src/x.ts', "import { undiciAgentOnly } from '@graphiti-memory/build-support/undici-agent-only';\nvoid undiciAgentOnly;", 'notAllowed'],
     ['packages/memory-node-storage', 'src/x.ts', "import { runHook } from '@graphiti-memory/agent-hooks';\nvoid runHook;", 'notAllowed'],
+    // The Claude Code e2e drives the product through its binaries only.
+    ['tooling/claude-code-e2e', 'src/x.ts', "import { main } from '@graphiti-memory/dev-harness';\nvoid main;", 'importsApp'],
+    ['tooling/claude-code-e2e', 'src/x.ts', "import { openMemory } from '@graphiti-memory/memory-node-storage';\nvoid openMemory;", 'notAllowed'],
   ];
 
   it.each(rejected)('%s/%s rejects: %s', async (packageDirectory, file, code, messageId) => {
@@ -101,6 +104,7 @@ describe('graphiti/layers', () => {
       'src/core/x.ts',
       "import { performance } from 'node:perf_hooks';\nimport { IngestionService, SystemClock } from '@graphiti-memory/memory-core';\nimport { FileOutbox } from '@graphiti-memory/memory-node-storage';\nimport { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid performance; void IngestionService; void SystemClock; void FileOutbox; void startEmulator;",
     ],
+    ['tooling/claude-code-e2e', 'src/x.ts', "import http from 'node:http';\nimport { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid http; void startEmulator;"],
   ];
 
   it.each(accepted)('%s/%s accepts an allowed import', async (packageDirectory, file, code) => {

@@ -1,0 +1,69 @@
+// Installs the Claude Code CLI once per machine, at a pinned version, into a cache folder outside the
+// work tree (as apps/vscode-extension/e2e/setup.mjs does for code-server). 2.1.112 is the last 2.1.x
+// that ships the CLI as one JavaScript bundle (`cli.js`) run by the project's own Node; later ones
+// ship a native binary per platform, installed by a postinstall script that wants Node 22.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const CLAUDE_CODE_VERSION = '2.1.112';
+const PACKAGE = '@anthropic-ai/claude-code';
+
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
+export function cacheDirectory(environment: NodeJS.ProcessEnv = process.env): string {
+  return (
+    environment.GRAPHITI_E2E_CACHE ??
+    path.join(environment.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'graphiti-memory-e2e')
+  );
+}
+
+/**
+ * The environment for npm without what a package manager exported for the script that runs us
+ * (`pnpm test:claude-code` sets `npm_config_*` values npm would read as its own configuration).
+ */
+function installEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && !name.startsWith('PNPM_') && name !== 'INIT_CWD'),
+  );
+}
+
+/** The CLI's entry script (`cli.js`), installed first when missing. */
+export function ensureClaudeCode(log: (message: string) => void): string {
+  const directory = path.join(cacheDirectory(), `claude-code-${CLAUDE_CODE_VERSION}`);
+  const packageRoot = path.join(directory, 'node_modules', ...PACKAGE.split('/'));
+  const cli = path.join(packageRoot, 'cli.js');
+  if (fs.existsSync(cli) && installedVersion(packageRoot) === CLAUDE_CODE_VERSION) return cli;
+
+  fs.mkdirSync(directory, { recursive: true });
+  const spec = `${PACKAGE}@${CLAUDE_CODE_VERSION}`;
+  log(`installing ${spec} into ${directory} (once per machine)`);
+  const result = spawnSync(
+    'npm',
+    ['install', '--prefix', directory, '--no-audit', '--no-fund', '--no-save', '--no-package-lock', spec],
+    { encoding: 'utf8', env: installEnvironment(), timeout: 300_000 },
+  );
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+    throw new SetupError(
+      `'npm install --prefix ${directory} ${spec}' failed (exit ${result.status ?? result.signal ?? result.error?.message}).\n${output}\n` +
+        'Check that the npm registry is reachable, or point GRAPHITI_E2E_CACHE at a folder that already holds the install.',
+    );
+  }
+  if (!fs.existsSync(cli)) {
+    throw new SetupError(`${spec} installed into ${directory}, but ${cli} is missing: the package layout changed; pin another version in setup.ts.`);
+  }
+  return cli;
+}
+
+function installedVersion(packageRoot: string): string | undefined {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
