@@ -32,6 +32,7 @@ import {
   WorkspaceContext,
   WorkspaceStore,
   type KeyValueStore,
+  type GraphitiApi as MemoryApi,
   type MemoryEvent,
   type MemorySettings,
 } from '@graphiti-memory/memory-core';
@@ -96,7 +97,7 @@ export interface OpenedMemory {
   readonly layout: StateLayout;
   readonly client: GraphitiApi;
   /** `client` with every request that carries memory content or a query recorded in the audit log: read through this. */
-  readonly api: GraphitiApi;
+  readonly api: MemoryApi;
   readonly configuration: MemoryConfiguration;
   readonly recall: RecallService;
   readonly groups: GroupIdResolver;
