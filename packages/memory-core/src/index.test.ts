@@ -24,7 +24,7 @@ const VALUES = [
   'isCopilotAgentTranscript', 'isPromotionKind', 'isSuperseded', 'memorySettingsSchema', 'mergeGroupWrite',
   'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
-  'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'sortGroupRecords', 'tokenEstimate',
+  'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
 ];
 
 const TYPES = [
@@ -41,7 +41,7 @@ const TYPES = [
   'PromotionPlan', 'PromotionRefusal', 'PromotionRequest', 'PromotionScope', 'ProposeOutcome',
   'ProposedMemory', 'RecallError', 'RecallOptions', 'RecallOutcomeKind', 'RecallResult',
   'RecallScopeSetting', 'RecallSkipReason', 'RecalledFact', 'RedactionFinding', 'RedactionResult',
-  'ResolvedGroup', 'ReviewOutcome', 'ScopeContext', 'ServerKindSetting', 'SystemClockOptions',
+  'ResolvedGroup', 'ReviewOutcome', 'ScopeContext', 'ServerKindSetting', 'SmokeTestOptions', 'SmokeTestResult', 'SystemClockOptions',
   'TokenReduction', 'TranscriptFilter', 'TranscriptFilterOption', 'TranscriptFilterPreset',
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',

@@ -92,6 +92,7 @@ export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutco
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
+export { runSmokeTest, type SmokeTestOptions, type SmokeTestResult } from './smoke/smoke-test.js';
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './settings/endpoint.js';
 export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './settings/memory-configuration.js';
 export {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfigFile, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
+import { readConfigFile, sharedStateDirectory, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -163,7 +163,8 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const configFile = userConfigPath(terminal.env);
   const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
   const values = config.ok ? config.values : undefined;
-  const stateDir = options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
+  // The folder the hooks write to: --state-dir, else GRAPHITI_MEMORY_STATE_DIR or the config's stateDir, else the default.
+  const stateDir = options.stateDirGiven ? options.stateDir : await sharedStateDirectory(terminal.env);
   // The server shown is the one of the runner `install` writes into hook files (this harness's
   // build); servers of other builds (the extension's runner copy, say) are listed beside it.
   const build = runnerBuild(hookRunnerFile());

@@ -1,6 +1,5 @@
 // `graphiti-harness smoke`: writes one message to a temporary group, waits (bounded) until it is
 // stored, and always deletes the group again — the write path end to end.
-import { randomBytes } from 'node:crypto';
 import type { ServerFace } from '@graphiti-memory/graphiti-client';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -9,7 +8,7 @@ import { ExitCode } from '../cli/harness-errors.js';
 import { parseSeconds } from '../cli/option-parsers.js';
 import { openGraphiti } from '../endpoint/open-graphiti.js';
 import { describeGraphitiFailure } from '../terminal/describe-error.js';
-import { SystemClock } from '@graphiti-memory/memory-core';
+import { runSmokeTest, SystemClock } from '@graphiti-memory/memory-core';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface SmokeOptions extends RawCommonOptions {
@@ -35,78 +34,40 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
   const waitSeconds = raw.wait === undefined ? DEFAULT_SMOKE_WAIT_SECONDS : parseSeconds(raw.wait, '--wait');
   const { output, options } = context;
   const { endpoint, client } = await openGraphiti(context);
-  const groupId = `graphiti-harness-smoke-${randomBytes(8).toString('hex')}`;
-  const episodeName = `graphiti-harness.smoke.${randomBytes(6).toString('hex')}`;
   const warnings: string[] = [];
-  let cleanedUp = false;
-  let visibleAfterMs: number | undefined;
-
   let face: ServerFace;
   try {
     face = await client.serverFace({ maxRetries: 0 });
   } catch (error) {
     throw describeGraphitiFailure(error, endpoint.url, 'Finding the Graphiti server', options.timeoutMs);
   }
-  output.info(`Smoke test against ${endpoint.label} (${face.kind === 'mcp' ? 'MCP server' : 'REST service'}), temporary group ${groupId}`);
+  output.info(`Smoke test against ${endpoint.label} (${face.kind === 'mcp' ? 'MCP server' : 'REST service'}), a temporary group`);
   const interrupted = new AbortController();
   const interruption = context.terminal.onInterrupt(() => interrupted.abort());
+  const progress = output.progress('waiting', Math.max(1, Math.round(waitSeconds)));
+  let smoke;
   try {
-    const started = performance.now();
-    try {
-      await client.addMessages({
-        group_id: groupId,
-        messages: [
-          {
-            content: 'The graphiti-harness smoke test wrote this temporary message; it is deleted right away.',
-            role_type: 'user',
-            role: 'graphiti-harness',
-            name: episodeName,
-            timestamp: new Date().toISOString(),
-            source_description: 'graphiti-harness smoke test',
-          },
-        ],
-      });
-    } catch (error) {
-      throw describeGraphitiFailure(error, endpoint.url, 'Writing the smoke message', options.timeoutMs);
-    }
-    output.info('Message accepted; waiting until it is stored (found through /episodes)…');
-    const progress = output.progress('waiting', Math.max(1, Math.round(waitSeconds)));
-    const deadline = started + waitSeconds * 1000;
-    let delay = 100;
-    try {
-      while (!interrupted.signal.aborted) {
-        let episodes;
-        try {
-          episodes = await client.getEpisodes(groupId, { lastN: 10 }, { signal: interrupted.signal });
-        } catch (error) {
-          if (interrupted.signal.aborted) break;
-          throw describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs);
-        }
-        if (episodes.some((episode) => episode.name === episodeName)) {
-          visibleAfterMs = Math.round(performance.now() - started);
-          break;
-        }
-        const now = performance.now();
-        progress.update(Math.min(Math.round(waitSeconds), Math.round((now - started) / 1000)));
-        if (now >= deadline) break;
-        await new SystemClock().sleep(Math.min(delay, deadline - now), interrupted.signal);
-        delay = Math.min(delay * 2, 2_000);
-      }
-    } finally {
-      progress.stop();
-    }
-    if (interrupted.signal.aborted) warnings.push('Interrupted before the message became visible.');
-    else if (visibleAfterMs === undefined) warnings.push(notStoredWarning(face, waitSeconds));
+    smoke = await runSmokeTest(client, {
+      tool: 'graphiti-harness',
+      timeoutMs: waitSeconds * 1000,
+      clock: new SystemClock(),
+      signal: interrupted.signal,
+      onWait: (elapsedMs) => progress.update(Math.min(Math.round(waitSeconds), Math.round(elapsedMs / 1000))),
+    });
   } finally {
+    progress.stop();
     interruption.dispose();
-    try {
-      await client.deleteGroup(groupId);
-      cleanedUp = true;
-    } catch (error) {
-      const failure = describeGraphitiFailure(error, endpoint.url, 'Deleting the temporary group', options.timeoutMs);
-      const byHand = face.kind === 'mcp' ? `the clear_graph tool with group_ids ["${groupId}"]` : `DELETE /group/${groupId}`;
-      warnings.push(`${failure.message} Delete group ${groupId} by hand (${byHand}).`);
-    }
+  }
+  const { groupId, cleanedUp, visibleAfterMs } = smoke;
+  if (smoke.failure !== undefined) {
+    const what = smoke.failure.step === 'write' ? 'Writing the smoke message' : 'Reading /episodes';
+    throw describeGraphitiFailure(smoke.failure.error, endpoint.url, what, options.timeoutMs);
+  }
+  if (smoke.interrupted) warnings.push('Interrupted before the message became visible.');
+  else if (visibleAfterMs === undefined) warnings.push(notStoredWarning(face, waitSeconds));
+  if (!cleanedUp) {
+    const failure = describeGraphitiFailure(smoke.cleanupError, endpoint.url, 'Deleting the temporary group', options.timeoutMs);
+    warnings.push(`${failure.message} Delete group ${groupId} by hand (${byHand(face, groupId)}).`);
   }
   if (endpoint.emulator !== undefined) warnings.push('This ran against the in-process emulator, not Graphiti: pass --endpoint URL to test a real server.');
 
@@ -120,6 +81,10 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
   for (const warning of warnings) output.warn(warning);
   if (!cleanedUp) return ExitCode.failure;
   return raw.strict === true && warnings.length > 0 ? ExitCode.failure : ExitCode.ok;
+}
+
+function byHand(face: ServerFace, groupId: string): string {
+  return face.kind === 'mcp' ? `the clear_graph tool with group_ids ["${groupId}"]` : `DELETE /group/${groupId}`;
 }
 
 /** Why an accepted message may never show up, per face: REST has a known upstream defect. */

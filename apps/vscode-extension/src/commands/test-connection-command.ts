@@ -2,11 +2,10 @@
 // its episodes within a bound, warns when nothing appears, and always deletes the group. Either
 // says which face of Graphiti answered (REST service or MCP server). Accepts 'health' | 'smoke'
 // as an argument (no dialog then) and returns `{ ok, message, server }`.
-import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import type { GraphitiApi, GraphitiServerKind, ServerFace } from '@graphiti-memory/graphiti-client';
-import { endpointProblem, Logger, MemoryConfiguration, SETTINGS_SECTION } from '@graphiti-memory/memory-core';
+import { endpointProblem, Logger, MemoryConfiguration, runSmokeTest, SETTINGS_SECTION, SystemClock } from '@graphiti-memory/memory-core';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { createProbeClient } from '../adapters/graphiti-connection.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -132,42 +131,21 @@ export class TestConnectionCommand implements Contribution {
 
   async #smoke(client: GraphitiApi, endpoint: string, face: ServerFace): Promise<TestConnectionResult> {
     const server = face.kind;
-    const id = randomUUID().replace(/-/g, '');
-    const groupId = `graphiti_memory_smoke_${id}`;
-    const name = `graphiti-memory.smoke.${id}`;
-    let processed = false;
+    const smoke = await runSmokeTest(client, {
+      tool: 'graphiti-memory',
+      timeoutMs: this.timing.timeoutMs,
+      pollIntervalMs: this.timing.pollIntervalMs,
+      maxPollIntervalMs: this.timing.pollIntervalMs,
+      clock: new SystemClock({ unrefTimers: true }),
+    });
+    const { groupId, cleanedUp } = smoke;
+    const processed = smoke.visibleAfterMs !== undefined;
     let failure: string | undefined;
-    try {
-      await client.addMessages({
-        group_id: groupId,
-        messages: [
-          {
-            content: 'Graphiti Memory smoke test: the test bench lamp is green.',
-            role_type: 'user',
-            role: 'graphiti-memory-smoke-test',
-            name,
-            timestamp: new Date().toISOString(),
-            source_description: 'graphiti-memory smoke test',
-          },
-        ],
-      });
-      const deadline = Date.now() + this.timing.timeoutMs;
-      while (!processed && Date.now() < deadline) {
-        const episodes = await client.getEpisodes(groupId, { lastN: 10 });
-        processed = episodes.some((episode) => episode.name === name);
-        if (!processed) await sleep(this.timing.pollIntervalMs);
-      }
-    } catch (error) {
-      this.logger.warn('smoke test failed', { errorClass: errorClass(error) });
-      failure = describeFailure(endpoint, error, 'The smoke test');
+    if (smoke.failure !== undefined) {
+      this.logger.warn('smoke test failed', { errorClass: errorClass(smoke.failure.error) });
+      failure = describeFailure(endpoint, smoke.failure.error, 'The smoke test');
     }
-    const cleanedUp = await client.deleteGroup(groupId).then(
-      () => true,
-      (error: unknown) => {
-        this.logger.warn('smoke test cleanup failed', { errorClass: errorClass(error) });
-        return false;
-      },
-    );
+    if (!cleanedUp) this.logger.warn('smoke test cleanup failed', { errorClass: errorClass(smoke.cleanupError) });
     const cleanup = cleanedUp ? 'The temporary group was deleted.' : `Deleting the temporary group ${groupId} failed; delete it by hand.`;
     if (failure !== undefined) return { ok: false, mode: 'smoke', endpoint, server, processed, cleanedUp, message: `${failure} ${cleanup}` };
     if (!processed) {
@@ -200,8 +178,4 @@ export class TestConnectionCommand implements Contribution {
 
 function faceName(server: GraphitiServerKind): string {
   return server === 'mcp' ? 'MCP server' : 'REST service';
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -56,7 +56,7 @@ describe('Test Connection', () => {
       .map((request) => `${request.method} ${request.path}`)
       .filter((request) => request !== 'GET /healthcheck' && request !== 'GET /health');
     expect(paths[0]).toBe('POST /messages');
-    expect(paths.at(-1)).toMatch(/^DELETE \/group\/graphiti_memory_smoke_/);
+    expect(paths.at(-1)).toMatch(/^DELETE \/group\/graphiti-memory-smoke-[0-9a-f]{16}$/);
     expect(harness.emulator.state.episodes()).toEqual([]);
   });
 
