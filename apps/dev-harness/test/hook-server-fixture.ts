@@ -2,7 +2,7 @@
 // servers (of one or more runner builds) a test started. A runner starts its server detached after
 // answering, so one may still be coming up when the test ends: wait a little for one before
 // concluding there is none, and stop until none answer.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,4 +48,24 @@ export async function temporaryHookHome(prefix: string): Promise<HookTestHome> {
   await fs.mkdir(workspace, { recursive: true });
   const env = { PATH: process.env['PATH'], HOME: home, USERPROFILE: home, GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), NO_COLOR: '1' };
   return { root, home, stateDir: path.join(root, 'state'), workspace, env };
+}
+
+export interface ProcessRun {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `command` to its end with `stdin`, in `cwd`, with exactly `env`. */
+export function runProcess(command: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
 }

@@ -38,8 +38,8 @@ function memory(answer: readonly RecalledFact[] | 'timeout'): HookMemory {
           return groupId === undefined ? [] : [{ scope, groupId }];
         }),
     },
-    // Graphiti is unreachable for SessionStart's refresh.
-    client: {
+    // Graphiti is unreachable for SessionStart's refresh (read through the audited api).
+    api: {
       getEpisodes: async () => Promise.reject(new Error('connect ECONNREFUSED')),
       search: async () => Promise.reject(new Error('connect ECONNREFUSED')),
     },
@@ -51,7 +51,7 @@ let stateDirectory: string;
 function context(event: 'UserPromptSubmit' | 'SessionStart', sessionId: string, prompt?: string): HookContext {
   return {
     hook: { event, sessionId, transcriptPath: undefined, cwd: undefined, prompt },
-    config: { recallTimeoutMs: 750, maxFacts: 10, scopes: undefined, briefBudget: 1_500 },
+    config: { recallTimeoutMs: 750, maxFacts: 10, scopes: undefined, briefBudget: 1_500, settings: { recall: { enabled: true } } },
     endpoint: ENDPOINT,
     stateDirectory,
   } as unknown as HookContext;
