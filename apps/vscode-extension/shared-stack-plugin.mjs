@@ -5,17 +5,24 @@
 // into `require('./hook-runner-core-<build>.cjs').stack.<name>` — one copy, one inversify (and
 // reflect-metadata) instance for the runtime's decorators and memory-core's container.
 
-/** Bare import → the core's `stack` export that holds it (keep in step with shared-stack.ts). */
-export const SHARED_STACK = {
-  '@graphiti-memory/agent-hooks': 'agentHooks',
-  '@graphiti-memory/graphiti-client': 'graphitiClient',
-  '@graphiti-memory/memory-core': 'memoryCore',
-  '@graphiti-memory/memory-node-storage': 'memoryNodeStorage',
-  '@graphiti-memory/prompt-elements': 'promptElements',
-  '@vscode/prompt-tsx': 'promptTsx',
-  'env-paths': 'envPaths',
-  inversify: 'inversify',
-};
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/**
+ * Bare import → the core's `stack` export that holds it, read from the one list the core exports
+ * (packages/agent-hooks/src/hook/shared-stack.ts: `export * as <name> from '<module>';`), so the
+ * runtime and the core can never disagree on it.
+ */
+export const SHARED_STACK = readSharedStack();
+
+function readSharedStack() {
+  const agentHooks = path.dirname(createRequire(import.meta.url).resolve('@graphiti-memory/agent-hooks/package.json'));
+  const file = path.join(agentHooks, 'src', 'hook', 'shared-stack.ts');
+  const stack = Object.fromEntries([...fs.readFileSync(file, 'utf8').matchAll(/^export \* as (\w+) from '([^']+)';$/gm)].map(([, name, module]) => [module, name]));
+  if (Object.keys(stack).length === 0) throw new Error(`${file} exports no library as \`export * as name from 'module'\`; the runtime could share nothing with the runner's core`);
+  return stack;
+}
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 

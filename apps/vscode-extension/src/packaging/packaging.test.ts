@@ -61,11 +61,12 @@ describe('the runtime bundle', () => {
     expect(result.outputFiles[0]?.text).toContain('require("./hook-runner-core-0123456789ab.cjs")');
   });
 
-  it("maps each library onto a namespace the runner's core exports, from the same module", async () => {
+  it("reads its map from the one list the runner's core exports: every library the runtime shares", async () => {
     const { SHARED_STACK } = await plugin();
     const exported = fs.readFileSync(path.join(root, '../../packages/agent-hooks/src/hook/shared-stack.ts'), 'utf8');
-    for (const [module, name] of Object.entries(SHARED_STACK)) expect(exported).toContain(`export * as ${name} from '${module}';`);
-    expect(exported.match(/^export \* as /gm)).toHaveLength(Object.keys(SHARED_STACK).length);
+    expect(Object.keys(SHARED_STACK).length).toBe(exported.match(/^export \* as /gm)?.length);
+    // The libraries whose second copy in the VSIX would split inversify or double its size.
+    expect(SHARED_STACK).toMatchObject({ inversify: 'inversify', '@graphiti-memory/memory-core': 'memoryCore', '@graphiti-memory/agent-hooks': 'agentHooks', '@vscode/prompt-tsx': 'promptTsx' });
   });
 });
 

@@ -1,6 +1,6 @@
 // The libraries the VS Code extension's runtime takes from this core instead of bundling a second
 // copy in its VSIX (its esbuild plugin, apps/vscode-extension/shared-stack-plugin.mjs, maps each
-// bare import onto one of these; keep the two lists in step). The runner itself imports them
+// bare import onto one of these, reading this list). The runner itself imports them
 // directly; exporting them whole costs the cold start a little compiling, which the code cache
 // (core-loader.ts) takes back.
 export * as graphitiClient from '@graphiti-memory/graphiti-client';
