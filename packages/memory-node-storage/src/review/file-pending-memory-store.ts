@@ -1,6 +1,6 @@
 // Pending memories in one JSON file of the state folder (0600): local only, changed under a lock
 // so approving in the harness and in the extension never both send one memory.
-import type { Logger, PendingMemory, PendingMemoryStore } from '@graphiti-memory/memory-core';
+import { forgottenWith, type Logger, type PendingMemory, type PendingMemoryStore, type PromotionScope } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
 export interface FilePendingMemoryStoreOptions {
@@ -43,6 +43,15 @@ export class FilePendingMemoryStore implements PendingMemoryStore {
       return { next: { version: 1, memories: current.memories.filter((known) => known.id !== id) }, result: memory };
     });
   }
+
+  forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = []): Promise<number> {
+    const groups = new Set(groupIds);
+    return this.#file.update((current) => {
+      const kept = current.memories.filter((memory) => !forgottenWith(memory, groups, scopesWithoutGroup));
+      const dropped = current.memories.length - kept.length;
+      return dropped === 0 ? { result: 0 } : { next: { version: 1, memories: kept }, result: dropped };
+    });
+  }
 }
 
 function parsePendingFile(raw: unknown): PendingFile {
@@ -59,6 +68,7 @@ function isPendingMemory(value: unknown): value is PendingMemory {
     typeof value['text'] === 'string' &&
     (value['source'] === 'remember-tool' || value['source'] === 'directive') &&
     typeof value['createdAt'] === 'number' &&
-    (value['sessionId'] === undefined || typeof value['sessionId'] === 'string')
+    (value['sessionId'] === undefined || typeof value['sessionId'] === 'string') &&
+    (value['groupId'] === undefined || typeof value['groupId'] === 'string')
   );
 }
