@@ -13,4 +13,5 @@ export { hookServerStatus, runningHookServers, type HookServerStatus, type Runni
 export { readHookStdin } from './hook/hook-stdin.js';
 export { runHook, type HookIo, type HookRunSummary } from './hook/run-hook.js';
 export { runnerBuild } from './hook/runner-build.js';
+export { stopHookProcesses, type StoppedHookProcesses } from './hook/stop-hook-processes.js';
 export * from './installers/index.js';

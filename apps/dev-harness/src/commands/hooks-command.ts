@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfigFile, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, readConfigFile, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -20,6 +20,7 @@ import {
   readHookRuns,
   runnerBuild,
   runningHookServers,
+  stopHookProcesses,
   uninstallAgentHooks,
   type AgentHookCommand,
   type AgentHookTarget,
@@ -118,6 +119,8 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  // Installing is consent for this endpoint again: an earlier uninstall's revoke no longer holds.
+  await FileMemorySwitches.inStateFolder(stateFolder(context, existing.ok ? existing.values : undefined)).clear({ endpoint, switch: 'revoked' });
   const keyFile = raw.apiKey === undefined ? undefined : await writeApiKeyFile(raw.apiKey, terminal.env);
   const home = homeFolder(context);
   const changes = [];
@@ -144,15 +147,37 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
   for (const target of targets(raw.target)) changes.push(await uninstallAgentHooks({ target, home }));
   const remaining = (await agentHooksStatus(home)).reduce((sum, entry) => sum + entry.entries.length, 0);
   const configFile = userConfigPath(terminal.env);
+  const config = await readConfigFile(configFile);
   let consentRevoked = false;
-  if (remaining === 0 && (await readConfigFile(configFile)).ok) {
-    await updateConfigFile(configFile, { consent: undefined });
-    consentRevoked = true;
+  const revokedEndpoints: string[] = [];
+  if (remaining === 0) {
+    if (config.ok) {
+      await updateConfigFile(configFile, { consent: undefined });
+      consentRevoked = true;
+    }
+    // Recorded where every tool and every hook looks, so a config consent written later by
+    // another tool does not quietly re-open what was uninstalled; `hooks install` clears it.
+    const switches = FileMemorySwitches.inStateFolder(stateFolder(context, config.ok ? config.values : undefined));
+    const endpoints = new Set([config.ok ? config.values.consent?.endpoint : undefined, config.ok ? config.values.endpoint : undefined, context.options.endpoint]);
+    for (const endpoint of endpoints) {
+      if (endpoint === undefined || normaliseEndpoint(endpoint) === undefined) continue;
+      await switches.mark({ endpoint, switch: 'revoked' }, 'graphiti-harness');
+      revokedEndpoints.push(normaliseEndpoint(endpoint) ?? endpoint);
+    }
   }
-  output.result({ ok: true, changes, consentRevoked });
+  // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
+  const stopped = remaining === 0 ? await stopHookProcesses(terminal.env, stateFolder(context, config.ok ? config.values : undefined)) : { servers: 0, drainer: false };
+  output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped });
   for (const change of changes) output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
   if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);
+  if (stopped.servers > 0 || stopped.drainer) output.line(`stopped ${stopped.servers} hook server(s)${stopped.drainer ? ' and the background drainer (queued messages stay on disk, unsent)' : ''}`);
   return ExitCode.ok;
+}
+
+/** The state folder hooks use: --state-dir, else the user config's `stateDir`, else the default. */
+function stateFolder(context: CommandContext, values: ConfigValues | undefined): string {
+  const { options } = context;
+  return options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
 }
 
 async function status(context: CommandContext): Promise<ExitCode> {
@@ -161,7 +186,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const configFile = userConfigPath(terminal.env);
   const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
   const values = config.ok ? config.values : undefined;
-  const stateDir = options.stateDirGiven ? options.stateDir : (values?.stateDir ?? options.stateDir);
+  const stateDir = stateFolder(context, values);
   // The server shown is the one of the runner `install` writes into hook files (this harness's
   // build); servers of other builds (the extension's runner copy, say) are listed beside it.
   const build = runnerBuild(hookRunnerFile());
