@@ -104,13 +104,31 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
       if (event.affectsConfiguration(SECTION)) update();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(update),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void mirrorTrust(true)),
   );
   update();
+  // The agent hooks in an untrusted folder must stay silent too, though the runtime never loads
+  // here: the mark goes into the shared memory switches, after activation, off its path.
+  if (!vscode.workspace.isTrusted) setTimeout(() => void mirrorTrust(false), 0);
   points.statusBarItem.show();
 
   return {
     status: () => load()?.status() ?? { ...OFF_SNAPSHOT, ...entryStatus(), summary: RUNTIME_FAILED },
   };
+}
+
+/**
+ * Records the window's trust in the shared memory switches. Loaded on demand (the recorder takes
+ * its libraries from the hook runner's core): only an untrusted window, or a trust grant, pays.
+ */
+async function mirrorTrust(trusted: boolean): Promise<void> {
+  try {
+    const { MemorySwitchRecorder } = await import('../consent/memory-switch-recorder.js');
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+    await new MemorySwitchRecorder({ environment: process.env, folders: () => folders }).trustChanged(trusted);
+  } catch {
+    // Never in the way of the window; the hooks keep what the switches said before.
+  }
 }
 
 /** The state while the runtime is not loaded: memory off, or on in an untrusted workspace. */

@@ -42,7 +42,8 @@ function temporaryAgentHookPlaces(): AgentHookPlaces {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-hooks-home-'));
   return {
     home,
-    environment: { GRAPHITI_MEMORY_CONFIG_DIR: path.join(home, 'config') },
+    // Never the real state folder either: Connect and Disconnect write the shared memory switches there.
+    environment: { GRAPHITI_MEMORY_CONFIG_DIR: path.join(home, 'config'), GRAPHITI_MEMORY_STATE_DIR: path.join(home, 'state') },
     bundledRunner: path.join(home, 'extension', 'dist', 'hook-runner.cjs'),
     runtime: { path: process.execPath, environment: {} },
   };
