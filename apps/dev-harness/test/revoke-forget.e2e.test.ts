@@ -111,15 +111,14 @@ async function queuedWhileGraphitiFails(): Promise<void> {
   await waitFor(() => messageRequests().length > 0, 'the drainer to try a send');
 }
 
-function queuedNames(): Promise<string[]> {
-  return (async () => {
-    const outbox = await FileOutbox.open({ directory: stateLayout(stateDir, workspace, normaliseEndpoint(emulator.url) ?? emulator.url).outboxDirectory });
-    try {
-      return (await outbox.pending(100)).map((record) => record.message.name);
-    } finally {
-      await outbox.close();
-    }
-  })();
+/** The names of the messages waiting in the endpoint's outbox on disk (every journal of the folder). */
+async function queuedNames(): Promise<string[]> {
+  const outbox = await FileOutbox.open({ directory: stateLayout(stateDir, workspace, normaliseEndpoint(emulator.url) ?? emulator.url).outboxDirectory });
+  try {
+    return (await outbox.pending(100)).map((record) => record.message.name ?? '');
+  } finally {
+    await outbox.close();
+  }
 }
 
 beforeAll(() => ensureBuilt(packageFolder, runner), 300_000);
@@ -169,6 +168,21 @@ describe('a revoke recorded in the shared memory switches', { timeout: 60_000 },
     // Consent given again (the mark cleared): the workspace is served again.
     await FileMemorySwitches.inStateFolder(stateDir).clear({ workspace, switch: 'revoked' });
     expect((await prompt()).stdout).toContain('We always use pnpm');
+  });
+});
+
+describe('the background drainer', { timeout: 60_000 }, () => {
+  it('notices a revoke in the switches while it retries, and leaves without a stop request; the queue stays', async () => {
+    await queuedWhileGraphitiFails();
+    const drainerInfo = JSON.parse(await fs.readFile(sharedStateFiles(stateDir).drainerInfo, 'utf8')) as { pid: number };
+    await FileMemorySwitches.inStateFolder(stateDir).mark({ endpoint: emulator.url, switch: 'revoked' }, 'vscode');
+    await waitFor(() => !alive(drainerInfo.pid), 'the drainer to leave', 3_000);
+    expect((await loggedRuns()).filter((run) => run.event === 'drain').at(-1)).toMatchObject({ outcome: 'no-consent' });
+    emulator.setFaults({});
+    const sendsBefore = messageRequests().length;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(messageRequests()).toHaveLength(sendsBefore);
+    expect((await queuedNames()).length).toBeGreaterThan(0);
   });
 });
 

@@ -181,7 +181,7 @@ function stateFolder(context: CommandContext, values: ConfigValues | undefined):
 }
 
 async function status(context: CommandContext): Promise<ExitCode> {
-  const { output, terminal, options } = context;
+  const { output, terminal } = context;
   const home = homeFolder(context);
   const configFile = userConfigPath(terminal.env);
   const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
