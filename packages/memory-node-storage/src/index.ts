@@ -31,6 +31,7 @@ export {
   type SwitchTarget,
   type WorkspaceSwitch,
 } from './state/memory-switches.js';
+export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/switched-consent-store.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
