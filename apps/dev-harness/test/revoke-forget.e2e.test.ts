@@ -213,6 +213,8 @@ describe('hooks uninstall', { timeout: 60_000 }, () => {
     // The endpoint's revoke holds for every hook, even with a consent put back in config by hand.
     const revoked = await FileMemorySwitches.inStateFolder(stateDir).read();
     expect(revoked.ok && Object.keys(revoked.switches.endpoints)).toEqual([normaliseEndpoint(emulator.url)]);
+    const status = await harness(['hooks', 'status', '--state-dir', stateDir]);
+    expect(status.stdout).toContain(`endpoint ${normaliseEndpoint(emulator.url)}: consent revoked`);
   });
 });
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMemorySwitches, readConfigFile, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, readConfigFile, type MemorySwitchesRead, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -174,6 +174,19 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
   return ExitCode.ok;
 }
 
+/** What the user switched off (in any tool) that hooks honour, one line each. */
+function switchLines(switches: MemorySwitchesRead, file: string): string[] {
+  if (!switches.ok) return [`memory switches: ${switches.problem} — hooks stay silent until then`];
+  const { everywhere, workspaces, endpoints } = switches.switches;
+  const lines: string[] = [];
+  if (everywhere.off !== undefined) lines.push(`memory switched off everywhere (by ${everywhere.off.by}, ${everywhere.off.at})`);
+  for (const [folder, marks] of Object.entries(workspaces)) {
+    for (const [name, mark] of Object.entries(marks)) lines.push(`workspace ${folder}: ${name} (by ${mark.by}, ${mark.at})`);
+  }
+  for (const [endpoint, marks] of Object.entries(endpoints)) if (marks.revoked !== undefined) lines.push(`endpoint ${endpoint}: consent revoked (by ${marks.revoked.by}, ${marks.revoked.at}); hooks install clears it`);
+  return lines.length === 0 ? [] : [`memory switches (${file}), honoured by every hook:`, ...lines.map((line) => `  ${line}`)];
+}
+
 /** The state folder hooks use: --state-dir, else the user config's `stateDir`, else the default. */
 function stateFolder(context: CommandContext, values: ConfigValues | undefined): string {
   const { options } = context;
@@ -190,13 +203,15 @@ async function status(context: CommandContext): Promise<ExitCode> {
   // The server shown is the one of the runner `install` writes into hook files (this harness's
   // build); servers of other builds (the extension's runner copy, say) are listed beside it.
   const build = runnerBuild(hookRunnerFile());
-  const [runs, server, servers] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env)]);
+  const switchesFile = FileMemorySwitches.inStateFolder(stateDir);
+  const [runs, server, servers, switches] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env), switchesFile.read()]);
   const otherServers = servers.filter((running) => running.build !== build);
   output.result({
     ok: true,
     installed,
     config: { file: configFile, enabled: values?.enabled ?? false, endpoint: values?.endpoint ?? null, consent: values?.consent ?? null, problems: config.ok ? [] : config.problems },
     stateDir,
+    switches: switches.ok ? switches.switches : { problem: switches.problem },
     server,
     otherServers,
     runs,
@@ -207,6 +222,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   }
   if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
   output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
+  for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);
   output.line(
     server.running
       ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
