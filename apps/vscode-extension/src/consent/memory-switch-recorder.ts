@@ -77,3 +77,8 @@ export class MemorySwitchRecorder {
     return next;
   }
 }
+
+/** The entry's way in (through the runtime bundle, without starting the runtime): never rejects. */
+export async function recordWorkspaceTrust(trusted: boolean, folders: readonly string[]): Promise<void> {
+  await new MemorySwitchRecorder({ environment: process.env, folders: () => folders }).trustChanged(trusted).catch(() => undefined);
+}

@@ -104,12 +104,12 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
       if (event.affectsConfiguration(SECTION)) update();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(update),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void mirrorTrust(true)),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => mirrorTrust(loadRuntime, true)),
   );
   update();
-  // The agent hooks in an untrusted folder must stay silent too, though the runtime never loads
+  // The agent hooks in an untrusted folder must stay silent too, though the runtime never starts
   // here: the mark goes into the shared memory switches, after activation, off its path.
-  if (!vscode.workspace.isTrusted) setTimeout(() => void mirrorTrust(false), 0);
+  if (!vscode.workspace.isTrusted) setTimeout(() => mirrorTrust(loadRuntime, false), 0);
   points.statusBarItem.show();
 
   return {
@@ -118,14 +118,13 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
 }
 
 /**
- * Records the window's trust in the shared memory switches. Loaded on demand (the recorder takes
- * its libraries from the hook runner's core): only an untrusted window, or a trust grant, pays.
+ * Records the window's trust in the shared memory switches, through the runtime bundle's module
+ * (loaded, not started): only an untrusted window, or a trust grant, pays for it, after activation.
  */
-async function mirrorTrust(trusted: boolean): Promise<void> {
+function mirrorTrust(loadRuntime: () => RuntimeModule, trusted: boolean): void {
   try {
-    const { MemorySwitchRecorder } = await import('../consent/memory-switch-recorder.js');
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
-    await new MemorySwitchRecorder({ environment: process.env, folders: () => folders }).trustChanged(trusted);
+    void loadRuntime().recordWorkspaceTrust?.(trusted, folders);
   } catch {
     // Never in the way of the window; the hooks keep what the switches said before.
   }
