@@ -16,6 +16,7 @@ export interface DrainerInfo {
 /** The drainer lock is refreshed every third of this; a lock older than it belongs to a dead drainer. */
 export const DRAINER_LOCK_STALE_MS = 30_000;
 const STOP_POLL_MS = 50;
+const INFO_WAIT_MS = 500;
 
 export async function writeDrainerInfo(file: string, info: DrainerInfo): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -47,15 +48,27 @@ async function drainerLockHeld(lockTarget: string): Promise<boolean> {
 export async function stopDrainer(stateDirectory: string, timeoutMs = 5_000): Promise<boolean> {
   const files = sharedStateFiles(stateDirectory);
   if (!(await drainerLockHeld(files.drainerLock))) return false;
-  const info = await readDrainerInfo(files.drainerInfo);
-  if (info === undefined || info.pid === process.pid) return false;
-  try {
-    process.kill(info.pid, 'SIGTERM');
-  } catch {
-    // Gone already (or not ours to signal): its lock goes stale and the next drainer takes over.
-    return false;
-  }
   const deadline = Date.now() + timeoutMs;
+  // A drainer that just took the lock writes its info file a moment later (an older file may
+  // still name a drainer that is gone): wait briefly for a live one.
+  const infoDeadline = Math.min(deadline, Date.now() + INFO_WAIT_MS);
+  let signalled = false;
+  while (!signalled && Date.now() < infoDeadline) {
+    const info = await readDrainerInfo(files.drainerInfo);
+    if (info !== undefined && info.pid !== process.pid) signalled = signal(info.pid);
+    if (!signalled) await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
+  }
+  if (!signalled) return false;
   while (Date.now() < deadline && (await drainerLockHeld(files.drainerLock))) await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
   return true;
+}
+
+/** SIGTERM to `pid`; false when it is gone (or not ours to signal). */
+function signal(pid: number): boolean {
+  try {
+    process.kill(pid, 'SIGTERM');
+    return true;
+  } catch {
+    return false;
+  }
 }
