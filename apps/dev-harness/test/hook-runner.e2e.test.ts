@@ -65,9 +65,9 @@ function additionalContext(run: Run): string {
   return parsed.hookSpecificOutput.additionalContext;
 }
 
-async function runs(): Promise<Array<{ event: string; outcome: string; ms: number }>> {
+async function runs(): Promise<Array<{ event: string; outcome: string; ms: number; detail?: string }>> {
   const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { event: string; outcome: string; ms: number });
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { event: string; outcome: string; ms: number; detail?: string });
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -320,6 +320,71 @@ describe('Stop and SessionEnd', () => {
     expect(forgot.exitCode, forgot.stderr).toBe(0);
     expect(new Set((JSON.parse(forgot.stdout) as { deletedGroups: string[] }).deletedGroups)).toEqual(new Set(sent.map((message) => message.group)));
     expect(emulator.state.episodes()).toEqual([]);
+  });
+
+  it('takes at most the newest capture.backfillTurns (20) turns of a Claude Code transcript it never saw, then every new turn', async () => {
+    await install();
+    const transcript = path.join(root, 'claude.jsonl');
+    const turns = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, index) => from + index).flatMap((turn) => [
+        claudeLine('user', `u-${turn}`, `Old question number ${turn}?`, turn),
+        claudeLine('assistant', `a-${turn}`, `Old answer number ${turn}.`, turn),
+      ]);
+    // Hooks installed into a session that already holds 50 turns.
+    await fs.writeFile(transcript, turns(1, 50).join('\n') + '\n');
+    const stop = await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
+    expect(stop).toMatchObject({ exitCode: 0, stdout: '' });
+    // 20 turns × (user + assistant) × (session + workspace group).
+    await waitFor(() => messagesSent().length >= 80);
+    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const sent = messagesSent();
+    expect(sent).toHaveLength(80);
+    const numbers = new Set(sent.map((message) => Number(/number (\d+)/.exec(message.content)?.[1])));
+    expect([...numbers].sort((left, right) => left - right)).toEqual(Array.from({ length: 20 }, (_, index) => index + 31));
+    expect((await runs()).find((run) => run.event === 'Stop')).toMatchObject({ outcome: 'queued', detail: '20 turns; 30 older turns left out (capture.backfillTurns 20)' });
+    // The older turns count as taken; a new turn is taken by the next Stop, the bound no longer applies.
+    await fs.appendFile(transcript, turns(51, 51).join('\n') + '\n');
+    await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
+    await waitFor(() => messagesSent().length >= 84);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(messagesSent()).toHaveLength(84);
+    expect(messagesSent().filter((message) => message.content.includes('number 51'))).toHaveLength(4);
+  });
+
+  it("takes nothing of a Copilot turn read mid-loop (turn_end after a tool round), then the whole turn once the loop ends (graphiti-harness hook)", async () => {
+    await install();
+    const transcript = path.join(root, 'copilot.jsonl');
+    const line = (type: string, id: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id, timestamp: new Date().toISOString(), parentId: null }) + '\n';
+    const stop = () => spawnRun(process.execPath, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(copilotInput('Stop', { stop_hook_active: false })));
+    await fs.writeFile(
+      transcript,
+      line('session.start', 'e0', { sessionId: 'copilot-session-1', version: 1, producer: 'copilot-agent', startTime: new Date().toISOString() }) +
+        line('user.message', 'u1', { content: 'Rename the outbox folder to queue.', attachments: [] }) +
+        line('assistant.turn_start', 'e2', { turnId: '0.0' }) +
+        line('assistant.message', 'e3', { messageId: 'm1', content: 'Looking for its imports first.', toolRequests: [{ toolCallId: 't1', name: 'grep_search', arguments: '{}', type: 'function' }] }) +
+        line('tool.execution_start', 'e4', { toolCallId: 't1', toolName: 'grep_search', arguments: {} }) +
+        line('tool.execution_complete', 'e5', { toolCallId: 't1', success: true, result: { content: 'src/outbox/index.ts' } }) +
+        line('assistant.turn_end', 'e6', { turnId: '0.0' }),
+    );
+    expect(await stop()).toMatchObject({ exitCode: 0, stdout: '' });
+    expect((await runs()).at(-1)).toMatchObject({ event: 'Stop', outcome: 'nothing-new' });
+    await fs.appendFile(
+      transcript,
+      line('assistant.turn_start', 'e7', { turnId: '0.1' }) +
+        line('assistant.message', 'e8', { messageId: 'm2', content: 'Renamed it to queue and updated the imports.', toolRequests: [] }) +
+        line('assistant.turn_end', 'e9', { turnId: '0.1' }),
+    );
+    expect(await stop()).toMatchObject({ exitCode: 0, stdout: '' });
+    await waitFor(() => messagesSent().length >= 4);
+    expect(await stop()).toMatchObject({ exitCode: 0, stdout: '' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // One turn × (user + assistant) × (session + workspace group), its final reply included.
+    const sent = messagesSent();
+    expect(sent).toHaveLength(4);
+    expect(sent.filter((message) => message.content.includes('Rename the outbox folder to queue.'))).toHaveLength(2);
+    expect(sent.filter((message) => message.content.includes('Renamed it to queue and updated the imports.'))).toHaveLength(2);
+    expect((await runs()).filter((run) => run.event === 'Stop').map((run) => run.outcome)).toEqual(['nothing-new', 'queued', 'nothing-new']);
   });
 
   it("takes Copilot agent mode's transcript", async () => {

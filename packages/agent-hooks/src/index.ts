@@ -2,9 +2,7 @@
 // agent hooks, and the Node composition pieces they share. Keep this list sorted by module.
 export { readGitFacts, type GitFacts } from './composition/git-facts.js';
 export { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './composition/leftover-journals.js';
-export { sleep } from './composition/sleep.js';
 export { StaticSettingsSource } from './composition/static-settings-source.js';
-export { SystemClock } from './composition/system-clock.js';
 export { TerminalWorkspaceContext } from './composition/terminal-workspace-context.js';
 export { pingHookServer } from './hook/hook-forward.js';
 export { readHookRuns, type HookRun } from './hook/hook-log.js';
@@ -15,3 +13,5 @@ export { runHook, type HookIo, type HookRunSummary } from './hook/run-hook.js';
 export { runnerBuild } from './hook/runner-build.js';
 export { stopHookProcesses, type StoppedHookProcesses } from './hook/stop-hook-processes.js';
 export * from './installers/index.js';
+export { InMemoryKeyValueStore } from './memory/in-memory-key-value-store.js';
+export { openMemory, OUTBOX_MAX_QUEUE_SIZE, type MemoryNeeds, type MemoryTool, type OpenedMemory, type OpenMemoryOptions } from './memory/open-memory.js';

@@ -17,7 +17,7 @@ import {
   isGraphitiError,
   type GraphitiClientOptions,
 } from './index.js';
-import { closedPortUrl, json, startScriptedServer, type ScriptedServer } from './test-support/scripted-server.js';
+import { closedPortUrl, json, startScriptedServer, type ScriptedServer } from '../test-support/scripted-server.js';
 
 let emulator: RunningEmulator;
 const clients: GraphitiClient[] = [];

@@ -11,7 +11,7 @@ import {
   GraphitiServerError,
   GraphitiTimeoutError,
 } from './index.js';
-import { closedPortUrl, json, startScriptedServer } from './test-support/scripted-server.js';
+import { closedPortUrl, json, startScriptedServer } from '../test-support/scripted-server.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiClient;

@@ -4,8 +4,8 @@ import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-e
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GraphitiClient, GraphitiUsageError } from './index.js';
-import { defineClientContract } from './test-support/contract.js';
-import { startScriptedServer, json } from './test-support/scripted-server.js';
+import { defineClientContract } from '../test-support/contract.js';
+import { startScriptedServer, json } from '../test-support/scripted-server.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiClient;

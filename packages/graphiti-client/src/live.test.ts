@@ -4,7 +4,7 @@
 // afterwards, and never clears anything else.
 import { afterAll, describe } from 'vitest';
 import { GraphitiClient, GraphitiMcpClient } from './index.js';
-import { defineClientContract } from './test-support/contract.js';
+import { defineClientContract } from '../test-support/contract.js';
 
 const url = process.env['GRAPHITI_URL'];
 const mcpUrl = process.env['GRAPHITI_MCP_URL'];

@@ -15,7 +15,7 @@ import {
   GraphitiValidationError,
 } from './index.js';
 import { toolError } from './mcp/mcp-errors.js';
-import { defineClientContract } from './test-support/contract.js';
+import { defineClientContract } from '../test-support/contract.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiMcpClient;

@@ -1,19 +1,138 @@
-// Public entry of @graphiti-memory/memory-core. Each area has its own barrel; keep this list sorted.
-export * from './audit/index.js';
-export * from './directives/index.js';
-export * from './errors/index.js';
-export * from './forget/index.js';
-export * from './gate/index.js';
-export * from './ingestion/index.js';
-export * from './mapping/index.js';
-export * from './memory-module.js';
-export * from './planning/index.js';
-export * from './ports.js';
-export * from './promotion/index.js';
-export * from './recall/index.js';
-export * from './registry/index.js';
-export * from './review/index.js';
-export * from './scopes/index.js';
-export * from './secrets/index.js';
-export * from './settings/index.js';
-export * from './transcripts/index.js';
+// Public entry of @graphiti-memory/memory-core: the ports an app binds, the tokens and interfaces
+// of the services createMemoryModule() binds, settings, errors, transcript parsing and the
+// in-memory stores. Implementations the module binds (the Default* services, the secretlint guard)
+// and helpers (hashing, wire-time formatting, mapping) stay inside. One line per file, sorted by
+// path; index.test.ts pins the list, so a new export is a reviewed change.
+export { AuditLog, filterAuditEntries, InMemoryAuditLog, type AuditEntry, type AuditQuery } from './audit/audit-log.js';
+export { auditedConnection, type AuditTarget } from './audit/audited-graphiti-api.js';
+export { SystemClock, type SystemClockOptions } from './clock/system-clock.js';
+export {
+  describeGraphitiFailure,
+  type FailureAdvice,
+  type FailureContext,
+  type FailureDescription,
+} from './errors/describe-graphiti-failure.js';
+export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type GraphitiFailureKind } from './errors/graphiti-failure.js';
+export type { ForgetRequest, ForgetTarget } from './forget/forget-policy.js';
+export { ForgetService, type ForgetFailure, type ForgetResult } from './forget/forget-service.js';
+export { QueuedGroups } from './forget/queued-groups.js';
+export {
+  categoriesInUse,
+  CONSENT_CATEGORIES,
+  consentCovers,
+  inertCategories,
+  isConsentCategory,
+  type ConsentCategory,
+} from './gate/consent-categories.js';
+export { MemoryGate, type GateClosedReason, type GateDecision } from './gate/memory-gate.js';
+export { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
+export { openedIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
+export { InMemoryOutbox, type OutboxLimits } from './ingestion/in-memory-outbox.js';
+export { IngestionOptions } from './ingestion/ingestion-options.js';
+export { IngestionService } from './ingestion/ingestion-service.js';
+export type { ConfirmationResult, IngestionCounters, IngestionState, IngestionStats } from './ingestion/ingestion-stats.js';
+export { Ingestion } from './ingestion/ingestion.js';
+export { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
+export { TurnPlanner } from './planning/turn-planner.js';
+export {
+  Clock,
+  ConsentStore,
+  GlobalStore,
+  GraphitiConnection,
+  IngestionStorage,
+  Logger,
+  SCOPE_ORDER,
+  SettingsSource,
+  TelemetrySink,
+  WorkspaceContext,
+  WorkspaceStore,
+  type ChatTurn,
+  type ConsentRecord,
+  type DeadLetter,
+  type DeliveryLedger,
+  type GitMetadata,
+  type GraphitiApi,
+  type GraphitiCallOptions,
+  type IngestionStore,
+  type KeyValueStore,
+  type LogFields,
+  type MemoryEvent,
+  type MemoryScope,
+  type Outbox,
+  type OutboxAdmitResult,
+  type OutboxAppendResult,
+  type OutboxDropReason,
+  type OutboxEntry,
+  type OutboxRecord,
+  type RecalledFact,
+} from './ports.js';
+export { isPromotionKind, PROMOTION_KINDS, type PromotionKind, type PromotionScope } from './promotion/episode-format.js';
+export { MemoryPromotion, type PromotionOutcome } from './promotion/memory-promotion.js';
+export {
+  PromotionService,
+  type PromotionPlan,
+  type PromotionRefusal,
+  type PromotionRequest,
+} from './promotion/promotion-service.js';
+export {
+  RecallService,
+  type RecallError,
+  type RecallOptions,
+  type RecallOutcomeKind,
+  type RecallResult,
+  type RecallSkipReason,
+} from './recall/recall-service.js';
+export { GroupRecorder, GroupRecorderOptions, type AcceptedEntry } from './registry/group-recorder.js';
+export { GroupRegistry, mergeGroupWrite, sortGroupRecords, type GroupRecord, type GroupWrite } from './registry/group-registry.js';
+export { InMemoryGroupRegistry } from './registry/in-memory-group-registry.js';
+export { InMemoryPendingMemoryStore } from './review/in-memory-pending-memory-store.js';
+export { PendingMemoryStore, type PendingMemory, type PendingMemorySource } from './review/pending-memory-store.js';
+export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review/review-queue.js';
+export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
+export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
+export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
+export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './settings/endpoint.js';
+export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './settings/memory-configuration.js';
+export {
+  DEFAULT_SETTINGS,
+  GROUP_ID_STRATEGIES,
+  INGEST_SCOPE_SETTINGS,
+  memorySettingsSchema,
+  parseMemorySettings,
+  RECALL_SCOPE_SETTINGS,
+  SERVER_KIND_SETTINGS,
+  SETTING_BOUNDS,
+  SETTINGS_SECTION,
+  type GroupIdStrategy,
+  type IngestScopeSetting,
+  type MemorySettings,
+  type MemorySettingsParseResult,
+  type RecallScopeSetting,
+  type ServerKindSetting,
+} from './settings/memory-settings.js';
+export { parseClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
+export {
+  isCopilotAgentTranscript,
+  parseCopilotAgentTranscript,
+  type CopilotAgentTranscriptOptions,
+  type CopilotAgentTranscriptResult,
+} from './transcripts/copilot-agent-transcript.js';
+export { parseJsonlTranscript, type JsonlTranscriptOptions } from './transcripts/jsonl-transcript.js';
+export {
+  DEFAULT_TRANSCRIPT_FILTER,
+  resolveTranscriptFilter,
+  TRANSCRIPT_FILTER_PRESETS,
+  type FilterMode,
+  type TranscriptFilter,
+  type TranscriptFilterOption,
+  type TranscriptFilterPreset,
+} from './transcripts/transcript-filter.js';
+export { createTranscriptReader, detectTranscriptFormat, parseTranscript, type TranscriptOptions } from './transcripts/transcript-format.js';
+export {
+  TRANSCRIPT_FORMATS,
+  type TokenReduction,
+  type TranscriptFormat,
+  type TranscriptParseResult,
+  type TranscriptReader,
+} from './transcripts/transcript-types.js';
+export { parseVsCodeChatSession, type VsCodeChatSessionOptions } from './transcripts/vscode-chat-session.js';

@@ -5,12 +5,12 @@ import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphit
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SystemClock } from './clock/system-clock.js';
 import { IngestionOptions } from './ingestion/index.js';
 import { Ingestion } from './ingestion/ingestion.js';
 import { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
 import { RecallService } from './recall/index.js';
-import { bindFakeHostPorts } from './test-support/fake-host-ports.js';
-import { RealClock } from './test-support/fakes.js';
+import { bindFakeHostPorts } from '../test-support/fake-host-ports.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiApi;
@@ -21,7 +21,7 @@ async function compose(consentFor: string): Promise<Container> {
     settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true } },
     consentFor,
     connection: { current: () => client },
-    clock: new RealClock(),
+    clock: new SystemClock(),
   });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
   await container.load(createMemoryModule(), createInMemoryStorageModule());

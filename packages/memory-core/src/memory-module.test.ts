@@ -2,25 +2,17 @@
 // parameter carries its `@inject(Token)` (bundlers emit no decorator metadata to fall back on).
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
-import {
-  ConfiguredMemorySettings,
-  DefaultGroupIdResolver,
-  DefaultMemoryGate,
-  DefaultPromotionService,
-  DefaultRecallService,
-  DefaultTurnPlanner,
-  GroupIdResolver,
-  MemoryConfiguration,
-  MemoryGate,
-  PromotionService,
-  RecallService,
-  TurnPlanner,
-} from './index.js';
+import { DefaultMemoryGate, MemoryGate } from './gate/index.js';
+import { DefaultTurnPlanner, TurnPlanner } from './planning/index.js';
+import { DefaultPromotionService, PromotionService } from './promotion/index.js';
+import { DefaultRecallService, RecallService } from './recall/index.js';
+import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
+import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
 import type { ChatTurn } from './ports.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
-import { FakeGraphitiApi } from './test-support/fake-graphiti-api.js';
-import { bindFakeHostPorts } from './test-support/fake-host-ports.js';
-import { FixedGraphitiConnection } from './test-support/fakes.js';
+import { FakeGraphitiApi } from '../test-support/fake-graphiti-api.js';
+import { bindFakeHostPorts } from '../test-support/fake-host-ports.js';
+import { FixedGraphitiConnection } from '../test-support/fakes.js';
 
 describe('policy services in a container', () => {
   it('resolve from their tokens and work together', async () => {

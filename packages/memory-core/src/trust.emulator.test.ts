@@ -6,6 +6,7 @@ import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SystemClock } from './clock/system-clock.js';
 import { auditedConnection, InMemoryAuditLog } from './audit/index.js';
 import { ForgetService } from './forget/index.js';
 import { Ingestion, IngestionOptions } from './ingestion/index.js';
@@ -14,8 +15,7 @@ import { IngestionStorage, type ChatTurn } from './ports.js';
 import { GroupRecorderOptions, GroupRegistry } from './registry/index.js';
 import { PendingMemoryStore, ReviewQueue } from './review/index.js';
 import { GroupIdResolver } from './scopes/index.js';
-import { bindFakeHostPorts } from './test-support/fake-host-ports.js';
-import { RealClock } from './test-support/fakes.js';
+import { bindFakeHostPorts } from '../test-support/fake-host-ports.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiClient;
@@ -36,7 +36,7 @@ async function compose(settings: Record<string, unknown> = {}) {
     settings: { enabled: true, endpoint: emulator.url, ...settings },
     consentFor: emulator.url,
     connection: auditedConnection({ current: () => client }, audit, { endpoint: emulator.url }),
-    clock: new RealClock(),
+    clock: new SystemClock(),
   });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
   container.bind(GroupRecorderOptions).toConstantValue({ tool: 'test-tool' });

@@ -1,9 +1,10 @@
 // Public entry of @graphiti-memory/memory-node-storage. Keep this list sorted.
 export * from './config/index.js';
 export { DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
-export { FileIngestionStorage, type FileIngestionStorageOptions } from './composition/file-ingestion-storage.js';
+export { FileIngestionStorage, type FileIngestionStorageOptions, type OutboxLocation } from './composition/file-ingestion-storage.js';
 export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
+export { relocateOutboxJournals } from './outbox/journal-relocation.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
 export { FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
@@ -15,6 +16,7 @@ export {
   STATE_DIRECTORY_VARIABLE,
   stateLayout,
   tierFile,
+  transcriptLedgerFile,
   type SharedStateFiles,
   type StateLayout,
 } from './state/state-layout.js';
@@ -35,6 +37,7 @@ export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
+export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
 export {
   TranscriptWatcher,

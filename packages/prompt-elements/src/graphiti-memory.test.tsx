@@ -1,7 +1,7 @@
 import type { RecalledFact } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
 import { GraphitiMemory } from './graphiti-memory.js';
-import { countTokens, renderChatPrompt } from './test-support/render.js';
+import { countTokens, renderChatPrompt } from '../test-support/render.js';
 
 function fact(rank: number, text: string, overrides: Partial<RecalledFact> = {}): RecalledFact {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MEMORY_DIRECTIVES_HELP, MemoryDirectivesHelp } from './memory-directives-help.js';
 import { PromotedEpisode, promotedEpisodeText } from './promoted-episode.js';
-import { renderChatPrompt } from './test-support/render.js';
+import { renderChatPrompt } from '../test-support/render.js';
 
 describe('<PromotedEpisode>', () => {
   it('renders the episode block with kind, scope and time', async () => {

@@ -33,7 +33,7 @@ describe('published packages', () => {
       exports: Record<string, unknown>;
       publishConfig?: { exports?: Record<string, unknown> };
     };
-    // A workspace-only `./testing` is left out on publish through publishConfig.exports.
+    // publishConfig.exports, where present, is what a publish writes (no source condition).
     const published = manifest.publishConfig?.exports ?? manifest.exports;
     const subpaths = Object.keys(published).filter((subpath) => subpath !== './package.json');
     expect(subpaths.filter((subpath) => NOT_PRODUCT.test(subpath))).toEqual([]);

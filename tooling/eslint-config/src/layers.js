@@ -56,7 +56,7 @@ export const layers = {
     nodeBuiltins: true,
     forbiddenModules: ['vscode'],
   },
-  // Private: measures the packages through their exports (and memory-core's `./testing` doubles).
+  // Private: measures the packages through their public exports, as an app composes them.
   '@graphiti-memory/benchmarks': {
     workspace: {
       '@graphiti-memory/graphiti-client': 'runtime',
@@ -75,7 +75,8 @@ export const appLayer = { nodeBuiltins: true };
 /**
  * Test files (`*.test.*`) run in Node beside the code they exercise: they may use Node, the emulator
  * and the client, but still never an app, a deep path or a relative path across packages. Test
- * support (`src/test-support/`) is not a test file: it follows its package's layer.
+ * support (a package's `test-support/` folder, beside `src/`) is not a test file: it follows its
+ * package's layer.
  */
 export const testFileLayer = {
   nodeBuiltins: true,

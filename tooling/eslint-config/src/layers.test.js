@@ -60,10 +60,10 @@ describe('graphiti/layers', () => {
     ],
     ['packages/memory-core', 'src/x.ts', "const fs = await import('node:fs');\nvoid fs;", 'nodeBuiltin'],
     // Test support and benchmark files follow their package's layer too.
-    ['packages/memory-core', 'src/test-support/x.ts', "import fs from 'node:fs';\nvoid fs;", 'nodeBuiltin'],
+    ['packages/memory-core', 'test-support/x.ts', "import fs from 'node:fs';\nvoid fs;", 'nodeBuiltin'],
     [
       'packages/memory-core',
-      'src/test-support/x.ts',
+      'test-support/x.ts',
       "import { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid startEmulator;",
       'notAllowed',
     ],
@@ -99,7 +99,7 @@ describe('graphiti/layers', () => {
     [
       'tooling/benchmarks',
       'src/core/x.ts',
-      "import { performance } from 'node:perf_hooks';\nimport { IngestionService } from '@graphiti-memory/memory-core';\nimport { RealClock } from '@graphiti-memory/memory-core/testing';\nimport { FileOutbox } from '@graphiti-memory/memory-node-storage';\nimport { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid performance; void IngestionService; void RealClock; void FileOutbox; void startEmulator;",
+      "import { performance } from 'node:perf_hooks';\nimport { IngestionService, SystemClock } from '@graphiti-memory/memory-core';\nimport { FileOutbox } from '@graphiti-memory/memory-node-storage';\nimport { startEmulator } from '@graphiti-memory/graphiti-emulator';\nvoid performance; void IngestionService; void SystemClock; void FileOutbox; void startEmulator;",
     ],
   ];
 

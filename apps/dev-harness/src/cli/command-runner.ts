@@ -1,14 +1,21 @@
 // Runs one command body with its options resolved, its resources closed afterwards (bounded, so a
 // hanging server cannot hold the process), and every failure mapped to a message and an exit code.
+import type { ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { resolveCommonOptions, type CommonOptions, type RawCommonOptions } from './common-options.js';
-import { withConfigDefaults } from './config-defaults.js';
+import { configureOptions } from './config-defaults.js';
 import { ExitCode, HarnessError, UsageError } from './harness-errors.js';
 
 export interface CommandContext {
   readonly terminal: Terminal;
   readonly options: CommonOptions;
+  /**
+   * The configuration this command runs with: flags > env > project > user > defaults, each value
+   * with its origin (flags and defaults only for commands run with `configFiles: false`). Turn it
+   * into memory-core's settings with memory-node-storage's `memorySettingsFor`.
+   */
+  readonly configuration: ResolvedMemoryConfig;
   readonly output: Output;
   /** Registers cleanup, run in reverse order when the command ends (also on failure). */
   defer(cleanup: () => unknown): void;
@@ -38,14 +45,14 @@ export async function runCommand(
   const cleanups: Array<() => unknown> = [];
   let exitCode: ExitCode;
   try {
-    const configured = runSettings.configFiles === false ? raw : await withConfigDefaults(raw, { cwd: terminal.cwd, env: terminal.env });
-    const options = resolveCommonOptions(configured, {
+    const configured = await configureOptions(raw, { cwd: terminal.cwd, env: terminal.env }, runSettings.configFiles === false ? 'flags' : 'all');
+    const options = resolveCommonOptions(configured.raw, {
       cwd: terminal.cwd,
       env: terminal.env,
       ...(settings.defaultStateDir === undefined ? {} : { defaultStateDir: settings.defaultStateDir }),
     });
     output = new Output(terminal, options.json, options.colorAllowed);
-    exitCode = await body({ terminal, options, output, defer: (cleanup) => cleanups.push(cleanup) });
+    exitCode = await body({ terminal, options, configuration: configured.configuration, output, defer: (cleanup) => cleanups.push(cleanup) });
   } catch (error) {
     exitCode = reportFailure(output, error);
   } finally {

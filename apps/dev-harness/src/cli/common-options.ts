@@ -48,10 +48,11 @@ export interface CommonOptions {
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const API_KEY_ENVIRONMENT_VARIABLE = 'GRAPHITI_API_KEY';
-const TIMEOUT_BOUNDS = { min: 1, max: 600_000 };
+/** memory-core's bounds of `timeoutMs` (SETTING_BOUNDS): the flag is checked as the config value is. */
+export const TIMEOUT_BOUNDS = { min: 100, max: 120_000 };
 /** memory-core's `maxAttempts` default and bounds (SETTING_BOUNDS). */
 export const DEFAULT_MAX_ATTEMPTS = 8;
-const MAX_ATTEMPTS_BOUNDS = { min: 1, max: 1000 };
+export const MAX_ATTEMPTS_BOUNDS = { min: 1, max: 1000 };
 
 
 /** Adds the common options to a command (each command lists them in its own `--help`). */
@@ -66,10 +67,14 @@ export function addCommonOptions(command: Command): Command {
     .addOption(
       new Option('--api-key <key>', `API key sent to the endpoint (default: $${API_KEY_ENVIRONMENT_VARIABLE})`).helpGroup('Common options:'),
     )
-    .addOption(new Option('--state-dir <dir>', 'durable outbox and stores (default: your user data folder)').helpGroup('Common options:'))
+    .addOption(new Option('--state-dir <dir>', 'durable outbox and stores (default: the config\'s stateDir, else your user data folder)').helpGroup('Common options:'))
     .addOption(new Option('--workspace <path>', 'the workspace folder memory belongs to (default: the current folder)').helpGroup('Common options:'))
     .addOption(new Option('--session <id>', 'chat session id of the session scope').helpGroup('Common options:'))
-    .addOption(new Option('--scopes <list>', 'comma-separated scopes: session,workspace,user').helpGroup('Common options:'))
+    .addOption(
+      new Option('--scopes <list>', "this command's scopes: session,workspace,user (or auto / all for recall); default: the config's scopes / recall.scopes").helpGroup(
+        'Common options:',
+      ),
+    )
     .addOption(new Option('--timeout-ms <ms>', `per-request timeout (default ${DEFAULT_TIMEOUT_MS})`).helpGroup('Common options:'))
     .addOption(
       new Option('--max-attempts <n>', `sends of one message before it becomes a dead letter (default ${DEFAULT_MAX_ATTEMPTS})`).helpGroup('Common options:'),

@@ -4,8 +4,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { parseMemorySettings } from '@graphiti-memory/memory-core';
+import { memorySettingsFor, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { runCommand } from './command-runner.js';
+import { ExitCode } from './harness-errors.js';
 import { runHarness } from './program.js';
 
 let user: RunningEmulator;
@@ -66,4 +70,60 @@ describe('config files for harness commands', () => {
     expect(result.err).toContain('recall.timeoutMs: must be at least 50 (got 5)');
     expect(user.requests).toHaveLength(0);
   });
+
+  it('refuses a misspelt key with exit 2, naming the file and the nearest key, and sends nothing', async () => {
+    const file = path.join(root, 'config', 'config.json');
+    await fs.writeFile(file, JSON.stringify({ endpiont: project.url, stateDir: path.join(root, 'state') }));
+    const result = await health();
+    expect(result.exitCode).toBe(2);
+    expect(result.err).toContain(`${file}: unknown key \`endpiont\`; did you mean \`endpoint\`?`);
+    expect(project.requests).toHaveLength(0);
+  });
+
+  it("honours the config's server, and GRAPHITI_MEMORY_SERVER over it, unless --server is given", async () => {
+    // The emulators speak REST: asking for MCP fails, naming the URL.
+    await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ endpoint: user.url, server: 'mcp' }));
+    const fromFile = await health();
+    expect(fromFile.exitCode).toBe(1);
+    expect(fromFile.err).toContain(user.url);
+    expect((await health(['--server', 'rest'])).exitCode).toBe(0);
+
+    await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ endpoint: user.url, server: 'rest' }));
+    expect((await health()).exitCode).toBe(0);
+    expect((await health([], { GRAPHITI_MEMORY_SERVER: 'mcp' })).exitCode).toBe(1);
+    const flagWins = await health(['--server', 'rest'], { GRAPHITI_MEMORY_SERVER: 'mcp' });
+    expect(flagWins.exitCode).toBe(0);
+    expect(JSON.parse(flagWins.out)).toMatchObject({ ok: true, server: 'rest' });
+  });
 });
+
+describe('the configuration in the command context', () => {
+  async function contextConfiguration(raw: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ResolvedMemoryConfig> {
+    let seen: ResolvedMemoryConfig | undefined;
+    const terminal = capturedTerminal({ cwd: workspace, env: { ...env, ...extraEnv } });
+    const exitCode = await runCommand({ terminal }, raw, async (context) => {
+      seen = context.configuration;
+      return ExitCode.ok;
+    });
+    expect(exitCode, terminal.err()).toBe(0);
+    if (seen === undefined) throw new Error('the command body did not run');
+    return seen;
+  }
+
+  it('carries every value with its origin, flags on top, for memorySettingsFor', async () => {
+    await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ endpoint: user.url, groupIdStrategy: 'raw', recall: { enabled: false, scopes: 'workspace' } }));
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ recall: { maxFacts: 4 } }));
+    const configuration = await contextConfiguration({ timeoutMs: '900' }, { GRAPHITI_MEMORY_SERVER: 'rest' });
+    expect(configuration.origins).toMatchObject({ groupIdStrategy: 'user', 'recall.maxFacts': 'project', server: 'env', timeoutMs: 'flag', includeGitMetadata: 'default' });
+    const settings = parseMemorySettings(memorySettingsFor(configuration, { enabled: true }));
+    expect(settings.ok).toBe(true);
+    expect(settings.settings).toMatchObject({
+      groupIdStrategy: 'raw',
+      includeGitMetadata: false,
+      serverKind: 'rest',
+      timeoutMs: 900,
+      recall: { enabled: false, scopes: 'workspace', maxFacts: 4 },
+    });
+  });
+});
+

@@ -41,7 +41,7 @@ async function episodes(context: CommandContext, raw: EpisodesOptions): Promise<
   const { output, options } = context;
   const scope: MemoryScope = parseScope(raw.scope ?? '', HARNESS_SCOPES);
   const last = raw.last === undefined ? 10 : parseInteger(raw.last, '--last', { min: 1, max: 1000 });
-  const memory = await openHarnessMemory(context);
+  const memory = await openHarnessMemory(context, { needs: {} });
   const groupId = await groupOfScope(memory, scope, options.session);
   let list;
   try {

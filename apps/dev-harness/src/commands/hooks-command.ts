@@ -112,7 +112,9 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
     consent: { endpoint, grantedAt: new Date().toISOString(), by: 'graphiti-harness' },
     ...(options.stateDirGiven ? { stateDir: options.stateDir } : {}),
     ...(options.scopes?.kind === 'list' ? { scopes: options.scopes.scopes } : {}),
-    ...(raw.timeoutMs !== undefined ? { recall: { ...existing.values.recall, timeoutMs: options.timeoutMs } } : {}),
+    // Installing is the consent to search with each prompt: recall is on (the configuration's
+    // `recall.enabled: false` later turns it off again for every tool).
+    recall: { ...existing.values.recall, enabled: true, ...(raw.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
   };
   try {
     await updateConfigFile(configFile, patch);

@@ -30,7 +30,7 @@ export const registerRecallCommand: CommandRegistrar = (program, run) => {
           'after',
           [
             '',
-            'Scopes: --scopes session,workspace,user (session needs --session), or auto (picked from the query); default all.',
+            'Scopes: --scopes session,workspace,user (session needs --session), or auto (picked from the query); default: the configuration\'s recall.scopes (both: session and workspace).',
             'The deadline is --timeout-ms (at most 10 000 ms): what has not answered by then is left out (timedOut).',
             '',
             'Examples:',
@@ -48,11 +48,12 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   const text = parseText(query, 'QUERY');
   const maxFacts = raw.maxFacts === undefined ? 10 : parseInteger(raw.maxFacts, '--max-facts', { min: 1, max: 50 });
   const budget = raw.budget === undefined ? DEFAULT_PROMPT_BUDGET : parseInteger(raw.budget, '--budget', { min: 50, max: 200_000 });
-  const memory = await openHarnessMemory(context, { maxFacts });
-  const scopes: readonly MemoryScope[] | 'auto' | 'all' =
-    options.scopes === undefined ? 'all' : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
+  const memory = await openHarnessMemory(context, { maxFacts, needs: {} });
+  // Without --scopes, the configuration's `recall.scopes` (the settings recall reads by default).
+  const scopes: readonly MemoryScope[] | 'auto' | 'all' | undefined =
+    options.scopes === undefined ? undefined : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
   const result = await memory.recall.recall(text, {
-    scopes,
+    ...(scopes === undefined ? {} : { scopes }),
     maxFacts,
     timeoutMs: options.timeoutMs,
     keepSuperseded: raw.keepSuperseded === true,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerAuditCommand } from './audit-command.js';
 import { registerBenchCommand } from './bench-command.js';
 import type { RunCommand } from './command-registrar.js';
+import { registerConfigCommand } from './config-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerForgetCommand } from './forget-command.js';
@@ -35,6 +36,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerHookCommand,
     registerHooksCommand,
     registerUserKeyCommand,
+    registerConfigCommand,
     registerBenchCommand,
   ]) {
     register(program, run);

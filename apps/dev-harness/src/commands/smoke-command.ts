@@ -9,7 +9,7 @@ import { ExitCode } from '../cli/harness-errors.js';
 import { parseSeconds } from '../cli/option-parsers.js';
 import { openGraphiti } from '../endpoint/open-graphiti.js';
 import { describeGraphitiFailure } from '../terminal/describe-error.js';
-import { sleep } from '@graphiti-memory/agent-hooks';
+import { SystemClock } from '@graphiti-memory/memory-core';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface SmokeOptions extends RawCommonOptions {
@@ -89,7 +89,7 @@ async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCo
         const now = performance.now();
         progress.update(Math.min(Math.round(waitSeconds), Math.round((now - started) / 1000)));
         if (now >= deadline) break;
-        await sleep(Math.min(delay, deadline - now), interrupted.signal);
+        await new SystemClock().sleep(Math.min(delay, deadline - now), interrupted.signal);
         delay = Math.min(delay * 2, 2_000);
       }
     } finally {

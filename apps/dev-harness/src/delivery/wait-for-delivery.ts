@@ -4,7 +4,7 @@
 import type { Ingestion, IngestionStats } from '@graphiti-memory/memory-core';
 import type { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
-import { sleep } from '@graphiti-memory/agent-hooks';
+import { SystemClock } from '@graphiti-memory/memory-core';
 
 export interface DeliveryWait {
   /** `sent`: until nothing is pending (accepted by the server); `confirmed`: until nothing waits at all. */
@@ -43,7 +43,7 @@ export async function waitForDelivery(ingestion: Ingestion, wait: DeliveryWait):
     } else {
       ingestion.drain().catch(() => undefined);
       while (!interrupted.signal.aborted && Date.now() < deadline && !isDone(ingestion.stats(), 'sent')) {
-        await sleep(Math.min(STATS_POLL_MS, deadline - Date.now()), interrupted.signal);
+        await new SystemClock().sleep(Math.min(STATS_POLL_MS, deadline - Date.now()), interrupted.signal);
       }
     }
   } finally {

@@ -3,7 +3,7 @@
 import { PromptElement, PromptRenderer, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
 import type { RecalledFact } from '@graphiti-memory/memory-core';
 import { GraphitiMemory } from '@graphiti-memory/prompt-elements';
-import { messageText, TiktokenTokenizer } from './tiktoken-tokenizer.js';
+import { messageText, TiktokenTokenizer } from '@graphiti-memory/prompt-elements/tiktoken-tokenizer';
 
 /** Default token budget of the memory block. */
 export const DEFAULT_PROMPT_BUDGET = 2_000;

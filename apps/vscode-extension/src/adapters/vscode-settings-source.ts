@@ -1,10 +1,29 @@
-// memory-core parses the settings; this adapter only reads VS Code's values of every
-// `graphitiMemory.*` key (as flat dotted keys, which `parseMemorySettings` accepts) and reports changes.
+// memory-core parses the settings; this adapter gives it every `graphitiMemory.*` key (as flat
+// dotted keys, which `parseMemorySettings` accepts) from two layers, and reports changes:
+//   1. what the user set in VS Code (user, workspace or folder settings: `inspect()`'s values) wins;
+//   2. any key not set there comes from the configuration every tool reads — GRAPHITI_MEMORY_*
+//      variables > the project's `.graphiti-memory.json` > the user's `config.json`;
+//   3. else VS Code's default (the manifest's, the same as memory-core's).
+// A project file is a repository's word: the trust rule that lets it only narrow what is sent
+// (fewer scopes, lower budgets; never on, another endpoint or more scopes) comes with its own
+// issue. Until then consent, asked per endpoint, still guards where anything goes.
+// A broken config file (a misspelt key) keeps memory off with the file and key named, as a bad
+// VS Code setting does: `problems()` is read by memory-core's `ConfiguredMemorySettings`.
+import path from 'node:path';
 import { injectable } from 'inversify';
 import * as vscode from 'vscode';
-import type { SettingsSource } from '@graphiti-memory/memory-core';
-
-export const SETTINGS_SECTION = 'graphitiMemory';
+import { SETTINGS_SECTION, type CheckedSettingsSource } from '@graphiti-memory/memory-core';
+import {
+  configurationEntries,
+  findProjectConfig,
+  PROJECT_CONFIG_FILE_NAME,
+  resolveMemoryConfigSync,
+  userConfigPath,
+  watchConfigFiles,
+  type ConfigEntry,
+  type ConfigKey,
+  type ConfigOrigin,
+} from '@graphiti-memory/memory-node-storage';
 
 /** Every setting the manifest declares under `graphitiMemory.` (package.json is the source of truth). */
 export const SETTING_KEYS = [
@@ -31,21 +50,112 @@ export const SETTING_KEYS = [
   'capture.claudeCode',
   'capture.backfillTurns',
 ] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** The config file's name of a VS Code setting: the same, but for `serverKind` (`server` in files). */
+function configKeyOf(key: SettingKey): ConfigKey {
+  return key === 'serverKind' ? 'server' : key;
+}
+
+/** Where a value in force came from: VS Code, one of the shared configuration's layers, or the default. */
+export type SettingOrigin = 'vscode' | Exclude<ConfigOrigin, 'flag'>;
+
+export interface EffectiveSetting {
+  readonly key: SettingKey;
+  readonly value: unknown;
+  readonly origin: SettingOrigin;
+  /** `VS Code settings`, the file path, the variable, or `default`. */
+  readonly source: string;
+}
+
+/** The settings in force and where each came from, for Show Status. */
+export interface EffectiveSettings {
+  readonly settings: readonly EffectiveSetting[];
+  readonly files: { readonly user: string; readonly project: string | undefined };
+  /** Problems of the config files or variables (memory stays off until they are fixed). */
+  readonly problems: readonly string[];
+}
 
 @injectable()
-export class VsCodeSettingsSource implements SettingsSource {
+export class VsCodeSettingsSource implements CheckedSettingsSource {
+  #effective: EffectiveSettings | undefined;
+
   read(): unknown {
     const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const env = process.env;
+    const resolution = resolveMemoryConfigSync({ workspaceFolder: workspaceFolder(), env });
+    const shared = new Map<ConfigKey, ConfigEntry>(resolution.ok ? configurationEntries(resolution.config).map((entry) => [entry.key, entry]) : []);
     const values: Record<string, unknown> = {};
-    for (const key of SETTING_KEYS) values[key] = configuration.get(key);
+    const settings: EffectiveSetting[] = [];
+    for (const key of SETTING_KEYS) {
+      const inspected = configuration.inspect(key);
+      const explicit = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+      const configKey = configKeyOf(key);
+      const entry = shared.get(configKey);
+      let setting: EffectiveSetting;
+      if (explicit !== undefined) {
+        setting = { key, value: explicit, origin: 'vscode', source: 'VS Code settings' };
+      } else if (entry !== undefined && entry.origin !== 'default' && entry.origin !== 'flag') {
+        setting = { key, value: entry.value, origin: entry.origin, source: entry.source };
+      } else {
+        setting = { key, value: configuration.get(key), origin: 'default', source: 'default' };
+      }
+      values[key] = setting.value;
+      settings.push(setting);
+    }
+    this.#effective = {
+      settings,
+      files: resolution.ok ? resolution.config.files : { user: userConfigPath(env), project: undefined },
+      problems: resolution.ok ? [] : resolution.problems,
+    };
     return values;
   }
 
-  onDidChange(listener: () => void): { dispose(): void } {
-    return vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTINGS_SECTION)) listener();
-    });
+  problems(): readonly string[] {
+    return this.#effective?.problems ?? [];
   }
+
+  /** The settings in force as of the last `read()`, each with its origin. */
+  effective(): EffectiveSettings {
+    if (this.#effective === undefined) this.read();
+    return this.#effective as EffectiveSettings;
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    const subscriptions: { dispose(): void }[] = [
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SETTINGS_SECTION)) listener();
+      }),
+    ];
+    // The files every tool reads: the user's, and the project's at the workspace root (or above).
+    let files = watchConfigFiles(watchedFiles(), listener);
+    subscriptions.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        files.dispose();
+        files = watchConfigFiles(watchedFiles(), listener);
+        listener();
+      }),
+      { dispose: () => files.dispose() },
+    );
+    return { dispose: () => subscriptions.forEach((subscription) => subscription.dispose()) };
+  }
+}
+
+function workspaceFolder(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return folder?.scheme === 'file' ? folder.fsPath : undefined;
+}
+
+function watchedFiles(): string[] {
+  const env = process.env;
+  const folder = workspaceFolder();
+  const files = [userConfigPath(env)];
+  if (folder !== undefined) {
+    files.push(path.join(folder, PROJECT_CONFIG_FILE_NAME));
+    const found = findProjectConfig(folder);
+    if (found !== undefined && !files.includes(found)) files.push(found);
+  }
+  return files;
 }
 
 /** Changes a setting where the user most likely means it: the workspace when one is open. */

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { Container, type ContainerModule } from 'inversify';
 import type * as vscode from 'vscode';
-import { createMemoryModule, errorClassOf } from '@graphiti-memory/memory-core';
-import { createNodeStorageModule } from '@graphiti-memory/memory-node-storage';
+import { createMemoryModule, errorClassOf, normaliseEndpoint } from '@graphiti-memory/memory-core';
+import { createNodeStorageModule, relocateOutboxJournals, sharedStateDirectory, stateLayout } from '@graphiti-memory/memory-node-storage';
 import { createExtensionModule } from './extension-module.js';
 import { Contribution } from './tokens.js';
 
@@ -15,22 +15,26 @@ export function createContainer(context: vscode.ExtensionContext, channel: vscod
 }
 
 /**
- * Ingestion's storage: memory-node-storage's durable outbox in global storage (its delivery ledger
- * shared with every other window and hook under the outbox's lock), opened by ingestion on first
- * need; in memory, with one log line, when the folder cannot be used.
+ * Ingestion's storage: memory-node-storage's durable outbox in the state folder every tool shares
+ * (`endpoints/<hash>/outbox` of the endpoint in force when ingestion first opens it; its delivery
+ * ledger checked under the outbox's lock with the harness's and the hooks'), opened by ingestion on
+ * first need. The outbox earlier versions kept in global storage is moved there first. In memory,
+ * with one log line, when the folder cannot be used.
  */
 function createIngestionStorageModule(context: vscode.ExtensionContext): ContainerModule {
   const storageFolder = context.globalStorageUri?.fsPath;
   return createNodeStorageModule({
-    ...(storageFolder === undefined
-      ? {}
-      : {
-          outbox: {
-            directory: path.join(storageFolder, 'outbox'),
-            // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
-            legacyLedgerFile: path.join(storageFolder, 'delivery-ledger.journal'),
-          },
-        }),
+    outbox: async (settings) => {
+      const endpoint = normaliseEndpoint(settings.endpoint);
+      if (endpoint === undefined || endpoint === '') return undefined;
+      const layout = stateLayout(await sharedStateDirectory(), '', endpoint);
+      if (storageFolder !== undefined) await relocateOutboxJournals(path.join(storageFolder, 'outbox'), layout.outboxDirectory);
+      return {
+        directory: layout.outboxDirectory,
+        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
+        ...(storageFolder === undefined ? {} : { legacyLedgerFile: path.join(storageFolder, 'delivery-ledger.journal') }),
+      };
+    },
     inMemoryFallback: true,
   });
 }

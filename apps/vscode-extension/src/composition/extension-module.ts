@@ -15,6 +15,7 @@ import {
   Logger,
   MemoryConfiguration,
   SettingsSource,
+  SystemClock,
   TelemetrySink,
   WorkspaceContext,
   WorkspaceStore,
@@ -27,7 +28,6 @@ import { RecreatingGraphitiConnection } from '../adapters/graphiti-connection.js
 import { LogChannelLogger } from '../adapters/log-channel-logger.js';
 import { LogTelemetry } from '../adapters/log-telemetry.js';
 import { MementoConsentStore, MementoKeyValueStore } from '../adapters/memento-stores.js';
-import { SystemClock } from '../adapters/system-clock.js';
 import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
@@ -88,7 +88,8 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(LogChannel).toConstantValue(channel);
 
     // Ports of memory-core.
-    const clock = new SystemClock();
+    // Unref'd: a pending retry backoff never keeps the extension host alive on its own.
+    const clock = new SystemClock({ unrefTimers: true });
     const logger = new LogChannelLogger(channel);
     bind(Clock).toConstantValue(clock);
     bind(Logger).toConstantValue(logger);

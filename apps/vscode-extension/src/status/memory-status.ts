@@ -161,7 +161,7 @@ function summaryOf(
     case 'untrusted':
       return 'Memory is off in an untrusted workspace: nothing is sent or recalled.';
     case 'invalid':
-      return `Memory is off because a setting is invalid: ${problems.join('; ')}`;
+      return `Memory is off because a setting or config file is invalid: ${problems.join('; ')}`;
     case 'needsConsent':
       return `Memory is enabled but waits for your consent to send to ${endpoint}.`;
     case 'ok':

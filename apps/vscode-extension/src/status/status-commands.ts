@@ -1,13 +1,23 @@
-// Show Status (returns the snapshot, for tests and automation), Open Log and Retry Dead Letters.
+// Show Status (returns the snapshot and the effective configuration, for tests and automation),
+// Open Log and Retry Dead Letters.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Ingestion } from '@graphiti-memory/memory-core';
+import { Ingestion, SettingsSource } from '@graphiti-memory/memory-core';
+import { VsCodeSettingsSource, type EffectiveSettings } from '../adapters/vscode-settings-source.js';
 import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
 import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
 
 export const OPEN_LOG = 'Open Log';
 export const TEST_CONNECTION = 'Test Connection';
+export const SHOW_CONFIGURATION = 'Show Configuration';
+
+/** What Show Status returns. */
+export type StatusReport = StatusSnapshot & {
+  readonly agents: readonly string[];
+  /** Every setting in force and where it came from; `undefined` when settings come from elsewhere (tests). */
+  readonly configuration: EffectiveSettings | undefined;
+};
 
 @injectable()
 export class StatusCommands implements Contribution {
@@ -16,6 +26,7 @@ export class StatusCommands implements Contribution {
     @inject(LogChannel) private readonly channel: vscode.LogOutputChannel,
     @inject(AgentConnection) private readonly agents: AgentConnection,
     @inject(Ingestion) private readonly ingestion: Ingestion,
+    @inject(SettingsSource) private readonly settings: SettingsSource,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -36,8 +47,9 @@ export class StatusCommands implements Contribution {
     return retried;
   }
 
-  async showStatus(): Promise<StatusSnapshot & { readonly agents: readonly string[] }> {
+  async showStatus(): Promise<StatusReport> {
     const snapshot = this.status.refresh();
+    const configuration = this.settings instanceof VsCodeSettingsSource ? this.settings.effective() : undefined;
     const agents = (await this.agents.connected().catch(() => [])).map((target) => AGENT_NAMES[target]);
     const delivery = snapshot.delivery;
     const detail = delivery
@@ -47,10 +59,34 @@ export class StatusCommands implements Contribution {
     const message = `Graphiti Memory: ${snapshot.summary}${connected}`;
     const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     // Not awaited: the caller gets the snapshot at once, the notification stays until dismissed.
-    void Promise.resolve(show(detail ? `${message} (${detail})` : message, OPEN_LOG, TEST_CONNECTION)).then((choice) => {
+    const choices = configuration === undefined ? [OPEN_LOG, TEST_CONNECTION] : [SHOW_CONFIGURATION, OPEN_LOG, TEST_CONNECTION];
+    void Promise.resolve(show(detail ? `${message} (${detail})` : message, ...choices)).then((choice) => {
       if (choice === OPEN_LOG) this.channel.show(true);
       if (choice === TEST_CONNECTION) void vscode.commands.executeCommand('graphitiMemory.testConnection');
+      if (choice === SHOW_CONFIGURATION && configuration !== undefined) void showConfiguration(configuration);
     });
-    return { ...snapshot, agents };
+    return { ...snapshot, agents, configuration };
   }
+}
+
+/** The effective configuration as a read-only document: one line per setting with its origin. */
+export function configurationText(configuration: EffectiveSettings): string {
+  const width = Math.max(...configuration.settings.map((setting) => setting.key.length));
+  return [
+    '# Graphiti Memory: the settings in force',
+    '# VS Code settings you set win; other values come from GRAPHITI_MEMORY_* variables > the project file > the user file > defaults.',
+    `# user file:    ${configuration.files.user}`,
+    `# project file: ${configuration.files.project ?? '(none)'}`,
+    ...configuration.problems.map((problem) => `# PROBLEM (memory stays off until fixed): ${problem}`),
+    '',
+    ...configuration.settings.map(
+      (setting) =>
+        `graphitiMemory.${setting.key.padEnd(width)} = ${JSON.stringify(setting.value) ?? '(not set)'}  (${setting.origin === 'default' || setting.origin === 'vscode' ? setting.source : `${setting.origin}: ${setting.source}`})`,
+    ),
+  ].join('\n');
+}
+
+async function showConfiguration(configuration: EffectiveSettings): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({ language: 'properties', content: `${configurationText(configuration)}\n` });
+  await vscode.window.showTextDocument(document);
 }

@@ -2,7 +2,7 @@
 import type { SettingsSource } from '@graphiti-memory/memory-core';
 
 export class StaticSettingsSource implements SettingsSource {
-  constructor(private readonly settings: Record<string, unknown>) {}
+  constructor(private readonly settings: object) {}
 
   read(): unknown {
     return this.settings;

@@ -100,7 +100,7 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
       const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS, signal: leave.signal });
       confirmed += result?.confirmed ?? 0;
       pending = result?.pending ?? 0;
-      if (pending === 0 && !(await otherJournalsWaiting(memory))) break;
+      if (pending === 0 && (await memory.outbox?.otherJournalCount()) === 0) break;
     }
     if (closedBy !== undefined || leave.signal.aborted) {
       // Stop sending now; what is queued stays in the outbox (released with the journal at close).
@@ -116,12 +116,6 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
     await removeDrainerInfo(files.drainerInfo, process.pid).catch(() => undefined);
     await release().catch(() => undefined);
   }
-}
-
-async function otherJournalsWaiting(memory: HookMemory): Promise<boolean> {
-  const own = memory.outbox === undefined ? undefined : path.basename(memory.outbox.stats().journalPath);
-  const names = await fs.readdir(memory.layout.outboxDirectory).catch(() => [] as string[]);
-  return names.some((name) => /^outbox-.+\.journal$/.test(name) && name !== own);
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {

@@ -7,13 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  ConfiguredMemorySettings,
-  DefaultGroupIdResolver,
+  createMemoryModule,
+  GlobalStore,
+  GroupIdResolver,
+  SettingsSource,
   USER_KEY_STORAGE_KEY,
+  WorkspaceContext,
   type GitMetadata,
   type KeyValueStore,
-  type WorkspaceContext,
 } from '@graphiti-memory/memory-core';
+import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readGitFacts } from '../composition/git-facts.js';
 import { StaticSettingsSource } from '../composition/static-settings-source.js';
@@ -37,8 +40,13 @@ function store(userKey: string): KeyValueStore {
 }
 
 async function groupsOf(workspace: WorkspaceContext, userKey = 'shared-user-key'): Promise<{ workspace?: string; user?: string }> {
-  const configuration = new ConfiguredMemorySettings(new StaticSettingsSource({ enabled: true, groupIdStrategy: 'hashed' }));
-  const resolver = new DefaultGroupIdResolver(configuration, workspace, store(userKey));
+  // Composed as every tool composes it: memory-core's module over the host's ports.
+  const container = new Container();
+  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource({ enabled: true, groupIdStrategy: 'hashed' }));
+  container.bind(WorkspaceContext).toConstantValue(workspace);
+  container.bind(GlobalStore).toConstantValue(store(userKey));
+  container.loadSync(createMemoryModule());
+  const resolver = container.get<GroupIdResolver>(GroupIdResolver);
   const [workspaceGroup, userGroup] = await Promise.all([resolver.resolve('workspace'), resolver.resolve('user')]);
   return { ...(workspaceGroup === undefined ? {} : { workspace: workspaceGroup }), ...(userGroup === undefined ? {} : { user: userGroup }) };
 }

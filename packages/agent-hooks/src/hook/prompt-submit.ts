@@ -1,7 +1,6 @@
 // UserPromptSubmit: recall for the prompt under the deadline, rendered as the same
 // `<graphiti_memory>` block as `@memory`; when Graphiti misses the deadline, the local tier's
 // matching facts, marked as cached with their age. Nothing found: nothing printed.
-import type { MemoryScope } from '@graphiti-memory/memory-core';
 import { fitMemoryBlock } from '@graphiti-memory/prompt-elements';
 import { workspaceTierFile, type HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
@@ -21,12 +20,13 @@ function estimateTokens(text: string): number {
 export async function handlePromptSubmit(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
   const prompt = context.hook.prompt?.trim();
   if (prompt === undefined || prompt === '') return { outcome: 'empty-prompt' };
+  // `recall.enabled: false` (the default until the user turns recall on): the prompt never leaves.
+  if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
   // The prompt is sent as a search query: the secret guard runs on it first.
   const query = (await memory.guard.redact(prompt)).text;
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
-  const scopes: readonly MemoryScope[] | 'all' = context.config.scopes ?? 'all';
+  // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const result = await memory.recall.recall(query, {
-    scopes,
     maxFacts: context.config.maxFacts,
     timeoutMs: remaining,
     ...(context.hook.sessionId === undefined ? {} : { sessionId: context.hook.sessionId }),

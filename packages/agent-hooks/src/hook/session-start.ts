@@ -10,6 +10,8 @@ import { describeAge, readTier, refreshTier, renderBrief, writeTier } from './lo
 const TIER_STALE_MS = 10 * 60_000;
 
 export async function handleSessionStart(context: HookContext, memory: HookMemory, now: () => Date): Promise<HandlerResult> {
+  // The brief is memory put into the prompt: it follows `recall.enabled` as recall does.
+  if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
   const file = await workspaceTierFile(context, memory);
   if (file === undefined) return { outcome: 'no-workspace' };
   let tier = await readTier(file);

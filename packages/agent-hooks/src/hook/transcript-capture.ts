@@ -1,23 +1,52 @@
-// Stop / SessionEnd: the new turns of the event's transcript go into the durable outbox, and the
-// hook returns. Claude Code's JSONL and Copilot agent mode's transcript are both read. Each turn is
-// taken once: the transcript's taken turn ids are kept in the state folder, and the delivery
-// ledger refuses what was already enqueued, so repeated events never send a turn twice.
-import { createHash } from 'node:crypto';
+// Stop / SessionEnd: the new finished turns of the event's transcript go into the durable outbox,
+// and the hook returns. Claude Code's JSONL and Copilot agent mode's transcript are both read.
+// - Finished turns only: a Stop can read a transcript mid-turn (Copilot ends every tool round of
+//   its agent loop with `assistant.turn_end`; a Claude Code turn may still wait for a tool), and a
+//   half turn taken then would never get its reply sent. It stays untaken until it ends; at
+//   SessionEnd nothing more will be written, so the last turn is taken as it is.
+// - Bounded: of a transcript the hooks never saw before (hooks installed into a long session),
+//   only the newest `capture.backfillTurns` turns are sent; the older ones count as taken.
+// - Once: the transcript's taken turn ids are kept in the state folder, and the delivery ledger
+//   refuses what was already enqueued, so repeated events never send a turn twice.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type TranscriptFilterPreset } from '@graphiti-memory/memory-core';
-import type { HookMemory } from './hook-memory.js';
+import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type Ingestion, type TranscriptFilterPreset } from '@graphiti-memory/memory-core';
+import { FileTranscriptLedger, transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
 
 /** Transcripts larger than this are not read by a hook (the `track` command handles them). */
 const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
-/** Turn ids remembered per transcript. */
-const MAX_TAKEN_IDS = 20_000;
 
-export type CaptureOutcome =
-  | { readonly outcome: 'queued'; readonly turns: number }
-  | { readonly outcome: 'nothing-new' | 'no-transcript' | 'transcript-too-large' | 'transcript-unreadable' };
+/** A transcript the hook does not read. */
+export interface TranscriptMiss {
+  readonly outcome: 'no-transcript' | 'transcript-too-large' | 'transcript-unreadable';
+}
 
-export async function readTranscriptTurns(transcriptPath: string, sessionId: string | undefined, filter: string | undefined): Promise<ChatTurn[] | CaptureOutcome> {
+export interface CaptureResult {
+  /** Turns enqueued now. */
+  readonly turns: number;
+  /** Turns of a transcript met for the first time that `backfillTurns` left out (now counted as taken). */
+  readonly olderTurnsLeftOut: number;
+}
+
+export interface TranscriptReadOptions {
+  readonly sessionId?: string | undefined;
+  readonly filter?: string | undefined;
+  /** SessionEnd: the transcript is complete, so its last turn counts as finished however it ended. */
+  readonly sessionEnded: boolean;
+}
+
+/** What a capture needs of the hook's memory: the durable outbox behind ingestion. */
+export interface CaptureTarget {
+  readonly ingestion: Pick<Ingestion, 'enqueue' | 'backfill' | 'settled'> | undefined;
+  readonly outbox: { flush(): Promise<void> } | undefined;
+}
+
+export interface CaptureOptions {
+  /** `capture.backfillTurns`: the newest turns taken from a transcript met for the first time. */
+  readonly backfillTurns: number;
+}
+
+/** The finished turns of the transcript, in file order. */
+export async function readTranscriptTurns(transcriptPath: string, options: TranscriptReadOptions): Promise<ChatTurn[] | TranscriptMiss> {
   let stat;
   try {
     stat = await fs.stat(transcriptPath);
@@ -27,47 +56,51 @@ export async function readTranscriptTurns(transcriptPath: string, sessionId: str
   if (!stat.isFile()) return { outcome: 'transcript-unreadable' };
   if (stat.size > MAX_TRANSCRIPT_BYTES) return { outcome: 'transcript-too-large' };
   const text = await fs.readFile(transcriptPath, 'utf8');
+  const session = options.sessionId === undefined ? {} : { sessionId: options.sessionId };
   if (isCopilotAgentTranscript(text)) {
-    return parseCopilotAgentTranscript(text, sessionId === undefined ? {} : { sessionId }).turns;
+    return parseCopilotAgentTranscript(text, { ...session, includeUnfinished: options.sessionEnded }).turns;
   }
   const parsed = parseTranscript(text, 'claude-code', {
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(filter === undefined ? {} : { filter: filter as TranscriptFilterPreset }),
+    ...session,
+    ...(options.filter === undefined ? {} : { filter: options.filter as TranscriptFilterPreset }),
+    includeUnfinished: options.sessionEnded,
   });
   return parsed?.turns ?? [];
 }
 
-function takenFile(stateDirectory: string, transcriptPath: string): string {
-  const key = createHash('sha256').update(path.resolve(transcriptPath)).digest('hex').slice(0, 24);
-  return path.join(stateDirectory, 'hooks', 'transcripts', `${key}.json`);
+/** The key of a turn in the transcript ledger. */
+function takenKey(turn: ChatTurn): string {
+  return `${turn.sessionId}\n${turn.id}`;
 }
 
-async function readTaken(file: string): Promise<string[]> {
-  try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { ids?: unknown };
-    return Array.isArray(parsed.ids) ? parsed.ids.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Enqueues the turns not taken before and waits until they are durable in the outbox. */
-export async function captureTranscript(memory: HookMemory, stateDirectory: string, transcriptPath: string, turns: readonly ChatTurn[]): Promise<CaptureOutcome> {
-  const ingestion = memory.ingestion;
+/**
+ * Enqueues the turns not taken before and waits until they are durable in the outbox. Two events
+ * on one transcript at once (a hook server answers several) may offer the same turns: the
+ * delivery ledger admits each once, and the transcript ledger keeps what both took.
+ */
+export async function captureTranscript(
+  target: CaptureTarget,
+  stateDirectory: string,
+  transcriptPath: string,
+  turns: readonly ChatTurn[],
+  options: CaptureOptions,
+): Promise<CaptureResult> {
+  const ingestion = target.ingestion;
   if (ingestion === undefined) throw new Error('captureTranscript: the hook memory was opened without the durable outbox');
-  const file = takenFile(stateDirectory, transcriptPath);
-  const taken = await readTaken(file);
-  const seen = new Set(taken);
-  const fresh = turns.filter((turn) => !seen.has(`${turn.sessionId}\n${turn.id}`));
-  if (fresh.length === 0) return { outcome: 'nothing-new' };
-  for (const turn of fresh) ingestion.enqueue(turn);
+  const ledger = new FileTranscriptLedger({ filePath: transcriptLedgerFile(stateDirectory, transcriptPath) });
+  const taken = await ledger.taken();
+  const fresh = turns.filter((turn) => taken?.has(takenKey(turn)) !== true);
+  if (fresh.length === 0) return { turns: 0, olderTurnsLeftOut: 0 };
+  let queued = fresh.length;
+  if (taken === undefined) {
+    // Never seen: memory-core's bounded backfill keeps the newest turns.
+    queued = ingestion.backfill(fresh, { limit: options.backfillTurns });
+  } else {
+    for (const turn of fresh) ingestion.enqueue(turn);
+  }
   await ingestion.settled();
   // Durable before the turns are marked taken: a crash in between re-offers them to the ledger.
-  await memory.outbox?.flush();
-  const ids = [...taken, ...fresh.map((turn) => `${turn.sessionId}\n${turn.id}`)].slice(-MAX_TAKEN_IDS);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, JSON.stringify({ ids }));
-  await fs.rename(temporary, file);
-  return { outcome: 'queued', turns: fresh.length };
+  await target.outbox?.flush();
+  await ledger.add(fresh.map(takenKey));
+  return { turns: queued, olderTurnsLeftOut: fresh.length - queued };
 }

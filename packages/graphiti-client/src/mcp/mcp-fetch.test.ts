@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GraphitiMcpClient } from './mcp-client.js';
-import { startScriptedServer, type ScriptedServer } from '../test-support/scripted-server.js';
+import { startScriptedServer, type ScriptedServer } from '../../test-support/scripted-server.js';
 import { createMcpFetch, sseAsJson, sseData } from './mcp-fetch.js';
 
 describe('sseData', () => {

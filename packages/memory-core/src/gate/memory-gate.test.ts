@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfiguredMemorySettings } from '../settings/memory-configuration.js';
-import { FakeConsentStore, FakeSettingsSource, FakeWorkspaceContext } from '../test-support/fakes.js';
+import { FakeConsentStore, FakeSettingsSource, FakeWorkspaceContext } from '../../test-support/fakes.js';
 import { parseMemorySettings } from '../settings/memory-settings.js';
 import { CONSENT_CATEGORIES, categoriesInUse, inertCategories } from './consent-categories.js';
 import { DefaultMemoryGate } from './memory-gate.js';

@@ -4,10 +4,10 @@
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../clock/system-clock.js';
 import type { ChatTurn } from '../ports.js';
-import { deliverEntries } from '../test-support/emulator-delivery.js';
-import { RealClock } from '../test-support/fakes.js';
-import { createPolicyServices, type PolicyServicesOptions } from '../test-support/memory-services.js';
+import { deliverEntries } from '../../test-support/emulator-delivery.js';
+import { createPolicyServices, type PolicyServicesOptions } from '../../test-support/memory-services.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiClient;
@@ -38,7 +38,7 @@ const allFeatures = {
 };
 
 async function runEveryPath(options: PolicyServicesOptions) {
-  const services = createPolicyServices({ api: client, clock: new RealClock(), workspace: { accountId: 'alice' }, ...options });
+  const services = createPolicyServices({ api: client, clock: new SystemClock(), workspace: { accountId: 'alice' }, ...options });
   const entries = await services.planner.plan(turn);
   await deliverEntries(client, entries);
   const promotion = await services.promotion.plan({ kind: 'preference', scope: 'user', text: 'Short answers' });

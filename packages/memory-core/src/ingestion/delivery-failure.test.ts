@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from './delivery-failure.js';
 import { retryDelay } from './ingestion-options.js';
-import { fakeGraphitiError } from './test-support-ingestion.js';
+import { fakeGraphitiError } from '../../test-support/ingestion.js';
 
 describe('classifyFailure', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../ports.js';
-import { FakeClock } from '../test-support/fakes.js';
+import { FakeClock } from '../../test-support/fakes.js';
 import { InMemoryDeliveryLedger, deliveryKey } from './in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
 

@@ -2,7 +2,7 @@
 // `maxAttempts` failed sends or past `maxAgeHours`, retry and drop, offered-but-unsent given back,
 // and forgetting what is still queued for a set of groups.
 import { describe, expect, it } from 'vitest';
-import { createIngestionFixture, fakeGraphitiError, makeTurn } from './test-support-ingestion.js';
+import { createIngestionFixture, fakeGraphitiError, makeTurn } from '../../test-support/ingestion.js';
 
 describe('IngestionService: bounded delivery', () => {
   it('dead-letters a message after maxAttempts failed sends, with its last error, and stops sending it', async () => {

@@ -2,8 +2,9 @@
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../test-support/fakes.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { SystemClock } from '../clock/system-clock.js';
+import { FixedGraphitiConnection, RecordingLogger, RecordingTelemetry } from '../../test-support/fakes.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 import { InMemoryDeliveryLedger } from './in-memory-delivery-ledger.js';
 import { openedIngestionStorage } from './in-memory-ingestion-storage.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
@@ -13,10 +14,9 @@ import {
   FakeTurnPlanner,
   makeTurn,
   MutableMemoryConfiguration,
-  RealClock,
   SwitchableGate,
   waitUntil,
-} from './test-support-ingestion.js';
+} from '../../test-support/ingestion.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -40,7 +40,7 @@ async function setup(
   if (!reuse.emulator) cleanups.push(() => emulator.close());
   const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 2_000 });
   cleanups.push(async () => client.close());
-  const clock = new RealClock();
+  const clock = new SystemClock();
   const configuration = new MutableMemoryConfiguration({ maxBatchSize: 20 });
   const outbox = reuse.outbox ?? new InMemoryOutbox(configuration, clock);
   const planner = new FakeTurnPlanner();
@@ -171,7 +171,7 @@ async function setupWithPolicy(
   cleanups.push(() => emulator.close());
   const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 2_000 });
   cleanups.push(async () => client.close());
-  const clock = new RealClock();
+  const clock = new SystemClock();
   const policy = createPolicyServices({
     api: client,
     clock,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxRecord } from '../ports.js';
-import type { FakeClock } from '../test-support/fakes.js';
+import type { FakeClock } from '../../test-support/fakes.js';
 import { InMemoryOutbox } from './in-memory-outbox.js';
-import { createIngestionFixture, fakeGraphitiError, makeTurn, turnMessages } from './test-support-ingestion.js';
+import { createIngestionFixture, fakeGraphitiError, makeTurn, turnMessages } from '../../test-support/ingestion.js';
 
 /** Moves the fake clock in small steps (letting the loop run between them) until `promise` settles. */
 async function settleWithTime<T>(clock: FakeClock, promise: Promise<T>, stepMs = 50): Promise<T> {

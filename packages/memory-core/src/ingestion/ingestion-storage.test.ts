@@ -2,7 +2,7 @@
 // turns wait in staging (bounded); the drain loop starts and stops with the gate.
 import { describe, expect, it } from 'vitest';
 import { MAX_STAGED_WHILE_OPENING } from './turn-staging.js';
-import { createIngestionFixture, makeTurn, type DeferredStorage } from './test-support-ingestion.js';
+import { createIngestionFixture, makeTurn, type DeferredStorage } from '../../test-support/ingestion.js';
 
 /** Lets timers and microtasks run (staging runs a macrotask after enqueue). */
 const tick = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

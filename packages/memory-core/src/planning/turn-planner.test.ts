@@ -1,8 +1,8 @@
 import { messageSchema } from '@graphiti-memory/graphiti-client';
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../ports.js';
-import { FakeValues } from '../secrets/corpus/fake-values.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { FakeValues } from '../../test-support/secret-corpus/fake-values.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 import { ingestScopes, OWNERSHIP_CONTEXT_STORAGE_KEY, ownershipMessageName } from './turn-planner.js';
 
 const fake = new FakeValues('turn planner tests');

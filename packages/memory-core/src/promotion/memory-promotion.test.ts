@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../ports.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 import { QueuedMemoryPromotion } from './memory-promotion.js';
 
 function promotionWith(services: ReturnType<typeof createPolicyServices>) {

@@ -1,7 +1,7 @@
 import { messageSchema } from '@graphiti-memory/graphiti-client';
 import { describe, expect, it } from 'vitest';
-import { FakeValues } from '../secrets/corpus/fake-values.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { FakeValues } from '../../test-support/secret-corpus/fake-values.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 import { promotionMessageName } from './promotion-service.js';
 
 const githubToken = `ghp_${new FakeValues('promotion tests').alphanumeric(36)}`;

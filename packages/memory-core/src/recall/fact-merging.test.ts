@@ -2,7 +2,7 @@ import type { FactResult } from '@graphiti-memory/graphiti-client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MemoryScope } from '../ports.js';
-import { fact } from '../test-support/fake-graphiti-api.js';
+import { fact } from '../../test-support/fake-graphiti-api.js';
 import { isSuperseded, mergeFacts, normaliseFactText, wireTime } from './fact-merging.js';
 
 const now = Date.parse('2026-06-01T00:00:00Z');

@@ -3,10 +3,10 @@
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../clock/system-clock.js';
 import type { ChatTurn } from '../ports.js';
-import { deliverEntries } from '../test-support/emulator-delivery.js';
-import { RealClock } from '../test-support/fakes.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { deliverEntries } from '../../test-support/emulator-delivery.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiClient;
@@ -33,7 +33,7 @@ const isoDaysAgo = (days: number) => new Date(Date.now() - days * day).toISOStri
 function servicesFor(settings: Record<string, unknown> = {}) {
   return createPolicyServices({
     api: client,
-    clock: new RealClock(),
+    clock: new SystemClock(),
     consentFor: emulator.url,
     workspace: { gitRemote: 'git@github.com:acme/shop.git', accountId: 'alice' },
     settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true, timeoutMs: 2000 }, ...settings },

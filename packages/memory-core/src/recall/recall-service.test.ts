@@ -1,8 +1,8 @@
 import type { SearchQuery } from '@graphiti-memory/graphiti-client';
 import { describe, expect, it } from 'vitest';
-import { delayed, fact, FakeAbortError, FakeGraphitiApi } from '../test-support/fake-graphiti-api.js';
-import { FakeClock, flushMicrotasks } from '../test-support/fakes.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { delayed, fact, FakeAbortError, FakeGraphitiApi } from '../../test-support/fake-graphiti-api.js';
+import { FakeClock, flushMicrotasks } from '../../test-support/fakes.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 
 /** Waits (in real time: Web Crypto hashes off the main thread) until `condition` holds. */

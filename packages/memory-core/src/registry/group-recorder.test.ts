@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn, OutboxEntry } from '../ports.js';
-import { FakeClock, RecordingLogger } from '../test-support/fakes.js';
-import { createPolicyServices } from '../test-support/memory-services.js';
+import { FakeClock, RecordingLogger } from '../../test-support/fakes.js';
+import { createPolicyServices } from '../../test-support/memory-services.js';
 import { GroupRecorder, TITLE_MAX_CHARS } from './group-recorder.js';
 import type { GroupRegistry } from './group-registry.js';
 import { InMemoryGroupRegistry } from './in-memory-group-registry.js';

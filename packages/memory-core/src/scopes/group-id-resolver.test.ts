@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import { GlobalStore, SettingsSource, WorkspaceContext } from '../ports.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from '../settings/memory-configuration.js';
-import { FakeSettingsSource, FakeWorkspaceContext, InMemoryKeyValueStore, type FakeWorkspaceOptions } from '../test-support/fakes.js';
+import { FakeSettingsSource, FakeWorkspaceContext, InMemoryKeyValueStore, type FakeWorkspaceOptions } from '../../test-support/fakes.js';
 import { DefaultGroupIdResolver, GroupIdResolver, USER_KEY_STORAGE_KEY } from './group-id-resolver.js';
 import { hashedGroupId, rawGroupId } from './group-ids.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALPHABETS, FakeValues, toBase64 } from './corpus/fake-values.js';
+import { ALPHABETS, FakeValues, toBase64 } from '../../test-support/secret-corpus/fake-values.js';
 import { decodeBase64, findHighEntropyTokens, isProse, isRandomLooking, shannonEntropy } from './entropy-rule.js';
 
 const fake = new FakeValues('entropy tests');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildSecretCorpus } from './corpus/secret-corpus.js';
+import { buildSecretCorpus } from '../../test-support/secret-corpus/secret-corpus.js';
 import { SecretlintSecretGuard } from './secretlint-secret-guard.js';
 
 const guard = new SecretlintSecretGuard();

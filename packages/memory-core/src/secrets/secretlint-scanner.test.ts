@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeValues } from './corpus/fake-values.js';
+import { FakeValues } from '../../test-support/secret-corpus/fake-values.js';
 import { scanWithSecretlint, spansOfMessage } from './secretlint-scanner.js';
 
 const fake = new FakeValues('secretlint scanner tests');

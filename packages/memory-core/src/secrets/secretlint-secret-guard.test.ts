@@ -1,8 +1,8 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
-import { buildOrdinaryCorpus } from './corpus/ordinary-corpus.js';
-import { buildSecretCorpus } from './corpus/secret-corpus.js';
-import { FakeValues } from './corpus/fake-values.js';
+import { buildOrdinaryCorpus } from '../../test-support/secret-corpus/ordinary-corpus.js';
+import { buildSecretCorpus } from '../../test-support/secret-corpus/secret-corpus.js';
+import { FakeValues } from '../../test-support/secret-corpus/fake-values.js';
 import { containsSecret, SecretGuard, SecretlintSecretGuard } from './index.js';
 import type { SecretSpan } from './secret-guard.js';
 import { findSecretsWithOwnRules } from './secretlint-secret-guard.js';

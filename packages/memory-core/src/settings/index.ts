@@ -6,7 +6,7 @@
  * `MemoryConfiguration` over a `SettingsSource`.
  */
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
-export { ConfiguredMemorySettings, MemoryConfiguration } from './memory-configuration.js';
+export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './memory-configuration.js';
 export {
   DEFAULT_SETTINGS,
   GROUP_ID_STRATEGIES,

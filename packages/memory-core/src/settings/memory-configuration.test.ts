@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import { SettingsSource } from '../ports.js';
-import { FakeSettingsSource } from '../test-support/fakes.js';
+import { FakeSettingsSource } from '../../test-support/fakes.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './memory-configuration.js';
 import { DEFAULT_SETTINGS } from './memory-settings.js';
 
@@ -49,5 +49,17 @@ describe('ConfiguredMemorySettings', () => {
     expect(source.listenerCount()).toBe(1);
     configuration.dispose();
     expect(source.listenerCount()).toBe(0);
+  });
+
+  it("keeps memory off with the source's own problems (a bad config file) until they are fixed", () => {
+    const problems: string[] = ['/home/me/.config/graphiti-memory/config.json: unknown key `endpiont`; did you mean `endpoint`?'];
+    const source = Object.assign(new FakeSettingsSource({ enabled: true }), { problems: () => problems });
+    const configuration = new ConfiguredMemorySettings(source);
+    expect(configuration.current()).toBe(DEFAULT_SETTINGS);
+    expect(configuration.problems()).toEqual(problems);
+    problems.length = 0;
+    source.set({ enabled: true });
+    expect(configuration.current().enabled).toBe(true);
+    expect(configuration.problems()).toEqual([]);
   });
 });

@@ -2,7 +2,23 @@
 // (the defaults, disabled, when the host's values are bad) plus the problems to show the user.
 import { inject, injectable } from 'inversify';
 import { SettingsSource } from '../ports.js';
-import { parseMemorySettings, type MemorySettings, type MemorySettingsParseResult } from './memory-settings.js';
+import { DEFAULT_SETTINGS, parseMemorySettings, type MemorySettings, type MemorySettingsParseResult } from './memory-settings.js';
+
+/**
+ * A `SettingsSource` whose own inputs can be invalid (the extension's config files, with a
+ * misspelt key): its problems, read after each `read()`, keep memory off as a bad setting does.
+ */
+export interface CheckedSettingsSource extends SettingsSource {
+  problems(): readonly string[];
+}
+
+function parseSource(source: SettingsSource): MemorySettingsParseResult {
+  const parsed = parseMemorySettings(source.read());
+  const checked = source as Partial<CheckedSettingsSource>;
+  const own = typeof checked.problems === 'function' ? checked.problems() : [];
+  if (own.length === 0) return parsed;
+  return { ok: false, settings: DEFAULT_SETTINGS, problems: [...own, ...(parsed.ok ? [] : parsed.problems)] };
+}
 
 export interface MemoryConfiguration {
   /** The settings in force; `DEFAULT_SETTINGS` (disabled) while `problems()` is not empty. */
@@ -22,7 +38,7 @@ export class ConfiguredMemorySettings implements MemoryConfiguration {
   private readonly subscription: { dispose(): void };
 
   constructor(@inject(SettingsSource) private readonly source: SettingsSource) {
-    this.parsed = parseMemorySettings(source.read());
+    this.parsed = parseSource(source);
     this.subscription = source.onDidChange(() => this.reload());
   }
 
@@ -41,7 +57,7 @@ export class ConfiguredMemorySettings implements MemoryConfiguration {
 
   /** Parses the source again and notifies listeners. */
   reload(): void {
-    this.parsed = parseMemorySettings(this.source.read());
+    this.parsed = parseSource(this.source);
     for (const listener of [...this.listeners]) {
       try {
         listener();

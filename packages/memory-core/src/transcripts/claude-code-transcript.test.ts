@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../ports.js';
-import { CLAUDE_CODE_LINES, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_TRANSCRIPT } from './fixtures/claude-code-session.js';
+import { CLAUDE_CODE_LINES, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_TRANSCRIPT } from '../../test-support/transcript-fixtures/claude-code-session.js';
 import { ClaudeCodeTranscriptReader, parseClaudeCodeTranscript } from './index.js';
-import { readInChunks } from './test-support-transcripts.js';
+import { readInChunks } from '../../test-support/transcripts.js';
 
 const at = (second: number): string => new Date(Date.UTC(2026, 10, 3, 9, 0, second)).toISOString();
 
@@ -114,6 +114,24 @@ describe('ClaudeCodeTranscriptReader', () => {
     // The last turn is still running (stop_reason tool_use): held at idle, released at the end.
     expect(reader.flush()).toEqual([]);
     expect(reader.end().map((turn) => turn.id)).toEqual(['u-0008']);
+  });
+
+  it('leaves an unfinished last turn out with includeUnfinished: false (a session still running)', () => {
+    const all = parseClaudeCodeTranscript(CLAUDE_CODE_TRANSCRIPT).turns.map((turn) => turn.id);
+    // The fixture's last turn waits for its Write tool (stop_reason tool_use).
+    expect(parseClaudeCodeTranscript(CLAUDE_CODE_TRANSCRIPT, { includeUnfinished: false }).turns.map((turn) => turn.id)).toEqual(all.slice(0, -1));
+    const base = { sessionId: 's', isSidechain: false };
+    const prompt = { ...base, type: 'user', uuid: 'u1', timestamp: at(0), message: { role: 'user', content: 'Run the tests.' } };
+    const toolCall = { ...base, type: 'assistant', uuid: 'a1', timestamp: at(1), message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'pnpm test' } }], stop_reason: 'tool_use' } };
+    const toolResult = { ...base, type: 'user', uuid: 'u2', timestamp: at(2), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } };
+    const reply = { ...base, type: 'assistant', uuid: 'a2', timestamp: at(3), message: { role: 'assistant', content: [{ type: 'text', text: 'All tests pass.' }], stop_reason: 'end_turn' } };
+    const streamed = { ...reply, uuid: 'a3', message: { ...reply.message, stop_reason: null } };
+    const read = (...lines: object[]) => parseClaudeCodeTranscript(lines.map((line) => JSON.stringify(line)).join('\n') + '\n', { includeUnfinished: false }).turns;
+    expect(read(prompt)).toEqual([]);
+    expect(read(prompt, toolCall)).toEqual([]);
+    expect(read(prompt, toolCall, toolResult)).toEqual([]);
+    expect(read(prompt, toolCall, toolResult, streamed)).toEqual([]);
+    expect(read(prompt, toolCall, toolResult, reply).map((turn) => [turn.id, turn.assistant?.text])).toEqual([['u1', 'Bash(pnpm test)\n→ 1 line\n\nAll tests pass.']]);
   });
 
   it('reassembles lines split across chunks at any position', () => {

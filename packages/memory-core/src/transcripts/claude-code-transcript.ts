@@ -26,6 +26,12 @@ export interface ClaudeCodeTranscriptOptions {
   readonly sessionId?: string;
   /** Longer lines are dropped and counted as too long; default 32 Mi characters. */
   readonly maxLineLength?: number;
+  /**
+   * At the end of input, keep the last turn even when it has not visibly ended (default true: a
+   * whole file is a finished session). False for a session still running: a turn whose last
+   * assistant line waits for a tool, or has no terminal stop reason, is left out until it ends.
+   */
+  readonly includeUnfinished?: boolean;
 }
 
 export const CLAUDE_CODE_PARTICIPANT = 'claude-code';
@@ -208,9 +214,12 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
   }
 
   protected collect(moment: CollectMoment): ChatTurn[] {
-    // A turn ends at the next prompt; at idle only when it visibly ended; at the end of input always.
-    if (moment === 'end' || (moment === 'idle' && this.sidechain?.looksComplete === true)) this.finish(true);
-    if (moment === 'end' || (moment === 'idle' && this.main?.looksComplete === true)) this.finish(false);
+    // A turn ends at the next prompt; at idle only when it visibly ended; at the end of input
+    // always, unless the session may still be running (`includeUnfinished: false`).
+    const always = moment === 'end' && this.options.includeUnfinished !== false;
+    const ifEnded = moment !== 'push';
+    if (always || (ifEnded && this.sidechain?.looksComplete === true)) this.finish(true);
+    if (always || (ifEnded && this.main?.looksComplete === true)) this.finish(false);
     return this.ready.splice(0, this.ready.length);
   }
 

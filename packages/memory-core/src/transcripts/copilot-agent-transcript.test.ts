@@ -44,6 +44,45 @@ describe('parseCopilotAgentTranscript', () => {
     expect(parseCopilotAgentTranscript(text, { includeUnfinished: true }).turns.map((turn) => turn.id)).toEqual(['u1', 'u2']);
   });
 
+  it('takes no turn read in the middle of the agent loop: a tool round ends with turn_end too', () => {
+    // Copilot's first round: a tool request, its result, turn_end; the reply is yet to come.
+    const midLoop = [start, ...firstTurn.slice(0, 6)].join('\n') + '\n';
+    expect(parseCopilotAgentTranscript(midLoop).turns).toEqual([]);
+    // Still running: the next round asked for another tool.
+    const secondToolRound = [
+      ...firstTurn.slice(0, 6),
+      line('assistant.turn_start', 'e7', { turnId: '0.1' }),
+      line('assistant.message', 'e8', { messageId: 'm2', content: 'Reading the lockfile too.', toolRequests: [{ toolCallId: 't2', name: 'read_file', arguments: '{}', type: 'function' }] }),
+      line('tool.execution_complete', 'e9', { toolCallId: 't2', success: true, result: { content: 'lockfile' } }),
+      line('assistant.turn_end', 'e10', { turnId: '0.1' }),
+    ];
+    expect(parseCopilotAgentTranscript([start, ...secondToolRound].join('\n') + '\n').turns).toEqual([]);
+    // The final reply (no tool requests) finishes the turn: prompt and reply, once.
+    const finished = [
+      start,
+      ...secondToolRound,
+      line('assistant.turn_start', 'e11', { turnId: '0.2' }),
+      line('assistant.message', 'e12', { messageId: 'm3', content: 'We use pnpm.', toolRequests: [] }, '2026-11-23T10:00:09.000Z'),
+      line('assistant.turn_end', 'e13', { turnId: '0.2' }),
+    ];
+    expect(parseCopilotAgentTranscript(finished.join('\n') + '\n').turns).toEqual([
+      {
+        id: 'u1',
+        sessionId: 'sess-1',
+        user: { text: 'Which package manager do we use?', timestamp: '2026-11-23T10:00:00.000Z' },
+        assistant: { text: 'Reading the lockfile too.\n\nWe use pnpm.', timestamp: '2026-11-23T10:00:09.000Z' },
+        participant: 'copilot-agent',
+      },
+    ]);
+  });
+
+  it('counts a turn as finished when the next user message started, even mid-loop', () => {
+    const text = [start, ...firstTurn.slice(0, 6), line('user.message', 'u2', { content: 'Never mind, which test runner?' })].join('\n') + '\n';
+    const result = parseCopilotAgentTranscript(text);
+    expect(result.turns.map((turn) => [turn.id, turn.assistant?.text])).toEqual([['u1', undefined]]);
+    expect(parseCopilotAgentTranscript(text, { includeUnfinished: true }).turns.map((turn) => turn.id)).toEqual(['u1', 'u2']);
+  });
+
   it('is not mistaken for a Claude Code transcript', () => {
     expect(isCopilotAgentTranscript('{"type":"user","uuid":"x","message":{"role":"user","content":"hi"}}\n')).toBe(false);
   });

@@ -3,6 +3,9 @@
 // `user.message`, `assistant.turn_start`, `assistant.message`, `tool.execution_start`,
 // `tool.execution_complete`, `assistant.turn_end`. A turn is one user message plus the assistant's
 // messages until the next user message; its id is the user line's `id`, so re-reading dedupes.
+// Copilot writes `assistant.turn_end` after every round of its agent loop, tool rounds included, so
+// a turn is finished only by a round whose last message requests no tools (the final reply), or by
+// the next user message; a transcript read mid-loop holds no finished last turn.
 import type { ChatTurn } from '../ports.js';
 
 /** The participant recorded on turns of this format. */
@@ -11,7 +14,7 @@ export const COPILOT_AGENT_PARTICIPANT = 'copilot-agent';
 export interface CopilotAgentTranscriptOptions {
   /** Session id when the file has no `session.start` line. */
   readonly sessionId?: string;
-  /** Keep the last turn even when no `assistant.turn_end` followed it (default false). */
+  /** Keep the last turn even when it is not finished (no final reply yet; default false). */
   readonly includeUnfinished?: boolean;
 }
 
@@ -28,6 +31,8 @@ interface TurnInProgress {
   readonly userTimestamp: string;
   readonly assistant: string[];
   assistantTimestamp: string | undefined;
+  /** The last assistant message asked for tools: the loop goes on after their results. */
+  awaitingTools: boolean;
   finished: boolean;
 }
 
@@ -75,6 +80,8 @@ export function parseCopilotAgentTranscript(text: string, options: CopilotAgentT
         if (sessionId === undefined && typeof data['sessionId'] === 'string') sessionId = data['sessionId'];
         break;
       case 'user.message': {
+        // The user moved on: the turn before is as finished as it will get.
+        if (current !== undefined) current.finished = true;
         finish();
         const content = typeof data['content'] === 'string' ? data['content'].trim() : '';
         const id = typeof line['id'] === 'string' ? line['id'] : undefined;
@@ -82,19 +89,23 @@ export function parseCopilotAgentTranscript(text: string, options: CopilotAgentT
           malformedLines += id === undefined ? 1 : 0;
           break;
         }
-        current = { id, userText: content, userTimestamp: timestamp, assistant: [], assistantTimestamp: undefined, finished: false };
+        current = { id, userText: content, userTimestamp: timestamp, assistant: [], assistantTimestamp: undefined, awaitingTools: false, finished: false };
         break;
       }
       case 'assistant.message': {
         const content = typeof data['content'] === 'string' ? data['content'].trim() : '';
-        if (current !== undefined && content !== '') {
+        if (current === undefined) break;
+        if (content !== '') {
           current.assistant.push(content);
           current.assistantTimestamp = timestamp;
         }
+        current.awaitingTools = Array.isArray(data['toolRequests']) && data['toolRequests'].length > 0;
+        current.finished = false;
         break;
       }
       case 'assistant.turn_end':
-        if (current !== undefined) current.finished = true;
+        // The end of a tool round is not the end of the turn.
+        if (current !== undefined && !current.awaitingTools) current.finished = true;
         break;
       case undefined:
         malformedLines++;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JSONL_TRANSCRIPT } from './fixtures/jsonl-transcript.js';
+import { JSONL_TRANSCRIPT } from '../../test-support/transcript-fixtures/jsonl-transcript.js';
 import { JsonlTranscriptReader, parseJsonlTranscript } from './index.js';
 
 describe('parseJsonlTranscript', () => {

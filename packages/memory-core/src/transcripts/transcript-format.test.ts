@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_TRANSCRIPT } from './fixtures/claude-code-session.js';
-import { JSONL_TRANSCRIPT } from './fixtures/jsonl-transcript.js';
-import { VSCODE_CHAT_FLAT_JSON, VSCODE_CHAT_LOG } from './fixtures/vscode-chat-session.js';
+import { CLAUDE_CODE_TRANSCRIPT } from '../../test-support/transcript-fixtures/claude-code-session.js';
+import { JSONL_TRANSCRIPT } from '../../test-support/transcript-fixtures/jsonl-transcript.js';
+import { VSCODE_CHAT_FLAT_JSON, VSCODE_CHAT_LOG } from '../../test-support/transcript-fixtures/vscode-chat-session.js';
 import { createTranscriptReader, detectTranscriptFormat, parseTranscript, type TranscriptFormat } from './index.js';
 
 describe('detectTranscriptFormat', () => {

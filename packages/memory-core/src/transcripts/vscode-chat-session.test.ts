@@ -7,9 +7,9 @@ import {
   VSCODE_CHAT_LOG,
   VSCODE_CHAT_LOG_LINES,
   VSCODE_CHAT_SESSION_ID,
-} from './fixtures/vscode-chat-session.js';
+} from '../../test-support/transcript-fixtures/vscode-chat-session.js';
 import { parseVsCodeChatSession, VsCodeChatSessionReader } from './index.js';
-import { readInChunks } from './test-support-transcripts.js';
+import { readInChunks } from '../../test-support/transcripts.js';
 
 const iso = (offset: number): string => new Date(VSCODE_CHAT_CREATED + offset).toISOString();
 

@@ -5,8 +5,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exactlyOnce, spawnChaosChild } from '../test-support/chaos-process.js';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { exactlyOnce, spawnChaosChild } from '../../test-support/chaos-process.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 
 const TOTAL = 2_000;
 

@@ -6,8 +6,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exactlyOnce, spawnChaosChild } from '../test-support/chaos-process.js';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { exactlyOnce, spawnChaosChild } from '../../test-support/chaos-process.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 
 const TOTAL = 400;
 

@@ -14,9 +14,12 @@ import {
 } from '@graphiti-memory/memory-core';
 import { FileOutbox, type FileOutboxOptions } from '../outbox/file-outbox.js';
 
+/** Where the outbox lies, decided when it is first opened (the extension: the endpoint in force then). */
+export type OutboxLocation = () => Promise<FileOutboxOptions | undefined>;
+
 export interface FileIngestionStorageOptions {
   /** The durable outbox; `undefined` when the host has no folder for it (then only the fallback can open). */
-  readonly outbox: FileOutboxOptions | undefined;
+  readonly outbox: FileOutboxOptions | OutboxLocation | undefined;
   /** Use in-memory storage (with one warning) when the durable outbox cannot be opened, instead of failing. */
   readonly inMemoryFallback?: boolean;
   readonly logger?: Logger;
@@ -63,8 +66,9 @@ export class FileIngestionStorage implements IngestionStorage {
   }
 
   async #open(): Promise<IngestionStore> {
-    const { outbox, inMemoryFallback, logger, limits } = this.options;
+    const { inMemoryFallback, logger, limits } = this.options;
     try {
+      const outbox = typeof this.options.outbox === 'function' ? await this.options.outbox() : this.options.outbox;
       if (outbox === undefined) throw new Error('no folder was given for the durable outbox');
       const fileOutbox = await FileOutbox.open({
         ...(logger === undefined ? {} : { logger }),

@@ -13,7 +13,7 @@ import {
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import { FileOutbox } from '../outbox/file-outbox.js';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { createNodeStorageModule } from './node-storage-module.js';
 
 const exists = (target: string): Promise<boolean> => fs.access(target).then(() => true, () => false);

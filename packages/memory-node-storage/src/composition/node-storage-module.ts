@@ -10,6 +10,7 @@ import {
   Logger,
   MemoryConfiguration,
   WorkspaceStore,
+  type MemorySettings,
 } from '@graphiti-memory/memory-core';
 import { ContainerModule } from 'inversify';
 import { FileOutbox, type FileOutboxOptions } from '../outbox/file-outbox.js';
@@ -18,8 +19,11 @@ import { FileKeyValueStore } from '../stores/file-key-value-store.js';
 import { FileIngestionStorage } from './file-ingestion-storage.js';
 
 export interface NodeStorageModuleOptions {
-  /** The durable outbox (and its delivery ledger); omitted: none (only the in-memory fallback can open). */
-  readonly outbox?: FileOutboxOptions;
+  /**
+   * The durable outbox (and its delivery ledger); omitted: none (only the in-memory fallback can open).
+   * A function decides the folder from the settings when ingestion first opens its storage.
+   */
+  readonly outbox?: FileOutboxOptions | ((settings: MemorySettings) => Promise<FileOutboxOptions | undefined>);
   /** Use in-memory storage, with one warning, when the outbox cannot be opened (the extension: chat goes on). */
   readonly inMemoryFallback?: boolean;
   /** File of the GlobalStore (user-scope key); not bound when omitted. */
@@ -44,7 +48,7 @@ export function createNodeStorageModule(options: NodeStorageModuleOptions): Cont
         (logger: Logger | undefined, configuration: MemoryConfiguration | undefined, clock: Clock | undefined) => {
           const log = options.logger ?? logger;
           return new FileIngestionStorage({
-            outbox,
+            outbox: typeof outbox === 'function' ? () => (configuration === undefined ? Promise.resolve(undefined) : outbox(configuration.current())) : outbox,
             ...(options.inMemoryFallback === undefined ? {} : { inMemoryFallback: options.inMemoryFallback }),
             ...(log === undefined ? {} : { logger: log }),
             ...(configuration === undefined ? {} : { limits: configuration }),

@@ -1,14 +1,27 @@
 // The config file format, shared by the user-level `config.json` and the project's
-// `.graphiti-memory.json`. Memory settings inside it (endpoint, timeouts, recall) are checked by
-// memory-core's own settings schema, so a bad value fails here exactly as it does in VS Code.
-import { promises as fs } from 'node:fs';
+// `.graphiti-memory.json`. It holds every memory setting a tool honours, under the same names and
+// with the same meaning as VS Code's `graphitiMemory.*` settings (the one exception: the file's
+// `server` is VS Code's `serverKind`), plus what only files hold (state folder, user key, consent,
+// transcript filter, brief budget). Bounds are checked by memory-core's own settings schema, so a
+// bad value fails here exactly as it does in VS Code; unknown keys are errors naming the nearest key.
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMemorySettings, RECALL_SCOPE_SETTINGS, TRANSCRIPT_FILTER_PRESETS } from '@graphiti-memory/memory-core';
+import {
+  GROUP_ID_STRATEGIES,
+  INGEST_SCOPE_SETTINGS,
+  parseMemorySettings,
+  RECALL_SCOPE_SETTINGS,
+  SERVER_KIND_SETTINGS,
+  TRANSCRIPT_FILTER_PRESETS,
+  type IngestScopeSetting,
+} from '@graphiti-memory/memory-core';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { unknownKeyProblems, type KeyTree } from './unknown-keys.js';
 
-export const SERVER_KINDS = ['auto', 'rest', 'mcp'] as const;
+export const SERVER_KINDS = SERVER_KIND_SETTINGS;
 export type ServerKind = (typeof SERVER_KINDS)[number];
+/** The scopes a list-form `scopes` may name (what `hooks install --scopes` writes). */
 export const CONFIG_SCOPES = ['session', 'workspace', 'user'] as const;
 export type ConfigScope = (typeof CONFIG_SCOPES)[number];
 
@@ -20,19 +33,36 @@ export interface HookConsent {
   readonly by: string;
 }
 
-const consentSchema = z.object({ endpoint: z.string().min(1), grantedAt: z.string(), by: z.string() });
+const consentSchema = z.strictObject({ endpoint: z.string().min(1), grantedAt: z.string(), by: z.string() });
 
-// Keys a config file may hold; memory settings (endpoint, timeoutMs, recall, …) are validated
-// again by memory-core's schema below.
-const configFileSchema = z.object({
+// Types only: bounds come from memory-core's schema (checkConfigValues), so they are never stated twice.
+const configFileSchema = z.strictObject({
   enabled: z.boolean().optional(),
   endpoint: z.string().optional(),
   server: z.enum(SERVER_KINDS).optional(),
-  scopes: z.array(z.enum(CONFIG_SCOPES)).min(1).optional(),
   timeoutMs: z.number().optional(),
-  groupIdStrategy: z.string().optional(),
+  maxBatchSize: z.number().optional(),
+  maxQueueSize: z.number().optional(),
+  maxMessageChars: z.number().optional(),
+  maxAttempts: z.number().optional(),
+  maxAgeHours: z.number().optional(),
+  // Where captured turns go, as `graphitiMemory.scopes`. The list form (`["session","workspace"]`,
+  // what `hooks install --scopes` writes) means the same: its session/workspace entries.
+  scopes: z.union([z.enum(INGEST_SCOPE_SETTINGS), z.array(z.enum(CONFIG_SCOPES)).min(1)]).optional(),
+  groupIdStrategy: z.enum(GROUP_ID_STRATEGIES).optional(),
+  includeGitMetadata: z.boolean().optional(),
+  includeSystemMessages: z.boolean().optional(),
+  autoPromote: z.strictObject({ enabled: z.boolean().optional(), review: z.boolean().optional() }).optional(),
   recall: z
-    .object({ timeoutMs: z.number().optional(), maxFacts: z.number().optional(), scopes: z.enum(RECALL_SCOPE_SETTINGS).optional() })
+    .strictObject({
+      enabled: z.boolean().optional(),
+      timeoutMs: z.number().optional(),
+      maxFacts: z.number().optional(),
+      scopes: z.enum(RECALL_SCOPE_SETTINGS).optional(),
+    })
+    .optional(),
+  capture: z
+    .strictObject({ vscodeChat: z.boolean().optional(), claudeCode: z.boolean().optional(), backfillTurns: z.number().optional() })
     .optional(),
   filter: z
     .string()
@@ -40,13 +70,29 @@ const configFileSchema = z.object({
       message: `must be one of ${Object.keys(TRANSCRIPT_FILTER_PRESETS).join(', ')}`,
     })
     .optional(),
-  brief: z.object({ budget: z.number().int().min(100).max(20_000).optional() }).optional(),
+  brief: z.strictObject({ budget: z.number().int().min(100).max(20_000).optional() }).optional(),
   stateDir: z.string().min(1).optional(),
   userKey: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -').optional(),
   consent: consentSchema.optional(),
 });
 
 export type ConfigValues = z.infer<typeof configFileSchema>;
+
+/** The keys a config file may hold, at every depth (for unknown-key errors and `config show`). */
+export const CONFIG_KEY_TREE: KeyTree = keyTreeOf(configFileSchema);
+
+function keyTreeOf(schema: z.ZodType): KeyTree {
+  const tree: Record<string, KeyTree | null> = {};
+  let inner: z.ZodType = schema;
+  while (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+  if (!(inner instanceof z.ZodObject)) return tree;
+  for (const [key, child] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
+    let unwrapped: z.ZodType = child;
+    while (unwrapped instanceof z.ZodOptional) unwrapped = unwrapped.unwrap() as z.ZodType;
+    tree[key] = unwrapped instanceof z.ZodObject ? keyTreeOf(unwrapped) : null;
+  }
+  return tree;
+}
 
 /** Keys that must never be written into a config or hooks file. */
 const SECRET_KEYS = ['apiKey', 'api_key', 'apikey', 'key', 'token', 'password'];
@@ -55,8 +101,11 @@ export type ConfigFileRead =
   | { readonly ok: true; readonly values: ConfigValues; readonly exists: boolean }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-/** Checks values from any source (a file, flags, env) and names every bad one after `origin`. */
-export function checkConfigValues(raw: unknown, origin: string): ConfigFileRead {
+/**
+ * Checks values from any source (a file, flags, env) and names every bad one after `origin`;
+ * `names` renames keys in problems (`timeoutMs` → `--timeout-ms` for flags).
+ */
+export function checkConfigValues(raw: unknown, origin: string, names: Readonly<Record<string, string>> = {}): ConfigFileRead {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, problems: [`${origin}: must be a JSON object`] };
   }
@@ -65,28 +114,47 @@ export function checkConfigValues(raw: unknown, origin: string): ConfigFileRead 
   if (secrets.length > 0) {
     return {
       ok: false,
-      problems: [`${origin}: ${secrets.join(', ')} must not be in a config file; use GRAPHITI_API_KEY or \`graphiti-harness hooks install --api-key-file\` (a key file with mode 0600)`],
+      problems: [
+        `${origin}: ${secrets.join(', ')} must not be in a config file; remove it and set GRAPHITI_API_KEY, or run \`graphiti-harness hooks install --endpoint URL --api-key KEY\` (it writes the key file, mode 0600, next to the config)`,
+      ],
     };
   }
+  const unknown = unknownKeyProblems(record, CONFIG_KEY_TREE, origin);
+  if (unknown.length > 0) return { ok: false, problems: unknown };
+  const named = (key: string): string => names[key] ?? key;
   const parsed = configFileSchema.safeParse(record);
   const problems: string[] = [];
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${origin}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    for (const issue of parsed.error.issues) problems.push(`${origin}: ${named(issue.path.join('.') || '(root)')}: ${issue.message}`);
   } else {
-    const memory = parseMemorySettings(memorySettingsOf(parsed.data));
-    if (!memory.ok) for (const problem of memory.problems) problems.push(`${origin}: ${problem.replace(/^graphitiMemory\./, '')}`);
+    const memory = parseMemorySettings(memoryPartOf(parsed.data));
+    if (!memory.ok) {
+      for (const problem of memory.problems) {
+        const [key = '', ...rest] = problem.replace(/^graphitiMemory\./, '').split(': ');
+        problems.push(`${origin}: ${named(key === 'serverKind' ? 'server' : key)}: ${rest.join(': ')}`);
+      }
+    }
   }
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
   return { ok: true, values: parsed.data, exists: true };
 }
 
-/** The subset memory-core's schema knows, in its shape. */
-export function memorySettingsOf(values: ConfigValues): Record<string, unknown> {
+/** The capture scopes a `scopes` value means: the list form by its session and workspace entries. */
+export function ingestScopesOf(scopes: ConfigValues['scopes']): IngestScopeSetting | undefined {
+  if (scopes === undefined || typeof scopes === 'string') return scopes;
+  const session = scopes.includes('session');
+  const workspace = scopes.includes('workspace');
+  // `user` is reached by promotion only; a list naming neither session nor workspace captures to both, as before.
+  return session === workspace ? 'both' : session ? 'session' : 'workspace';
+}
+
+/** The values memory-core's schema checks, in its shape (for the bounds). */
+function memoryPartOf(values: ConfigValues): Record<string, unknown> {
+  const { server, scopes, filter: _filter, brief: _brief, stateDir: _stateDir, userKey: _userKey, consent: _consent, ...memory } = values;
   return {
-    ...(values.endpoint === undefined ? {} : { endpoint: values.endpoint }),
-    ...(values.timeoutMs === undefined ? {} : { timeoutMs: values.timeoutMs }),
-    ...(values.groupIdStrategy === undefined ? {} : { groupIdStrategy: values.groupIdStrategy }),
-    ...(values.recall === undefined ? {} : { recall: values.recall }),
+    ...memory,
+    ...(server === undefined ? {} : { serverKind: server }),
+    ...(scopes === undefined ? {} : { scopes: ingestScopesOf(scopes) }),
   };
 }
 
@@ -96,9 +164,29 @@ export async function readConfigFile(filePath: string): Promise<ConfigFileRead> 
   try {
     text = await fs.readFile(filePath, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, values: {}, exists: false };
-    return { ok: false, problems: [`${filePath}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check its permissions`] };
+    return unreadable(filePath, error);
   }
+  return parseConfigText(text, filePath);
+}
+
+/** `readConfigFile`, synchronously: for hosts whose settings are read synchronously (VS Code's `SettingsSource`). */
+export function readConfigFileSync(filePath: string): ConfigFileRead {
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch (error) {
+    return unreadable(filePath, error);
+  }
+  return parseConfigText(text, filePath);
+}
+
+function unreadable(filePath: string, error: unknown): ConfigFileRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return { ok: true, values: {}, exists: false };
+  return { ok: false, problems: [`${filePath}: cannot be read (${code ?? 'error'}); check its permissions`] };
+}
+
+function parseConfigText(text: string, filePath: string): ConfigFileRead {
   let raw: unknown;
   try {
     raw = text.trim() === '' ? {} : JSON.parse(text);

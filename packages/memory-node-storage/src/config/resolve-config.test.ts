@@ -37,7 +37,7 @@ describe('resolveMemoryConfig', () => {
   });
 
   it('applies flags > env > project > user, the project file found from a subfolder', async () => {
-    await writeJson(userConfigPath(env), { enabled: true, endpoint: 'http://user.example:8000', scopes: ['user'], recall: { maxFacts: 3, timeoutMs: 400 } });
+    await writeJson(userConfigPath(env), { enabled: true, endpoint: 'http://user.example:8000', scopes: 'session', recall: { maxFacts: 3, timeoutMs: 400 } });
     await writeJson(path.join(root, 'repo', '.graphiti-memory.json'), { endpoint: 'http://project.example:8000', scopes: ['workspace'], recall: { maxFacts: 5 } });
     let resolution = await resolveMemoryConfig({ workspaceFolder: workspace, env });
     expect(resolution.ok && resolution.config).toMatchObject({
@@ -45,10 +45,11 @@ describe('resolveMemoryConfig', () => {
       scopes: ['workspace'],
       maxFacts: 5,
       recallTimeoutMs: 400,
-      origins: { endpoint: 'project', enabled: 'user' },
+      settings: { scopes: 'workspace', recall: { maxFacts: 5, timeoutMs: 400 } },
+      origins: { endpoint: 'project', enabled: 'user', scopes: 'project', 'recall.maxFacts': 'project', 'recall.timeoutMs': 'user', groupIdStrategy: 'default' },
     });
     resolution = await resolveMemoryConfig({ workspaceFolder: workspace, env: { ...env, GRAPHITI_MEMORY_ENDPOINT: 'http://env.example:8000', GRAPHITI_MEMORY_SCOPES: 'session,workspace' } });
-    expect(resolution.ok && resolution.config).toMatchObject({ endpoint: 'http://env.example:8000', scopes: ['session', 'workspace'] });
+    expect(resolution.ok && resolution.config).toMatchObject({ endpoint: 'http://env.example:8000', scopes: ['session', 'workspace'], settings: { scopes: 'both' } });
     resolution = await resolveMemoryConfig({
       workspaceFolder: workspace,
       env: { ...env, GRAPHITI_MEMORY_ENDPOINT: 'http://env.example:8000' },
@@ -87,6 +88,10 @@ describe('resolveMemoryConfig', () => {
     const resolution = await resolveMemoryConfig({ workspaceFolder: workspace, env });
     expect(!resolution.ok && resolution.message).toContain('apiKey must not be in a config file');
     expect(!resolution.ok && resolution.message).not.toContain('sk-secret');
+    // It names what exists: the variable and `hooks install --api-key` (there is no --api-key-file).
+    expect(!resolution.ok && resolution.message).toContain('GRAPHITI_API_KEY');
+    expect(!resolution.ok && resolution.message).toContain('hooks install --endpoint URL --api-key KEY');
+    expect(!resolution.ok && resolution.message).not.toContain('--api-key-file');
   });
 });
 

@@ -1,8 +1,19 @@
 // One configuration from every source, in this order of precedence: command-line flags >
-// environment > project `.graphiti-memory.json` > user `config.json` > defaults. Consent and the
-// user key come from the user config only: a repository cannot grant itself consent.
-import { normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { checkConfigValues, readConfigFile, type ConfigScope, type ConfigValues, type HookConsent, type ServerKind } from './config-file.js';
+// environment > project `.graphiti-memory.json` > user `config.json` > defaults. Consent, the user
+// key and the state folder come from the user's own sources only: a repository cannot grant itself
+// consent or move where memory is kept.
+import { DEFAULT_SETTINGS, normaliseEndpoint, type GroupIdStrategy, type IngestScopeSetting, type RecallScopeSetting } from '@graphiti-memory/memory-core';
+import {
+  checkConfigValues,
+  ingestScopesOf,
+  readConfigFile,
+  readConfigFileSync,
+  type ConfigFileRead,
+  type ConfigScope,
+  type ConfigValues,
+  type HookConsent,
+  type ServerKind,
+} from './config-file.js';
 import { findProjectConfig, userConfigPath, type Environment } from './config-paths.js';
 
 export const CONFIG_ENVIRONMENT_VARIABLES = {
@@ -13,32 +24,97 @@ export const CONFIG_ENVIRONMENT_VARIABLES = {
   stateDir: 'GRAPHITI_MEMORY_STATE_DIR',
 } as const;
 
-export const DEFAULT_RECALL_TIMEOUT_MS = 750;
-export const DEFAULT_MAX_FACTS = 10;
+export const DEFAULT_RECALL_TIMEOUT_MS = DEFAULT_SETTINGS.recall.timeoutMs;
+export const DEFAULT_MAX_FACTS = DEFAULT_SETTINGS.recall.maxFacts;
 export const DEFAULT_BRIEF_BUDGET = 1_500;
 
+/** Where a value came from: a file origin's path is in `ResolvedMemoryConfig.files`. */
 export type ConfigOrigin = 'flag' | 'env' | 'project' | 'user' | 'default';
 
-export interface ResolvedMemoryConfig {
+/** Every value a tool honours, after the merge, with the file's names (VS Code's `serverKind` is `server`). */
+export interface ConfigSettings {
   readonly enabled: boolean;
   /** Normalised; `undefined` when no source names one. */
   readonly endpoint: string | undefined;
   readonly server: ServerKind;
+  /** Per-request timeout to Graphiti. */
+  readonly timeoutMs: number;
+  readonly maxBatchSize: number;
+  readonly maxQueueSize: number;
+  readonly maxMessageChars: number;
+  readonly maxAttempts: number;
+  readonly maxAgeHours: number;
+  /** Where captured turns go (`user` is reached by promotion only). */
+  readonly scopes: IngestScopeSetting;
+  readonly groupIdStrategy: GroupIdStrategy;
+  readonly includeGitMetadata: boolean;
+  readonly includeSystemMessages: boolean;
+  readonly autoPromote: { readonly enabled: boolean; readonly review: boolean };
+  /** Which scopes a recall searches: `recall.scopes`. */
+  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopeSetting };
+  readonly capture: { readonly vscodeChat: boolean; readonly claudeCode: boolean; readonly backfillTurns: number };
+  /** Transcript filter preset; `undefined` = the transcript reader's default. */
+  readonly filter: string | undefined;
+  readonly brief: { readonly budget: number };
+  /** `undefined` = the tool's default state folder. */
+  readonly stateDir: string | undefined;
+}
+
+/** Every value as `config show` lists it, by dotted key (`recall.maxFacts`). */
+export type ConfigKey =
+  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief'>
+  | `autoPromote.${keyof ConfigSettings['autoPromote']}`
+  | `recall.${keyof ConfigSettings['recall']}`
+  | `capture.${keyof ConfigSettings['capture']}`
+  | `brief.${keyof ConfigSettings['brief']}`;
+
+export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
+  enabled: DEFAULT_SETTINGS.enabled,
+  endpoint: undefined,
+  server: DEFAULT_SETTINGS.serverKind,
+  timeoutMs: DEFAULT_SETTINGS.timeoutMs,
+  maxBatchSize: DEFAULT_SETTINGS.maxBatchSize,
+  maxQueueSize: DEFAULT_SETTINGS.maxQueueSize,
+  maxMessageChars: DEFAULT_SETTINGS.maxMessageChars,
+  maxAttempts: DEFAULT_SETTINGS.maxAttempts,
+  maxAgeHours: DEFAULT_SETTINGS.maxAgeHours,
+  scopes: DEFAULT_SETTINGS.scopes,
+  groupIdStrategy: DEFAULT_SETTINGS.groupIdStrategy,
+  includeGitMetadata: DEFAULT_SETTINGS.includeGitMetadata,
+  includeSystemMessages: DEFAULT_SETTINGS.includeSystemMessages,
+  autoPromote: { ...DEFAULT_SETTINGS.autoPromote },
+  recall: { ...DEFAULT_SETTINGS.recall },
+  capture: { ...DEFAULT_SETTINGS.capture },
+  filter: undefined,
+  brief: { budget: DEFAULT_BRIEF_BUDGET },
+  stateDir: undefined,
+};
+
+export interface ResolvedMemoryConfig {
+  /** Every value in force. */
+  readonly settings: ConfigSettings;
+  /** Where each value of `settings` came from (`default` when no source set it). */
+  readonly origins: Readonly<Record<ConfigKey, ConfigOrigin>>;
+  /** The user file's path (whether or not it exists) and the project file found, if any. */
+  readonly files: { readonly user: string; readonly project: string | undefined };
+  readonly userKey: string | undefined;
+  /** From the user config only. */
+  readonly consent: HookConsent | undefined;
+
+  // Flat views kept for callers not yet moved to `settings` and `memorySettingsFor`.
+  readonly enabled: boolean;
+  readonly endpoint: string | undefined;
+  readonly server: ServerKind;
+  /** The capture scopes as a list; `undefined` when no source set `scopes`. */
   readonly scopes: readonly ConfigScope[] | undefined;
-  /** Per-request timeout; `undefined` = the tool's own default. */
+  /** `undefined` when no source set it (the tool's own default applies). */
   readonly timeoutMs: number | undefined;
   readonly recallTimeoutMs: number;
   readonly maxFacts: number;
   readonly filter: string | undefined;
   readonly briefBudget: number;
-  readonly groupIdStrategy: 'hashed' | 'raw';
+  readonly groupIdStrategy: GroupIdStrategy;
   readonly stateDir: string | undefined;
-  readonly userKey: string | undefined;
-  /** From the user config only. */
-  readonly consent: HookConsent | undefined;
-  readonly files: { readonly user: string; readonly project: string | undefined };
-  /** Where each value that was set came from. */
-  readonly origins: Readonly<Record<string, ConfigOrigin>>;
 }
 
 export type ConfigResolution =
@@ -48,64 +124,115 @@ export type ConfigResolution =
 export interface ResolveConfigOptions {
   /** Values from command-line flags (already typed). */
   readonly flags?: ConfigValues;
+  /** How problems name flag keys (`timeoutMs` → `--timeout-ms`). */
+  readonly flagNames?: Readonly<Record<string, string>>;
   readonly env?: Environment;
-  /** Where to look for `.graphiti-memory.json` (this folder and its parents). */
-  readonly workspaceFolder: string;
+  /** Where to look for `.graphiti-memory.json` (this folder and its parents); `undefined` = no project (VS Code without a folder). */
+  readonly workspaceFolder: string | undefined;
+  /** `flags`: only flags and defaults (no files, no environment), for commands that must not be redirected (the demo). Default `all`. */
+  readonly sources?: 'all' | 'flags';
+}
+
+interface SourceReads {
+  readonly user: ConfigFileRead;
+  readonly project: ConfigFileRead | undefined;
 }
 
 export async function resolveMemoryConfig(options: ResolveConfigOptions): Promise<ConfigResolution> {
-  const env = options.env ?? process.env;
-  const userFile = userConfigPath(env);
-  const projectFile = findProjectConfig(options.workspaceFolder);
+  const { userFile, projectFile } = filesOf(options);
+  if (options.sources === 'flags') return merge(options, userFile, undefined, { user: EMPTY, project: undefined });
   const [user, project] = await Promise.all([readConfigFile(userFile), projectFile === undefined ? undefined : readConfigFile(projectFile)]);
-  const fromEnvironment = environmentValues(env);
-  const flags = options.flags === undefined ? undefined : checkConfigValues(options.flags, 'command line');
+  return merge(options, userFile, projectFile, { user, project });
+}
+
+/** `resolveMemoryConfig`, synchronously (two small files): for VS Code's synchronous `SettingsSource.read()`. */
+export function resolveMemoryConfigSync(options: ResolveConfigOptions): ConfigResolution {
+  const { userFile, projectFile } = filesOf(options);
+  if (options.sources === 'flags') return merge(options, userFile, undefined, { user: EMPTY, project: undefined });
+  return merge(options, userFile, projectFile, { user: readConfigFileSync(userFile), project: projectFile === undefined ? undefined : readConfigFileSync(projectFile) });
+}
+
+const EMPTY: ConfigFileRead = { ok: true, values: {}, exists: false };
+
+function filesOf(options: ResolveConfigOptions): { userFile: string; projectFile: string | undefined } {
+  const env = options.env ?? process.env;
+  return { userFile: userConfigPath(env), projectFile: options.sources === 'flags' || options.workspaceFolder === undefined ? undefined : findProjectConfig(options.workspaceFolder) };
+}
+
+function merge(options: ResolveConfigOptions, userFile: string, projectFile: string | undefined, reads: SourceReads): ConfigResolution {
+  const { user, project } = reads;
+  const fromEnvironment = options.sources === 'flags' ? EMPTY : environmentValues(options.env ?? process.env);
+  const flags = options.flags === undefined ? undefined : checkConfigValues(options.flags, 'command line', options.flagNames);
   const problems = [user, project, fromEnvironment, flags].flatMap((read) => (read !== undefined && !read.ok ? read.problems : []));
   if (problems.length > 0) {
     return { ok: false, problems, message: `Graphiti Memory's configuration is invalid: ${problems.join('; ')}.` };
   }
+  const userValues = user.ok ? user.values : {};
   const layers: Array<[ConfigOrigin, ConfigValues]> = [
-    ['user', user.ok ? user.values : {}],
+    ['user', userValues],
     ['project', project?.ok === true ? withoutUserOnlyKeys(project.values) : {}],
     ['env', fromEnvironment.ok ? fromEnvironment.values : {}],
     ['flag', flags?.ok === true ? flags.values : {}],
   ];
-  const merged: Record<string, unknown> = {};
-  const origins: Record<string, ConfigOrigin> = {};
+  const merged: Record<string, unknown> = flatten(DEFAULT_CONFIG_SETTINGS as unknown as Record<string, unknown>);
+  const origins: Record<string, ConfigOrigin> = Object.fromEntries(Object.keys(merged).map((key) => [key, 'default']));
   for (const [origin, values] of layers) {
-    for (const [key, value] of Object.entries(values)) {
+    const { consent: _consent, userKey: _userKey, ...settingValues } = values;
+    const flat = flatten({ ...settingValues, ...(values.scopes === undefined ? {} : { scopes: ingestScopesOf(values.scopes) }) });
+    for (const [key, value] of Object.entries(flat)) {
       if (value === undefined) continue;
-      if (key === 'recall' || key === 'brief') {
-        merged[key] = { ...(merged[key] as object | undefined), ...(value as object) };
-      } else {
-        merged[key] = value;
-      }
+      merged[key] = value;
       origins[key] = origin;
     }
   }
-  const values = merged as ConfigValues;
-  const endpoint = values.endpoint === undefined || values.endpoint.trim() === '' ? undefined : (normaliseEndpoint(values.endpoint) ?? undefined);
-  const userValues = user.ok ? user.values : {};
+  const rawEndpoint = merged['endpoint'] as string | undefined;
+  const endpoint = rawEndpoint === undefined || rawEndpoint.trim() === '' ? undefined : normaliseEndpoint(rawEndpoint);
+  const settings = unflatten({ ...merged, endpoint }) as unknown as ConfigSettings;
+  const scopesSet = origins['scopes'] !== 'default';
   return {
     ok: true,
     config: {
-      enabled: values.enabled ?? false,
-      endpoint,
-      server: values.server ?? 'auto',
-      scopes: values.scopes,
-      timeoutMs: values.timeoutMs,
-      recallTimeoutMs: values.recall?.timeoutMs ?? DEFAULT_RECALL_TIMEOUT_MS,
-      maxFacts: values.recall?.maxFacts ?? DEFAULT_MAX_FACTS,
-      filter: values.filter,
-      briefBudget: values.brief?.budget ?? DEFAULT_BRIEF_BUDGET,
-      groupIdStrategy: values.groupIdStrategy === 'raw' ? 'raw' : 'hashed',
-      stateDir: values.stateDir,
+      settings,
+      origins: origins as Record<ConfigKey, ConfigOrigin>,
+      files: { user: userFile, project: projectFile },
       userKey: userValues.userKey,
       consent: userValues.consent,
-      files: { user: userFile, project: projectFile },
-      origins,
+      enabled: settings.enabled,
+      endpoint: settings.endpoint,
+      server: settings.server,
+      scopes: scopesSet ? (settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes]) : undefined,
+      timeoutMs: origins['timeoutMs'] === 'default' ? undefined : settings.timeoutMs,
+      recallTimeoutMs: settings.recall.timeoutMs,
+      maxFacts: settings.recall.maxFacts,
+      filter: settings.filter,
+      briefBudget: settings.brief.budget,
+      groupIdStrategy: settings.groupIdStrategy,
+      stateDir: settings.stateDir,
     },
   };
+}
+
+/** `{ recall: { maxFacts: 5 } }` → `{ 'recall.maxFacts': 5 }` (one level deep, as the settings are). */
+function flatten(values: Record<string, unknown>): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [child, childValue] of Object.entries(value)) flat[`${key}.${child}`] = childValue;
+    } else {
+      flat[key] = value;
+    }
+  }
+  return flat;
+}
+
+function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
+  const nested: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const [head = key, child] = key.split('.');
+    if (child === undefined) nested[head] = value;
+    else nested[head] = { ...(nested[head] as object | undefined), [child]: value };
+  }
+  return nested;
 }
 
 /** Consent, the user key and the state folder are the user's, never a repository's. */
@@ -114,7 +241,7 @@ function withoutUserOnlyKeys(values: ConfigValues): ConfigValues {
   return rest;
 }
 
-function environmentValues(env: Environment): ReturnType<typeof checkConfigValues> {
+function environmentValues(env: Environment): ConfigFileRead {
   const raw: Record<string, unknown> = {};
   const problems: string[] = [];
   const enabled = env[CONFIG_ENVIRONMENT_VARIABLES.enabled]?.trim().toLowerCase();
@@ -132,11 +259,12 @@ function environmentValues(env: Environment): ReturnType<typeof checkConfigValue
   const server = text(CONFIG_ENVIRONMENT_VARIABLES.server);
   if (server !== undefined) raw['server'] = server;
   const scopes = text(CONFIG_ENVIRONMENT_VARIABLES.scopes);
-  if (scopes !== undefined) raw['scopes'] = scopes.split(',').map((scope) => scope.trim());
+  // `both` / `session` / `workspace`, or a comma-separated list as the file's list form.
+  if (scopes !== undefined) raw['scopes'] = scopes.includes(',') || scopes === 'user' ? scopes.split(',').map((scope) => scope.trim()) : scopes;
   const stateDir = text(CONFIG_ENVIRONMENT_VARIABLES.stateDir);
   if (stateDir !== undefined) raw['stateDir'] = stateDir;
   if (problems.length > 0) return { ok: false, problems };
-  return checkConfigValues(raw, 'environment');
+  // Problems name the variable, not the key it sets.
+  const names = Object.fromEntries(Object.entries(CONFIG_ENVIRONMENT_VARIABLES).map(([key, variable]) => [key, variable]));
+  return checkConfigValues(raw, 'environment', names);
 }
-
-/** Bounds of the recall deadline, as memory-core's settings put them. */

@@ -93,6 +93,9 @@ export class JournalFile {
   /**
    * Replaces the whole file by `snapshot()` (called once the rewrite starts, so it sees every
    * entry queued until then, and those entries are then discarded): temp file, fsync, rename.
+   * Hand-rolled rather than write-file-atomic because `beforeReplace` must run between the fsync
+   * and the rename (compaction moves ledger keys out only once the new journal is durable), and
+   * because the temp name (`.compacting`) is what adoption sweeps after a crash.
    */
   rewrite(snapshot: () => readonly unknown[], beforeReplace?: () => Promise<void>): Promise<void> {
     return this.#schedule(async () => {

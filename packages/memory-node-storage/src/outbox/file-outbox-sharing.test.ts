@@ -7,8 +7,8 @@ import { InMemoryDeliveryLedger } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
 import { encodeJournalLine } from '../journal/journal-line.js';
 import { FileOutbox } from './file-outbox.js';
-import { entry, journalFiles, temporaryDirectory } from '../test-support/journal-fixtures.js';
-import { closingOutboxes } from '../test-support/outboxes.js';
+import { entry, journalFiles, temporaryDirectory } from '../../test-support/journal-fixtures.js';
+import { closingOutboxes } from '../../test-support/outboxes.js';
 
 const openOutbox = closingOutboxes();
 

@@ -4,8 +4,8 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FileOutbox } from './file-outbox.js';
 import { encodeJournalLine } from '../journal/journal-line.js';
-import { enqueuedLine, entry, journalFiles, replayFile, temporaryDirectory, writeJournal } from '../test-support/journal-fixtures.js';
-import { closingOutboxes } from '../test-support/outboxes.js';
+import { enqueuedLine, entry, journalFiles, replayFile, temporaryDirectory, writeJournal } from '../../test-support/journal-fixtures.js';
+import { closingOutboxes } from '../../test-support/outboxes.js';
 
 const openOutbox = closingOutboxes();
 

@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
 import { PRIVATE_FILE_MODE, syncDirectory } from '../journal/journal-file.js';
 import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
 import type { LockTiming } from './file-locks.js';
@@ -73,15 +74,8 @@ export class SharedLedgerFile {
 
   async #rewrite(): Promise<void> {
     const { keys } = await this.load();
-    const temporaryPath = `${this.filePath}.${process.pid}.compacting`;
-    await fs.writeFile(temporaryPath, keys.map((key) => encodeJournalLine(key)).join(''), { mode: PRIVATE_FILE_MODE });
-    const handle = await fs.open(temporaryPath, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temporaryPath, this.filePath);
+    await writeFileAtomic(this.filePath, keys.map((key) => encodeJournalLine(key)).join(''), { fsync: true, mode: PRIVATE_FILE_MODE });
+    // write-file-atomic fsyncs the file, not the folder: without this the rename could be lost.
     await syncDirectory(path.dirname(this.filePath));
   }
 }

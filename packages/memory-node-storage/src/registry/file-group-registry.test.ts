@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { GroupWrite } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { FileGroupRegistry } from './file-group-registry.js';
 
 function write(groupId: string, at: number, fields: Partial<GroupWrite> = {}): GroupWrite {

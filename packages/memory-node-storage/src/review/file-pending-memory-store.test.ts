@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PendingMemory } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { FilePendingMemoryStore } from './file-pending-memory-store.js';
 
 const memory = (id: string, createdAt: number): PendingMemory => ({ id, kind: 'decision', scope: 'workspace', text: `text ${id}`, source: 'directive', createdAt });

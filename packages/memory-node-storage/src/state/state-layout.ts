@@ -104,6 +104,15 @@ export function tierFile(stateDirectory: string, endpoint: string, workspaceGrou
   return path.join(sharedStateFiles(stateDirectory).tierDirectory, `${key}.json`);
 }
 
+/**
+ * The hooks' ledger of one transcript: the ids of the turns a Stop or SessionEnd already took from
+ * it. The name hashes the resolved path, as earlier versions did, so their ledgers are still found.
+ */
+export function transcriptLedgerFile(stateDirectory: string, transcriptPath: string): string {
+  const key = createHash('sha256').update(path.resolve(transcriptPath)).digest('hex').slice(0, 24);
+  return path.join(sharedStateFiles(stateDirectory).hooksDirectory, 'transcripts', `${key}.json`);
+}
+
 function shortHash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileConsentStore } from './file-consent-store.js';
 import { FileKeyValueStore } from './file-key-value-store.js';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 
 describe('FileKeyValueStore', () => {
   it('persists values across reopening and deletes keys', async () => {

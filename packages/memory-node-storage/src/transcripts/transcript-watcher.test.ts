@@ -5,7 +5,7 @@ import { defaultClaudeCodeProjectsFolder } from './default-folders.js';
 import { checkPathUnderRoot } from './path-guard.js';
 import { TranscriptWatcher, type SessionIdleEvent, type TranscriptWatcherOptions } from './transcript-watcher.js';
 import { FileKeyValueStore } from '../stores/file-key-value-store.js';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 
 const watchers: TranscriptWatcher[] = [];
 

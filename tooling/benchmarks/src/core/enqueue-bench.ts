@@ -1,16 +1,15 @@
 // (a) What `enqueue` costs the chat path, per turn, against JSON.stringify of the same turn.
 import { performance } from 'node:perf_hooks';
-import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, openedIngestionStorage, type ChatTurn } from '@graphiti-memory/memory-core';
 import {
-  FakeTurnPlanner,
-  MutableMemoryConfiguration,
-  RealClock,
-  SwitchableGate,
-  FixedGraphitiConnection,
-  RecordingLogger,
-  RecordingTelemetry,
-} from '@graphiti-memory/memory-core/testing';
+  InMemoryDeliveryLedger,
+  InMemoryOutbox,
+  IngestionService,
+  openedIngestionStorage,
+  SystemClock,
+  type ChatTurn,
+} from '@graphiti-memory/memory-core';
 import { benchResult, percentile, type BenchResult } from '../bench-result.js';
+import { FixedConfiguration, MessagesPerScopePlanner, OpenGate, silentLogger, silentTelemetry, SwitchableConnection } from './stand-ins.js';
 
 export interface EnqueueBenchOptions {
   /** Rounds of `turnsPerRound` enqueues; background planning runs between rounds. */
@@ -36,23 +35,19 @@ export function benchTurn(index: number): ChatTurn {
 export async function measureEnqueueCost(options: EnqueueBenchOptions = {}): Promise<BenchResult> {
   const rounds = options.rounds ?? 50;
   const turnsPerRound = options.turnsPerRound ?? 200;
-  const clock = new RealClock();
+  const clock = new SystemClock();
   // Planning (mapping, secret guard) never runs inside `enqueue` (a test proves it), so a light
-  // planner stands in for the background step. The real one is not used here: @secretlint/core
-  // 11.7 records performance marks per scan that are never cleared, so thousands of scans in one
-  // process slow down quadratically — a finding reported on the secret guard, not a chat-path cost.
-  const configuration = new MutableMemoryConfiguration({ maxQueueSize: 50_000 });
-  const planner = new FakeTurnPlanner();
-  planner.scopes = ['session', 'workspace'];
+  // planner stands in for the background step (see MessagesPerScopePlanner for why not the real one).
+  const configuration = new FixedConfiguration({ maxQueueSize: 50_000 });
   const service = new IngestionService(
-    planner,
+    new MessagesPerScopePlanner(['session', 'workspace']),
     openedIngestionStorage(new InMemoryOutbox(configuration, clock), new InMemoryDeliveryLedger()),
-    new FixedGraphitiConnection(undefined), // nothing is sent: only the chat-path cost is measured
-    new SwitchableGate(),
+    new SwitchableConnection(undefined), // nothing is sent: only the chat-path cost is measured
+    new OpenGate(),
     configuration,
     clock,
-    new RecordingLogger(),
-    new RecordingTelemetry(),
+    silentLogger,
+    silentTelemetry,
   );
   const enqueueTimes: number[] = [];
   const stringifyTimes: number[] = [];

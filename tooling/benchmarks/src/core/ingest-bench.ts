@@ -1,19 +1,9 @@
 // (c) Ingest of a backlog of turns: how many /messages calls per message batching achieves.
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
-import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, openedIngestionStorage } from '@graphiti-memory/memory-core';
-import {
-  FakeTurnPlanner,
-  makeTurn,
-  MutableMemoryConfiguration,
-  RealClock,
-  SwitchableGate,
-  waitUntil,
-  FixedGraphitiConnection,
-  RecordingLogger,
-  RecordingTelemetry,
-} from '@graphiti-memory/memory-core/testing';
+import { InMemoryDeliveryLedger, InMemoryOutbox, IngestionService, openedIngestionStorage, SystemClock, type ChatTurn } from '@graphiti-memory/memory-core';
 import { benchResult, type BenchResult } from '../bench-result.js';
+import { FixedConfiguration, MessagesPerScopePlanner, OpenGate, silentLogger, silentTelemetry, SwitchableConnection, waitUntil } from './stand-ins.js';
 
 export interface IngestBenchOptions {
   readonly turns?: number;
@@ -22,31 +12,42 @@ export interface IngestBenchOptions {
   readonly sessions?: number;
 }
 
+/** A short finished turn with distinct texts: batching is measured, not payload size. */
+function backlogTurn(index: number, sessionId: string): ChatTurn {
+  const at = new Date(Date.UTC(2025, 11, 1) + index * 1000).toISOString();
+  return {
+    id: `t${index}`,
+    sessionId,
+    user: { text: `question number ${index} about the build`, timestamp: at },
+    assistant: { text: `answer number ${index}: run the build script first`, timestamp: at },
+    participant: 'copilot',
+  };
+}
+
 export async function measureIngestRequestsPerMessage(options: IngestBenchOptions = {}): Promise<BenchResult> {
   const turns = options.turns ?? 10_000;
   const maxBatchSize = options.maxBatchSize ?? 20;
   const sessions = options.sessions ?? 50;
   const emulator = await startEmulator({ processingDelayMs: 0 });
   const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 10_000 });
-  const clock = new RealClock();
-  const configuration = new MutableMemoryConfiguration({ maxBatchSize, maxQueueSize: turns * 2 + 1 });
-  const connection = new FixedGraphitiConnection(undefined);
-  const telemetry = new RecordingTelemetry();
+  const clock = new SystemClock();
+  const configuration = new FixedConfiguration({ maxBatchSize, maxQueueSize: turns * 2 + 1 });
+  const connection = new SwitchableConnection(undefined);
   const service = new IngestionService(
-    new FakeTurnPlanner(),
+    new MessagesPerScopePlanner(['session']),
     openedIngestionStorage(new InMemoryOutbox(configuration, clock), new InMemoryDeliveryLedger()),
     connection,
-    new SwitchableGate(),
+    new OpenGate(),
     configuration,
     clock,
-    new RecordingLogger(),
-    telemetry,
+    silentLogger,
+    silentTelemetry,
     { pollIntervalMs: 50, maxPollIntervalMs: 500, idleRecheckMs: 20 },
   );
   try {
     service.start();
     // The backlog: Graphiti unreachable while the turns arrive, then it comes back.
-    for (let index = 0; index < turns; index++) service.enqueue(makeTurn(index, `bench-${index % sessions}`));
+    for (let index = 0; index < turns; index++) service.enqueue(backlogTurn(index, `bench-${index % sessions}`));
     await service.settled();
     const messages = service.stats().counters.enqueued;
     const started = performance.now();

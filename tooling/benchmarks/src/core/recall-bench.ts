@@ -3,8 +3,9 @@
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import { performance } from 'node:perf_hooks';
-import { createPolicyServices, RealClock } from '@graphiti-memory/memory-core/testing';
+import { RecallService } from '@graphiti-memory/memory-core';
 import { benchResult, percentile, type BenchResult } from '../bench-result.js';
+import { benchMemory } from './stand-ins.js';
 
 export interface RecallBenchOptions {
   readonly searchLatencyMs?: number;
@@ -17,15 +18,15 @@ export async function measureRecallConcurrency(options: RecallBenchOptions = {})
   const emulator = await startEmulator({ faults: { search: { latencyMs } } });
   const client = new GraphitiClient({ baseUrl: emulator.url, timeoutMs: 10_000 });
   try {
-    const policy = createPolicyServices({
+    const memory = benchMemory({
       api: client,
-      clock: new RealClock(),
       settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true, timeoutMs: 5_000 } },
       consentFor: emulator.url,
-      workspace: { accountId: 'bench-user' },
+      accountId: 'bench-user',
     });
-    const recall = (): ReturnType<typeof policy.recall.recall> =>
-      policy.recall.recall('what do I call the build setup of this project', {
+    const recallService = memory.get<RecallService>(RecallService);
+    const recall = (): ReturnType<RecallService['recall']> =>
+      recallService.recall('what do I call the build setup of this project', {
         scopes: 'all',
         sessionId: 'bench-session',
         timeoutMs: 5_000,

@@ -1,0 +1,81 @@
+// `graphiti-harness config show`: every effective value with its origin, the files read, problems.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runHarness } from '../cli/program.js';
+import { capturedTerminal } from '../test-support/captured-terminal.js';
+
+let root: string;
+let workspace: string;
+let userFile: string;
+let projectFile: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-config-show-'));
+  workspace = path.join(root, 'repo');
+  await fs.mkdir(path.join(workspace, 'sub'), { recursive: true });
+  env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
+  userFile = path.join(root, 'config', 'config.json');
+  projectFile = path.join(workspace, '.graphiti-memory.json');
+  await fs.mkdir(path.dirname(userFile), { recursive: true });
+});
+
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function configShow(args: readonly string[] = [], extraEnv: Record<string, string> = {}) {
+  const terminal = capturedTerminal({ cwd: path.join(workspace, 'sub'), env: { ...env, ...extraEnv } });
+  const exitCode = await runHarness(['config', 'show', ...args], { terminal });
+  return { exitCode, out: terminal.out(), err: terminal.err() };
+}
+
+interface Shown {
+  readonly ok: boolean;
+  readonly files: { readonly user: { path: string; exists: boolean }; readonly project: { path: string | null; exists: boolean } };
+  readonly values: readonly { key: string; value: unknown; origin: string; source: string }[];
+  readonly problems: readonly string[];
+}
+
+describe('config show', () => {
+  it('lists every value with where it came from: flag, variable, project file, user file, default', async () => {
+    await fs.writeFile(userFile, JSON.stringify({ endpoint: 'http://user.example:8000', groupIdStrategy: 'raw', recall: { timeoutMs: 400 } }));
+    await fs.writeFile(projectFile, JSON.stringify({ recall: { maxFacts: 5 }, scopes: 'workspace' }));
+    const result = await configShow(['--json', '--timeout-ms', '2500'], { GRAPHITI_MEMORY_SERVER: 'mcp' });
+    expect(result.exitCode, result.err).toBe(0);
+    const shown = JSON.parse(result.out) as Shown;
+    expect(shown.files).toEqual({ user: { path: userFile, exists: true }, project: { path: projectFile, exists: true } });
+    const byKey = Object.fromEntries(shown.values.map((entry) => [entry.key, entry]));
+    expect(byKey['endpoint']).toEqual({ key: 'endpoint', value: 'http://user.example:8000', origin: 'user', source: userFile });
+    expect(byKey['groupIdStrategy']).toMatchObject({ value: 'raw', origin: 'user' });
+    expect(byKey['recall.maxFacts']).toEqual({ key: 'recall.maxFacts', value: 5, origin: 'project', source: projectFile });
+    expect(byKey['scopes']).toMatchObject({ value: 'workspace', origin: 'project' });
+    expect(byKey['server']).toEqual({ key: 'server', value: 'mcp', origin: 'env', source: 'GRAPHITI_MEMORY_SERVER' });
+    expect(byKey['timeoutMs']).toEqual({ key: 'timeoutMs', value: 2500, origin: 'flag', source: 'command line' });
+    expect(byKey['includeGitMetadata']).toEqual({ key: 'includeGitMetadata', value: false, origin: 'default', source: 'default' });
+    expect(Object.keys(byKey)).toEqual(expect.arrayContaining(['recall.enabled', 'recall.scopes', 'capture.backfillTurns', 'autoPromote.enabled', 'filter', 'brief.budget', 'stateDir']));
+  });
+
+  it('prints one line per value for people, with the file it came from', async () => {
+    await fs.writeFile(projectFile, JSON.stringify({ recall: { maxFacts: 5 } }));
+    const result = await configShow();
+    expect(result.exitCode, result.err).toBe(0);
+    expect(result.out).toContain(`project file: ${projectFile}`);
+    expect(result.out).toContain(`user file:    ${userFile} (not found)`);
+    expect(result.out).toMatch(new RegExp(`recall\\.maxFacts\\s+= 5 {2}\\(project: ${projectFile.replace(/[.\\/]/g, '\\$&')}\\)`));
+    expect(result.out).toMatch(/includeGitMetadata\s+= false {2}\(default\)/);
+  });
+
+  it('shows the problems of a broken file (exit 1) instead of refusing to start', async () => {
+    await fs.writeFile(userFile, JSON.stringify({ endpiont: 'http://localhost:8000' }));
+    const result = await configShow(['--json']);
+    expect(result.exitCode).toBe(1);
+    const shown = JSON.parse(result.out) as Shown;
+    expect(shown.ok).toBe(false);
+    expect(shown.problems).toEqual([`${userFile}: unknown key \`endpiont\`; did you mean \`endpoint\`?`]);
+    const human = await configShow();
+    expect(human.out).toContain('did you mean `endpoint`?');
+  });
+});

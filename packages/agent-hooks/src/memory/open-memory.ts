@@ -1,0 +1,190 @@
+// The one Node composition of memory: every `graphiti-harness` command and every hook event open
+// memory here, and the extension's runtime binds the same state files (`bindStateStores`). It
+// binds every store from one state layout (outbox and ledger, group registry, pending memories,
+// audit log, workspace store, the user key) and opens only what the caller needs: a read-only
+// command or a recall opens no outbox, adopts no journals and writes nothing but its audit lines.
+import type { GraphitiApi } from '@graphiti-memory/graphiti-client';
+import {
+  AuditLog,
+  auditedConnection,
+  Clock,
+  ConsentStore,
+  createMemoryModule,
+  ForgetService,
+  GlobalStore,
+  GraphitiConnection,
+  GroupIdResolver,
+  GroupRecorderOptions,
+  GroupRegistry,
+  Ingestion,
+  IngestionOptions,
+  Logger,
+  MemoryConfiguration,
+  PendingMemoryStore,
+  PromotionService,
+  RecallService,
+  ReviewQueue,
+  SecretGuard,
+  SettingsSource,
+  SystemClock,
+  TelemetrySink,
+  USER_KEY_STORAGE_KEY,
+  WorkspaceContext,
+  WorkspaceStore,
+  type KeyValueStore,
+  type MemoryEvent,
+  type MemorySettings,
+} from '@graphiti-memory/memory-core';
+import {
+  createNodeStorageModule,
+  FileAuditLog,
+  FileGroupRegistry,
+  FileKeyValueStore,
+  FileOutbox,
+  FilePendingMemoryStore,
+  stateLayout,
+  type StateLayout,
+} from '@graphiti-memory/memory-node-storage';
+import { Container } from 'inversify';
+import type { GitFacts } from '../composition/git-facts.js';
+import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/leftover-journals.js';
+import { StaticSettingsSource } from '../composition/static-settings-source.js';
+import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
+import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
+
+/** The tools that open memory, as the audit log and the group registry name them. */
+export type MemoryTool = 'graphiti-harness' | 'agent-hooks' | 'vscode-extension';
+
+/** Queue bound of the durable outbox: a transcript may hold thousands of messages. */
+export const OUTBOX_MAX_QUEUE_SIZE = 100_000;
+
+/** What the caller will use; nothing else is opened. */
+export interface MemoryNeeds {
+  /** The durable outbox, its delivery ledger and ingestion (capture, promotion, forget's dequeue). */
+  readonly send?: boolean;
+  /** Take over the journals that dead runs left in the outbox folder (with `send`). */
+  readonly adoptJournals?: boolean;
+}
+
+export interface OpenMemoryOptions {
+  readonly tool: MemoryTool;
+  /** memory-core's raw settings (what a `SettingsSource` reads), made from the configuration. */
+  readonly settings: MemorySettings;
+  /** Speaks the configured face; closed by the caller. */
+  readonly client: GraphitiApi;
+  /** The normalised endpoint: it names the delivery state's folder. */
+  readonly endpoint: string;
+  /** How the audit log names the endpoint (default: `endpoint`). */
+  readonly endpointLabel?: string;
+  readonly stateDirectory: string;
+  readonly workspaceFolder: string;
+  readonly git: GitFacts;
+  /** The user scope's key, the one every tool reads (memory-node-storage's `ensureUserKey`). */
+  readonly userKey: string;
+  /** Whether this run may send to the endpoint: the caller's policy (a command's own run, the hooks' consent). */
+  readonly consent: ConsentStore;
+  readonly logger: Logger;
+  readonly telemetry?: TelemetrySink;
+  readonly clock?: Clock;
+  readonly ingestion?: Partial<IngestionOptions>;
+  readonly needs: MemoryNeeds;
+}
+
+/** memory-core composed for one run; `close()` when done. */
+export interface OpenedMemory {
+  readonly container: Container;
+  readonly layout: StateLayout;
+  readonly client: GraphitiApi;
+  readonly configuration: MemoryConfiguration;
+  readonly recall: RecallService;
+  readonly groups: GroupIdResolver;
+  readonly guard: SecretGuard;
+  readonly audit: AuditLog;
+  readonly pending: PendingMemoryStore;
+  /** Only with `needs.send`. */
+  readonly review: ReviewQueue | undefined;
+  readonly ingestion: Ingestion | undefined;
+  readonly outbox: FileOutbox | undefined;
+  readonly promotion: PromotionService | undefined;
+  readonly forget: ForgetService | undefined;
+  readonly registry: GroupRegistry | undefined;
+  /** Stops ingestion (appending what was staged) and closes the stores; idempotent. The client stays open. */
+  close(): Promise<void>;
+}
+
+export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemory> {
+  const { logger, needs } = options;
+  const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
+  const container = new Container();
+  const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
+  const pending = new FilePendingMemoryStore({ filePath: layout.pendingMemories, logger });
+  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(options.settings));
+  container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, options.git));
+  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: options.userKey }));
+  container.bind(ConsentStore).toConstantValue(options.consent);
+  container.bind(AuditLog).toConstantValue(audit);
+  container.bind(PendingMemoryStore).toConstantValue(pending);
+  // Every request that carries memory content is recorded in the shared audit log (metadata only).
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint }));
+  container.bind(GroupRecorderOptions).toConstantValue({ tool: options.tool });
+  container.bind(Clock).toConstantValue(options.clock ?? new SystemClock());
+  container.bind(Logger).toConstantValue(logger);
+  container.bind(TelemetrySink).toConstantValue(options.telemetry ?? { emit: (_event: MemoryEvent) => {} });
+  container.bind(IngestionOptions).toConstantValue(options.ingestion ?? {});
+
+  const closers: Array<() => Promise<unknown>> = [() => audit.flush()];
+  let workspaceStore: KeyValueStore = new InMemoryKeyValueStore();
+  let outbox: FileOutbox | undefined;
+  let registry: GroupRegistry | undefined;
+  if (needs.send === true) {
+    // The outbox and its delivery ledger (one ledger, checked under the outbox's lock, so two runs
+    // never both send a message) come from memory-node-storage's module.
+    container.loadSync(
+      createNodeStorageModule({
+        outbox: { directory: layout.outboxDirectory, maxQueueSize: OUTBOX_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, legacyLedgerFile: layout.legacyLedgerFile },
+        logger,
+      }),
+    );
+    const [fileStore, openedOutbox, openedRegistry] = await Promise.all([
+      FileKeyValueStore.open(layout.workspaceStore, { logger }),
+      container.getAsync(FileOutbox),
+      FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }),
+    ]);
+    workspaceStore = fileStore;
+    outbox = openedOutbox;
+    registry = openedRegistry;
+    container.bind(GroupRegistry).toConstantValue(openedRegistry);
+    closers.push(() => fileStore.flush(), () => openedRegistry.flush());
+  }
+  container.bind(WorkspaceStore).toConstantValue(workspaceStore);
+  container.loadSync(createMemoryModule());
+
+  // Every asynchronously opened store is resolved above, so synchronous gets find them cached.
+  const ingestion = needs.send === true ? container.get<Ingestion>(Ingestion) : undefined;
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      await ingestion?.dispose();
+      await Promise.allSettled([outbox?.close(), ...closers.map((closer) => closer())]);
+    })());
+  if (needs.send === true && needs.adoptJournals === true && outbox !== undefined) await adoptLeftoverJournals(outbox);
+
+  return {
+    container,
+    layout,
+    client: options.client,
+    configuration: container.get<MemoryConfiguration>(MemoryConfiguration),
+    recall: container.get<RecallService>(RecallService),
+    groups: container.get<GroupIdResolver>(GroupIdResolver),
+    guard: container.get<SecretGuard>(SecretGuard),
+    audit,
+    pending,
+    review: needs.send === true ? container.get<ReviewQueue>(ReviewQueue) : undefined,
+    ingestion,
+    outbox,
+    promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
+    forget: needs.send === true ? container.get(ForgetService) : undefined,
+    registry,
+    close,
+  };
+}

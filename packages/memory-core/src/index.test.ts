@@ -1,0 +1,98 @@
+// The public surface of memory-core, pinned: adding or removing an export fails here until the list
+// is updated, so each change to what library users and the apps can reach is a reviewed one.
+// Values are read from the module as it loads; type-only exports from the compiler's view of it.
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import * as episodeFormat from './promotion/episode-format.js';
+import * as memoryCore from './index.js';
+
+const VALUES = [
+  'AuditLog', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS',
+  'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
+  'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'INGEST_SCOPE_SETTINGS',
+  'InMemoryAuditLog', 'InMemoryDeliveryLedger', 'InMemoryGroupRegistry', 'InMemoryOutbox',
+  'InMemoryPendingMemoryStore', 'Ingestion', 'IngestionOptions', 'IngestionService', 'IngestionStorage',
+  'Logger', 'MemoryConfiguration', 'MemoryGate', 'MemoryPromotion', 'PROMOTION_KINDS', 'PendingMemoryStore',
+  'PromotionService', 'QueuedGroups', 'RECALL_SCOPE_SETTINGS', 'RecallService', 'ReviewQueue', 'SCOPE_ORDER',
+  'SERVER_KIND_SETTINGS', 'SETTINGS_SECTION', 'SETTING_BOUNDS', 'SecretGuard', 'SettingsSource',
+  'SystemClock', 'TRANSCRIPT_FILTER_PRESETS', 'TRANSCRIPT_FORMATS', 'TelemetrySink', 'TurnPlanner',
+  'USER_KEY_STORAGE_KEY', 'WorkspaceContext', 'WorkspaceStore', 'auditedConnection', 'categoriesInUse',
+  'classifyGraphitiError', 'consentCovers', 'createInMemoryStorageModule', 'createMemoryModule',
+  'createTranscriptReader', 'describeGraphitiFailure', 'detectTranscriptFormat', 'endpointProblem',
+  'errorClassOf', 'filterAuditEntries', 'hashedGroupId', 'inertCategories', 'isConsentCategory',
+  'isCopilotAgentTranscript', 'isPromotionKind', 'memorySettingsSchema', 'mergeGroupWrite',
+  'normaliseEndpoint', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
+  'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
+  'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'sortGroupRecords',
+];
+
+const TYPES = [
+  'AcceptedEntry', 'AuditEntry', 'AuditQuery', 'AuditTarget', 'ChatTurn', 'CheckedSettingsSource', 'ClaudeCodeTranscriptOptions',
+  'ConfirmationResult', 'ConsentCategory', 'ConsentRecord', 'CopilotAgentTranscriptOptions',
+  'CopilotAgentTranscriptResult', 'DeadLetter', 'DeliveryLedger', 'FailureAdvice', 'FailureContext',
+  'FailureDescription', 'FilterMode', 'ForgetFailure', 'ForgetRequest', 'ForgetResult', 'ForgetTarget',
+  'GateClosedReason', 'GateDecision', 'GitMetadata', 'GraphitiApi', 'GraphitiCallOptions', 'GraphitiFailure',
+  'GraphitiFailureKind', 'GroupIdStrategy', 'GroupRecord', 'GroupWrite', 'IngestScopeSetting',
+  'IngestionCounters', 'IngestionState', 'IngestionStats', 'IngestionStore', 'JsonlTranscriptOptions',
+  'KeyValueStore', 'LogFields', 'MemoryEvent', 'MemoryScope', 'MemorySettings', 'MemorySettingsParseResult',
+  'Outbox', 'OutboxAdmitResult', 'OutboxAppendResult', 'OutboxDropReason', 'OutboxEntry', 'OutboxLimits',
+  'OutboxRecord', 'PendingMemory', 'PendingMemorySource', 'PromotionKind', 'PromotionOutcome',
+  'PromotionPlan', 'PromotionRefusal', 'PromotionRequest', 'PromotionScope', 'ProposeOutcome',
+  'ProposedMemory', 'RecallError', 'RecallOptions', 'RecallOutcomeKind', 'RecallResult',
+  'RecallScopeSetting', 'RecallSkipReason', 'RecalledFact', 'RedactionFinding', 'RedactionResult',
+  'ResolvedGroup', 'ReviewOutcome', 'ScopeContext', 'ServerKindSetting', 'SystemClockOptions',
+  'TokenReduction', 'TranscriptFilter', 'TranscriptFilterOption', 'TranscriptFilterPreset',
+  'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
+  'VsCodeChatSessionOptions',
+];
+
+const EPISODE_FORMAT_VALUES = [
+  'formatEpisodeBlock', 'formatOwnershipContext', 'formatPromotionEpisode', 'isPromotionKind', 'neutraliseEpisodeTags',
+  'PROMOTION_KINDS',
+];
+
+/** The names `file` exports that exist only as types (interfaces, type aliases). */
+function typeOnlyExports(file: string): string[] {
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    experimentalDecorators: true,
+    customConditions: ['@graphiti-memory/source'],
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error(`the compiler could not read ${file}: check the path and that it is a module`);
+  return checker
+    .getExportsOfModule(module)
+    .filter((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return (target.flags & ts.SymbolFlags.Value) === 0;
+    })
+    .map((symbol) => symbol.name);
+}
+
+const byName = (left: string, right: string): number => (left < right ? -1 : left > right ? 1 : 0);
+
+describe('the public surface of memory-core', () => {
+  it('exports exactly the listed values', () => {
+    expect(Object.keys(memoryCore).sort(byName)).toEqual([...VALUES].sort(byName));
+  });
+
+  it('exports exactly the listed types', () => {
+    const file = path.join(import.meta.dirname, 'index.ts');
+    expect(typeOnlyExports(file).sort(byName)).toEqual([...TYPES].sort(byName));
+  }, 60_000);
+
+  it('keeps internals inside: no hashing, wire-time formatting or Default* implementation', () => {
+    const names = Object.keys(memoryCore);
+    expect(names.filter((name) => /^Default|sha256|wireTime|Secretlint/.test(name))).toEqual([]);
+  });
+
+  it('exports the episode format through its own subpath', () => {
+    expect(Object.keys(episodeFormat).sort(byName)).toEqual([...EPISODE_FORMAT_VALUES].sort(byName));
+  });
+});

@@ -1,0 +1,90 @@
+// The policy services of memory-core (gate, group ids, planning, promotion, recall) wired to
+// fakes in one call, so a test states only what differs: the settings, trust, consent and the
+// Graphiti connection.
+import { DefaultMemoryGate } from '../src/gate/memory-gate.js';
+import { DefaultTurnPlanner } from '../src/planning/turn-planner.js';
+import type { Clock, GraphitiApi } from '../src/ports.js';
+import { DefaultPromotionService } from '../src/promotion/promotion-service.js';
+import { DefaultRecallService } from '../src/recall/recall-service.js';
+import { InMemoryPendingMemoryStore } from '../src/review/in-memory-pending-memory-store.js';
+import { DefaultGroupIdResolver } from '../src/scopes/group-id-resolver.js';
+import type { SecretGuard } from '../src/secrets/secret-guard.js';
+import { SecretlintSecretGuard } from '../src/secrets/secretlint-secret-guard.js';
+import { ConfiguredMemorySettings } from '../src/settings/memory-configuration.js';
+import {
+  FakeClock,
+  FakeConsentStore,
+  FakeSettingsSource,
+  FakeWorkspaceContext,
+  FixedGraphitiConnection,
+  InMemoryKeyValueStore,
+  RecordingTelemetry,
+  type FakeWorkspaceOptions,
+} from './fakes.js';
+
+export interface PolicyServicesOptions {
+  /** Raw settings (as the host stores them); enabled with the default endpoint unless given. */
+  readonly settings?: unknown;
+  readonly workspace?: FakeWorkspaceOptions;
+  /** The endpoint consent was given for; none when `null`. Default: `http://localhost:8000`. */
+  readonly consentFor?: string | null;
+  readonly api?: GraphitiApi;
+  /** A `FakeClock` by default; pass `SystemClock` for deadlines against the emulator. */
+  readonly clock?: Clock;
+  readonly secretGuard?: SecretGuard;
+}
+
+export function createPolicyServices(options: PolicyServicesOptions = {}) {
+  const settingsSource = new FakeSettingsSource(
+    options.settings ?? { enabled: true, endpoint: 'http://localhost:8000', recall: { enabled: true } },
+  );
+  const configuration = new ConfiguredMemorySettings(settingsSource);
+  const workspace = new FakeWorkspaceContext(options.workspace);
+  const clock: Clock = options.clock ?? new FakeClock();
+  const consent = new FakeConsentStore(
+    options.consentFor === null ? undefined : (options.consentFor ?? 'http://localhost:8000'),
+    clock,
+  );
+  const globalStore = new InMemoryKeyValueStore();
+  const workspaceStore = new InMemoryKeyValueStore();
+  const telemetry = new RecordingTelemetry();
+  const connection = new FixedGraphitiConnection(options.api);
+  const secretGuard = options.secretGuard ?? new SecretlintSecretGuard();
+  const gate = new DefaultMemoryGate(configuration, workspace, consent);
+  const groups = new DefaultGroupIdResolver(configuration, workspace, globalStore);
+  const promotion = new DefaultPromotionService(gate, configuration, groups, secretGuard, clock, telemetry);
+  const pending = new InMemoryPendingMemoryStore();
+  const planner = new DefaultTurnPlanner(
+    gate,
+    configuration,
+    groups,
+    secretGuard,
+    promotion,
+    workspace,
+    workspaceStore,
+    clock,
+    telemetry,
+    pending,
+  );
+  const recall = new DefaultRecallService(gate, configuration, groups, connection, clock, telemetry);
+  return {
+    settingsSource,
+    configuration,
+    workspace,
+    clock,
+    consent,
+    globalStore,
+    workspaceStore,
+    telemetry,
+    connection,
+    secretGuard,
+    gate,
+    groups,
+    promotion,
+    pending,
+    planner,
+    recall,
+  };
+}
+
+export type PolicyServices = ReturnType<typeof createPolicyServices>;
