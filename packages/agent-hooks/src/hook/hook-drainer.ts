@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';

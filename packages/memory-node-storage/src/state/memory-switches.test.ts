@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { closedBySwitches, FileMemorySwitches, NO_SWITCHES } from './memory-switches.js';
 import { sharedStateFiles } from './state-layout.js';
 

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConsentRecord, ConsentStore } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
-import { temporaryDirectory } from '../test-support/journal-fixtures.js';
+import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { FileMemorySwitches } from './memory-switches.js';
 import { SwitchedConsentStore } from './switched-consent-store.js';
 
