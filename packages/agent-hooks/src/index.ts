@@ -12,6 +12,7 @@ export { hookServerStatus, runningHookServers, type HookServerStatus, type Runni
 export { readHookStdin } from './hook/hook-stdin.js';
 export { runHook, type HookIo, type HookRunSummary } from './hook/run-hook.js';
 export { runnerBuild } from './hook/runner-build.js';
+export { stopHookProcesses, type StoppedHookProcesses } from './hook/stop-hook-processes.js';
 export * from './installers/index.js';
 export { InMemoryKeyValueStore } from './memory/in-memory-key-value-store.js';
 export { openMemory, OUTBOX_MAX_QUEUE_SIZE, type MemoryNeeds, type MemoryTool, type OpenedMemory, type OpenMemoryOptions } from './memory/open-memory.js';

@@ -20,7 +20,7 @@ const VALUES = [
   'USER_KEY_STORAGE_KEY', 'WorkspaceContext', 'WorkspaceStore', 'auditedConnection', 'categoriesInUse',
   'classifyGraphitiError', 'consentCovers', 'createInMemoryStorageModule', 'createMemoryModule',
   'createTranscriptReader', 'describeGraphitiFailure', 'detectTranscriptFormat', 'endpointProblem',
-  'errorClassOf', 'filterAuditEntries', 'hashedGroupId', 'inertCategories', 'isConsentCategory',
+  'errorClassOf', 'filterAuditEntries', 'forgottenWith', 'hashedGroupId', 'inertCategories', 'isConsentCategory',
   'isCopilotAgentTranscript', 'isPromotionKind', 'isSuperseded', 'memorySettingsSchema', 'mergeGroupWrite',
   'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',

@@ -87,7 +87,7 @@ export { GroupRecorder, GroupRecorderOptions, type AcceptedEntry } from './regis
 export { GroupRegistry, mergeGroupWrite, sortGroupRecords, type GroupRecord, type GroupWrite } from './registry/group-registry.js';
 export { InMemoryGroupRegistry } from './registry/in-memory-group-registry.js';
 export { InMemoryPendingMemoryStore } from './review/in-memory-pending-memory-store.js';
-export { PendingMemoryStore, type PendingMemory, type PendingMemorySource } from './review/pending-memory-store.js';
+export { forgottenWith, PendingMemoryStore, type PendingMemory, type PendingMemorySource } from './review/pending-memory-store.js';
 export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review/review-queue.js';
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';

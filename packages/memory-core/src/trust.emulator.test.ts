@@ -100,6 +100,19 @@ describe('forget', () => {
     expect(await registry.list()).toEqual([]);
   });
 
+  it('drops the pending memories proposed for the forgotten groups, and keeps the others', async () => {
+    const { container, ingestion } = await compose({ autoPromote: { enabled: true, review: true } });
+    const review = container.get(ReviewQueue);
+    expect((await review.propose({ kind: 'decision', scope: 'workspace', text: 'use pnpm', source: 'remember-tool' })).status).toBe('pending');
+    expect((await review.propose({ kind: 'preference', scope: 'user', text: 'short answers', source: 'directive' })).status).toBe('pending');
+    const result = await container.get(ForgetService).forget({ scope: 'workspace' });
+    expect(result.droppedPending).toBe(1);
+    expect((await review.list()).map((memory) => memory.scope)).toEqual(['user']);
+    expect((await container.get(ForgetService).forget({ scope: 'user' })).droppedPending).toBe(1);
+    expect(await review.list()).toEqual([]);
+    await ingestion.dispose();
+  });
+
   it('--scope session deletes that session only; the user scope only when named', async () => {
     const { container, ingestion, registry, groups } = await compose();
     ingestion.start();

@@ -22,6 +22,20 @@ export {
   type SharedStateFiles,
   type StateLayout,
 } from './state/state-layout.js';
+export {
+  closedBySwitches,
+  FileMemorySwitches,
+  NO_SWITCHES,
+  WORKSPACE_SWITCHES,
+  type FileMemorySwitchesOptions,
+  type MemorySwitchesRead,
+  type MemorySwitchesRecord,
+  type SwitchClosure,
+  type SwitchMark,
+  type SwitchTarget,
+  type WorkspaceSwitch,
+} from './state/memory-switches.js';
+export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/switched-consent-store.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { LockedJsonFile, PRIVATE_FILE_MODE } from './stores/locked-json-file.js';

@@ -1,8 +1,12 @@
 // `graphiti-harness forget`: deletes groups from Graphiti, after asking (or with --yes). Which
 // groups is memory-core's forget policy: `--scope workspace` is the workspace group and every session
 // group that ran in it, `--scope session --session ID` one session, `--all` every group of the
-// registry (the user scope only when named too). What is still queued for them is dequeued first.
+// registry (the user scope only when named too). What is still queued for them is dequeued first:
+// the hook servers and the background drainer are stopped before, so the drainer's journal is
+// taken over and dropped too (nothing it held is sent after the delete); pending memories of those
+// groups are dropped.
 // Without a terminal to ask on and without --yes it refuses: exit 2.
+import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import type { ForgetRequest, ForgetResult, ForgetTarget } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -33,7 +37,7 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
           [
             '',
             'What is still queued for those groups is dropped and never sent again.',
-            '--json prints { "deletedGroups": [...], "dequeued": N, "failed": [...] }.',
+            '--json prints { "deletedGroups": [...], "dequeued": N, "droppedPending": N, "failed": [...] }.',
             '',
             'Examples:',
             '  graphiti-harness forget --scope workspace',
@@ -75,7 +79,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   const memory = await openHarnessMemory(context);
   const targets = await memory.forget.plan(request);
   if (targets.length === 0) {
-    output.result({ ok: true, deletedGroups: [], dequeued: 0, failed: [] });
+    output.result({ ok: true, deletedGroups: [], dequeued: 0, droppedPending: 0, failed: [] });
     output.line(`Nothing to forget: no group of ${describeRequest(request)} is known here.`);
     return ExitCode.ok;
   }
@@ -86,6 +90,8 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
       return ExitCode.ok;
     }
   }
+  // The drainer must let go of what it holds before the queue is searched; the next Stop starts it again.
+  await stopHookProcesses(context.terminal.env, options.stateDir);
   let result: ForgetResult;
   try {
     result = await memory.forget.forget(request, { timeoutMs: options.timeoutMs });
@@ -95,7 +101,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
     // The local tier forgets them too, even where deleting failed: the user asked for them gone.
     await recordForget(output, memory, targets);
   }
-  output.result({ ok: result.failed.length === 0, deletedGroups: result.deletedGroups, dequeued: result.dequeued, failed: result.failed });
+  output.result({ ok: result.failed.length === 0, deletedGroups: result.deletedGroups, dequeued: result.dequeued, droppedPending: result.droppedPending, failed: result.failed });
   report(output, result, memory.endpoint.url);
   return result.failed.length === 0 ? ExitCode.ok : ExitCode.failure;
 }
@@ -107,6 +113,7 @@ function listTargets(targets: readonly ForgetTarget[]): string {
 function report(output: Output, result: ForgetResult, url: string): void {
   for (const groupId of result.deletedGroups) output.line(`${output.colors.green('✔')} deleted group ${groupId}`);
   if (result.dequeued > 0) output.line(`  ${result.dequeued} queued messages dropped before they were sent`);
+  if (result.droppedPending > 0) output.line(`  ${result.droppedPending} pending memories of those groups dropped`);
   for (const failure of result.failed) {
     output.error(`deleting group ${failure.groupId} at ${url} failed (${failure.errorClass}).`, 'It stays in the registry: run the same forget again once Graphiti is reachable.');
   }

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfigFile, sharedStateDirectory, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, readConfigFile, sharedStateDirectory, type MemorySwitchesRead, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -20,6 +20,7 @@ import {
   readHookRuns,
   runnerBuild,
   runningHookServers,
+  stopHookProcesses,
   uninstallAgentHooks,
   type AgentHookCommand,
   type AgentHookTarget,
@@ -120,6 +121,8 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  // Installing is consent for this endpoint again: an earlier uninstall's revoke no longer holds.
+  await FileMemorySwitches.inStateFolder(await stateFolder(context)).clear({ endpoint, switch: 'revoked' });
   const keyFile = raw.apiKey === undefined ? undefined : await writeApiKeyFile(raw.apiKey, terminal.env);
   const home = homeFolder(context);
   const changes = [];
@@ -146,35 +149,72 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
   for (const target of targets(raw.target)) changes.push(await uninstallAgentHooks({ target, home }));
   const remaining = (await agentHooksStatus(home)).reduce((sum, entry) => sum + entry.entries.length, 0);
   const configFile = userConfigPath(terminal.env);
+  const config = await readConfigFile(configFile);
   let consentRevoked = false;
-  if (remaining === 0 && (await readConfigFile(configFile)).ok) {
-    await updateConfigFile(configFile, { consent: undefined });
-    consentRevoked = true;
+  const revokedEndpoints: string[] = [];
+  if (remaining === 0) {
+    if (config.ok) {
+      await updateConfigFile(configFile, { consent: undefined });
+      consentRevoked = true;
+    }
+    // Recorded where every tool and every hook looks, so a config consent written later by
+    // another tool does not quietly re-open what was uninstalled; `hooks install` clears it.
+    const switches = FileMemorySwitches.inStateFolder(await stateFolder(context));
+    const endpoints = new Set([config.ok ? config.values.consent?.endpoint : undefined, config.ok ? config.values.endpoint : undefined, context.options.endpoint]);
+    for (const endpoint of endpoints) {
+      if (endpoint === undefined || normaliseEndpoint(endpoint) === undefined) continue;
+      await switches.mark({ endpoint, switch: 'revoked' }, 'graphiti-harness');
+      revokedEndpoints.push(normaliseEndpoint(endpoint) ?? endpoint);
+    }
   }
-  output.result({ ok: true, changes, consentRevoked });
+  // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
+  const stopped = remaining === 0 ? await stopHookProcesses(terminal.env, await stateFolder(context)) : { servers: 0, drainer: false };
+  output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped });
   for (const change of changes) output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
   if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);
+  if (stopped.servers > 0 || stopped.drainer) output.line(`stopped ${stopped.servers} hook server(s)${stopped.drainer ? ' and the background drainer (queued messages stay on disk, unsent)' : ''}`);
   return ExitCode.ok;
 }
 
+/** What the user switched off (in any tool) that hooks honour, one line each. */
+function switchLines(switches: MemorySwitchesRead, file: string): string[] {
+  if (!switches.ok) return [`memory switches: ${switches.problem} — hooks stay silent until then`];
+  const { everywhere, workspaces, endpoints } = switches.switches;
+  const lines: string[] = [];
+  if (everywhere.off !== undefined) lines.push(`memory switched off everywhere (by ${everywhere.off.by}, ${everywhere.off.at})`);
+  for (const [folder, marks] of Object.entries(workspaces)) {
+    for (const [name, mark] of Object.entries(marks)) lines.push(`workspace ${folder}: ${name} (by ${mark.by}, ${mark.at})`);
+  }
+  for (const [endpoint, marks] of Object.entries(endpoints)) if (marks.revoked !== undefined) lines.push(`endpoint ${endpoint}: consent revoked (by ${marks.revoked.by}, ${marks.revoked.at}); hooks install clears it`);
+  return lines.length === 0 ? [] : [`memory switches (${file}), honoured by every hook:`, ...lines.map((line) => `  ${line}`)];
+}
+
+/** The state folder hooks use: --state-dir, else the user config's `stateDir`, else the default. */
+/** The folder the hooks use: --state-dir, else GRAPHITI_MEMORY_STATE_DIR or the config's stateDir, else the default. */
+function stateFolder(context: CommandContext): Promise<string> {
+  const { options, terminal } = context;
+  return options.stateDirGiven ? Promise.resolve(options.stateDir) : sharedStateDirectory(terminal.env);
+}
+
 async function status(context: CommandContext): Promise<ExitCode> {
-  const { output, terminal, options } = context;
+  const { output, terminal } = context;
   const home = homeFolder(context);
   const configFile = userConfigPath(terminal.env);
   const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
   const values = config.ok ? config.values : undefined;
-  // The folder the hooks write to: --state-dir, else GRAPHITI_MEMORY_STATE_DIR or the config's stateDir, else the default.
-  const stateDir = options.stateDirGiven ? options.stateDir : await sharedStateDirectory(terminal.env);
+  const stateDir = await stateFolder(context);
   // The server shown is the one of the runner `install` writes into hook files (this harness's
   // build); servers of other builds (the extension's runner copy, say) are listed beside it.
   const build = runnerBuild(hookRunnerFile());
-  const [runs, server, servers] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env)]);
+  const switchesFile = FileMemorySwitches.inStateFolder(stateDir);
+  const [runs, server, servers, switches] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env), switchesFile.read()]);
   const otherServers = servers.filter((running) => running.build !== build);
   output.result({
     ok: true,
     installed,
     config: { file: configFile, enabled: values?.enabled ?? false, endpoint: values?.endpoint ?? null, consent: values?.consent ?? null, problems: config.ok ? [] : config.problems },
     stateDir,
+    switches: switches.ok ? switches.switches : { problem: switches.problem },
     server,
     otherServers,
     runs,
@@ -185,6 +225,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   }
   if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
   output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
+  for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);
   output.line(
     server.running
       ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`

@@ -2,13 +2,16 @@
 // hook runner is copied to the user config folder (a path that survives extension updates), the
 // extension's endpoint, scopes and recall settings plus the consent go into the shared user
 // config, the API key from secret storage into the 0600 key file, and our entries into the
-// agents' hook files. Disconnect undoes exactly that.
+// agents' hook files. Disconnect undoes exactly that, and records the endpoint as revoked in the
+// shared memory switches (so every hook stays silent even if a consent comes back into the config
+// from elsewhere) and stops the hook servers and the drainer at once; Connect clears that mark.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
 import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
-import { apiKeyFilePath, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
+import { apiKeyFilePath, readConfigFile, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
+import { MemorySwitchRecorder } from '../consent/memory-switch-recorder.js';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentHookPlaces } from './agent-hook-places.js';
 
@@ -45,6 +48,7 @@ export class AgentConnection {
     const files: string[] = [];
     files.push(await this.#placeRunner());
     files.push(await this.#writeUserConfig(settings, now));
+    await this.#switches().endpointRevoked([settings.endpoint], false);
     const key = this.keys.current() ?? (await this.keys.load());
     if (key !== undefined) files.push(await this.#writeKeyFile(key));
     for (const target of AGENT_TARGETS) {
@@ -61,7 +65,11 @@ export class AgentConnection {
       if (change.changed) files.push(change.file);
     }
     // Without consent in the user config the runner sends nothing, even if a hook file is left.
+    const config = await readConfigFile(userConfigPath(this.places.environment));
     files.push(await this.#updateUserConfig({ consent: undefined }));
+    const endpoints = config.ok ? [config.values.consent?.endpoint, config.values.endpoint].filter((endpoint) => endpoint !== undefined) : [];
+    // Revoked where every hook looks, and the hook processes stopped now, not at their next event.
+    await this.#switches().endpointRevoked([...new Set(endpoints)], true);
     if (await this.removeKeyFile()) files.push(apiKeyFilePath(this.places.environment));
     return { files };
   }
@@ -108,6 +116,10 @@ export class AgentConnection {
     const file = await writeApiKeyFile(key, this.places.environment);
     await this.state.set(KEY_FILE_MARK, true);
     return file;
+  }
+
+  #switches(): MemorySwitchRecorder {
+    return new MemorySwitchRecorder({ environment: this.places.environment, folders: () => [] });
   }
 
   #command(): AgentHookCommand {

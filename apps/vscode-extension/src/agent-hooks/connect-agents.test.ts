@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { FileMemorySwitches } from '@graphiti-memory/memory-node-storage';
 import { describe, expect, it } from 'vitest';
 import { activateExtension, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, testHost } from '../test-support/vscode-double.js';
@@ -165,6 +166,13 @@ describe('Connect Copilot Agent and Claude Code', () => {
     expect(claudeSettings(p.claudeFile).hooks).toEqual({ Stop: [{ hooks: [{ type: 'command', command: 'my-own-stop-hook' }] }] });
     expect(readJson(p.userConfig)['consent']).toBeUndefined();
     expect((await harness.command<{ agents: string[] }>('graphitiMemory.showStatus')).agents).toEqual([]);
+    // Every hook of the endpoint stays silent, whatever another tool writes into the config later.
+    const switches = await FileMemorySwitches.inStateFolder(harness.agentHookPlaces.environment['GRAPHITI_MEMORY_STATE_DIR'] ?? '').read();
+    expect(switches.ok && Object.keys(switches.switches.endpoints)).toEqual([harness.emulator.url]);
+    answerMessages(CONNECT);
+    await harness.command('graphitiMemory.connectAgents');
+    const reconnected = await FileMemorySwitches.inStateFolder(harness.agentHookPlaces.environment['GRAPHITI_MEMORY_STATE_DIR'] ?? '').read();
+    expect(reconnected.ok && reconnected.switches.endpoints).toEqual({});
   });
 
   it('after an update, refreshes the runner copy the hooks run; unchanged, it writes nothing', async () => {

@@ -1,6 +1,9 @@
 // Forget Workspace Memory: after a modal confirmation, deletes the workspace's group and every
 // session group that ran in it (from the registry of written groups), dropping what is still queued
-// for them first, so nothing of the workspace is sent afterwards.
+// for them first, so nothing of the workspace is sent afterwards. The agent hooks' processes are
+// stopped first: the drainer lets go of its outbox journal, so what it held can be dropped too.
+import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
+import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { ForgetService, Logger, MemoryGate, type ForgetRequest } from '@graphiti-memory/memory-core';
@@ -67,6 +70,7 @@ export class ScopeForgetter {
       if (answer !== FORGET) return { ok: false, message: 'Nothing was deleted.' };
     }
     try {
+      await stopHookProcesses(process.env, await sharedStateDirectory(process.env));
       const result = await this.service.forget(request).finally(() => recordForgetInTier({ gate: this.gate, logger: this.logger }, targets.map((target) => target.groupId)));
       this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
       const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';

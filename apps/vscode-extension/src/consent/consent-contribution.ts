@@ -1,12 +1,18 @@
 // Enabling memory asks for consent: through the Enable command, or when `graphitiMemory.enabled`
-// (or the endpoint) changes so that consent is missing. Revoke Consent closes the gate at once.
+// (or the endpoint) changes so that consent is missing. Revoke Consent closes the gate at once —
+// for the agent hooks too: consent, `enabled` and trust are mirrored into the shared memory
+// switches every hook reads (MemorySwitchRecorder), and turning one off stops the hook processes.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { ConsentStore, MemoryConfiguration, MemoryGate } from '@graphiti-memory/memory-core';
 import { updateSetting } from '../adapters/vscode-settings-source.js';
 import { showOutcome } from '../commands/show-outcome.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ConsentEvents } from './consent-events.js';
 import { ConsentFlow, type ConsentAnswer } from './consent-flow.js';
+import { MemorySwitchRecorder } from './memory-switch-recorder.js';
+
+const SECTION = 'graphitiMemory';
 
 export interface EnableResult {
   readonly answer: ConsentAnswer;
@@ -21,7 +27,13 @@ export class ConsentContribution implements Contribution {
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(ConsentStore) private readonly consent: ConsentStore,
+    @inject(ConsentEvents) private readonly consentEvents: ConsentEvents,
   ) {}
+
+  readonly #switches = new MemorySwitchRecorder({
+    environment: process.env,
+    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
+  });
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
@@ -29,7 +41,15 @@ export class ConsentContribution implements Contribution {
       vscode.commands.registerCommand('graphitiMemory.revokeConsent', () => this.revoke()),
       this.configuration.onDidChange(() => void this.askWhenNeeded()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.askWhenNeeded()),
+      this.consentEvents.onDidChange(() => void this.#switches.consentChanged(this.consent.get() !== undefined).catch(() => undefined)),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.enabled`)) void this.#mirrorEnabled();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.#switches.trustChanged(true).catch(() => undefined)),
     );
+    // Settings may have changed while no window ran; the trust of this window is what it is now.
+    void this.#mirrorEnabled();
+    void this.#switches.trustChanged(vscode.workspace.isTrusted).catch(() => undefined);
     // Enabled before this window started, without consent: ask once the window is up.
     setTimeout(() => void this.askWhenNeeded(), 0);
   }
@@ -73,6 +93,12 @@ export class ConsentContribution implements Contribution {
       : 'Graphiti Memory: this workspace had not given consent; nothing is sent.';
     void vscode.window.showInformationMessage(message);
     return { ok: true, message };
+  }
+
+  /** Written switches never block the window: a failure leaves the hooks as they were. */
+  async #mirrorEnabled(): Promise<void> {
+    const values = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('enabled');
+    await this.#switches.enabledChanged(values ?? {}).catch(() => undefined);
   }
 
   #report(answer: ConsentAnswer, enabled: boolean, message: string): EnableResult {

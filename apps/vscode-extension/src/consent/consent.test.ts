@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
-import { answerMessages, testHost, updateSettings } from '../test-support/vscode-double.js';
+import { FileMemorySwitches, type MemorySwitchesRecord } from '@graphiti-memory/memory-node-storage';
+import { answerMessages, grantWorkspaceTrust, testHost, updateSettings } from '../test-support/vscode-double.js';
 import { ALLOW, DONT_SEND, TURN_OFF } from './consent-flow.js';
 
 
@@ -153,5 +154,41 @@ describe('consent per data category', () => {
     updateSettings({ 'graphitiMemory.maxBatchSize': 10 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(consentDialogs()).toHaveLength(1);
+  });
+});
+
+/** The shared memory switches the agent hooks read (the test process's state folder). */
+async function memorySwitches(): Promise<MemorySwitchesRecord> {
+  const read = await FileMemorySwitches.inStateFolder(process.env['GRAPHITI_MEMORY_STATE_DIR'] ?? '').read();
+  if (!read.ok) throw new Error(read.problem);
+  return read.switches;
+}
+
+describe('what the agent hooks see of consent, enabled and trust (the shared memory switches)', () => {
+  const folder = path.resolve('/work/switches-project');
+
+  it('Revoke Consent marks this workspace revoked for every hook; consenting again clears the mark', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true, workspaceFolder: folder });
+    await harness.command('graphitiMemory.revokeConsent');
+    await waitFor(async () => (await memorySwitches()).workspaces[folder]?.revoked !== undefined, 2000, 'the revoke in the memory switches');
+    answerMessages(ALLOW);
+    await harness.command('graphitiMemory.enable');
+    await waitFor(async () => (await memorySwitches()).workspaces[folder] === undefined, 2000, 'the revoke cleared');
+  });
+
+  it('turning graphitiMemory.enabled off as a user setting switches memory off everywhere; on again clears it', async () => {
+    await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true, workspaceFolder: folder });
+    updateSettings({ 'graphitiMemory.enabled': false });
+    await waitFor(async () => (await memorySwitches()).everywhere.off !== undefined, 2000, 'memory off everywhere in the switches');
+    updateSettings({ 'graphitiMemory.enabled': true });
+    await waitFor(async () => (await memorySwitches()).everywhere.off === undefined, 2000, 'the off mark cleared');
+  });
+
+  it('an untrusted window marks its folder untrusted (the runtime stays unloaded); granting trust clears it', async () => {
+    const harness = await activateExtension({ trusted: false, workspaceFolder: folder });
+    await waitFor(async () => (await memorySwitches()).workspaces[folder]?.untrusted !== undefined, 2000, 'the untrusted mark');
+    expect(harness.runtimeLoaded()).toBe(false);
+    grantWorkspaceTrust();
+    await waitFor(async () => (await memorySwitches()).workspaces[folder] === undefined, 2000, 'the untrusted mark cleared');
   });
 });

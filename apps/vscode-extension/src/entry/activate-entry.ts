@@ -104,13 +104,30 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
       if (event.affectsConfiguration(SECTION)) update();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(update),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => mirrorTrust(loadRuntime, true)),
   );
   update();
+  // The agent hooks in an untrusted folder must stay silent too, though the runtime never starts
+  // here: the mark goes into the shared memory switches, after activation, off its path.
+  if (!vscode.workspace.isTrusted) setTimeout(() => mirrorTrust(loadRuntime, false), 0);
   points.statusBarItem.show();
 
   return {
     status: () => load()?.status() ?? { ...OFF_SNAPSHOT, ...entryStatus(), summary: RUNTIME_FAILED },
   };
+}
+
+/**
+ * Records the window's trust in the shared memory switches, through the runtime bundle's module
+ * (loaded, not started): only an untrusted window, or a trust grant, pays for it, after activation.
+ */
+function mirrorTrust(loadRuntime: () => RuntimeModule, trusted: boolean): void {
+  try {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+    void loadRuntime().recordWorkspaceTrust?.(trusted, folders);
+  } catch {
+    // Never in the way of the window; the hooks keep what the switches said before.
+  }
 }
 
 /** The state while the runtime is not loaded: memory off, or on in an untrusted workspace. */

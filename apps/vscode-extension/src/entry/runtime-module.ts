@@ -14,4 +14,9 @@ export interface RuntimeModule {
     readonly channel: vscode.LogOutputChannel;
     readonly points: ContributionPoints;
   }): MemoryRuntime;
+  /**
+   * Records the window's trust for the agent hooks (the shared memory switches) without starting
+   * the runtime: an untrusted window never starts it. Never rejects.
+   */
+  recordWorkspaceTrust?(trusted: boolean, folders: readonly string[]): Promise<void>;
 }

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { AgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
 import { CaptureTiming } from '../capture/capture-contribution.js';
 import { SmokeTestTiming } from '../commands/test-connection-command.js';
+import { recordWorkspaceTrust } from '../consent/memory-switch-recorder.js';
 import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
 import { activateEntry, type GraphitiMemoryApi } from '../entry/activate-entry.js';
 import { createExtensionContext, presetSettings, testHost, windowRegistry, type ExtensionContextDouble } from './vscode-double.js';
@@ -44,7 +45,8 @@ function temporaryAgentHookPlaces(): AgentHookPlaces {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-hooks-home-'));
   return {
     home,
-    environment: { GRAPHITI_MEMORY_CONFIG_DIR: path.join(home, 'config') },
+    // Never the real state folder either: Connect and Disconnect write the shared memory switches there.
+    environment: { GRAPHITI_MEMORY_CONFIG_DIR: path.join(home, 'config'), GRAPHITI_MEMORY_STATE_DIR: path.join(home, 'state') },
     bundledRunner: path.join(home, 'extension', 'dist', 'hook-runner.cjs'),
     runtime: { path: process.execPath, environment: {} },
   };
@@ -82,6 +84,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
   const api = activateEntry(context.context, {
     // The runtime module from source, as dist/runtime.cjs would provide it; timings shortened.
     loadRuntime: () => ({
+      recordWorkspaceTrust,
       startMemoryRuntime: (runtimeOptions) => {
         const runtime = startMemoryRuntime({
           ...runtimeOptions,

@@ -1,8 +1,9 @@
 // Everything a hook run needs before it may touch the network: the event, the merged config,
-// consent for exactly the configured endpoint, the API key and the user key. Each miss is an
-// outcome (logged, nothing printed), never an exception.
+// consent for exactly the configured endpoint, no memory switch that closes this workspace or
+// endpoint (what the user switched off in any tool: memory-switches.json), the API key and the
+// user key. Each miss is an outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
-import { defaultStateDirectory, ensureUserKey, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { closedBySwitches, defaultStateDirectory, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { eventWorkspace } from './event-workspace.js';
 import { parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
@@ -49,6 +50,12 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
   if (!config.enabled) return closed('disabled');
   if (config.endpoint === undefined) return closed('no-endpoint');
   if (config.consent === undefined || config.consent.endpoint !== config.endpoint) return closed('no-consent');
+  // Read fresh on every event: a switch made a moment ago in the extension or the harness holds now.
+  const switches = await FileMemorySwitches.inStateFolder(stateDirectory).read();
+  // A switches file that cannot be read may hold a revoke: memory stays off until it is fixed.
+  if (!switches.ok) return closed('bad-memory-switches', switches.problem.slice(0, 500));
+  const switchedOff = closedBySwitches(switches.switches, workspaceFolder, config.endpoint);
+  if (switchedOff !== undefined) return closed(switchedOff.reason, switchedOff.detail);
   const key = await readApiKey(env);
   if (!key.ok) return closed('bad-api-key-file', 'the API key file can be read by other users');
   const userKey = config.userKey ?? (await ensureUserKey(env));

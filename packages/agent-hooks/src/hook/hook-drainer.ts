@@ -2,11 +2,16 @@
 // is stale), it delivers and confirms what hooks put into the durable outbox, then refreshes the
 // workspace's local tier. One per state folder: a second one finds the lock held and leaves at
 // once (the running one adopts the newer journals); the outbox's own drain lock still guards sends.
+// It leaves without sending as soon as memory is closed for its workspace and endpoint (the memory
+// switches or the config's consent, checked before each round and every WATCH_MS) or a revoke,
+// an uninstall or a forget asks it to (SIGTERM, found through its info file: stopDrainer); what is
+// still queued stays in the outbox, on disk.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
+import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { refreshTier } from './local-tier.js';
@@ -25,6 +30,11 @@ const DRAIN_BOUND_MS = 180_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const LOCK_STALE_MS = 30_000;
 const ROUNDS = 3;
+/** How often a running drain checks that memory is still open for it. */
+const WATCH_MS = 250;
+
+/** Why memory is closed now for the drainer's workspace and endpoint (`undefined`: still open). */
+export type MemoryStillOpen = () => Promise<{ readonly outcome: string; readonly detail?: string } | undefined>;
 
 /** Starts the drainer detached from this process (and its stdio), so the hook can exit at once. */
 export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: NodeJS.ProcessEnv): void {
@@ -49,32 +59,60 @@ export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: N
 }
 
 /** Runs the drain; returns its outcome. Never throws. */
-export async function runDrainer(context: HookContext): Promise<{ outcome: string; detail?: string }> {
-  const lockTarget = path.join(context.stateDirectory, 'hooks', 'drainer');
-  await fs.mkdir(lockTarget, { recursive: true });
+export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpen): Promise<{ outcome: string; detail?: string }> {
+  const files = sharedStateFiles(context.stateDirectory);
+  await fs.mkdir(files.drainerLock, { recursive: true });
   let release: (() => Promise<void>) | undefined;
   try {
-    release = await lockfile.lock(lockTarget, { stale: LOCK_STALE_MS, update: LOCK_STALE_MS / 3, retries: 0, realpath: false });
+    release = await lockfile.lock(files.drainerLock, { stale: LOCK_STALE_MS, update: LOCK_STALE_MS / 3, retries: 0, realpath: false });
   } catch {
     return { outcome: 'drainer-running' };
   }
+  const leave = new AbortController();
+  let closedBy: { readonly outcome: string; readonly detail?: string } | undefined;
+  const onStopRequest = (): void => leave.abort();
+  process.once('SIGTERM', onStopRequest);
+  let watching = false;
+  const watcher = setInterval(() => {
+    if (watching || leave.signal.aborted) return;
+    watching = true;
+    void stillOpen()
+      .then((closed) => {
+        if (closed === undefined) return;
+        closedBy = closed;
+        leave.abort();
+      })
+      .catch(() => undefined)
+      .finally(() => (watching = false));
+  }, WATCH_MS);
   let memory: HookMemory | undefined;
   try {
-    memory = await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger() });
+    await writeDrainerInfo(files.drainerInfo, { pid: process.pid, since: new Date().toISOString() });
     let confirmed = 0;
     let pending = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < ROUNDS && !leave.signal.aborted; round++) {
+      closedBy = await stillOpen();
+      if (closedBy !== undefined) break;
+      memory ??= await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger() });
       await adoptHookJournals(memory);
       memory.ingestion?.start();
-      const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS });
+      const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS, signal: leave.signal });
       confirmed += result?.confirmed ?? 0;
       pending = result?.pending ?? 0;
       if (pending === 0 && (await memory.outbox?.otherJournalCount()) === 0) break;
     }
-    await refreshWorkspaceTier(context, memory);
+    if (closedBy !== undefined || leave.signal.aborted) {
+      // Stop sending now; what is queued stays in the outbox (released with the journal at close).
+      await memory?.ingestion?.stop();
+      return closedBy ?? { outcome: 'stopped', detail: 'asked to stop; queued messages stay in the outbox' };
+    }
+    if (memory !== undefined) await refreshWorkspaceTier(context, memory);
     return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending` };
   } finally {
+    clearInterval(watcher);
+    process.off('SIGTERM', onStopRequest);
     await memory?.close().catch(() => undefined);
+    await removeDrainerInfo(files.drainerInfo, process.pid).catch(() => undefined);
     await release().catch(() => undefined);
   }
 }

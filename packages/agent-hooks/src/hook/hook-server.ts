@@ -25,6 +25,8 @@ export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
 const CHECK_MS = 30_000;
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 const LOCK_STALE_MS = 10_000;
+/** Run outcomes after which the server leaves (the next allowed event starts one again). */
+const SWITCHED_OFF = ['disabled', 'no-consent', 'no-endpoint', 'untrusted', 'bad-memory-switches'];
 
 export interface HookServerOptions {
   readonly place: HookServerPlace;
@@ -156,8 +158,9 @@ class HookServer {
       via: 'server',
       build: this.info.build,
     });
-    // Memory turned off or consent withdrawn (Disconnect, `hooks uninstall`): nothing to keep warm.
-    if (!summary.consented && ['disabled', 'no-consent', 'no-endpoint'].includes(summary.outcome)) void this.#stop();
+    // Memory turned off, consent withdrawn or the folder untrusted (in config or the memory
+    // switches: Disconnect, `hooks uninstall`, the extension): nothing to keep warm.
+    if (!summary.consented && SWITCHED_OFF.includes(summary.outcome)) void this.#stop();
     if (socket.destroyed || socket.writableEnded) {
       // The runner gave up (its deadline passed): what it printed was nothing.
       if (summary.stateDirectory !== undefined) await appendHookLog(summary.stateDirectory, `${summary.event} late runner-left-before-the-answer`);

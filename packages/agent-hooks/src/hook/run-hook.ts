@@ -69,7 +69,12 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       stateDirectory = context.stateDirectory;
       event = options.drain ? 'drain' : context.hook.event;
       io.onDeadline?.(context.hook.event === 'Stop' || context.hook.event === 'SessionEnd' ? CAPTURE_DEADLINE_MS : context.config.recallTimeoutMs);
-      result = options.drain ? await (await import('./hook-drainer.js')).runDrainer(context) : await handleEvent(context, startedAt, now);
+      // The drainer checks again, before each round and while it waits, that memory is still open.
+      const stillOpen = async () => {
+        const again = await resolveHookContext(DRAIN_EVENT, options, io.env, io.cwd);
+        return again.ok ? undefined : { outcome: again.outcome, ...(again.detail === undefined ? {} : { detail: again.detail }) };
+      };
+      result = options.drain ? await (await import('./hook-drainer.js')).runDrainer(context, stillOpen) : await handleEvent(context, startedAt, now);
       if (result.context !== undefined) {
         io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
       }

@@ -1,12 +1,13 @@
 // Forget: the groups a request covers (forget-policy), their queued messages dequeued first (so the
-// drain cannot send them after the delete), then each group deleted on the server and dropped from
-// the registry. A group whose delete failed stays in the registry, so forgetting again retries it.
+// drain cannot send them after the delete) and their pending memories dropped, then each group
+// deleted on the server and dropped from the registry. A group whose delete failed stays in the registry, so forgetting again retries it.
 import { inject, injectable, optional } from 'inversify';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { GraphitiConnection, Logger, type GraphitiCallOptions } from '../ports.js';
 import { GroupRegistry } from '../registry/group-registry.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
+import { PendingMemoryStore } from '../review/pending-memory-store.js';
 import { QueuedGroups } from './queued-groups.js';
 
 export interface ForgetFailure {
@@ -20,6 +21,8 @@ export interface ForgetResult {
   readonly deletedGroups: readonly string[];
   /** Messages taken out of the outbox before they were sent. */
   readonly dequeued: number;
+  /** Pending memories (waiting for review) of those groups, dropped unsent. */
+  readonly droppedPending: number;
   /** Groups whose delete failed; they stay in the registry. */
   readonly failed: readonly ForgetFailure[];
 }
@@ -32,6 +35,7 @@ export class ForgetService {
     @inject(QueuedGroups) private readonly queued: QueuedGroups,
     @inject(Logger) private readonly logger: Logger,
     @inject(GroupRegistry) @optional() private readonly registry?: GroupRegistry,
+    @inject(PendingMemoryStore) @optional() private readonly pending?: PendingMemoryStore,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -54,6 +58,8 @@ export class ForgetService {
     const targets = await this.plan(request);
     const groupIds = targets.map((target) => target.groupId);
     const dequeued = await this.queued.dequeue(groupIds);
+    // Pending memories kept before they named their group: only the user scope has one group to match.
+    const droppedPending = (await this.pending?.forgetGroups(groupIds, targets.some((target) => target.scope === 'user') ? ['user'] : [])) ?? 0;
     const deletedGroups: string[] = [];
     const failed: ForgetFailure[] = [];
     for (const groupId of groupIds) {
@@ -65,8 +71,8 @@ export class ForgetService {
       }
     }
     await this.registry?.remove(deletedGroups);
-    this.logger.info('forget: groups deleted', { deleted: deletedGroups.length, failed: failed.length, dequeued });
-    return { deletedGroups, dequeued, failed };
+    this.logger.info('forget: groups deleted', { deleted: deletedGroups.length, failed: failed.length, dequeued, droppedPending });
+    return { deletedGroups, dequeued, droppedPending, failed };
   }
 
   private async current(request: ForgetRequest): Promise<CurrentGroups> {

@@ -1,5 +1,6 @@
 import { injectable } from 'inversify';
-import type { PendingMemory, PendingMemoryStore } from './pending-memory-store.js';
+import type { PromotionScope } from '../promotion/episode-format.js';
+import { forgottenWith, type PendingMemory, type PendingMemoryStore } from './pending-memory-store.js';
 
 /** Pending memories that live as long as the process (tests, one-shot tools). */
 @injectable()
@@ -20,5 +21,12 @@ export class InMemoryPendingMemoryStore implements PendingMemoryStore {
     const memory = this.memories.get(id);
     this.memories.delete(id);
     return memory;
+  }
+
+  async forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = []): Promise<number> {
+    const groups = new Set(groupIds);
+    const dropped = [...this.memories.values()].filter((memory) => forgottenWith(memory, groups, scopesWithoutGroup));
+    for (const memory of dropped) this.memories.delete(memory.id);
+    return dropped.length;
   }
 }

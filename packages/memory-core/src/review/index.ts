@@ -4,6 +4,7 @@
  */
 export { InMemoryPendingMemoryStore } from './in-memory-pending-memory-store.js';
 export {
+  forgottenWith,
   PendingMemoryStore,
   pendingMemoryId,
   type PendingMemory,

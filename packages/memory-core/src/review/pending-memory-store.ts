@@ -16,6 +16,8 @@ export interface PendingMemory {
   readonly createdAt: number;
   /** The chat session it came from, when known. */
   readonly sessionId?: string;
+  /** The group it would be sent to when proposed: a forget of that group drops it. */
+  readonly groupId?: string;
 }
 
 /** The pending memories of this machine; local only, never sent. */
@@ -26,6 +28,17 @@ export interface PendingMemoryStore {
   list(): Promise<readonly PendingMemory[]>;
   /** Removes and returns the memory; `undefined` when no memory has that id. */
   take(id: string): Promise<PendingMemory | undefined>;
+  /**
+   * Drops every memory proposed for one of `groupIds` (a forget of those groups); memories kept
+   * before they named their group are dropped when their scope is in `scopesWithoutGroup`.
+   * Returns how many were dropped.
+   */
+  forgetGroups(groupIds: readonly string[], scopesWithoutGroup?: readonly PromotionScope[]): Promise<number>;
+}
+
+/** Whether a forget of `groupIds` (and, for memories without a group, of `scopes`) covers `memory`. */
+export function forgottenWith(memory: PendingMemory, groupIds: ReadonlySet<string>, scopesWithoutGroup: readonly PromotionScope[]): boolean {
+  return memory.groupId === undefined ? scopesWithoutGroup.includes(memory.scope) : groupIds.has(memory.groupId);
 }
 export const PendingMemoryStore = Symbol.for('graphiti-memory.PendingMemoryStore');
 

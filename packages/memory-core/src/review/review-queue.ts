@@ -52,6 +52,7 @@ export class ReviewQueue {
       source: proposed.source,
       createdAt: this.clock.now(),
       ...(proposed.sessionId === undefined ? {} : { sessionId: proposed.sessionId }),
+      groupId: plan.entry.groupId,
     };
     const added = await this.store.add(memory);
     return { status: 'pending', memory, alreadyPending: !added };

@@ -44,3 +44,19 @@ describe('FilePendingMemoryStore', () => {
     expect(lookups).toBe(1);
   });
 });
+
+describe('FilePendingMemoryStore.forgetGroups', () => {
+  it('drops the memories of forgotten groups (and, for memories without a group, of the named scopes), for every process', async () => {
+    const filePath = path.join(await temporaryDirectory(), 'pending-memories.json');
+    const store = new FilePendingMemoryStore({ filePath });
+    await store.add({ ...memory('w1', 1), groupId: 'workspace_a' });
+    await store.add({ ...memory('w2', 2), groupId: 'workspace_b' });
+    await store.add({ ...memory('u-old', 3), scope: 'user' });
+    await store.add({ ...memory('w-old', 4) });
+    expect(await new FilePendingMemoryStore({ filePath }).forgetGroups(['workspace_a'])).toBe(1);
+    expect((await store.list()).map((item) => item.id)).toEqual(['w2', 'u-old', 'w-old']);
+    expect(await store.forgetGroups(['user_x'], ['user'])).toBe(1);
+    expect((await store.list()).map((item) => item.id)).toEqual(['w2', 'w-old']);
+    expect(await store.forgetGroups(['nothing'])).toBe(0);
+  });
+});

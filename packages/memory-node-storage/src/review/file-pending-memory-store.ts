@@ -2,7 +2,7 @@
 // so approving in the harness and in the extension never both send one memory. Every tool keeps
 // its pending memories in the same file, so each lists what any of them holds for review.
 import { promises as fs } from 'node:fs';
-import type { Logger, PendingMemory, PendingMemoryStore } from '@graphiti-memory/memory-core';
+import { forgottenWith, type Logger, type PendingMemory, type PendingMemoryStore, type PromotionScope } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
 export interface FilePendingMemoryStoreOptions {
@@ -46,6 +46,15 @@ export class FilePendingMemoryStore implements PendingMemoryStore {
       const memory = current.memories.find((known) => known.id === id);
       if (memory === undefined) return { result: undefined };
       return { next: { version: 1, memories: current.memories.filter((known) => known.id !== id) }, result: memory };
+    });
+  }
+
+  async forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = []): Promise<number> {
+    const groups = new Set(groupIds);
+    return (await this.#open()).update((current) => {
+      const kept = current.memories.filter((memory) => !forgottenWith(memory, groups, scopesWithoutGroup));
+      const dropped = current.memories.length - kept.length;
+      return dropped === 0 ? { result: 0 } : { next: { version: 1, memories: kept }, result: dropped };
     });
   }
 
@@ -94,6 +103,7 @@ function isPendingMemory(value: unknown): value is PendingMemory {
     typeof value['text'] === 'string' &&
     (value['source'] === 'remember-tool' || value['source'] === 'directive') &&
     typeof value['createdAt'] === 'number' &&
-    (value['sessionId'] === undefined || typeof value['sessionId'] === 'string')
+    (value['sessionId'] === undefined || typeof value['sessionId'] === 'string') &&
+    (value['groupId'] === undefined || typeof value['groupId'] === 'string')
   );
 }

@@ -43,6 +43,12 @@ export interface SharedStateFiles {
   readonly tierDirectory: string;
   /** Hook runs (`hook.log`, `runs.jsonl`), the transcript ledger, the git remote cache, the drainer lock. */
   readonly hooksDirectory: string;
+  /** What the user switched off, machine-wide (`FileMemorySwitches`): read by every hook event. */
+  readonly memorySwitches: string;
+  /** The background drainer's lock target (one drainer per state folder). */
+  readonly drainerLock: string;
+  /** Who holds the drainer lock (pid, since): how a revoke, an uninstall or a forget finds it to stop it. */
+  readonly drainerInfo: string;
 }
 
 /** The files of one endpoint's delivery state. */
@@ -72,6 +78,9 @@ export function sharedStateFiles(stateDirectory: string): SharedStateFiles {
     auditLog: path.join(root, 'audit', 'audit.jsonl'),
     tierDirectory: path.join(root, 'tier'),
     hooksDirectory: path.join(root, 'hooks'),
+    memorySwitches: path.join(root, 'memory-switches.json'),
+    drainerLock: path.join(root, 'hooks', 'drainer'),
+    drainerInfo: path.join(root, 'hooks', 'drainer.json'),
   };
 }
 
