@@ -87,10 +87,10 @@ describe('user memory key', () => {
     fs.writeFileSync(configFile, JSON.stringify({ userKey: machineKey }));
     signIn('github', { id: '583231', label: 'octocat' }, ['user:email']);
     const harness = await start();
-    // Hooks read the same config: memory on, this endpoint consented (as Connect writes it).
+    // Hooks read the same config: memory and recall on (every scope), this endpoint consented (as Connect writes it).
     fs.writeFileSync(
       configFile,
-      JSON.stringify({ userKey: machineKey, enabled: true, endpoint: harness.emulator.url, consent: { endpoint: harness.emulator.url, grantedAt: new Date().toISOString(), by: 'test' } }),
+      JSON.stringify({ userKey: machineKey, enabled: true, endpoint: harness.emulator.url, recall: { enabled: true, scopes: 'all' }, consent: { endpoint: harness.emulator.url, grantedAt: new Date().toISOString(), by: 'test' } }),
     );
     const copied = await harness.command<{ ok: boolean; source: string }>('graphitiMemory.copyUserKey');
     expect(copied.source).toBe('shared');

@@ -4,7 +4,7 @@
 // folder. Nothing is checked over the network first: a hook must not wait for a health check.
 import { createGraphitiClient } from '@graphiti-memory/graphiti-client';
 import type { Logger, MemorySettings } from '@graphiti-memory/memory-core';
-import { memorySettingsFor, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
 import { openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
@@ -54,12 +54,17 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
       workspaceFolder: options.workspaceFolder,
       git,
       userKey: options.userKey,
-      // Consent is given by `hooks install` (or the extension's Connect), never by a hook run.
-      consent: {
-        get: () => (consent === undefined ? undefined : { endpoint: consent.endpoint, grantedAt: consent.grantedAt }),
-        grant: async () => {},
-        revoke: async () => {},
-      },
+      // Consent is given by `hooks install` (or the extension's Connect), never by a hook run; a
+      // switch turned off in any tool (the shared memory switches) closes it, also mid-drain.
+      consent: new SwitchedConsentStore({
+        base: {
+          get: () => (consent === undefined ? undefined : { endpoint: consent.endpoint, grantedAt: consent.grantedAt }),
+          grant: async () => {},
+          revoke: async () => {},
+        },
+        switches: FileMemorySwitches.inStateFolder(options.stateDirectory, options.logger),
+        workspaceFolder: options.workspaceFolder,
+      }),
       logger: options.logger,
       needs: { send: options.durable },
     });
