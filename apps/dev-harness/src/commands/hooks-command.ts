@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMemorySwitches, readConfigFile, sharedStateDirectory, type MemorySwitchesRead, updateConfigFile, userConfigPath, writeApiKeyFile, type ConfigValues } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, readConfigFile, sharedStateDirectory, type MemorySwitchesRead, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -15,13 +15,12 @@ import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import {
   AGENT_HOOK_TARGETS,
   agentHooksStatus,
+  connectAgents,
+  disconnectAgents,
   hookServerStatus,
-  installAgentHooks,
   readHookRuns,
   runnerBuild,
   runningHookServers,
-  stopHookProcesses,
-  uninstallAgentHooks,
   type AgentHookCommand,
   type AgentHookTarget,
 } from '@graphiti-memory/agent-hooks';
@@ -98,41 +97,35 @@ function runnerCommand(context: CommandContext, runner: string | undefined): Age
 
 async function install(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
   const { options, output, terminal } = context;
-  const configFile = userConfigPath(terminal.env);
-  const existing = await readConfigFile(configFile);
+  const existing = await readConfigFile(userConfigPath(terminal.env));
   if (!existing.ok) throw new UsageError(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then run the command again.`);
   const endpoint = normaliseEndpoint(options.endpoint ?? existing.values.endpoint ?? '');
   if (endpoint === undefined || endpoint === '') {
     throw new UsageError('hooks install needs --endpoint URL (the Graphiti the hooks send to); the in-process emulator ends with the command.');
   }
   const command = runnerCommand(context, raw.runner);
-  const patch: Partial<Record<keyof ConfigValues, unknown>> = {
-    enabled: true,
-    endpoint,
-    consent: { endpoint, grantedAt: new Date().toISOString(), by: 'graphiti-harness' },
-    ...(options.stateDirGiven ? { stateDir: options.stateDir } : {}),
-    ...(options.scopes?.kind === 'list' ? { scopes: options.scopes.scopes } : {}),
-    // Installing is the consent to search with each prompt: recall is on (the configuration's
-    // `recall.enabled: false` later turns it off again for every tool).
-    recall: { ...existing.values.recall, enabled: true, ...(raw.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
-  };
+  let connected;
   try {
-    await updateConfigFile(configFile, patch);
+    connected = await connectAgents({
+      env: terminal.env,
+      home: homeFolder(context),
+      targets: targets(raw.target),
+      command,
+      endpoint,
+      by: 'graphiti-harness',
+      config: {
+        ...(options.stateDirGiven ? { stateDir: options.stateDir } : {}),
+        ...(options.scopes?.kind === 'list' ? { scopes: options.scopes.scopes } : {}),
+        ...(raw.timeoutMs !== undefined ? { recall: { timeoutMs: options.timeoutMs } } : {}),
+      },
+      ...(raw.apiKey === undefined ? {} : { apiKey: raw.apiKey }),
+      stateDirectory: await stateFolder(context),
+    });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed in the file named.' });
   }
-  // Installing is consent for this endpoint again: an earlier uninstall's revoke no longer holds.
-  await FileMemorySwitches.inStateFolder(await stateFolder(context)).clear({ endpoint, switch: 'revoked' });
-  const keyFile = raw.apiKey === undefined ? undefined : await writeApiKeyFile(raw.apiKey, terminal.env);
-  const home = homeFolder(context);
-  const changes = [];
-  for (const target of targets(raw.target)) {
-    try {
-      changes.push(await installAgentHooks({ target, home, command }));
-    } catch (error) {
-      throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed in that file.' });
-    }
-  }
+  const { configFile, changes } = connected;
+  const keyFile = connected.keyFile;
   output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
@@ -144,31 +137,14 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
 
 async function uninstall(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
   const { output, terminal } = context;
-  const home = homeFolder(context);
-  const changes = [];
-  for (const target of targets(raw.target)) changes.push(await uninstallAgentHooks({ target, home }));
-  const remaining = (await agentHooksStatus(home)).reduce((sum, entry) => sum + entry.entries.length, 0);
-  const configFile = userConfigPath(terminal.env);
-  const config = await readConfigFile(configFile);
-  let consentRevoked = false;
-  const revokedEndpoints: string[] = [];
-  if (remaining === 0) {
-    if (config.ok) {
-      await updateConfigFile(configFile, { consent: undefined });
-      consentRevoked = true;
-    }
-    // Recorded where every tool and every hook looks, so a config consent written later by
-    // another tool does not quietly re-open what was uninstalled; `hooks install` clears it.
-    const switches = FileMemorySwitches.inStateFolder(await stateFolder(context));
-    const endpoints = new Set([config.ok ? config.values.consent?.endpoint : undefined, config.ok ? config.values.endpoint : undefined, context.options.endpoint]);
-    for (const endpoint of endpoints) {
-      if (endpoint === undefined || normaliseEndpoint(endpoint) === undefined) continue;
-      await switches.mark({ endpoint, switch: 'revoked' }, 'graphiti-harness');
-      revokedEndpoints.push(normaliseEndpoint(endpoint) ?? endpoint);
-    }
-  }
-  // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
-  const stopped = remaining === 0 ? await stopHookProcesses(terminal.env, await stateFolder(context)) : { servers: 0, drainer: false };
+  const { changes, consentRevoked, revokedEndpoints, stopped, configFile } = await disconnectAgents({
+    env: terminal.env,
+    home: homeFolder(context),
+    targets: targets(raw.target),
+    by: 'graphiti-harness',
+    endpoints: context.options.endpoint === undefined ? [] : [context.options.endpoint],
+    stateDirectory: await stateFolder(context),
+  });
   output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped });
   for (const change of changes) output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
   if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);

@@ -9,9 +9,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
-import { apiKeyFilePath, readConfigFile, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
-import { MemorySwitchRecorder } from '../consent/memory-switch-recorder.js';
+import { agentHooksStatus, connectAgents, disconnectAgents, installAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
+import { apiKeyFilePath, userConfigDirectory, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentHookPlaces } from './agent-hook-places.js';
 
@@ -45,31 +44,34 @@ export class AgentConnection {
   }
 
   async connect(settings: MemorySettings, now: Date): Promise<AgentConnectionChange> {
-    const files: string[] = [];
-    files.push(await this.#placeRunner());
-    files.push(await this.#writeUserConfig(settings, now));
-    await this.#switches().endpointRevoked([settings.endpoint], false);
+    const files: string[] = [await this.#placeRunner()];
     const key = this.keys.current() ?? (await this.keys.load());
-    if (key !== undefined) files.push(await this.#writeKeyFile(key));
-    for (const target of AGENT_TARGETS) {
-      const change = await installAgentHooks({ target, home: this.places.home, command: this.#command() });
-      files.push(change.file);
-    }
+    // The one way every tool connects agents (agent-hooks): consent and options in the user config,
+    // the key in the 0600 key file, our entries in each agent's hook file.
+    const connected = await connectAgents({
+      env: this.places.environment,
+      home: this.places.home,
+      targets: AGENT_TARGETS,
+      command: this.#command(),
+      endpoint: settings.endpoint,
+      by: CONNECTED_BY,
+      now,
+      config: {
+        scopes: settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes],
+        groupIdStrategy: settings.groupIdStrategy,
+        recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes },
+      },
+      ...(key === undefined ? {} : { apiKey: key }),
+    });
+    if (connected.keyFile !== undefined) await this.state.set(KEY_FILE_MARK, true);
+    files.push(connected.configFile, ...(connected.keyFile === undefined ? [] : [connected.keyFile]), ...connected.changes.map((change) => change.file));
     return { files };
   }
 
   async disconnect(): Promise<AgentConnectionChange> {
-    const files: string[] = [];
-    for (const target of AGENT_TARGETS) {
-      const change = await uninstallAgentHooks({ target, home: this.places.home });
-      if (change.changed) files.push(change.file);
-    }
-    // Without consent in the user config the runner sends nothing, even if a hook file is left.
-    const config = await readConfigFile(userConfigPath(this.places.environment));
-    files.push(await this.#updateUserConfig({ consent: undefined }));
-    const endpoints = config.ok ? [config.values.consent?.endpoint, config.values.endpoint].filter((endpoint) => endpoint !== undefined) : [];
     // Revoked where every hook looks, and the hook processes stopped now, not at their next event.
-    await this.#switches().endpointRevoked([...new Set(endpoints)], true);
+    const disconnected = await disconnectAgents({ env: this.places.environment, home: this.places.home, targets: AGENT_TARGETS, by: CONNECTED_BY });
+    const files = [...disconnected.changes.filter((change) => change.changed).map((change) => change.file), disconnected.configFile];
     if (await this.removeKeyFile()) files.push(apiKeyFilePath(this.places.environment));
     return { files };
   }
@@ -118,10 +120,6 @@ export class AgentConnection {
     return file;
   }
 
-  #switches(): MemorySwitchRecorder {
-    return new MemorySwitchRecorder({ environment: this.places.environment, folders: () => [] });
-  }
-
   #command(): AgentHookCommand {
     return {
       nodePath: this.places.runtime.path,
@@ -156,23 +154,6 @@ export class AgentConnection {
   async #coresPlaced(): Promise<boolean> {
     const placed = await runnerCores(path.dirname(this.runnerPath()));
     return (await runnerCores(path.dirname(this.places.bundledRunner))).every((core) => placed.includes(core));
-  }
-
-  #writeUserConfig(settings: MemorySettings, now: Date): Promise<string> {
-    return this.#updateUserConfig({
-      enabled: true,
-      endpoint: settings.endpoint,
-      scopes: settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes],
-      groupIdStrategy: settings.groupIdStrategy,
-      recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes },
-      consent: { endpoint: settings.endpoint, grantedAt: now.toISOString(), by: CONNECTED_BY },
-    });
-  }
-
-  async #updateUserConfig(patch: Parameters<typeof updateConfigFile>[1]): Promise<string> {
-    const file = userConfigPath(this.places.environment);
-    await updateConfigFile(file, patch);
-    return file;
   }
 }
 

@@ -26,3 +26,12 @@ export {
   type AgentHookEvent,
   type CommandShell,
 } from './hook-command.js';
+export {
+  connectAgents,
+  disconnectAgents,
+  type AgentsConnected,
+  type AgentsDisconnected,
+  type ConfigPatch,
+  type ConnectAgentsOptions,
+  type DisconnectAgentsOptions,
+} from './connect-agents.js';

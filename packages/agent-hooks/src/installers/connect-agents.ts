@@ -1,0 +1,115 @@
+// Connecting agents, and disconnecting them, the one way both tools do it (`graphiti-harness hooks
+// install|uninstall` and the extension's Connect / Disconnect): the consent for exactly one
+// endpoint and the options go into the user config every tool reads, the API key into the 0600 key
+// file, our entries into each agent's hook file; disconnecting removes exactly those entries and,
+// once no agent has them, withdraws the consent where every hook looks (config and the memory
+// switches) and stops the hook server and the drainer at once. What is queued stays on disk.
+import {
+  FileMemorySwitches,
+  readConfigFile,
+  sharedStateDirectory,
+  updateConfigFile,
+  userConfigPath,
+  writeApiKeyFile,
+  type ConfigValues,
+  type Environment,
+} from '@graphiti-memory/memory-node-storage';
+import { normaliseEndpoint } from '@graphiti-memory/memory-core';
+import { stopHookProcesses, type StoppedHookProcesses } from '../hook/stop-hook-processes.js';
+import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookChange, type AgentHookTarget } from './agent-hook-files.js';
+import type { AgentHookCommand } from './hook-command.js';
+
+export type ConfigPatch = Partial<Record<keyof ConfigValues, unknown>>;
+
+export interface ConnectAgentsOptions {
+  readonly env: Environment;
+  readonly home: string;
+  readonly targets: readonly AgentHookTarget[];
+  readonly command: AgentHookCommand;
+  /** Normalised: the one endpoint consented to. */
+  readonly endpoint: string;
+  /** Who asked: `graphiti-harness`, `vscode`. */
+  readonly by: string;
+  readonly now?: Date;
+  /** Further values of the user config the connecting tool sets (scopes, timeouts, the state folder). */
+  readonly config?: ConfigPatch;
+  /** Written to the 0600 key file, never into a config or hooks file. */
+  readonly apiKey?: string;
+  /** Default: the shared state folder (`GRAPHITI_MEMORY_STATE_DIR`, the config's `stateDir`, the data folder). */
+  readonly stateDirectory?: string;
+}
+
+export interface AgentsConnected {
+  readonly configFile: string;
+  readonly keyFile: string | undefined;
+  readonly changes: readonly AgentHookChange[];
+}
+
+/** Consent, options, key file, hook entries; throws (nothing of the failing file changed) on an unreadable config or hook file. */
+export async function connectAgents(options: ConnectAgentsOptions): Promise<AgentsConnected> {
+  const configFile = userConfigPath(options.env);
+  const existing = await readConfigFile(configFile);
+  if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then connect again.`);
+  const { recall, ...rest } = options.config ?? {};
+  await updateConfigFile(configFile, {
+    ...rest,
+    enabled: true,
+    endpoint: options.endpoint,
+    consent: { endpoint: options.endpoint, grantedAt: (options.now ?? new Date()).toISOString(), by: options.by },
+    // Connecting is the consent to search with each prompt (the consent says so): recall is on; the
+    // configuration's `recall.enabled: false` later turns it off for every tool again.
+    recall: { ...existing.values.recall, ...(typeof recall === 'object' && recall !== null ? recall : {}), enabled: true },
+  });
+  // Consent for this endpoint again: an earlier disconnect's revoke no longer holds.
+  const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
+  await FileMemorySwitches.inStateFolder(stateDirectory).clear({ endpoint: options.endpoint, switch: 'revoked' });
+  const keyFile = options.apiKey === undefined ? undefined : await writeApiKeyFile(options.apiKey, options.env);
+  const changes: AgentHookChange[] = [];
+  for (const target of options.targets) changes.push(await installAgentHooks({ target, home: options.home, command: options.command }));
+  return { configFile, keyFile, changes };
+}
+
+export interface DisconnectAgentsOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly home: string;
+  readonly targets: readonly AgentHookTarget[];
+  /** Who asked, recorded with the revoke. */
+  readonly by: string;
+  /** Endpoints to revoke besides the config's (the one a command named). */
+  readonly endpoints?: readonly string[];
+  readonly stateDirectory?: string;
+}
+
+export interface AgentsDisconnected {
+  readonly configFile: string;
+  readonly changes: readonly AgentHookChange[];
+  /** No agent has our entries any more: consent withdrawn from the config. */
+  readonly consentRevoked: boolean;
+  /** Recorded as revoked in the memory switches (normalised). */
+  readonly revokedEndpoints: readonly string[];
+  readonly stopped: StoppedHookProcesses;
+}
+
+export async function disconnectAgents(options: DisconnectAgentsOptions): Promise<AgentsDisconnected> {
+  const changes: AgentHookChange[] = [];
+  for (const target of options.targets) changes.push(await uninstallAgentHooks({ target, home: options.home }));
+  const remaining = (await agentHooksStatus(options.home)).reduce((sum, entry) => sum + entry.entries.length, 0);
+  const configFile = userConfigPath(options.env);
+  if (remaining > 0) return { configFile, changes, consentRevoked: false, revokedEndpoints: [], stopped: { servers: 0, drainer: false } };
+  const config = await readConfigFile(configFile);
+  let consentRevoked = false;
+  if (config.ok) {
+    await updateConfigFile(configFile, { consent: undefined });
+    consentRevoked = true;
+  }
+  // Recorded where every tool and every hook looks, so a config consent written later by another
+  // tool does not quietly re-open what was disconnected; connecting again clears it.
+  const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
+  const switches = FileMemorySwitches.inStateFolder(stateDirectory);
+  const named = [config.ok ? config.values.consent?.endpoint : undefined, config.ok ? config.values.endpoint : undefined, ...(options.endpoints ?? [])];
+  const revokedEndpoints = [...new Set(named.map((endpoint) => (endpoint === undefined ? undefined : normaliseEndpoint(endpoint))).filter((endpoint): endpoint is string => endpoint !== undefined && endpoint !== ''))];
+  for (const endpoint of revokedEndpoints) await switches.mark({ endpoint, switch: 'revoked' }, options.by);
+  // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
+  const stopped = await stopHookProcesses(options.env, stateDirectory);
+  return { configFile, changes, consentRevoked, revokedEndpoints, stopped };
+}
