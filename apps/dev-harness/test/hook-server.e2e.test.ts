@@ -134,9 +134,10 @@ async function warmServer(): Promise<HookServerStatus & { running: true }> {
 
 /** The built runner relabelled as another build (its core copied under that build's name). */
 async function otherBuild(build: string): Promise<string> {
-  const core = (await fs.readdir(dist)).find((name) => /^hook-runner-core-[0-9a-f]+\.cjs$/.test(name));
-  if (core === undefined) throw new Error('no hook-runner-core-*.cjs in dist');
-  const current = /^hook-runner-core-([0-9a-f]+)\.cjs$/.exec(core)?.[1] ?? '';
+  // The core the entry names: turbo's cache may leave an older build's core beside it.
+  const current = runnerBuild(runner);
+  if (current === undefined) throw new Error('dist/hook-runner.cjs names no hook-runner-core-*.cjs beside it: build agent-hooks');
+  const core = `hook-runner-core-${current}.cjs`;
   const folder = path.join(root, 'other-runner');
   await fs.mkdir(folder, { recursive: true });
   const entryText = await fs.readFile(runner, 'utf8');
