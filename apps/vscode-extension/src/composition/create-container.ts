@@ -1,41 +1,41 @@
 // Builds the container of one activation. Nothing is resolved here: services are created when a
 // contribution needs them, and delivery starts only once memory is on.
-import path from 'node:path';
 import { Container, type ContainerModule } from 'inversify';
 import type * as vscode from 'vscode';
-import { createMemoryModule, errorClassOf, normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { createNodeStorageModule, relocateOutboxJournals, sharedStateDirectory, stateLayout } from '@graphiti-memory/memory-node-storage';
+import { createStateModules, type EndpointGroupRegistry } from '@graphiti-memory/agent-hooks';
+import { AuditLog, createMemoryModule, errorClassOf, GroupRegistry } from '@graphiti-memory/memory-core';
+import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
 import { createExtensionModule } from './extension-module.js';
 import { Contribution } from './tokens.js';
 
 export function createContainer(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.loadSync(createMemoryModule(), createIngestionStorageModule(context), createExtensionModule({ context, channel }));
+  container.loadSync(createMemoryModule(), ...createSharedStateModules(context), createExtensionModule({ context, channel }));
+  // Written in the background: finish the last writes when the extension stops (nothing opened, nothing to do).
+  context.subscriptions.push({
+    dispose: () =>
+      Promise.allSettled([
+        container.get<AuditLog>(AuditLog).flush(),
+        (container.get<GroupRegistry>(GroupRegistry) as Partial<EndpointGroupRegistry>).flushOpened?.(),
+      ]),
+  });
   return container;
 }
 
 /**
- * Ingestion's storage: memory-node-storage's durable outbox in the state folder every tool shares
- * (`endpoints/<hash>/outbox` of the endpoint in force when ingestion first opens it; its delivery
- * ledger checked under the outbox's lock with the harness's and the hooks'), opened by ingestion on
- * first need. The outbox earlier versions kept in global storage is moved there first. In memory,
+ * The stores of the state folder every tool shares, bound as the harness and the hooks bind them
+ * (agent-hooks' state modules): the audit log, pending memories, the group registry and ingestion's
+ * durable outbox (`endpoints/<hash>/outbox` of the endpoint in force when ingestion first opens it;
+ * its delivery ledger checked under the outbox's lock with the harness's and the hooks'). What an
+ * earlier version kept in global storage is moved there first. The outbox falls back to memory,
  * with one log line, when the folder cannot be used.
  */
-function createIngestionStorageModule(context: vscode.ExtensionContext): ContainerModule {
+function createSharedStateModules(context: vscode.ExtensionContext): ContainerModule[] {
   const storageFolder = context.globalStorageUri?.fsPath;
-  return createNodeStorageModule({
-    outbox: async (settings) => {
-      const endpoint = normaliseEndpoint(settings.endpoint);
-      if (endpoint === undefined || endpoint === '') return undefined;
-      const layout = stateLayout(await sharedStateDirectory(), '', endpoint);
-      if (storageFolder !== undefined) await relocateOutboxJournals(path.join(storageFolder, 'outbox'), layout.outboxDirectory);
-      return {
-        directory: layout.outboxDirectory,
-        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
-        ...(storageFolder === undefined ? {} : { legacyLedgerFile: path.join(storageFolder, 'delivery-ledger.journal') }),
-      };
-    },
-    inMemoryFallback: true,
+  return createStateModules({
+    stateDirectory: () => sharedStateDirectory(),
+    outbox: { inMemoryFallback: true },
+    ...(storageFolder === undefined ? {} : { legacyFolder: storageFolder }),
   });
 }
 

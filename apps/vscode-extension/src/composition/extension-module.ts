@@ -7,8 +7,6 @@ import {
   Clock,
   ConsentStore,
   GroupRecorderOptions,
-  GroupRegistry,
-  PendingMemoryStore,
   categoriesInUse,
   GlobalStore,
   GraphitiConnection,
@@ -43,8 +41,6 @@ import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
-import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
-import { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from '../trust/trust-storage.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey } from '../user-key/user-memory-key.js';
@@ -112,27 +108,13 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     const apiKeys = new SecretApiKeyStore(context.secrets);
     context.subscriptions.push(apiKeys);
     bind(ApiKeyStore).toConstantValue(apiKeys);
-    const storageFolder = context.globalStorageUri?.fsPath;
-    const auditLog = sharedAuditLog(() => sharedStateDirectory(), storageFolder, logger);
-    bind(AuditLog).toConstantValue(auditLog);
-    bind(GroupRegistry)
-      .toDynamicValue(({ get }) => {
-        const configuration = get<MemoryConfiguration>(MemoryConfiguration);
-        const registry = new EndpointGroupRegistry(() => sharedStateDirectory(), () => configuration.current().endpoint, logger);
-        // Written in the background: finish the last writes when the extension stops.
-        context.subscriptions.push({ dispose: () => registry.flushOpened().catch(() => undefined) });
-        return registry;
-      })
-      .inSingletonScope();
-    context.subscriptions.push({ dispose: () => auditLog.flush().catch(() => undefined) });
-    bind(PendingMemoryStore).toConstantValue(sharedPendingMemoryStore(() => sharedStateDirectory(), storageFolder, logger));
     bind(GroupRecorderOptions).toConstantValue({ tool: 'vscode-extension' });
     bind(GraphitiConnection)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);
         const connection = new RecreatingGraphitiConnection(configuration, apiKeys);
         context.subscriptions.push(connection);
-        return auditConnection(connection, auditLog, configuration);
+        return auditConnection(connection, get<AuditLog>(AuditLog), configuration);
       })
       .inSingletonScope();
 

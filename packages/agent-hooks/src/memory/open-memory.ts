@@ -37,12 +37,8 @@ import {
   type MemorySettings,
 } from '@graphiti-memory/memory-core';
 import {
-  createNodeStorageModule,
-  FileAuditLog,
-  FileGroupRegistry,
   FileKeyValueStore,
   FileOutbox,
-  FilePendingMemoryStore,
   stateLayout,
   type StateLayout,
 } from '@graphiti-memory/memory-node-storage';
@@ -52,6 +48,7 @@ import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/left
 import { StaticSettingsSource } from '../composition/static-settings-source.js';
 import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
+import { createStateModules } from './state-module.js';
 
 /** The tools that open memory, as the audit log and the group registry name them. */
 export type MemoryTool = 'graphiti-harness' | 'agent-hooks' | 'vscode-extension';
@@ -119,45 +116,39 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   const { logger, needs } = options;
   const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
   const container = new Container();
-  const audit = new FileAuditLog({ filePath: layout.auditLog, logger });
-  const pending = new FilePendingMemoryStore({ filePath: layout.pendingMemories, logger });
   container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(options.settings));
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, options.git));
   container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: options.userKey }));
   container.bind(ConsentStore).toConstantValue(options.consent);
-  container.bind(AuditLog).toConstantValue(audit);
-  container.bind(PendingMemoryStore).toConstantValue(pending);
-  // Every request that carries memory content is recorded in the shared audit log (metadata only).
-  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
   container.bind(GroupRecorderOptions).toConstantValue({ tool: options.tool });
   container.bind(Clock).toConstantValue(options.clock ?? new SystemClock());
   container.bind(Logger).toConstantValue(logger);
   container.bind(TelemetrySink).toConstantValue(options.telemetry ?? { emit: (_event: MemoryEvent) => {} });
   container.bind(IngestionOptions).toConstantValue(options.ingestion ?? {});
+  // The shared state folder's stores, bound as the extension binds them; the outbox only to send.
+  container.loadSync(
+    ...createStateModules({
+      stateDirectory: () => Promise.resolve(layout.root),
+      logger,
+      ...(needs.send === true ? { outbox: { maxQueueSize: OUTBOX_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS } } : {}),
+    }),
+  );
+  const audit = container.get<AuditLog>(AuditLog);
+  const pending = container.get<PendingMemoryStore>(PendingMemoryStore);
+  // Every request that carries memory content or a query is recorded in the shared audit log (metadata only).
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
 
   const closers: Array<() => Promise<unknown>> = [() => audit.flush()];
   let workspaceStore: KeyValueStore = new InMemoryKeyValueStore();
   let outbox: FileOutbox | undefined;
   let registry: GroupRegistry | undefined;
   if (needs.send === true) {
-    // The outbox and its delivery ledger (one ledger, checked under the outbox's lock, so two runs
-    // never both send a message) come from memory-node-storage's module.
-    container.loadSync(
-      createNodeStorageModule({
-        outbox: { directory: layout.outboxDirectory, maxQueueSize: OUTBOX_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS, legacyLedgerFile: layout.legacyLedgerFile },
-        logger,
-      }),
-    );
-    const [fileStore, openedOutbox, openedRegistry] = await Promise.all([
-      FileKeyValueStore.open(layout.workspaceStore, { logger }),
-      container.getAsync(FileOutbox),
-      FileGroupRegistry.open({ filePath: layout.groupRegistry, logger }),
-    ]);
+    const [fileStore, openedOutbox] = await Promise.all([FileKeyValueStore.open(layout.workspaceStore, { logger }), container.getAsync(FileOutbox)]);
     workspaceStore = fileStore;
     outbox = openedOutbox;
-    registry = openedRegistry;
-    container.bind(GroupRegistry).toConstantValue(openedRegistry);
-    closers.push(() => fileStore.flush(), () => openedRegistry.flush());
+    const opened = container.get<GroupRegistry>(GroupRegistry);
+    registry = opened;
+    closers.push(() => fileStore.flush(), () => opened.flush());
   }
   container.bind(WorkspaceStore).toConstantValue(workspaceStore);
   container.loadSync(createMemoryModule());

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
-import { EndpointGroupRegistry } from './trust-storage.js';
+import { EndpointGroupRegistry } from './shared-stores.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const folders: string[] = [];

@@ -1,8 +1,8 @@
-// Where the extension keeps its local records: in the state folder shared with the harness and the
-// agent hooks (memory-node-storage's state layout), so every tool sees what any of them recorded —
-// the registry of groups written to (per endpoint), pending memories and the audit log. Records an
-// earlier version kept in the extension's global storage are moved there once. When the state
-// folder cannot be used, a file-less fallback lives in memory for the window, with one log line.
+// The stores every tool keeps in the shared state folder (memory-node-storage's state layout), so
+// each sees what any of them recorded: the registry of groups written to (per endpoint), pending
+// memories and the audit log, each opened on first use. Records an earlier version kept in another
+// folder (the extension's global storage) are moved there once. When the state folder cannot be
+// used, the registry lives in memory for the process, with one log line.
 import path from 'node:path';
 import {
   errorClassOf,
@@ -24,7 +24,7 @@ import {
   sharedStateFiles,
 } from '@graphiti-memory/memory-node-storage';
 
-/** Where earlier versions kept pending memories and the audit log, in the extension's global storage. */
+/** The names earlier versions gave pending memories and the audit log in their own folder (the extension's global storage). */
 export const LEGACY_PENDING_MEMORIES_FILE = 'pending-memories.json';
 export const LEGACY_AUDIT_LOG_FILE = 'audit-log.jsonl';
 

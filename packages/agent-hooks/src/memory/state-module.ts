@@ -1,0 +1,71 @@
+// The stores of the shared state folder, bound the one way every tool binds them: `openMemory`
+// (each harness command, each hook run) and the extension's runtime load these modules. Each store
+// opens on first use, in the folder `stateDirectory()` names and (for delivery state) for the
+// endpoint the settings name at that moment: nothing touches the disk while memory is off.
+import { AuditLog, GroupRegistry, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import { createNodeStorageModule, relocateOutboxJournals, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
+import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './shared-stores.js';
+
+export interface StateModuleOptions {
+  /** The shared state folder, found when a store first opens (the extension reads the configuration then). */
+  readonly stateDirectory: () => Promise<string>;
+  readonly logger?: Logger;
+  /** The endpoint's durable outbox and delivery ledger, opened by ingestion at first need; omitted: none. */
+  readonly outbox?: Pick<FileOutboxOptions, 'maxQueueSize' | 'staleLockMs'> & {
+    /** In memory, with one log line, when the folder cannot be used (the extension: chat goes on). */
+    readonly inMemoryFallback?: boolean;
+  };
+  /**
+   * The folder an earlier version kept its own records in (the extension's global storage: its
+   * outbox, delivery ledger, pending memories and audit log): moved into the shared files once.
+   */
+  readonly legacyFolder?: string;
+}
+
+/** AuditLog, PendingMemoryStore and GroupRegistry of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
+export function createStateModules(options: StateModuleOptions): ContainerModule[] {
+  const { stateDirectory, legacyFolder } = options;
+  const stores = new ContainerModule(({ bind }) => {
+    bind(AuditLog)
+      .toResolvedValue((logger: Logger) => sharedAuditLog(stateDirectory, legacyFolder, options.logger ?? logger), [Logger])
+      .inSingletonScope();
+    bind(PendingMemoryStore)
+      .toResolvedValue((logger: Logger) => sharedPendingMemoryStore(stateDirectory, legacyFolder, options.logger ?? logger), [Logger])
+      .inSingletonScope();
+    bind(GroupRegistry)
+      .toResolvedValue(
+        (configuration: MemoryConfiguration, logger: Logger) =>
+          new EndpointGroupRegistry(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
+        [MemoryConfiguration, Logger],
+      )
+      .inSingletonScope();
+  });
+  const outbox = options.outbox;
+  if (outbox === undefined) return [stores];
+  const storage = createNodeStorageModule({
+    outbox: async (settings) => {
+      const endpoint = endpointOf(settings);
+      if (endpoint === undefined) return undefined;
+      const layout = stateLayout(await stateDirectory(), '', endpoint);
+      if (legacyFolder !== undefined) await relocateOutboxJournals(path.join(legacyFolder, 'outbox'), layout.outboxDirectory);
+      return {
+        directory: layout.outboxDirectory,
+        ...(outbox.maxQueueSize === undefined ? {} : { maxQueueSize: outbox.maxQueueSize }),
+        ...(outbox.staleLockMs === undefined ? {} : { staleLockMs: outbox.staleLockMs }),
+        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
+        legacyLedgerFile: legacyFolder === undefined ? layout.legacyLedgerFile : path.join(legacyFolder, 'delivery-ledger.journal'),
+      };
+    },
+    ...(outbox.inMemoryFallback === undefined ? {} : { inMemoryFallback: outbox.inMemoryFallback }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  return [stores, storage];
+}
+
+function endpointOf(settings: MemorySettings): string | undefined {
+  const endpoint = normaliseEndpoint(settings.endpoint);
+  return endpoint === undefined || endpoint === '' ? undefined : endpoint;
+}
+
