@@ -133,6 +133,8 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
       ...(needs.send === true ? { outbox: { maxQueueSize: OUTBOX_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS } } : {}),
     }),
   );
+  // memory-core's services; the outbox's folder follows their settings (the endpoint), so they come first.
+  container.loadSync(createMemoryModule());
   const audit = container.get<AuditLog>(AuditLog);
   const pending = container.get<PendingMemoryStore>(PendingMemoryStore);
   // Every request that carries memory content or a query is recorded in the shared audit log (metadata only).
@@ -151,7 +153,6 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     closers.push(() => fileStore.flush(), () => opened.flush());
   }
   container.bind(WorkspaceStore).toConstantValue(workspaceStore);
-  container.loadSync(createMemoryModule());
 
   // Every asynchronously opened store is resolved above, so synchronous gets find them cached.
   const ingestion = needs.send === true ? container.get<Ingestion>(Ingestion) : undefined;
