@@ -73,14 +73,15 @@ describe('one configuration', () => {
     await fs.writeFile(transcript, `${transcriptLine('user', 'u1', 'Where do releases come from?')}\n${transcriptLine('assistant', 'a1', 'From main only.')}\n`);
     const stopped = await hook('Stop', { session_id: 'session-1', transcript_path: transcript, cwd: test.workspace, hook_event_name: 'Stop' });
     expect(stopped.exitCode).toBe(0);
-    await waitFor(() => writes().some((write) => write.name.includes('turn')));
+    // One turn × (user + assistant) × (session + workspace group): the groups' batches may arrive apart.
+    await waitFor(() => writes().filter((write) => write.name.includes('turn')).length >= 4);
     const promotion = writes().find((write) => write.name.includes('promotion'));
     const turns = writes().filter((write) => write.name.includes('turn'));
     expect(promotion, 'the harness promoted').toBeDefined();
     expect(turns.length).toBeGreaterThan(0);
     // Raw ids name the scope's identity readably; hashed ones never would. Both tools wrote the same workspace group.
     expect(promotion?.group).toMatch(/github/);
-    expect(turns.map((turn) => turn.group)).toContain(promotion?.group);
+    expect(turns.map((turn) => turn.group), JSON.stringify(writes())).toContain(promotion?.group);
     // includeGitMetadata is off by default everywhere: no branch or commit in any source description.
     for (const write of writes()) expect(write.source).not.toMatch(/branch|commit|main/);
   });
