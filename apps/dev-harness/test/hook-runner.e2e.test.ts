@@ -46,7 +46,7 @@ async function install(): Promise<void> {
   expect(result.exitCode, result.stderr).toBe(0);
 }
 
-beforeAll(() => ensureBuilt(runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 
 beforeEach(async () => {
   test = await startHookTest('hook-contract-');

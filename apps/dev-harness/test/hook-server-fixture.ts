@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers } from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 
 /** apps/dev-harness. */
@@ -37,7 +38,8 @@ export async function ensureHarnessBuilt(): Promise<void> {
 }
 
 /** Builds the hooks package and the harness when the runner or the CLI is missing. */
-export async function ensureBuilt(runner: string): Promise<void> {
+export async function ensureBuilt(): Promise<void> {
+  const runner = hookRunnerFile();
   // The runner lies in <agent-hooks>/dist/.
   if (!existsSync(runner)) await build(path.dirname(path.dirname(runner)));
   await ensureHarnessBuilt();

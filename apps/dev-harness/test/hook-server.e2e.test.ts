@@ -86,7 +86,7 @@ async function otherBuild(build: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await ensureBuilt(runner);
+  await ensureBuilt();
   const built = runnerBuild(runner);
   if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
   build = built;

@@ -33,7 +33,7 @@ function printed(run: ProcessRun): string {
   return run.stdout === '' ? '' : additionalContext(run);
 }
 
-beforeAll(() => ensureBuilt(runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 
 beforeEach(async () => {
   test = await startHookTest('local-tier-');

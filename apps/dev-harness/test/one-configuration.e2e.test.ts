@@ -21,7 +21,7 @@ const hook = (event: string, input: Record<string, unknown>) => runNode(test, [r
 const writes = () => messagesSent(emulator);
 const transcriptLine = (type: 'user' | 'assistant', uuid: string, text: string): string => claudeTranscriptLine(type, uuid, text, { cwd: test.workspace, sessionId: 'session-1' });
 
-beforeAll(() => ensureBuilt(runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 beforeEach(async () => {
   test = await startHookTest('one-configuration-');
   emulator = test.emulator;

@@ -56,7 +56,7 @@ async function queuedNames(): Promise<string[]> {
   }
 }
 
-beforeAll(() => ensureBuilt(runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 
 beforeEach(async () => {
   test = await startHookTest('revoke-forget-');
