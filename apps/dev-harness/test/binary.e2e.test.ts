@@ -1,54 +1,25 @@
 // End to end: the BUILT binary, spawned as a user runs it, against a real emulator over HTTP.
 // Builds dist first when it is missing (turbo's test task depends on build, so it usually exists).
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_TRANSCRIPT } from '../src/test-support/sample-transcript.js';
+import { runProcess, type ProcessRun } from './hook-processes.js';
+import { ensureHarnessBuilt, harnessBinary, packageFolder } from './hook-server-fixture.js';
 
-const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const binary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
+const environment = { ...process.env, NO_COLOR: '1', GRAPHITI_API_KEY: '', GRAPHITI_MEMORY_CONFIG_DIR: path.join(os.tmpdir(), `graphiti-harness-e2e-config-${process.pid}`) };
 
-interface Run {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly elapsedMs: number;
-}
-
-function harness(args: readonly string[], options: { cwd?: string; killAfterMs?: number } = {}): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binary, ...args], {
-      cwd: options.cwd ?? packageFolder,
-      env: { ...process.env, NO_COLOR: '1', GRAPHITI_API_KEY: '', GRAPHITI_MEMORY_CONFIG_DIR: path.join(os.tmpdir(), `graphiti-harness-e2e-config-${process.pid}`) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const killer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      clearTimeout(killer);
-      resolve({ exitCode, stdout, stderr, elapsedMs: Date.now() - started });
-    });
-  });
+function harness(args: readonly string[], options: { cwd?: string; killAfterMs?: number } = {}): Promise<ProcessRun> {
+  return runProcess(process.execPath, [harnessBinary, ...args], '', environment, options.cwd ?? packageFolder, options.killAfterMs);
 }
 
 let emulator: RunningEmulator;
 let folder: string;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(packageFolder, 'dist', 'bin.js'))) {
-    await new Promise<void>((resolve, reject) =>
-      execFile('pnpm', ['exec', 'tsc', '-p', 'tsconfig.build.json'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())),
-    );
-  }
+  await ensureHarnessBuilt();
   emulator = await startEmulator({ processingDelayMs: 1 });
   folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-e2e-'));
 }, 120_000);

@@ -1,18 +1,15 @@
 // Issue 15 (no loss, no duplicate) and issue 13's bounded delivery, end to end: the BUILT binary,
 // spawned as users run it (several at once on one --state-dir), against the emulator over HTTP.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_TRANSCRIPT } from '../src/test-support/sample-transcript.js';
-
-const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const binary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
+import { ensureHarnessBuilt, harnessBinary as binary, packageFolder } from './hook-server-fixture.js';
 
 /** The issue's transcript: 20 lines (10 turns), default scopes (session + workspace): 40 messages. */
 const TWENTY_LINES = Array.from({ length: 20 }, (_, index) =>
@@ -95,11 +92,7 @@ function storedKeys(server: RunningEmulator): string[] {
 const messagePosts = (server: RunningEmulator): number => server.requests.filter((request) => request.route === 'messages').length;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(packageFolder, 'dist', 'bin.js'))) {
-    await new Promise<void>((resolve, reject) =>
-      execFile('pnpm', ['exec', 'tsc', '-p', 'tsconfig.build.json'], { cwd: packageFolder }, (error) => (error ? reject(error) : resolve())),
-    );
-  }
+  await ensureHarnessBuilt();
   folder = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-durability-'));
   transcript = path.join(folder, 'twenty.jsonl');
   await fs.writeFile(transcript, TWENTY_LINES);

@@ -1,53 +1,30 @@
 // Contract tests of the agent hook: the BUILT dist/hook-runner.cjs, spawned as Claude Code and VS
 // Code's Copilot agent mode spawn it (event JSON on stdin), against the emulator over HTTP. Every
 // run uses a temporary HOME and config folder, never the real ones.
-import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
+import { additionalContext, claudeTranscriptLine, loggedRuns, messagesSent as sentTo, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
+import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
-const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runner = hookRunnerFile();
-const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
-interface Run {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly elapsedMs: number;
-}
-
+let test: HookTest;
 let emulator: RunningEmulator;
 let root: string;
 let home: string;
 let stateDir: string;
 let workspace: string;
-let env: NodeJS.ProcessEnv;
 
-function spawnRun(command: string, args: readonly string[], stdin: string, extraEnv: NodeJS.ProcessEnv = {}, cwd = workspace): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd, env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr, elapsedMs: Date.now() - started }));
-    child.stdin.end(stdin);
-  });
+function hook(event: string, input: unknown, extraEnv: NodeJS.ProcessEnv = {}): Promise<ProcessRun> {
+  return runNode(test, [runner, '--event', event, '--installed-by', 'test'], typeof input === 'string' ? input : JSON.stringify(input), { env: extraEnv });
 }
 
-function hook(event: string, input: unknown, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return spawnRun(process.execPath, [runner, '--event', event, '--installed-by', 'test'], typeof input === 'string' ? input : JSON.stringify(input), extraEnv);
-}
-
-function harness(args: readonly string[]): Promise<Run> {
-  return spawnRun(process.execPath, [harnessBinary, ...args], '');
+function harness(args: readonly string[]): Promise<ProcessRun> {
+  return runNode(test, [harnessBinary, ...args]);
 }
 
 /** What Claude Code sends (https://docs.claude.com/en/docs/claude-code/hooks). */
@@ -60,64 +37,23 @@ function copilotInput(event: string, fields: Record<string, unknown> = {}): Reco
   return { timestamp: new Date().toISOString(), hook_event_name: event, session_id: 'copilot-session-1', transcript_path: path.join(root, 'copilot.jsonl'), ...fields, cwd: workspace };
 }
 
-function additionalContext(run: Run): string {
-  const parsed = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
-  return parsed.hookSpecificOutput.additionalContext;
-}
-
-async function runs(): Promise<Array<{ event: string; outcome: string; ms: number; detail?: string }>> {
-  const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { event: string; outcome: string; ms: number; detail?: string });
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const runs = (): Promise<LoggedRun[]> => loggedRuns(stateDir);
+const messagesSent = () => sentTo(emulator);
+const claudeLine = (type: 'user' | 'assistant', uuid: string, text: string, second: number): string => claudeTranscriptLine(type, uuid, text, { cwd: workspace, second });
 
 async function install(): Promise<void> {
   const result = await harness(['hooks', 'install', '--target', 'all', '--endpoint', emulator.url, '--state-dir', stateDir]);
   expect(result.exitCode, result.stderr).toBe(0);
 }
 
-function claudeLine(type: 'user' | 'assistant', uuid: string, text: string, second: number): string {
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: workspace, sessionId: 'claude-session-1', version: '2.0.61', uuid, timestamp: new Date(Date.UTC(2026, 10, 23, 9, 0, second)).toISOString() };
-  return JSON.stringify(
-    type === 'user'
-      ? { ...base, type, message: { role: 'user', content: text } }
-      : { ...base, type, message: { id: `msg-${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn' } },
-  );
-}
-
-function messagesSent(): Array<{ name: string; content: string; group: string }> {
-  return emulator.requests
-    .filter((request) => request.route === 'messages')
-    .flatMap((request) => {
-      const body = request.body as { group_id: string; messages?: Array<{ name: string; content: string }> };
-      return (body.messages ?? []).map((message) => ({ ...message, group: body.group_id }));
-    });
-}
-
-beforeAll(() => ensureBuilt(packageFolder, runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1 });
-  ({ root, home, stateDir, workspace, env } = await temporaryHookHome('hook-contract-'));
+  test = await startHookTest('hook-contract-');
+  ({ emulator, root, home, stateDir, workspace } = test);
 });
 
-afterEach(async () => {
-  // Each test's HOME and config folder get their own hook server: stop it with the test.
-  await stopHookServer(env);
-  await emulator.close();
-  // A detached drainer may still be writing; give it a moment, then remove everything.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await fs.rm(root, { recursive: true, force: true });
-});
-
-afterAll(() => undefined);
+afterEach(() => endHookTest(test));
 
 describe('without consent or config', () => {
   it('makes no network call and prints nothing when hooks were never installed (exit 0)', async () => {
@@ -159,7 +95,7 @@ describe('bad input', () => {
     ['an unknown event', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash' })],
   ])('exits 0 with no output on %s stdin and logs it', async (_label, stdin) => {
     await install();
-    const result = await spawnRun(process.execPath, [runner], stdin);
+    const result = await runNode(test, [runner], stdin);
     expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     expect(emulator.requests).toHaveLength(0);
     expect((await runs()).at(-1)?.outcome).toBe('bad-input');
@@ -222,7 +158,7 @@ describe('UserPromptSubmit', () => {
     await fs.mkdir(path.join(storage, 'GitHub.copilot-chat', 'transcripts'), { recursive: true });
     await fs.writeFile(path.join(storage, 'workspace.json'), JSON.stringify({ folder: pathToFileURL(workspace).href }));
     const { cwd: _cwd, ...input } = copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?', transcript_path: path.join(storage, 'GitHub.copilot-chat', 'transcripts', 'copilot-session-1.jsonl') });
-    const result = await spawnRun(process.execPath, [runner], JSON.stringify(input), {}, home);
+    const result = await runNode(test, [runner], JSON.stringify(input), { cwd: home });
     expect(additionalContext(result)).toContain('We always use pnpm');
   });
 
@@ -376,21 +312,21 @@ describe('Stop and SessionEnd', () => {
     await fs.writeFile(transcript, [claudeLine('user', 'u-1', 'Set up the lint rules for the monorepo.', 0), claudeLine('assistant', 'a-1', 'I added the layer rule to eslint.', 2)].join('\n') + '\n');
     const first = await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
     expect(first).toMatchObject({ exitCode: 0, stdout: '' });
-    await waitFor(() => messagesSent().length >= 4);
+    await waitFor(() => messagesSent().length >= 4, '4 messages sent');
     // Repeated event, nothing new: nothing sent again.
     await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
     await fs.appendFile(transcript, [claudeLine('user', 'u-2', 'Now add a changeset for it.', 10), claudeLine('assistant', 'a-2', 'Added .changeset/lint-rules.md.', 12)].join('\n') + '\n');
     const second = await hook('SessionEnd', claudeInput('SessionEnd', { reason: 'prompt_input_exit' }));
     expect(second).toMatchObject({ exitCode: 0, stdout: '' });
     // Two turns × (user + assistant) × (session + workspace group).
-    await waitFor(() => messagesSent().length >= 8);
+    await waitFor(() => messagesSent().length >= 8, '8 messages sent');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const sent = messagesSent();
     expect(sent).toHaveLength(8);
     expect(sent.filter((message) => message.content.includes('Set up the lint rules'))).toHaveLength(2);
     expect(sent.filter((message) => message.content.includes('Now add a changeset'))).toHaveLength(2);
     expect(new Set(sent.map((message) => `${message.group}\n${message.name}`)).size).toBe(sent.length);
-    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'));
+    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'), 'a delivering drain');
     // The Stop hook returned before the delivery: queueing is all it waited for.
     expect((await runs()).filter((run) => run.event === 'Stop').map((run) => run.outcome)).toEqual(['queued', 'nothing-new']);
 
@@ -400,7 +336,7 @@ describe('Stop and SessionEnd', () => {
     const audited = async () => JSON.parse((await harness(['audit', '--json', '--state-dir', stateDir])).stdout) as { requests: number; entries: Array<{ groupIds: string[]; face: string; operation: string }> };
     // The drainer's tier refresh is audited too (searches); the writes are the hooks' messages.
     const writes = async () => (await audited()).entries.filter((entry) => entry.operation === 'POST /messages');
-    await waitFor(async () => (await writes()).length === posts);
+    await waitFor(async () => (await writes()).length === posts, 'every write audited');
     expect(new Set((await writes()).flatMap((entry) => entry.groupIds))).toEqual(new Set(sent.map((message) => message.group)));
     expect(new Set((await audited()).entries.map((entry) => `${entry.face} ${entry.operation}`))).toEqual(new Set(['rest POST /messages', 'rest POST /search']));
     const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url, '--state-dir', stateDir]);
@@ -422,8 +358,8 @@ describe('Stop and SessionEnd', () => {
     const stop = await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
     expect(stop).toMatchObject({ exitCode: 0, stdout: '' });
     // 20 turns × (user + assistant) × (session + workspace group).
-    await waitFor(() => messagesSent().length >= 80);
-    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'));
+    await waitFor(() => messagesSent().length >= 80, '80 messages sent');
+    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'), 'a delivering drain');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const sent = messagesSent();
     expect(sent).toHaveLength(80);
@@ -433,7 +369,7 @@ describe('Stop and SessionEnd', () => {
     // The older turns count as taken; a new turn is taken by the next Stop, the bound no longer applies.
     await fs.appendFile(transcript, turns(51, 51).join('\n') + '\n');
     await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
-    await waitFor(() => messagesSent().length >= 84);
+    await waitFor(() => messagesSent().length >= 84, '84 messages sent');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(messagesSent()).toHaveLength(84);
     expect(messagesSent().filter((message) => message.content.includes('number 51'))).toHaveLength(4);
@@ -443,7 +379,7 @@ describe('Stop and SessionEnd', () => {
     await install();
     const transcript = path.join(root, 'copilot.jsonl');
     const line = (type: string, id: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id, timestamp: new Date().toISOString(), parentId: null }) + '\n';
-    const stop = () => spawnRun(process.execPath, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(copilotInput('Stop', { stop_hook_active: false })));
+    const stop = () => runNode(test, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(copilotInput('Stop', { stop_hook_active: false })));
     await fs.writeFile(
       transcript,
       line('session.start', 'e0', { sessionId: 'copilot-session-1', version: 1, producer: 'copilot-agent', startTime: new Date().toISOString() }) +
@@ -463,7 +399,7 @@ describe('Stop and SessionEnd', () => {
         line('assistant.turn_end', 'e9', { turnId: '0.1' }),
     );
     expect(await stop()).toMatchObject({ exitCode: 0, stdout: '' });
-    await waitFor(() => messagesSent().length >= 4);
+    await waitFor(() => messagesSent().length >= 4, '4 messages sent');
     expect(await stop()).toMatchObject({ exitCode: 0, stdout: '' });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     // One turn × (user + assistant) × (session + workspace group), its final reply included.
@@ -490,7 +426,7 @@ describe('Stop and SessionEnd', () => {
     );
     const result = await hook('Stop', copilotInput('Stop', { stop_hook_active: false }));
     expect(result).toMatchObject({ exitCode: 0, stdout: '' });
-    await waitFor(() => messagesSent().length >= 2);
+    await waitFor(() => messagesSent().length >= 2, '2 messages sent');
     expect(messagesSent().map((message) => message.content).join('\n')).toContain('Rename the outbox folder to queue.');
   });
 });
@@ -500,15 +436,15 @@ describe('graphiti-harness hook', () => {
     await install();
     await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
     await emulator.idle();
-    const recall = await spawnRun(process.execPath, [harnessBinary, 'hook'], JSON.stringify(copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' })));
+    const recall = await runNode(test, [harnessBinary, 'hook'], JSON.stringify(copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' })));
     expect(recall.exitCode).toBe(0);
     expect(additionalContext(recall)).toContain('We always use pnpm');
     const transcript = path.join(root, 'claude.jsonl');
     await fs.writeFile(transcript, [claudeLine('user', 'u-9', 'Document the hook runner.', 0), claudeLine('assistant', 'a-9', 'Added a README section.', 1)].join('\n') + '\n');
-    const stop = await spawnRun(process.execPath, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(claudeInput('Stop')));
+    const stop = await runNode(test, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(claudeInput('Stop')));
     expect(stop).toMatchObject({ exitCode: 0, stdout: '' });
-    await waitFor(() => messagesSent().some((message) => message.content.includes('Document the hook runner.')));
-    const garbage = await spawnRun(process.execPath, [harnessBinary, 'hook'], 'garbage');
+    await waitFor(() => messagesSent().some((message) => message.content.includes('Document the hook runner.')), 'the Stop turn sent');
+    const garbage = await runNode(test, [harnessBinary, 'hook'], 'garbage');
     expect(garbage).toMatchObject({ exitCode: 0, stdout: '' });
   });
 });

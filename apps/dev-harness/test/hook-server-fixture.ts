@@ -1,12 +1,20 @@
-// What the hook e2e tests share: the built runner, a temporary HOME per test, and stopping the hook
-// servers (of one or more runner builds) a test started. A runner starts its server detached after
-// answering, so one may still be coming up when the test ends: wait a little for one before
-// concluding there is none, and stop until none answer.
-import { execFile, spawn } from 'node:child_process';
+// What the hook e2e tests share: the built runner, a temporary HOME per test, an emulator per test,
+// and stopping the hook servers (of one or more runner builds) a test started. A runner starts its
+// server detached after answering, so one may still be coming up when the test ends: wait a little
+// for one before concluding there is none, and stop until none answer.
+import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers } from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+
+/** apps/dev-harness. */
+export const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The built harness CLI, as users run it. */
+export const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
 export async function stopHookServer(env: NodeJS.ProcessEnv, settleMs = 2_000): Promise<void> {
   const deadline = Date.now() + settleMs;
@@ -22,12 +30,19 @@ export async function stopHookServer(env: NodeJS.ProcessEnv, settleMs = 2_000): 
   }
 }
 
-/** Builds the hooks package and the harness when the runner or the CLI is missing (a test run without turbo's build first). */
-export async function ensureBuilt(packageFolder: string, runner: string): Promise<void> {
-  const build = (cwd: string) => new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd }, (error) => (error ? reject(error) : resolve())));
+const build = (cwd: string) => new Promise<void>((resolve, reject) => execFile('pnpm', ['run', 'build'], { cwd }, (error) => (error ? reject(error) : resolve())));
+
+/** Builds the harness when its CLI is missing (a test run without turbo's build first). */
+export async function ensureHarnessBuilt(): Promise<void> {
+  if (!existsSync(path.join(packageFolder, 'dist', 'bin.js'))) await build(packageFolder);
+}
+
+/** Builds the hooks package and the harness when the runner or the CLI is missing. */
+export async function ensureBuilt(): Promise<void> {
+  const runner = hookRunnerFile();
   // The runner lies in <agent-hooks>/dist/.
   if (!existsSync(runner)) await build(path.dirname(path.dirname(runner)));
-  if (!existsSync(path.join(packageFolder, 'dist', 'bin.js'))) await build(packageFolder);
+  await ensureHarnessBuilt();
 }
 
 export interface HookTestHome {
@@ -50,22 +65,23 @@ export async function temporaryHookHome(prefix: string): Promise<HookTestHome> {
   return { root, home, stateDir: path.join(root, 'state'), workspace, env };
 }
 
-export interface ProcessRun {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
+export interface HookTest extends HookTestHome {
+  /** This test's own emulator (processing delay 1 ms), reached over HTTP. */
+  readonly emulator: RunningEmulator;
 }
 
-/** Runs `command` to its end with `stdin`, in `cwd`, with exactly `env`. */
-export function runProcess(command: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ProcessRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+/** What each hook e2e test starts with: its emulator and a fresh temporary HOME. */
+export async function startHookTest(prefix: string): Promise<HookTest> {
+  const emulator = await startEmulator({ processingDelayMs: 1 });
+  return { ...(await temporaryHookHome(prefix)), emulator };
+}
+
+/** Stops the test's hook servers and its emulator, then removes its folder. */
+export async function endHookTest(test: HookTest): Promise<void> {
+  // Each test's HOME and config folder get their own hook server: stop it with the test.
+  await stopHookServer(test.env);
+  await test.emulator.close();
+  // A detached drainer may still be writing; give it a moment, then remove everything.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await fs.rm(test.root, { recursive: true, force: true });
 }

@@ -5,33 +5,18 @@ import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hookServerPlace, hookServerStatus, runnerBuild, runningHookServers, type HookServerPlace, type HookServerStatus } from '@graphiti-memory/agent-hooks';
+import { hookServerPlace, hookServerStatus, processAlive, runnerBuild, runningHookServers, waitUntilGone, type HookServerPlace, type HookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
+import { additionalContext, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, waitForValue, type LoggedRun, type ProcessRun } from './hook-processes.js';
+import { endHookTest, ensureBuilt, startHookTest, stopHookServer, type HookTest } from './hook-server-fixture.js';
 
-const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runner = hookRunnerFile();
 const dist = path.dirname(runner);
-const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
-interface Run {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-interface LoggedRun {
-  readonly event: string;
-  readonly outcome: string;
-  readonly via?: string;
-  readonly detail?: string;
-  readonly build?: string;
-}
-
+let test: HookTest;
 let emulator: RunningEmulator;
 let root: string;
 let stateDir: string;
@@ -41,78 +26,32 @@ let place: HookServerPlace;
 /** The build of dist/hook-runner.cjs. */
 let build: string;
 
-function spawnRun(args: readonly string[], stdin: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...args], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
-
 const prompt = (text = 'Which package manager do we use here?'): string =>
   JSON.stringify({ session_id: 'session-1', transcript_path: path.join(root, 'none.jsonl'), cwd: workspace, hook_event_name: 'UserPromptSubmit', prompt: text });
 
-function hook(stdin = prompt(), script = runner): Promise<Run> {
-  return spawnRun([script, '--event', 'UserPromptSubmit'], stdin);
+function hook(stdin = prompt(), script = runner): Promise<ProcessRun> {
+  return runNode(test, [script, '--event', 'UserPromptSubmit'], stdin);
 }
 
-async function loggedRuns(): Promise<LoggedRun[]> {
-  const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LoggedRun);
-}
+const loggedRuns = (): Promise<LoggedRun[]> => readLoggedRuns(stateDir);
 
 async function lastRun(): Promise<LoggedRun | undefined> {
   return (await loggedRuns()).at(-1);
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** The running server of `of` (default: dist's build), once it answers. */
 function serverUp(of = build): Promise<HookServerStatus & { running: true }> {
-  return waitFor(async () => {
+  return waitForValue(async () => {
     const status = await hookServerStatus(env, of);
     return status.running ? status : undefined;
   }, `a hook server of build ${of}`);
 }
 
-function serverDown(of = build): Promise<true> {
-  return waitFor(async () => ((await hookServerStatus(env, of)).running ? undefined : true), `the hook server of build ${of} to leave`);
+function serverDown(of = build): Promise<void> {
+  return waitFor(async () => !(await hookServerStatus(env, of)).running, `the hook server of build ${of} to leave`);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function additionalContext(run: Run): string {
-  return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-}
-
-async function harness(args: readonly string[]): Promise<Run> {
-  const result = await spawnRun([harnessBinary, ...args], '');
-  expect(result.exitCode, result.stderr).toBe(0);
-  return result;
-}
+const harness = (args: readonly string[]): Promise<ProcessRun> => harnessSucceeds(test, args);
 
 const OTHER_BUILD = '0123456789ab';
 
@@ -148,31 +87,26 @@ async function otherBuild(build: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await ensureBuilt(packageFolder, runner);
+  await ensureBuilt();
   const built = runnerBuild(runner);
   if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
   build = built;
 }, 300_000);
 
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1 });
-  ({ root, stateDir, workspace, env } = await temporaryHookHome('hook-server-'));
+  test = await startHookTest('hook-server-');
+  ({ emulator, root, stateDir, workspace, env } = test);
   const found = hookServerPlace(env, build);
   if (found === undefined) throw new Error('no private folder for the hook server');
   place = found;
 });
 
-afterEach(async () => {
-  await stopHookServer(env);
-  await emulator.close();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await fs.rm(root, { recursive: true, force: true });
-});
+afterEach(() => endHookTest(test));
 
 describe('the hook server', { timeout: 60_000 }, () => {
   it('is started by the first event (answered in-process) and serves the next; status shows it', async () => {
     const server = await warmServer();
-    expect(alive(server.pid)).toBe(true);
+    expect(processAlive(server.pid)).toBe(true);
     if (process.platform !== 'win32') {
       expect((await fs.stat(place.socket)).mode & 0o777).toBe(0o600);
       expect((await fs.stat(path.dirname(place.socket))).mode & 0o777).toBe(0o700);
@@ -188,7 +122,7 @@ describe('the hook server', { timeout: 60_000 }, () => {
   it('killed with SIGKILL: the next event still answers (in-process) and a new server takes over', async () => {
     const server = await warmServer();
     process.kill(server.pid, 'SIGKILL');
-    await waitFor(async () => (alive(server.pid) ? undefined : true), 'the killed server to be gone');
+    expect(await waitUntilGone([server.pid], 20_000), 'the killed server to be gone').toBe(true);
     const after = await hook();
     expect(after.exitCode).toBe(0);
     expect(additionalContext(after)).toContain('We always use pnpm');
@@ -203,7 +137,7 @@ describe('the hook server', { timeout: 60_000 }, () => {
     await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
     const servers = [0, 1, 2].map(() => spawn(process.execPath, [runner, '--serve'], { env, stdio: 'ignore' }));
     // Two leave on their own; the one left is the one that answers.
-    await waitFor(async () => (servers.filter((child) => child.exitCode === null && child.signalCode === null).length === 1 ? true : undefined), 'two of three servers to leave');
+    await waitFor(() => servers.filter((child) => child.exitCode === null && child.signalCode === null).length === 1, 'two of three servers to leave');
     const survivor = servers.find((child) => child.exitCode === null && child.signalCode === null);
     expect((await serverUp()).pid).toBe(survivor?.pid);
   });
@@ -250,7 +184,7 @@ describe('the hook server', { timeout: 60_000 }, () => {
     // A server of this build finds the other build on its socket and leaves, without stopping it.
     const server = spawn(process.execPath, [runner, '--serve'], { env, stdio: 'ignore' });
     expect(await new Promise((resolve) => server.on('exit', resolve))).toBe(0);
-    expect(alive(otherServer.pid)).toBe(true);
+    expect(processAlive(otherServer.pid)).toBe(true);
     expect((await runningHookServers(env)).map((server) => server.pid)).toEqual([otherServer.pid]);
     await hook(prompt(), other);
     expect(await lastRun()).toMatchObject({ via: 'server', build: OTHER_BUILD });
@@ -263,11 +197,11 @@ describe('the hook server', { timeout: 60_000 }, () => {
     const otherServer = await serverUp(OTHER_BUILD);
     const otherPlace = hookServerPlace(env, OTHER_BUILD);
     process.kill(otherServer.pid, 'SIGKILL');
-    await waitFor(async () => (alive(otherServer.pid) ? undefined : true), 'the killed server to be gone');
+    expect(await waitUntilGone([otherServer.pid], 20_000), 'the killed server to be gone').toBe(true);
     expect(existsSync(otherPlace?.info ?? '')).toBe(true);
     await hook();
     await serverUp();
-    await waitFor(async () => (existsSync(otherPlace?.info ?? '') ? undefined : true), "the dead server's info file to be removed");
+    await waitFor(() => !existsSync(otherPlace?.info ?? ''), "the dead server's info file to be removed");
     if (process.platform !== 'win32') expect(existsSync(otherPlace?.socket ?? '')).toBe(false);
   });
 

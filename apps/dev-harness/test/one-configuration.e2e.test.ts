@@ -4,65 +4,34 @@
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runProcess, stopHookServer, temporaryHookHome, type HookTestHome } from './hook-server-fixture.js';
+import { claudeTranscriptLine, messagesSent, runNode, waitFor } from './hook-processes.js';
+import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
-const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runner = hookRunnerFile();
-const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
 let emulator: RunningEmulator;
-let test: HookTestHome;
+let test: HookTest;
 
-const harness = (args: readonly string[]) => runProcess(process.execPath, [harnessBinary, ...args], '', test.env, test.workspace);
-const hook = (event: string, input: Record<string, unknown>) => runProcess(process.execPath, [runner, '--event', event], JSON.stringify(input), test.env, test.workspace);
+const harness = (args: readonly string[]) => runNode(test, [harnessBinary, ...args]);
+const hook = (event: string, input: Record<string, unknown>) => runNode(test, [runner, '--event', event], JSON.stringify(input));
+const writes = () => messagesSent(emulator);
+const transcriptLine = (type: 'user' | 'assistant', uuid: string, text: string): string => claudeTranscriptLine(type, uuid, text, { cwd: test.workspace, sessionId: 'session-1' });
 
-function writes(): Array<{ group: string; name: string; source: string }> {
-  return emulator.requests
-    .filter((request) => request.route === 'messages')
-    .flatMap((request) => {
-      const body = request.body as { group_id: string; messages?: Array<{ name: string; source_description?: string }> };
-      return (body.messages ?? []).map((message) => ({ group: body.group_id, name: message.name, source: message.source_description ?? '' }));
-    });
-}
-
-function transcriptLine(type: 'user' | 'assistant', uuid: string, text: string): string {
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: test.workspace, sessionId: 'session-1', version: '2.0.61', uuid, timestamp: new Date().toISOString() };
-  return JSON.stringify(
-    type === 'user'
-      ? { ...base, type, message: { role: 'user', content: text } }
-      : { ...base, type, message: { id: `msg-${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn' } },
-  );
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-beforeAll(() => ensureBuilt(packageFolder, runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1 });
-  test = await temporaryHookHome('one-configuration-');
+  test = await startHookTest('one-configuration-');
+  emulator = test.emulator;
   // A git repository with a branch and a remote: git metadata would have something to send.
   execFileSync('git', ['init', '-q', '-b', 'main', test.workspace]);
   execFileSync('git', ['-C', test.workspace, 'remote', 'add', 'origin', 'https://github.com/acme/billing.git']);
   const installed = await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', test.stateDir]);
   expect(installed.exitCode, installed.stderr).toBe(0);
 });
-afterEach(async () => {
-  await stopHookServer(test.env);
-  await emulator.close();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await fs.rm(test.root, { recursive: true, force: true });
-});
+afterEach(() => endHookTest(test));
 
 describe('one configuration', () => {
   it('groupIdStrategy: raw in config.json makes the harness and the hooks write the same group, with no git data by default', async () => {
@@ -74,7 +43,7 @@ describe('one configuration', () => {
     const stopped = await hook('Stop', { session_id: 'session-1', transcript_path: transcript, cwd: test.workspace, hook_event_name: 'Stop' });
     expect(stopped.exitCode).toBe(0);
     // One turn × (user + assistant) × (session + workspace group): the groups' batches may arrive apart.
-    await waitFor(() => writes().filter((write) => write.name.includes('turn')).length >= 4);
+    await waitFor(() => writes().filter((write) => write.name.includes('turn')).length >= 4, 'the turn sent to both groups');
     const promotion = writes().find((write) => write.name.includes('promotion'));
     const turns = writes().filter((write) => write.name.includes('turn'));
     expect(promotion, 'the harness promoted').toBeDefined();

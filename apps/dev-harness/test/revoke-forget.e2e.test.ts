@@ -1,100 +1,35 @@
 // Issue 19's "Revoke does not stop" and "Forget is not gone", across tools, with real processes
 // and files: the BUILT dist/hook-runner.cjs (and the hook server and drainer it starts), the
 // harness binary, and the emulator over HTTP, in a temporary HOME.
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { FileMemorySwitches, FileOutbox, sharedStateFiles, stateLayout } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runnerBuild, runningHookServers } from '@graphiti-memory/agent-hooks';
+import { processAlive, runnerBuild, runningHookServers, waitUntilGone } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { ensureBuilt, stopHookServer, temporaryHookHome } from './hook-server-fixture.js';
+import { claudeTranscriptLine, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
+import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
-const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runner = hookRunnerFile();
-const harnessBinary = path.join(packageFolder, 'bin', 'graphiti-harness.js');
 
-interface Run {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-interface LoggedRun {
-  readonly event: string;
-  readonly outcome: string;
-  readonly via?: string;
-  readonly detail?: string;
-}
-
+let test: HookTest;
 let emulator: RunningEmulator;
 let root: string;
 let stateDir: string;
 let workspace: string;
 let env: NodeJS.ProcessEnv;
 
-function spawnRun(args: readonly string[], stdin: string, cwd = workspace): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
-
-function hook(event: string, fields: Record<string, unknown>, folder = workspace): Promise<Run> {
+function hook(event: string, fields: Record<string, unknown>, folder = workspace): Promise<ProcessRun> {
   const input = { session_id: 'claude-session-1', transcript_path: path.join(root, 'claude.jsonl'), cwd: folder, hook_event_name: event, ...fields };
-  return spawnRun([runner, '--event', event], JSON.stringify(input), folder);
+  return runNode(test, [runner, '--event', event], JSON.stringify(input), { cwd: folder });
 }
 
-const prompt = (folder = workspace): Promise<Run> => hook('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }, folder);
-
-async function harness(args: readonly string[]): Promise<Run> {
-  const result = await spawnRun([harnessBinary, ...args], '');
-  expect(result.exitCode, result.stderr).toBe(0);
-  return result;
-}
-
-async function loggedRuns(): Promise<LoggedRun[]> {
-  const text = await fs.readFile(path.join(stateDir, 'hooks', 'runs.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LoggedRun);
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function claudeLine(type: 'user' | 'assistant', uuid: string, text: string, second: number): string {
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: workspace, sessionId: 'claude-session-1', version: '2.0.61', uuid, timestamp: new Date(Date.UTC(2026, 10, 23, 9, 0, second)).toISOString() };
-  return JSON.stringify(
-    type === 'user'
-      ? { ...base, type, message: { role: 'user', content: text } }
-      : { ...base, type, message: { id: `msg-${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn' } },
-  );
-}
+const prompt = (folder = workspace): Promise<ProcessRun> => hook('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }, folder);
+const harness = (args: readonly string[]): Promise<ProcessRun> => harnessSucceeds(test, args);
+const loggedRuns = (): Promise<LoggedRun[]> => readLoggedRuns(stateDir);
+const claudeLine = (type: 'user' | 'assistant', uuid: string, text: string, second: number): string => claudeTranscriptLine(type, uuid, text, { cwd: workspace, second });
 
 const messageRequests = () => emulator.requests.filter((request) => request.route === 'messages');
 const searches = () => emulator.requests.filter((request) => request.route === 'search').length;
@@ -121,19 +56,14 @@ async function queuedNames(): Promise<string[]> {
   }
 }
 
-beforeAll(() => ensureBuilt(packageFolder, runner), 300_000);
+beforeAll(() => ensureBuilt(), 300_000);
 
 beforeEach(async () => {
-  emulator = await startEmulator({ processingDelayMs: 1 });
-  ({ root, stateDir, workspace, env } = await temporaryHookHome('revoke-forget-'));
+  test = await startHookTest('revoke-forget-');
+  ({ emulator, root, stateDir, workspace, env } = test);
 });
 
-afterEach(async () => {
-  await stopHookServer(env);
-  await emulator.close();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await fs.rm(root, { recursive: true, force: true });
-});
+afterEach(() => endHookTest(test));
 
 describe('a revoke recorded in the shared memory switches', { timeout: 60_000 }, () => {
   it('silences the hooks of that workspace at once (hook server included): nothing printed, no request; another workspace still works', async () => {
@@ -176,7 +106,7 @@ describe('the background drainer', { timeout: 60_000 }, () => {
     await queuedWhileGraphitiFails();
     const drainerInfo = JSON.parse(await fs.readFile(sharedStateFiles(stateDir).drainerInfo, 'utf8')) as { pid: number };
     await FileMemorySwitches.inStateFolder(stateDir).mark({ endpoint: emulator.url, switch: 'revoked' }, 'vscode');
-    await waitFor(() => !alive(drainerInfo.pid), 'the drainer to leave', 3_000);
+    expect(await waitUntilGone([drainerInfo.pid], 3_000), 'the drainer to leave').toBe(true);
     expect((await loggedRuns()).filter((run) => run.event === 'drain').at(-1)).toMatchObject({ outcome: 'no-consent' });
     emulator.setFaults({});
     const sendsBefore = messageRequests().length;
@@ -193,11 +123,11 @@ describe('hooks uninstall', { timeout: 60_000 }, () => {
     await waitFor(async () => (await runningHookServers(env)).some((server) => server.build === build), 'the hook server');
     const servers = await runningHookServers(env);
     const drainerInfo = JSON.parse(await fs.readFile(sharedStateFiles(stateDir).drainerInfo, 'utf8')) as { pid: number };
-    expect(alive(drainerInfo.pid)).toBe(true);
+    expect(processAlive(drainerInfo.pid)).toBe(true);
 
     const uninstalled = JSON.parse((await harness(['hooks', 'uninstall', '--json', '--state-dir', stateDir])).stdout) as { revokedEndpoints: string[]; stopped: { servers: number; drainer: boolean } };
     const leftAt = Date.now();
-    await waitFor(() => servers.every((server) => !alive(server.pid)) && !alive(drainerInfo.pid), 'no hook process left', 1_000);
+    expect(await waitUntilGone([...servers.map((server) => server.pid), drainerInfo.pid], 1_000), 'no hook process left').toBe(true);
     expect(Date.now() - leftAt).toBeLessThanOrEqual(1_000);
     expect(await runningHookServers(env)).toEqual([]);
     expect(uninstalled.stopped).toMatchObject({ drainer: true });

@@ -10,6 +10,7 @@ export { LocalTierStore, type NewTierPromotion } from './hook/local-tier-store.j
 export { HOOK_SERVER_PROTOCOL, HOOK_SERVER_VARIABLE, hookServerPlace, type HookServerPlace } from './hook/hook-server-place.js';
 export { hookServerStatus, runningHookServers, type HookServerStatus, type RunningHookServer } from './hook/hook-server-status.js';
 export { readHookStdin } from './hook/hook-stdin.js';
+export { processAlive, waitUntilGone } from './hook/processes-gone.js';
 export { runHook, type HookIo, type HookRunSummary } from './hook/run-hook.js';
 export { runnerBuild } from './hook/runner-build.js';
 export { stopHookProcesses, type StoppedHookProcesses } from './hook/stop-hook-processes.js';

@@ -5,6 +5,7 @@
 import { pingHookServer } from './hook-forward.js';
 import { HOOK_SERVER_PROTOCOL } from './hook-server-place.js';
 import { runningHookServers } from './hook-server-status.js';
+import { waitUntilGone } from './processes-gone.js';
 import { stopDrainer } from './drainer-info.js';
 
 export interface StoppedHookProcesses {
@@ -27,16 +28,6 @@ async function stopServers(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<n
   const servers = await runningHookServers(env);
   // A stop request is honoured by a server of any build or protocol.
   await Promise.all(servers.map((server) => pingHookServer(server, server.build, HOOK_SERVER_PROTOCOL, 'stop', 300)));
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && servers.some((server) => alive(server.pid))) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitUntilGone(servers.map((server) => server.pid), timeoutMs);
   return servers.length;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
