@@ -10,7 +10,7 @@ import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
 import { agentHooksStatus, connectAgents, disconnectAgents, installAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
-import { apiKeyFilePath, userConfigDirectory, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
+import { apiKeyFilePath, readConfigFile, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentHookPlaces } from './agent-hook-places.js';
 
@@ -56,11 +56,7 @@ export class AgentConnection {
       endpoint: settings.endpoint,
       by: CONNECTED_BY,
       now,
-      config: {
-        scopes: settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes],
-        groupIdStrategy: settings.groupIdStrategy,
-        recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes },
-      },
+      config: agentSettings(settings),
       ...(key === undefined ? {} : { apiKey: key }),
     });
     if (connected.keyFile !== undefined) await this.state.set(KEY_FILE_MARK, true);
@@ -96,6 +92,28 @@ export class AgentConnection {
       changed = (await installAgentHooks({ target, home: this.places.home, command: this.#command() })).changed || changed;
     }
     return changed;
+  }
+
+  /**
+   * Mirrors the settings the hooks must share with this window (where turns go, how group ids are
+   * made, how recall searches) into the user config while connected, so what Connect wrote never
+   * goes stale; writes only what differs (the config file is a layer this window reads too).
+   */
+  async syncSettings(settings: MemorySettings): Promise<boolean> {
+    if ((await this.connected()).length === 0) return false;
+    const file = userConfigPath(this.places.environment);
+    const current = await readConfigFile(file);
+    if (!current.ok) return false;
+    const wanted = agentSettings(settings);
+    const values = current.values as Record<string, unknown>;
+    const differs = Object.entries(wanted).some(([key, value]) =>
+      key === 'recall'
+        ? Object.entries(value as Record<string, unknown>).some(([inner, innerValue]) => JSON.stringify((values['recall'] as Record<string, unknown> | undefined)?.[inner]) !== JSON.stringify(innerValue))
+        : JSON.stringify(values[key]) !== JSON.stringify(value),
+    );
+    if (!differs) return false;
+    await updateConfigFile(file, { ...wanted, recall: { ...current.values.recall, ...wanted.recall } });
+    return true;
   }
 
   /** Mirrors a changed API key into the key file while connected (Set / Clear API Key). */
@@ -155,6 +173,16 @@ export class AgentConnection {
     const placed = await runnerCores(path.dirname(this.runnerPath()));
     return (await runnerCores(path.dirname(this.places.bundledRunner))).every((core) => placed.includes(core));
   }
+}
+
+/** What the hooks must share with the extension, in the user config's terms. */
+function agentSettings(settings: MemorySettings) {
+  return {
+    scopes: settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes],
+    groupIdStrategy: settings.groupIdStrategy,
+    includeGitMetadata: settings.includeGitMetadata,
+    recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes },
+  };
 }
 
 async function runnerCores(folder: string): Promise<string[]> {

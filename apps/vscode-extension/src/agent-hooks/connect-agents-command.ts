@@ -52,6 +52,11 @@ export class ConnectAgentsCommands implements Contribution {
       this.keys.onDidChange(() => {
         void this.connection.syncApiKey().catch((error: unknown) => this.#warn('updating the agents key file failed', error));
       }),
+      // What Connect wrote for the hooks follows the settings, never a stale snapshot.
+      this.configuration.onDidChange(() => {
+        if (this.configuration.problems().length > 0) return;
+        void this.connection.syncSettings(this.configuration.current()).catch((error: unknown) => this.#warn('updating the agents settings failed', error));
+      }),
       { dispose: () => clearTimeout(refresh) },
     );
   }

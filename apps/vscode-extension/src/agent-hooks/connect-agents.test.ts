@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FileMemorySwitches } from '@graphiti-memory/memory-node-storage';
 import { describe, expect, it } from 'vitest';
-import { activateExtension, type Harness } from '../test-support/extension-harness.js';
-import { answerInputBoxes, answerMessages, testHost } from '../test-support/vscode-double.js';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
+import { answerInputBoxes, answerMessages, testHost, updateSettings } from '../test-support/vscode-double.js';
 import { AgentConnection } from './agent-connection.js';
 import { CONNECT, DISCONNECT, type AgentCommandResult } from './connect-agents-command.js';
 
@@ -60,6 +60,21 @@ function copilotCommand(file: string, event: string): string {
 }
 
 describe('Connect Copilot Agent and Claude Code', () => {
+  it('keeps what it wrote for the hooks in step with the settings while connected (no stale snapshot), and writes nothing when not connected', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    shipRunner(harness);
+    const { userConfig } = places(harness);
+    updateSettings({ 'graphitiMemory.groupIdStrategy': 'raw' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (fs.existsSync(userConfig)) expect(readJson(userConfig)['groupIdStrategy']).toBeUndefined();
+    answerMessages(CONNECT);
+    expect((await harness.command<AgentCommandResult>('graphitiMemory.connectAgents')).ok).toBe(true);
+    expect(readJson(userConfig)).toMatchObject({ groupIdStrategy: 'raw', recall: { maxFacts: 7, enabled: true } });
+    updateSettings({ 'graphitiMemory.groupIdStrategy': 'hashed', 'graphitiMemory.recall.maxFacts': 4 });
+    await waitFor(() => readJson(userConfig)['groupIdStrategy'] === 'hashed', 5000, 'the user config to follow the setting');
+    expect(readJson(userConfig)).toMatchObject({ recall: { maxFacts: 4, enabled: true } });
+  });
+
   it('asks first, naming the endpoint and what is sent; declining writes nothing', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
