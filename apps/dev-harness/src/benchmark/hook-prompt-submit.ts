@@ -47,7 +47,7 @@ async function measure(rounds: number): Promise<HookPromptSubmitFigures> {
     await fs.mkdir(workspace, { recursive: true });
     const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: root, GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
     place = hookServerPlace(env, build);
-    await updateConfigFile(userConfigPath(env), { enabled: true, endpoint: emulator.url, stateDir, consent: { endpoint: emulator.url, grantedAt: new Date().toISOString(), by: 'bench' } });
+    await updateConfigFile(userConfigPath(env), { enabled: true, endpoint: emulator.url, stateDir, recall: { enabled: true }, consent: { endpoint: emulator.url, grantedAt: new Date().toISOString(), by: 'bench' } });
     const { runHarness } = await import('../cli/program.js');
     await runHarness(
       ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace],
