@@ -51,8 +51,9 @@ async function show(context: CommandContext, raw: RawCommonOptions): Promise<Exi
     : { source: key.source, ...(key.source === 'file' ? { file: apiKeyFilePath(terminal.env) } : key.source === 'env' ? { variable: API_KEY_VARIABLE } : {}) };
   if (!resolution.ok) {
     output.result({ ok: false, precedence: PRECEDENCE, problems: resolution.problems, apiKey });
-    output.error('the configuration is invalid; no command runs until it is fixed:', 'Fix or remove each value named above, then run `graphiti-harness config show` again.');
+    output.error('the configuration is invalid; no command runs until it is fixed:');
     for (const problem of resolution.problems) output.line(`  ${problem}`);
+    output.line('Fix or remove each value named above, then run `graphiti-harness config show` again.');
     return ExitCode.failure;
   }
   const { config } = resolution;
