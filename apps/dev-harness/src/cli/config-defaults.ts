@@ -48,7 +48,7 @@ export async function configureOptions<T extends RawCommonOptions>(
 ): Promise<ConfiguredOptions<T>> {
   const resolution = await resolveConfiguration(raw, environment, sources);
   if (!resolution.ok) {
-    throw new UsageError(`${resolution.message} Fix the file, variable or flag named there (or remove the value), then run the command again; `graphiti-harness config show` lists every value and where it came from.`);
+    throw new UsageError(`${resolution.message} Fix the file, variable or flag named there (or remove the value), then run the command again; \`graphiti-harness config show\` lists every value and where it came from.`);
   }
   const { config } = resolution;
   const configured = (key: ConfigKey): boolean => config.origins[key] !== 'default';
