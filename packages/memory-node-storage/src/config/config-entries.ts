@@ -49,3 +49,8 @@ function sourceOf(configuration: ResolvedMemoryConfig, key: ConfigKey, origin: C
       return 'default';
   }
 }
+
+/** One line per project value not applied: `ignored enabled (/repo/.graphiti-memory.json): why`. */
+export function ignoredLines(configuration: ResolvedMemoryConfig): string[] {
+  return configuration.ignored.map((entry) => `ignored ${entry.key === '*' ? 'the whole file' : entry.key} (${entry.file}): ${entry.why}`);
+}

@@ -4,6 +4,7 @@
 // `server` is VS Code's `serverKind`), plus what only files hold (state folder, user key, consent,
 // transcript filter, brief budget). Bounds are checked by memory-core's own settings schema, so a
 // bad value fails here exactly as it does in VS Code; unknown keys are errors naming the nearest key.
+import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -98,7 +99,13 @@ function keyTreeOf(schema: z.ZodType): KeyTree {
 const SECRET_KEYS = ['apiKey', 'api_key', 'apikey', 'key', 'token', 'password'];
 
 export type ConfigFileRead =
-  | { readonly ok: true; readonly values: ConfigValues; readonly exists: boolean }
+  | {
+      readonly ok: true;
+      readonly values: ConfigValues;
+      readonly exists: boolean;
+      /** sha256 (hex) of the file's content, when read from a file (what project trust compares). */
+      readonly digest?: string;
+    }
   | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
@@ -193,7 +200,13 @@ function parseConfigText(text: string, filePath: string): ConfigFileRead {
   } catch {
     return { ok: false, problems: [`${filePath}: is not valid JSON; fix or delete the file`] };
   }
-  return checkConfigValues(raw, filePath);
+  const checked = checkConfigValues(raw, filePath);
+  return checked.ok ? { ...checked, digest: configDigest(text) } : checked;
+}
+
+/** sha256 (hex) of a config file's content. */
+export function configDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**

@@ -4,7 +4,15 @@
  * scope's key. `resolveMemoryConfig` merges flags > env > project > user > defaults and records
  * where each value came from; `memorySettingsFor` turns the result into memory-core's settings.
  */
-export { apiKeyFilePath, CONFIG_DIRECTORY_VARIABLE, findProjectConfig, PROJECT_CONFIG_FILE_NAME, userConfigDirectory, userConfigPath, type Environment } from './config-paths.js';
+export {
+  apiKeyFilePath,
+  CONFIG_DIRECTORY_VARIABLE,
+  findProjectConfig,
+  lookupProjectConfig,
+  PROJECT_CONFIG_FILE_NAME,
+  type ProjectConfigLookup,
+  type RefusedProjectFile,
+  userConfigDirectory, userConfigPath, type Environment } from './config-paths.js';
 export { API_KEY_VARIABLE, readApiKey, writeApiKeyFile, type ApiKeyRead } from './api-key.js';
 export {
   checkConfigValues,
@@ -21,7 +29,7 @@ export {
   type HookConsent,
   type ServerKind,
 } from './config-file.js';
-export { configurationEntries, configurationLines, type ConfigEntry } from './config-entries.js';
+export { configurationEntries, configurationLines, ignoredLines, type ConfigEntry } from './config-entries.js';
 export { watchConfigFiles, type ConfigFilesWatch } from './config-watcher.js';
 export { memorySettingsFor, type MemorySettingsOverrides } from './memory-settings-for.js';
 export {
@@ -32,6 +40,7 @@ export {
   DEFAULT_RECALL_TIMEOUT_MS,
   resolveMemoryConfig,
   resolveMemoryConfigSync,
+  type IgnoredProjectKey,
   type ConfigKey,
   type ConfigOrigin,
   type ConfigResolution,
@@ -39,4 +48,6 @@ export {
   type ResolveConfigOptions,
   type ResolvedMemoryConfig,
 } from './resolve-config.js';
+export { NARROWING_RULES, wideningReason } from './project-narrowing.js';
+export { readTrustedProjectFiles, readTrustedProjectFilesSync, trustProjectFile, untrustProjectFile, type TrustedProjectFiles } from './project-trust.js';
 export { ensureUserKey, readUserKey, setUserKey } from './user-key.js';

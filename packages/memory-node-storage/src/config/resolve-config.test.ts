@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readApiKey, writeApiKeyFile } from './api-key.js';
 import { updateConfigFile } from './config-file.js';
 import { userConfigPath } from './config-paths.js';
+import { trustProjectFile } from './project-trust.js';
 import { resolveMemoryConfig } from './resolve-config.js';
 import { ensureUserKey, readUserKey, setUserKey } from './user-key.js';
 
@@ -14,9 +15,11 @@ let workspace: string;
 
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'config-test-'));
-  env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
+  env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), GRAPHITI_MEMORY_STATE_DIR: path.join(root, 'state') };
   workspace = path.join(root, 'repo', 'packages', 'app');
   await fs.mkdir(workspace, { recursive: true });
+  // The repository's root: project files are looked up from the workspace up to here.
+  await fs.mkdir(path.join(root, 'repo', '.git'));
 });
 afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
@@ -36,9 +39,10 @@ describe('resolveMemoryConfig', () => {
     expect(resolution.config.files.project).toBeUndefined();
   });
 
-  it('applies flags > env > project > user, the project file found from a subfolder', async () => {
+  it('applies flags > env > project > user, the (trusted) project file found from a subfolder', async () => {
     await writeJson(userConfigPath(env), { enabled: true, endpoint: 'http://user.example:8000', scopes: 'session', recall: { maxFacts: 3, timeoutMs: 400 } });
     await writeJson(path.join(root, 'repo', '.graphiti-memory.json'), { endpoint: 'http://project.example:8000', scopes: ['workspace'], recall: { maxFacts: 5 } });
+    await trustProjectFile(path.join(root, 'state'), path.join(root, 'repo', '.graphiti-memory.json'));
     let resolution = await resolveMemoryConfig({ workspaceFolder: workspace, env });
     expect(resolution.ok && resolution.config).toMatchObject({
       endpoint: 'http://project.example:8000',

@@ -1,7 +1,8 @@
 // One configuration from every source, in this order of precedence: command-line flags >
 // environment > project `.graphiti-memory.json` > user `config.json` > defaults. Consent, the user
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
-// consent or move where memory is kept.
+// consent or move where memory is kept. An untrusted project file may only narrow what is sent
+// (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
 import { DEFAULT_SETTINGS, normaliseEndpoint, type GroupIdStrategy, type IngestScopeSetting, type RecallScopeSetting } from '@graphiti-memory/memory-core';
 import {
   checkConfigValues,
@@ -14,7 +15,10 @@ import {
   type HookConsent,
   type ServerKind,
 } from './config-file.js';
-import { findProjectConfig, userConfigPath, type Environment } from './config-paths.js';
+import { lookupProjectConfig, userConfigPath, type Environment, type RefusedProjectFile } from './config-paths.js';
+import { wideningReason } from './project-narrowing.js';
+import { readTrustedProjectFiles, readTrustedProjectFilesSync, type TrustedProjectFiles } from './project-trust.js';
+import { defaultStateDirectory, STATE_DIRECTORY_VARIABLE } from '../state/state-layout.js';
 
 export const CONFIG_ENVIRONMENT_VARIABLES = {
   enabled: 'GRAPHITI_MEMORY_ENABLED',
@@ -90,6 +94,13 @@ export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   stateDir: undefined,
 };
 
+/** A project file's value that was not applied (or a project file not read: `key` is `*`), and why. */
+export interface IgnoredProjectKey {
+  readonly file: string;
+  readonly key: string;
+  readonly why: string;
+}
+
 export interface ResolvedMemoryConfig {
   /** Every value in force. */
   readonly settings: ConfigSettings;
@@ -97,6 +108,10 @@ export interface ResolvedMemoryConfig {
   readonly origins: Readonly<Record<ConfigKey, ConfigOrigin>>;
   /** The user file's path (whether or not it exists) and the project file found, if any. */
   readonly files: { readonly user: string; readonly project: string | undefined };
+  /** Whether the user trusts the project file's current content (`config trust`): then it may widen too. */
+  readonly projectTrusted: boolean;
+  /** What of the project file was not applied, and why; empty when nothing was ignored. */
+  readonly ignored: readonly IgnoredProjectKey[];
   readonly userKey: string | undefined;
   /** From the user config only. */
   readonly consent: HookConsent | undefined;
@@ -136,30 +151,50 @@ export interface ResolveConfigOptions {
 interface SourceReads {
   readonly user: ConfigFileRead;
   readonly project: ConfigFileRead | undefined;
+  readonly trusted: TrustedProjectFiles;
+}
+
+interface SourceFiles {
+  readonly userFile: string;
+  readonly projectFile: string | undefined;
+  readonly refused: readonly RefusedProjectFile[];
 }
 
 export async function resolveMemoryConfig(options: ResolveConfigOptions): Promise<ConfigResolution> {
-  const { userFile, projectFile } = filesOf(options);
-  if (options.sources === 'flags') return merge(options, userFile, undefined, { user: EMPTY, project: undefined });
-  const [user, project] = await Promise.all([readConfigFile(userFile), projectFile === undefined ? undefined : readConfigFile(projectFile)]);
-  return merge(options, userFile, projectFile, { user, project });
+  const files = filesOf(options);
+  if (options.sources === 'flags') return merge(options, files, { user: EMPTY, project: undefined, trusted: {} });
+  const [user, project] = await Promise.all([readConfigFile(files.userFile), files.projectFile === undefined ? undefined : readConfigFile(files.projectFile)]);
+  const trusted = files.projectFile === undefined ? {} : await readTrustedProjectFiles(trustFolder(options, user));
+  return merge(options, files, { user, project, trusted });
 }
 
-/** `resolveMemoryConfig`, synchronously (two small files): for VS Code's synchronous `SettingsSource.read()`. */
+/** `resolveMemoryConfig`, synchronously (small files): for VS Code's synchronous `SettingsSource.read()`. */
 export function resolveMemoryConfigSync(options: ResolveConfigOptions): ConfigResolution {
-  const { userFile, projectFile } = filesOf(options);
-  if (options.sources === 'flags') return merge(options, userFile, undefined, { user: EMPTY, project: undefined });
-  return merge(options, userFile, projectFile, { user: readConfigFileSync(userFile), project: projectFile === undefined ? undefined : readConfigFileSync(projectFile) });
+  const files = filesOf(options);
+  if (options.sources === 'flags') return merge(options, files, { user: EMPTY, project: undefined, trusted: {} });
+  const user = readConfigFileSync(files.userFile);
+  const project = files.projectFile === undefined ? undefined : readConfigFileSync(files.projectFile);
+  const trusted = files.projectFile === undefined ? {} : readTrustedProjectFilesSync(trustFolder(options, user));
+  return merge(options, files, { user, project, trusted });
 }
 
 const EMPTY: ConfigFileRead = { ok: true, values: {}, exists: false };
 
-function filesOf(options: ResolveConfigOptions): { userFile: string; projectFile: string | undefined } {
+function filesOf(options: ResolveConfigOptions): SourceFiles {
   const env = options.env ?? process.env;
-  return { userFile: userConfigPath(env), projectFile: options.sources === 'flags' || options.workspaceFolder === undefined ? undefined : findProjectConfig(options.workspaceFolder) };
+  const lookup = options.sources === 'flags' || options.workspaceFolder === undefined ? { file: undefined, refused: [] } : lookupProjectConfig(options.workspaceFolder);
+  return { userFile: userConfigPath(env), projectFile: lookup.file, refused: lookup.refused };
 }
 
-function merge(options: ResolveConfigOptions, userFile: string, projectFile: string | undefined, reads: SourceReads): ConfigResolution {
+/** The state folder that holds the user's trust: from the user's own sources only (flag, variable, user file). */
+function trustFolder(options: ResolveConfigOptions, user: ConfigFileRead): string {
+  const fromEnvironment = (options.env ?? process.env)[STATE_DIRECTORY_VARIABLE]?.trim();
+  const fromUser = user.ok ? user.values.stateDir?.trim() : undefined;
+  return options.flags?.stateDir ?? (fromEnvironment === '' ? undefined : fromEnvironment) ?? (fromUser === '' ? undefined : fromUser) ?? defaultStateDirectory();
+}
+
+function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: SourceReads): ConfigResolution {
+  const { userFile, projectFile } = sourceFiles;
   const { user, project } = reads;
   const fromEnvironment = options.sources === 'flags' ? EMPTY : environmentValues(options.env ?? process.env);
   const flags = options.flags === undefined ? undefined : checkConfigValues(options.flags, 'command line', options.flagNames);
@@ -168,9 +203,14 @@ function merge(options: ResolveConfigOptions, userFile: string, projectFile: str
     return { ok: false, problems, message: `Graphiti Memory's configuration is invalid: ${problems.join('; ')}.` };
   }
   const userValues = user.ok ? user.values : {};
+  const ignored: IgnoredProjectKey[] = sourceFiles.refused.map(({ file, why }) => ({ file, key: '*', why }));
+  const projectValues = project?.ok === true ? project.values : {};
+  const trustedDigest = projectFile === undefined ? undefined : reads.trusted[projectFile];
+  const projectTrusted = project?.ok === true && project.digest !== undefined && trustedDigest === project.digest;
+  if (projectFile !== undefined) ignored.push(...userOnlyKeysOf(projectFile, projectValues));
   const layers: Array<[ConfigOrigin, ConfigValues]> = [
     ['user', userValues],
-    ['project', project?.ok === true ? withoutUserOnlyKeys(project.values) : {}],
+    ['project', withoutUserOnlyKeys(projectValues)],
     ['env', fromEnvironment.ok ? fromEnvironment.values : {}],
     ['flag', flags?.ok === true ? flags.values : {}],
   ];
@@ -181,6 +221,14 @@ function merge(options: ResolveConfigOptions, userFile: string, projectFile: str
     const flat = flatten({ ...settingValues, ...(values.scopes === undefined ? {} : { scopes: ingestScopesOf(values.scopes) }) });
     for (const [key, value] of Object.entries(flat)) {
       if (value === undefined) continue;
+      if (origin === 'project' && projectFile !== undefined && !projectTrusted) {
+        const why = wideningReason(key, comparable(key, value), comparable(key, merged[key]));
+        if (why !== undefined) {
+          const lapsed = trustedDigest !== undefined ? 'the file changed since you trusted it; ' : '';
+          ignored.push({ file: projectFile, key, why: `${lapsed}${why}; ignored until you trust this file (\`graphiti-harness config trust ${projectFile}\`)` });
+          continue;
+        }
+      }
       merged[key] = value;
       origins[key] = origin;
     }
@@ -195,6 +243,8 @@ function merge(options: ResolveConfigOptions, userFile: string, projectFile: str
       settings,
       origins: origins as Record<ConfigKey, ConfigOrigin>,
       files: { user: userFile, project: projectFile },
+      projectTrusted,
+      ignored,
       userKey: userValues.userKey,
       consent: userValues.consent,
       enabled: settings.enabled,
@@ -233,6 +283,17 @@ function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
     else nested[head] = { ...(nested[head] as object | undefined), [child]: value };
   }
   return nested;
+}
+
+/** Endpoints compare normalised (`http://h:8000/` is `http://h:8000`). */
+function comparable(key: string, value: unknown): unknown {
+  return key === 'endpoint' && typeof value === 'string' ? (normaliseEndpoint(value) ?? value) : value;
+}
+
+/** Each user-only key a project file holds, named (trusted or not, it is never applied). */
+function userOnlyKeysOf(file: string, values: ConfigValues): IgnoredProjectKey[] {
+  const keys = (['consent', 'userKey', 'stateDir'] as const).filter((key) => values[key] !== undefined);
+  return keys.map((key) => ({ file, key, why: 'only the user config.json may set it' }));
 }
 
 /** Consent, the user key and the state folder are the user's, never a repository's. */

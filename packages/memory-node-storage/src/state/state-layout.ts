@@ -45,6 +45,8 @@ export interface SharedStateFiles {
   readonly hooksDirectory: string;
   /** What the user switched off, machine-wide (`FileMemorySwitches`): read by every hook event. */
   readonly memorySwitches: string;
+  /** Project config files the user trusted (`config trust`): path → sha256 of the content trusted. */
+  readonly trustedProjectFiles: string;
   /** The background drainer's lock target (one drainer per state folder). */
   readonly drainerLock: string;
   /** Who holds the drainer lock (pid, since): how a revoke, an uninstall or a forget finds it to stop it. */
@@ -79,6 +81,7 @@ export function sharedStateFiles(stateDirectory: string): SharedStateFiles {
     tierDirectory: path.join(root, 'tier'),
     hooksDirectory: path.join(root, 'hooks'),
     memorySwitches: path.join(root, 'memory-switches.json'),
+    trustedProjectFiles: path.join(root, 'trusted-project-files.json'),
     drainerLock: path.join(root, 'hooks', 'drainer'),
     drainerInfo: path.join(root, 'hooks', 'drainer.json'),
   };

@@ -1,0 +1,91 @@
+// What a repository's `.graphiti-memory.json` may do without the user's trust: only narrow what is
+// sent (memory off, fewer scopes, a stricter filter, lower budgets and timeouts). One rule per key
+// says how to compare a project value with the value below it (defaults and the user file); a value
+// that would widen it is ignored until the user trusts that exact file (`config trust`).
+import type { ConfigKey } from './resolve-config.js';
+
+type Rule =
+  /** Only `false` narrows (memory, recall, capture off). */
+  | 'only-false'
+  /** Only `true` narrows (`autoPromote.review`: ask before promoting). */
+  | 'only-true'
+  /** Only a value at or below the one below it (timeouts, budgets, sizes). */
+  | 'at-most'
+  /** Only a subset of the scopes below. */
+  | 'ingest-subset'
+  | 'recall-subset'
+  /** Only `hashed` ids (`raw` puts paths and the user key into group ids). */
+  | 'only-hashed'
+  /** Only a preset that keeps no more than the one below. */
+  | 'stricter-filter'
+  /** Never from an untrusted project file (where memory goes, or is kept). */
+  | 'never';
+
+export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
+  enabled: 'only-false',
+  endpoint: 'never',
+  server: 'never',
+  timeoutMs: 'at-most',
+  maxBatchSize: 'at-most',
+  maxQueueSize: 'at-most',
+  maxMessageChars: 'at-most',
+  maxAttempts: 'at-most',
+  maxAgeHours: 'at-most',
+  scopes: 'ingest-subset',
+  groupIdStrategy: 'only-hashed',
+  includeGitMetadata: 'only-false',
+  includeSystemMessages: 'only-false',
+  'autoPromote.enabled': 'only-false',
+  'autoPromote.review': 'only-true',
+  'recall.enabled': 'only-false',
+  'recall.timeoutMs': 'at-most',
+  'recall.maxFacts': 'at-most',
+  'recall.scopes': 'recall-subset',
+  'capture.vscodeChat': 'only-false',
+  'capture.claudeCode': 'only-false',
+  'capture.backfillTurns': 'at-most',
+  filter: 'stricter-filter',
+  'brief.budget': 'at-most',
+  stateDir: 'never',
+};
+
+const INGEST_SCOPES: Readonly<Record<string, readonly string[]>> = { session: ['session'], workspace: ['workspace'], both: ['session', 'workspace'] };
+// `auto` may reach more than `both`; `all` adds the user scope.
+const RECALL_SCOPES: Readonly<Record<string, readonly string[]>> = { ...INGEST_SCOPES, auto: ['session', 'workspace', 'auto'], all: ['session', 'workspace', 'auto', 'user'] };
+/** How much of a transcript each preset keeps, least first (`undefined` is the reader's default, `compact`). */
+const FILTER_ORDER = ['conversation', 'compact', 'full'];
+
+/**
+ * Why a project value widens the one below it, or `undefined` when it only narrows it (or equals
+ * it). `key` is a dotted key of the settings.
+ */
+export function wideningReason(key: string, value: unknown, below: unknown): string | undefined {
+  const rule = (NARROWING_RULES as Readonly<Record<string, Rule>>)[key];
+  if (rule === undefined || Object.is(value, below)) return undefined;
+  switch (rule) {
+    case 'only-false':
+      return value === false ? undefined : 'a project file may only set it to false';
+    case 'only-true':
+      return value === true ? undefined : 'a project file may only set it to true';
+    case 'at-most':
+      return typeof value === 'number' && typeof below === 'number' && value <= below ? undefined : `a project file may only lower it (below: ${String(below)})`;
+    case 'ingest-subset':
+      return subset(INGEST_SCOPES, value, below) ? undefined : `a project file may only drop scopes (below: ${String(below)})`;
+    case 'recall-subset':
+      return subset(RECALL_SCOPES, value, below) ? undefined : `a project file may only drop scopes (below: ${String(below)})`;
+    case 'only-hashed':
+      return value === 'hashed' ? undefined : 'a project file may only choose hashed group ids';
+    case 'stricter-filter':
+      return FILTER_ORDER.indexOf(String(value ?? 'compact')) <= FILTER_ORDER.indexOf(String(below ?? 'compact'))
+        ? undefined
+        : `a project file may only choose a stricter filter (below: ${String(below ?? 'compact')})`;
+    case 'never':
+      return 'a project file may not set it';
+  }
+}
+
+function subset(table: Readonly<Record<string, readonly string[]>>, value: unknown, below: unknown): boolean {
+  const wanted = table[String(value)];
+  const allowed = table[String(below)];
+  return wanted !== undefined && allowed !== undefined && wanted.every((scope) => allowed.includes(scope));
+}
