@@ -1,6 +1,6 @@
 // Runs one command body with its options resolved, its resources closed afterwards (bounded, so a
 // hanging server cannot hold the process), and every failure mapped to a message and an exit code.
-import type { ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import type { IgnoredProjectKey, ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { resolveCommonOptions, type CommonOptions, type RawCommonOptions } from './common-options.js';
@@ -52,6 +52,7 @@ export async function runCommand(
       ...(settings.defaultStateDir === undefined ? {} : { defaultStateDir: settings.defaultStateDir }),
     });
     output = new Output(terminal, options.json, options.colorAllowed);
+    warnIgnored(output, configured.configuration.ignored);
     exitCode = await body({ terminal, options, configuration: configured.configuration, output, defer: (cleanup) => cleanups.push(cleanup) });
   } catch (error) {
     exitCode = reportFailure(output, error);
@@ -59,6 +60,15 @@ export async function runCommand(
     await runCleanups(cleanups, output);
   }
   return exitCode;
+}
+
+/** Names, once per command, what of a project file was not applied (never silently dropped). */
+function warnIgnored(output: Output, ignored: readonly IgnoredProjectKey[]): void {
+  const byFile = new Map<string, string[]>();
+  for (const entry of ignored) byFile.set(entry.file, [...(byFile.get(entry.file) ?? []), entry.key === '*' ? 'the whole file' : entry.key]);
+  for (const [file, keys] of byFile) {
+    output.warn(`${file}: ignored ${keys.join(', ')} (a project file may only narrow what is sent; \`graphiti-harness config show\` says why, \`graphiti-harness config trust ${file}\` trusts it)`);
+  }
 }
 
 function reportFailure(output: Output, error: unknown): ExitCode {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { parseMemorySettings } from '@graphiti-memory/memory-core';
-import { memorySettingsFor, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { memorySettingsFor, writeApiKeyFile, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capturedTerminal } from '../test-support/captured-terminal.js';
 import { runCommand } from './command-runner.js';
@@ -22,7 +22,8 @@ beforeEach(async () => {
   [user, project] = await Promise.all([startEmulator({}), startEmulator({})]);
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-config-'));
   workspace = path.join(root, 'repo');
-  await fs.mkdir(workspace);
+  // The repository's root: project files are looked up from the workspace up to here.
+  await fs.mkdir(path.join(workspace, '.git'), { recursive: true });
   env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
   await fs.mkdir(env['GRAPHITI_MEMORY_CONFIG_DIR'] ?? '', { recursive: true });
   await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ endpoint: user.url, stateDir: path.join(root, 'state') }));
@@ -39,6 +40,76 @@ async function health(args: readonly string[] = [], extraEnv: Record<string, str
   return { exitCode, out: terminal.out(), err: terminal.err() };
 }
 
+async function runHarnessIn(args: readonly string[], cwd = workspace) {
+  const terminal = capturedTerminal({ cwd, env });
+  const exitCode = await runHarness(args, { terminal });
+  return { exitCode, out: terminal.out(), err: terminal.err() };
+}
+
+describe('project files the user has not trusted', () => {
+  async function recall(cwd = workspace) {
+    return runHarnessIn(['recall', 'what does the team use for installs', '--scopes', 'workspace', '--json'], cwd);
+  }
+
+  beforeEach(async () => {
+    await writeApiKeyFile('sk-user-key-for-user-endpoint', env);
+  });
+
+  it("recall never sends to a project file's endpoint (nor the user's API key) until the file is trusted; editing it lapses the trust", async () => {
+    const projectFile = path.join(workspace, '.graphiti-memory.json');
+    await fs.writeFile(projectFile, JSON.stringify({ endpoint: project.url, recall: { timeoutMs: 10_000 } }));
+    const untrusted = await recall();
+    expect(untrusted.exitCode, untrusted.err).toBe(0);
+    expect(project.requests).toHaveLength(0);
+    expect(user.requests.some((request) => request.headerNames.includes('authorization') || request.headerNames.includes('x-api-key'))).toBe(true);
+    expect(untrusted.err).toContain(`${projectFile}: ignored endpoint, recall.timeoutMs`);
+
+    const trusted = await runHarnessIn(['config', 'trust', '--json']);
+    expect(trusted.exitCode, trusted.err).toBe(0);
+    expect(JSON.parse(trusted.out)).toMatchObject({ ok: true, file: projectFile, trusted: true, applies: ['endpoint', 'recall.timeoutMs'] });
+    user.clearRequests();
+    expect((await recall()).exitCode).toBe(0);
+    expect(project.requests.length).toBeGreaterThan(0);
+    expect(user.requests).toHaveLength(0);
+
+    // An edit (a pull, a checkout) makes the trust lapse.
+    await fs.writeFile(projectFile, JSON.stringify({ endpoint: project.url }));
+    project.clearRequests();
+    expect((await recall()).exitCode).toBe(0);
+    expect(project.requests).toHaveLength(0);
+    expect(user.requests.length).toBeGreaterThan(0);
+
+    expect((await runHarnessIn(['config', 'trust', projectFile])).exitCode).toBe(0);
+    expect((await runHarnessIn(['config', 'untrust', workspace])).exitCode).toBe(0);
+    user.clearRequests();
+    expect((await recall()).exitCode).toBe(0);
+    expect(project.requests).toHaveLength(0);
+  });
+
+  it("never reads a project file in a parent folder outside the repository, even trusted", async () => {
+    const parentFile = path.join(root, '.graphiti-memory.json');
+    await fs.writeFile(parentFile, JSON.stringify({ endpoint: project.url }));
+    expect((await runHarnessIn(['config', 'trust', parentFile])).exitCode).toBe(0);
+    expect((await recall(path.join(workspace))).exitCode).toBe(0);
+    expect(project.requests).toHaveLength(0);
+    expect(user.requests.length).toBeGreaterThan(0);
+  });
+
+  it('config show lists the ignored keys and why', async () => {
+    const projectFile = path.join(workspace, '.graphiti-memory.json');
+    await fs.writeFile(projectFile, JSON.stringify({ enabled: true, recall: { timeoutMs: 10_000, maxFacts: 3 } }));
+    const shown = await runHarnessIn(['config', 'show', '--json']);
+    expect(shown.exitCode, shown.err).toBe(0);
+    const json = JSON.parse(shown.out) as { projectTrusted: boolean; ignored: { key: string; file: string }[]; values: { key: string; value: unknown; origin: string }[] };
+    expect(json.projectTrusted).toBe(false);
+    expect(json.ignored.map((entry) => entry.key)).toEqual(['enabled', 'recall.timeoutMs']);
+    expect(json.values.find((entry) => entry.key === 'recall.maxFacts')).toMatchObject({ value: 3, origin: 'project' });
+    const human = await runHarnessIn(['config', 'show']);
+    expect(human.out).toContain('(not trusted: it may only narrow what is sent)');
+    expect(human.out).toContain(`ignored recall.timeoutMs (${projectFile}): a project file may only lower it (below: 750)`);
+  });
+});
+
 describe('config files for harness commands', () => {
   it('uses the user config when no flag is given, the project file over it, env over both, and a flag over all', async () => {
     expect((await health()).exitCode).toBe(0);
@@ -46,6 +117,7 @@ describe('config files for harness commands', () => {
     expect(project.requests).toHaveLength(0);
 
     await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ endpoint: project.url }));
+    expect((await runHarnessIn(['config', 'trust'])).exitCode).toBe(0);
     user.clearRequests();
     expect((await health()).exitCode).toBe(0);
     expect(project.requests.some((request) => request.route === 'healthcheck')).toBe(true);

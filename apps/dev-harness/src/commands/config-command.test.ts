@@ -16,6 +16,8 @@ beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'harness-config-show-'));
   workspace = path.join(root, 'repo');
   await fs.mkdir(path.join(workspace, 'sub'), { recursive: true });
+  // The repository's root: project files are looked up from the workspace up to here.
+  await fs.mkdir(path.join(workspace, '.git'));
   env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') };
   userFile = path.join(root, 'config', 'config.json');
   projectFile = path.join(workspace, '.graphiti-memory.json');

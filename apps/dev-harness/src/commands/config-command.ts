@@ -1,8 +1,23 @@
 // `graphiti-harness config show [--json]`: the configuration every command runs with — each value,
 // where it came from (a flag, a variable, the project file, the user file, the default), the files
-// read and their problems. Reads files only; it never contacts an endpoint.
+// read and their problems, and what of the project file was ignored. `config trust [PATH]` /
+// `config untrust [PATH]`: whether a project file may widen what is sent (trust lapses when it
+// changes). Reads and writes files only; never contacts an endpoint.
 import fs from 'node:fs';
-import { API_KEY_VARIABLE, apiKeyFilePath, configurationEntries, configurationLines, readApiKey, type ConfigEntry } from '@graphiti-memory/memory-node-storage';
+import path from 'node:path';
+import {
+  API_KEY_VARIABLE,
+  apiKeyFilePath,
+  configurationEntries,
+  configurationLines,
+  defaultStateDirectory,
+  ignoredLines,
+  PROJECT_CONFIG_FILE_NAME,
+  readApiKey,
+  trustProjectFile,
+  untrustProjectFile,
+  type ConfigEntry,
+} from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -34,6 +49,19 @@ export const registerConfigCommand: CommandRegistrar = (program, run) => {
       // Run without the config layer: a broken file is what this command must show, not fail on.
     ).action((raw: RawCommonOptions) => run(raw, (context) => show(context, raw), { configFiles: false })),
   );
+  for (const [name, description] of [
+    ['trust', 'let a project .graphiti-memory.json widen what is sent (its endpoint, enabled: true, …) until it changes'],
+    ['untrust', 'withdraw that trust: the project file may again only narrow what is sent'],
+  ] as const) {
+    config.addCommand(
+      addCommonOptions(
+        new Command(name)
+          .description(description)
+          .argument('[path]', `the project file, or its folder (default: the ${PROJECT_CONFIG_FILE_NAME} found from --workspace)`)
+          .addHelpText('after', ['', 'Examples:', `  graphiti-harness config ${name}`, `  graphiti-harness config ${name} ../other-repo/${PROJECT_CONFIG_FILE_NAME}`].join('\n')),
+      ).action((file: string | undefined, raw: RawCommonOptions) => run(raw, (context) => trust(context, raw, file, name === 'trust'), { configFiles: false })),
+    );
+  }
   program.addCommand(config);
 };
 
@@ -62,14 +90,64 @@ async function show(context: CommandContext, raw: RawCommonOptions): Promise<Exi
     project: { path: config.files.project ?? null, exists: config.files.project !== undefined },
   };
   const values: ConfigEntry[] = configurationEntries(config);
-  output.result({ ok: true, precedence: PRECEDENCE, files, values, apiKey, problems: [] });
+  output.result({ ok: true, precedence: PRECEDENCE, files, projectTrusted: config.projectTrusted, values, ignored: config.ignored, apiKey, problems: [] });
   output.heading(`Graphiti Memory configuration (${PRECEDENCE})`);
   output.line(`user file:    ${config.files.user}${files.user.exists ? '' : ' (not found)'}`);
-  output.line(`project file: ${config.files.project ?? `none found from ${context.options.workspace} up`}`);
+  const trustNote = config.files.project === undefined ? '' : config.projectTrusted ? ' (trusted)' : ' (not trusted: it may only narrow what is sent)';
+  output.line(`project file: ${config.files.project ?? `none found from ${context.options.workspace} up to its repository root`}${trustNote}`);
   output.line(
     `API key:      ${!key.ok ? `refused: ${key.problem}` : key.source === 'env' ? `from ${API_KEY_VARIABLE}` : key.source === 'file' ? `from ${apiKeyFilePath(terminal.env)}` : 'none'}`,
   );
   output.line();
   for (const line of configurationLines(config)) output.line(line);
+  if (config.ignored.length > 0) {
+    output.line();
+    for (const line of ignoredLines(config)) output.line(line);
+  }
   return ExitCode.ok;
+}
+
+async function trust(context: CommandContext, raw: RawCommonOptions, file: string | undefined, trusting: boolean): Promise<ExitCode> {
+  const { output, terminal } = context;
+  const resolution = await resolveConfiguration(raw, { cwd: terminal.cwd, env: terminal.env });
+  if (!resolution.ok) {
+    output.error(`${resolution.message}`, 'Fix the file named there, then run the command again.');
+    return ExitCode.failure;
+  }
+  const { config } = resolution;
+  const target = file === undefined ? config.files.project : projectFileAt(path.resolve(terminal.cwd, file));
+  if (target === undefined) {
+    output.error(`no ${PROJECT_CONFIG_FILE_NAME} found from ${context.options.workspace} up to its repository root`, 'Name the file: `graphiti-harness config trust PATH`.');
+    return ExitCode.usage;
+  }
+  // The state folder comes from the user's own sources only (a project file cannot set it).
+  const stateDirectory = config.settings.stateDir ?? defaultStateDirectory();
+  if (trusting) {
+    let digest: string;
+    try {
+      digest = await trustProjectFile(stateDirectory, target);
+    } catch (error) {
+      output.error((error as Error).message);
+      return ExitCode.usage;
+    }
+    const widened = config.ignored.filter((entry) => entry.file === target && entry.key !== '*').map((entry) => entry.key);
+    output.result({ ok: true, file: target, trusted: true, sha256: digest, applies: widened });
+    output.line(`trusted ${target} (sha256 ${digest.slice(0, 12)}…); editing it makes the trust lapse.`);
+    if (widened.length > 0) output.line(`now applied: ${widened.join(', ')}`);
+    return ExitCode.ok;
+  }
+  const was = await untrustProjectFile(stateDirectory, target);
+  output.result({ ok: true, file: target, trusted: false, wasTrusted: was });
+  output.line(was ? `no longer trusted: ${target}; it may only narrow what is sent.` : `${target} was not trusted; nothing changed.`);
+  return ExitCode.ok;
+}
+
+/** A folder means its project file. */
+function projectFileAt(resolved: string): string {
+  try {
+    if (fs.statSync(resolved).isDirectory()) return path.join(resolved, PROJECT_CONFIG_FILE_NAME);
+  } catch {
+    // Missing: trustProjectFile names it.
+  }
+  return resolved;
 }
