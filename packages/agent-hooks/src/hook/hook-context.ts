@@ -1,10 +1,11 @@
 // Everything a hook run needs before it may touch the network: the event, the merged config,
 // consent for exactly the configured endpoint, no memory switch that closes this workspace or
 // endpoint (what the user switched off in any tool: memory-switches.json), the API key and the
-// user key. Each miss is an outcome (logged, nothing printed), never an exception.
+// user key. A project file's keys that would widen what is sent are ignored unless trusted (logged once). Each miss is an outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
 import { closedBySwitches, defaultStateDirectory, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { eventWorkspace } from './event-workspace.js';
+import { logIgnoredProjectKeysOnce } from './hook-log.js';
 import { parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
 
@@ -40,6 +41,8 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
   }
   const { config } = resolution;
   const stateDirectory = path.resolve(cwd, config.stateDir ?? defaultStateDirectory());
+  // What a project file could not widen (it is not trusted) is named once, never silently dropped.
+  await logIgnoredProjectKeysOnce(stateDirectory, config.ignored);
   const closed = (outcome: string, detail?: string): HookContextResult => ({
     ok: false,
     outcome,

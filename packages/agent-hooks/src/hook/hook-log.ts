@@ -1,5 +1,6 @@
 // What the hook leaves behind, since it may print nothing: one line per run (time, event,
 // outcome, ms) for `hooks status`, and failures with their error class. Never content.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -54,6 +55,29 @@ export async function appendHookLog(stateDirectory: string, line: string, now = 
     const folder = hookLogFolder(stateDirectory);
     await fs.mkdir(folder, { recursive: true });
     await fs.appendFile(path.join(folder, LOG_FILE), `${now.toISOString()} ${line}\n`);
+  } catch {
+    // As above: the log must not become the failure.
+  }
+}
+
+/** Remembers which ignored project keys hook.log last named, so each change is logged once. */
+const IGNORED_MARK_FILE = 'ignored-project-keys';
+
+/**
+ * Names in hook.log, once per distinct set, what of a project file was not applied (keys, files and
+ * reasons only); nothing when `ignored` is empty or unchanged. Never throws.
+ */
+export async function logIgnoredProjectKeysOnce(stateDirectory: string, ignored: readonly { readonly file: string; readonly key: string; readonly why: string }[], now = new Date()): Promise<void> {
+  if (ignored.length === 0) return;
+  try {
+    const folder = hookLogFolder(stateDirectory);
+    const mark = path.join(folder, IGNORED_MARK_FILE);
+    const digest = createHash('sha256').update(JSON.stringify(ignored)).digest('hex');
+    const previous = await fs.readFile(mark, 'utf8').catch(() => '');
+    if (previous.trim() === digest) return;
+    await fs.mkdir(folder, { recursive: true });
+    for (const entry of ignored) await appendHookLog(stateDirectory, `project-file ignored ${entry.key} in ${entry.file}: ${entry.why}`, now);
+    await fs.writeFile(mark, `${digest}\n`, { mode: 0o600 });
   } catch {
     // As above: the log must not become the failure.
   }
