@@ -60,14 +60,15 @@ describe('VsCodeSettingsSource', () => {
   });
 
   it('lets what the user set in VS Code win over the files, the project file over the user file, and env over both', () => {
-    writeJson(userFile, { endpoint: 'http://user-config.example:8000', recall: { maxFacts: 3, timeoutMs: 400 }, server: 'rest' });
-    writeJson(projectFile, { recall: { maxFacts: 5 } });
+    // An untrusted project file may only narrow: fewer facts than the user file's 5.
+    writeJson(userFile, { endpoint: 'http://user-config.example:8000', recall: { maxFacts: 5, timeoutMs: 400 }, server: 'rest' });
+    writeJson(projectFile, { recall: { maxFacts: 3 } });
     presetSettings({ 'graphitiMemory.recall.timeoutMs': 900 });
     vi.stubEnv('GRAPHITI_MEMORY_SERVER', 'mcp');
     const source = new VsCodeSettingsSource();
     const configuration = new ConfiguredMemorySettings(source);
     disposables.push(configuration);
-    expect(configuration.current()).toMatchObject({ endpoint: 'http://user-config.example:8000', serverKind: 'mcp', recall: { maxFacts: 5, timeoutMs: 900 } });
+    expect(configuration.current()).toMatchObject({ endpoint: 'http://user-config.example:8000', serverKind: 'mcp', recall: { maxFacts: 3, timeoutMs: 900 } });
     const origins = Object.fromEntries(source.effective().settings.map((setting) => [setting.key, setting.origin]));
     expect(origins).toMatchObject({ endpoint: 'user', 'recall.maxFacts': 'project', 'recall.timeoutMs': 'vscode', serverKind: 'env', includeGitMetadata: 'default' });
   });
@@ -91,8 +92,8 @@ describe('VsCodeSettingsSource', () => {
     disposables.push(configuration.onDidChange(() => changes++));
     writeJson(userFile, { recall: { maxFacts: 4 } });
     await waitFor(() => configuration.current().recall.maxFacts === 4, 5000, 'the user file change');
-    writeJson(projectFile, { recall: { maxFacts: 6 } });
-    await waitFor(() => configuration.current().recall.maxFacts === 6, 5000, 'the project file change');
+    writeJson(projectFile, { recall: { maxFacts: 2 } });
+    await waitFor(() => configuration.current().recall.maxFacts === 2, 5000, 'the project file change');
     const before = changes;
     updateSettings({ 'graphitiMemory.recall.maxFacts': 9 });
     expect(changes).toBe(before + 1);
