@@ -73,6 +73,24 @@ describe('without consent or config', () => {
     expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'disabled' });
   });
 
+  it("stays silent when the user turned memory off and a repository's untrusted project file says enabled: true; hook.log names the key once", async () => {
+    await install();
+    const userFile = path.join(root, 'config', 'config.json');
+    const user = JSON.parse(await fs.readFile(userFile, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(userFile, JSON.stringify({ ...user, enabled: false }));
+    const projectFile = path.join(workspace, '.graphiti-memory.json');
+    await fs.writeFile(projectFile, JSON.stringify({ enabled: true, recall: { enabled: true } }));
+    for (let run = 0; run < 2; run++) {
+      const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+      expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+    }
+    expect(emulator.requests).toHaveLength(0);
+    expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'disabled' });
+    const log = await fs.readFile(path.join(stateDir, 'hooks', 'hook.log'), 'utf8');
+    expect(log.match(new RegExp(`project-file ignored enabled in ${projectFile.replace(/[.\\/]/g, '\\$&')}`, 'g'))).toHaveLength(1);
+    expect(log).not.toContain('which package manager');
+  });
+
   it('does not send to an endpoint other than the one consented to', async () => {
     await install();
     const other = await startEmulator({});
