@@ -95,6 +95,18 @@ describe('project files the user has not trusted', () => {
     expect(user.requests.length).toBeGreaterThan(0);
   });
 
+  it('hooks status names what the hooks ignore of the project file', async () => {
+    const projectFile = path.join(workspace, '.graphiti-memory.json');
+    await fs.writeFile(projectFile, JSON.stringify({ enabled: true, groupIdStrategy: 'raw' }));
+    const terminal = capturedTerminal({ cwd: workspace, env: { ...env, HOME: root } });
+    expect(await runHarness(['hooks', 'status', '--json'], { terminal }), terminal.err()).toBe(0);
+    const json = JSON.parse(terminal.out()) as { ignored: { key: string; file: string }[] };
+    expect(json.ignored.map((entry) => [entry.key, entry.file])).toEqual([
+      ['enabled', projectFile],
+      ['groupIdStrategy', projectFile],
+    ]);
+  });
+
   it('config show lists the ignored keys and why', async () => {
     const projectFile = path.join(workspace, '.graphiti-memory.json');
     await fs.writeFile(projectFile, JSON.stringify({ enabled: true, recall: { timeoutMs: 10_000, maxFacts: 3 } }));

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMemorySwitches, readConfigFile, sharedStateDirectory, type MemorySwitchesRead, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, readConfigFile, resolveMemoryConfig, sharedStateDirectory, type MemorySwitchesRead, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -185,6 +185,9 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const switchesFile = FileMemorySwitches.inStateFolder(stateDir);
   const [runs, server, servers, switches] = await Promise.all([readHookRuns(stateDir, 10), hookServerStatus(terminal.env, build), runningHookServers(terminal.env), switchesFile.read()]);
   const otherServers = servers.filter((running) => running.build !== build);
+  // What the workspace's project file could not widen (not trusted): the hooks ignore it too.
+  const resolution = await resolveMemoryConfig({ workspaceFolder: context.options.workspace, env: terminal.env });
+  const ignored = resolution.ok ? resolution.config.ignored : [];
   output.result({
     ok: true,
     installed,
@@ -193,6 +196,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
     switches: switches.ok ? switches.switches : { problem: switches.problem },
     server,
     otherServers,
+    ignored,
     runs,
   });
   for (const entry of installed) {
@@ -202,6 +206,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
   output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
   for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);
+  for (const entry of ignored) output.line(`project file: ignored ${entry.key === '*' ? 'the whole file' : entry.key} (${entry.file}): ${entry.why}`);
   output.line(
     server.running
       ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
