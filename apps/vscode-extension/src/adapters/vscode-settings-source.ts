@@ -23,6 +23,7 @@ import {
   type ConfigEntry,
   type ConfigKey,
   type ConfigOrigin,
+  type IgnoredProjectKey,
 } from '@graphiti-memory/memory-node-storage';
 
 /** Every setting the manifest declares under `graphitiMemory.` (package.json is the source of truth). */
@@ -74,6 +75,8 @@ export interface EffectiveSettings {
   readonly files: { readonly user: string; readonly project: string | undefined };
   /** Problems of the config files or variables (memory stays off until they are fixed). */
   readonly problems: readonly string[];
+  /** What of the project file was not applied (it is not trusted and would widen what is sent), and why. */
+  readonly ignored: readonly IgnoredProjectKey[];
 }
 
 @injectable()
@@ -107,6 +110,7 @@ export class VsCodeSettingsSource implements CheckedSettingsSource {
       settings,
       files: resolution.ok ? resolution.config.files : { user: userConfigPath(env), project: undefined },
       problems: resolution.ok ? [] : resolution.problems,
+      ignored: resolution.ok ? resolution.config.ignored : [],
     };
     return values;
   }

@@ -58,6 +58,19 @@ describe('the effective configuration', () => {
     await waitFor(() => harness.dataRequests().some((request) => request.route === 'messages'), 5000, 'the promotion at the configured endpoint');
   });
 
+  it("names what of an untrusted project file was ignored, and does not apply it", async () => {
+    fs.writeFileSync(projectFile, JSON.stringify({ groupIdStrategy: 'raw', recall: { maxFacts: 5 } }));
+    const harness = await activateExtension({ workspaceFolder: workspace });
+    answerMessages(SHOW_CONFIGURATION);
+    const report = await harness.command<StatusReport>('graphitiMemory.showStatus');
+    expect(report.configuration?.ignored.map((entry) => [entry.key, entry.file])).toEqual([['groupIdStrategy', projectFile]]);
+    const byKey = Object.fromEntries((report.configuration?.settings ?? []).map((setting) => [setting.key, setting]));
+    expect(byKey['groupIdStrategy']).toMatchObject({ value: 'hashed', origin: 'default' });
+    expect(byKey['recall.maxFacts']).toMatchObject({ value: 5, origin: 'project' });
+    await waitFor(() => windowRegistry().shownDocuments.length > 0, 5000, 'the configuration document');
+    expect(windowRegistry().shownDocuments[0]?.text).toContain(`# IGNORED groupIdStrategy (${projectFile}): a project file may only choose hashed group ids`);
+  });
+
   it('shows invalid settings naming the file and the misspelt key', async () => {
     fs.writeFileSync(projectFile, JSON.stringify({ recall: { maxFact: 3 } }));
     const harness = await activateExtension({ workspaceFolder: workspace, settings: { 'graphitiMemory.enabled': true }, consented: true });

@@ -78,6 +78,7 @@ export function configurationText(configuration: EffectiveSettings): string {
     `# user file:    ${configuration.files.user}`,
     `# project file: ${configuration.files.project ?? '(none)'}`,
     ...configuration.problems.map((problem) => `# PROBLEM (memory stays off until fixed): ${problem}`),
+    ...configuration.ignored.map((entry) => `# IGNORED ${entry.key === '*' ? 'the whole file' : entry.key} (${entry.file}): ${entry.why}`),
     '',
     ...configuration.settings.map(
       (setting) =>
