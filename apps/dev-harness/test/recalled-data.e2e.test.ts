@@ -78,7 +78,8 @@ describe('recalled text is data', () => {
     expect(context).toMatch(/\n<\/graphiti_memory>$/);
     const folded = context.normalize('NFKC').replace(/\p{Cf}/gu, '');
     expect(folded.match(/<[\s/\\]*graphiti[\s_-]*memory/giu)).toHaveLength(2);
-    expect(context).not.toMatch(/[\u0007\u001b]/);
+    expect(context).not.toContain('\u0007');
+    expect(context).not.toContain('\u001b');
 
     const saved = await allFiles(stateDir);
     for (const shown of [context, saved]) {
@@ -93,7 +94,8 @@ describe('recalled text is data', () => {
     for (const shown of [cached, brief]) {
       expect(shown).not.toContain(GITHUB_TOKEN);
       expect(shown).not.toContain(AWS_KEY);
-      expect(shown).not.toMatch(/[\u0007\u001b]/);
+      expect(shown).not.toContain('\u0007');
+      expect(shown).not.toContain('\u001b');
     }
   });
 
