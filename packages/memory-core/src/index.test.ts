@@ -10,7 +10,7 @@ import * as memoryCore from './index.js';
 const VALUES = [
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS',
   'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
-  'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'INGEST_SCOPE_SETTINGS',
+  'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'guardRecalledFacts', 'INGEST_SCOPE_SETTINGS',
   'InMemoryAuditLog', 'InMemoryDeliveryLedger', 'InMemoryGroupRegistry', 'InMemoryOutbox',
   'InMemoryPendingMemoryStore', 'Ingestion', 'IngestionOptions', 'IngestionService', 'IngestionStorage',
   'Logger', 'MemoryConfiguration', 'MemoryGate', 'MemoryPromotion', 'PROMOTION_KINDS', 'PendingMemoryStore',

@@ -75,6 +75,7 @@ export {
   type PromotionRequest,
 } from './promotion/promotion-service.js';
 export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
+export { guardRecalledFacts } from './recall/recalled-fact-guard.js';
 export {
   RecallService,
   type RecallError,

@@ -66,7 +66,7 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
     telemetry,
     pending,
   );
-  const recall = new DefaultRecallService(gate, configuration, groups, connection, clock, telemetry);
+  const recall = new DefaultRecallService(gate, configuration, groups, connection, clock, telemetry, secretGuard);
   return {
     settingsSource,
     configuration,

@@ -20,12 +20,28 @@ export function formatDay(value: string | null | undefined): string | undefined 
   return new Date(time).toISOString().slice(0, 10);
 }
 
+// Invisible characters (zero-width, bidi controls, BOM, tag characters: Unicode category Cf) could
+// hide a tag from a check yet not from a model; control characters (Cc: ESC, BEL, …) could drive a
+// terminal. Both are dropped; newline and tab survive here, `sanitiseFactText` folds them.
+const INVISIBLE = /\p{Cf}/gu;
+const CONTROL = /[^\P{Cc}\n\t]/gu;
+// Any opening or closing of a memory block or episode tag, after NFKC has folded look-alikes
+// (full-width `＜／`, small-form `﹤`) and angle-bracket look-alikes NFKC keeps: `<`, optional slash or backslash, spaces, `graphiti`, any
+// separator, `memory` / `episode`, in any case.
+const BLOCK_TAG = /[<\u2329\u3008\u27e8](?=[\s/\\]*graphiti[\s_-]*(?:memory|episode))/giu;
+
+/**
+ * Recalled text made safe to show or inject, keeping its lines: look-alike characters folded
+ * (NFKC), invisible and control characters dropped, and every variant of a memory block or episode
+ * tag neutralised (`<` → `‹`) so it can neither close nor open a block.
+ */
+export function neutraliseRecalledText(text: string): string {
+  return text.normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, '').replace(BLOCK_TAG, '‹');
+}
+
 /** Keeps a fact on one line and unable to close or open the surrounding block. */
 export function sanitiseFactText(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/<\/?\s*graphiti_(memory|episode)/gi, (tag) => tag.replace('<', '‹'));
+  return neutraliseRecalledText(text).replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -53,7 +69,9 @@ export function orderByRank(facts: readonly RecalledFact[]): RecalledFact[] {
 
 /** The whole block for the given lines (at least one). */
 export function memoryBlock(lines: readonly string[]): string {
-  return [`<${MEMORY_BLOCK_TAG}>`, MEMORY_BLOCK_PREAMBLE, ...lines, `</${MEMORY_BLOCK_TAG}>`].join('\n');
+  // Every line is neutralised again, so a caller's own line (a brief, a header) cannot break the frame.
+  const body = lines.map(neutraliseRecalledText);
+  return [`<${MEMORY_BLOCK_TAG}>`, MEMORY_BLOCK_PREAMBLE, ...body, `</${MEMORY_BLOCK_TAG}>`].join('\n');
 }
 
 /**

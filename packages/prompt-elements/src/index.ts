@@ -14,6 +14,7 @@ export {
   formatDay,
   formatFactLine,
   memoryBlock,
+  neutraliseRecalledText,
   orderByRank,
   sanitiseFactText,
   type FitLinesOptions,

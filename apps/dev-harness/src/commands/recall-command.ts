@@ -1,6 +1,7 @@
 // `graphiti-harness recall QUERY`: memory-core's recall (concurrent per-scope searches under a
 // deadline, merged, superseded facts dropped) and the `<graphiti_memory>` block a prompt gets.
 import type { MemoryScope, RecalledFact } from '@graphiti-memory/memory-core';
+import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -113,7 +114,8 @@ function printRecall(
   for (const fact of facts) {
     const validity = `${fact.valid_at ?? '?'} → ${fact.invalid_at ?? 'now'}`;
     const mark = fact.superseded === true ? output.colors.yellow(' (superseded)') : '';
-    output.line(`  ${output.colors.dim(`[${fact.scope}]`)} ${fact.fact}${mark} ${output.colors.dim(validity)}`);
+    // Recalled text is data: nothing in it may drive the terminal (escape sequences) or break the block.
+    output.line(`  ${output.colors.dim(`[${fact.scope}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}`);
   }
   if (prompt !== '') {
     output.line();

@@ -123,7 +123,7 @@ async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): P
   const user = groups.find((group) => group.scope === 'user')?.groupId;
   if (workspace === undefined) return;
   try {
-    const refresh = await refreshTier(memory.api, { workspace, ...(user === undefined ? {} : { user }) }, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
+    const refresh = await refreshTier(memory.api, memory.guard, { workspace, ...(user === undefined ? {} : { user }) }, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
     await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.

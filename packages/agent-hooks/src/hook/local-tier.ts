@@ -6,6 +6,7 @@
 import type { FactResult } from '@graphiti-memory/graphiti-client';
 import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
 import {
+  guardRecalledFacts,
   isSuperseded,
   normaliseFactText,
   tokenEstimate,
@@ -13,6 +14,7 @@ import {
   type MemoryScope,
   type PromotionScope,
   type RecalledFact,
+  type SecretGuard,
 } from '@graphiti-memory/memory-core';
 import { fitMemoryLines, formatFactLine, orderByRank, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 
@@ -170,8 +172,16 @@ export interface TierRefresh {
  * group is searched on its own: a search's facts do not say which group they came from, and a
  * fact keeps its scope in the brief (`- [user] …`). Only episodes the product promoted (by name and
  * role, memory-core's rule) count as promotions: a chat turn quoting the markup is not one.
+ * Everything read passes the secret guard before it can reach the tier file or a prompt; what the
+ * guard cannot scan is left out.
  */
-export async function refreshTier(api: GraphitiApi, groups: TierGroups, now: () => Date, signal?: AbortSignal): Promise<TierRefresh> {
+export async function refreshTier(
+  api: GraphitiApi,
+  guard: SecretGuard,
+  groups: TierGroups,
+  now: () => Date,
+  signal?: AbortSignal,
+): Promise<TierRefresh> {
   const startedAt = now();
   const scoped: Array<[PromotionScope, string]> = [['workspace', groups.workspace], ...(groups.user === undefined ? [] : [['user', groups.user] as [PromotionScope, string]])];
   const options = { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
@@ -191,7 +201,16 @@ export async function refreshTier(api: GraphitiApi, groups: TierGroups, now: () 
   });
   const time = now().getTime();
   const facts = interleaved(scoped, searches.map((search) => search.facts.filter((fact) => !isSuperseded(fact, time))));
-  return { groups: scoped.map(([, groupId]) => groupId), facts, promoted, startedAt: startedAt.toISOString() };
+  const [guardedFacts, guardedPromotions] = await Promise.all([
+    guardRecalledFacts(guard, facts),
+    guardRecalledFacts(guard, promoted.map((promotion) => ({ ...promotion, fact: promotion.text }))),
+  ]);
+  return {
+    groups: scoped.map(([, groupId]) => groupId),
+    facts: guardedFacts,
+    promoted: guardedPromotions.map(({ fact, ...promotion }) => ({ ...promotion, text: fact })),
+    startedAt: startedAt.toISOString(),
+  };
 }
 
 /**

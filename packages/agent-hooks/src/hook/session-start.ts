@@ -38,7 +38,7 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
     let refresh: TierRefresh | undefined;
     try {
       const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
-      refresh = await refreshTier(memory.api, { workspace, ...(user === undefined ? {} : { user }) }, now, AbortSignal.timeout(remaining));
+      refresh = await refreshTier(memory.api, memory.guard, { workspace, ...(user === undefined ? {} : { user }) }, now, AbortSignal.timeout(remaining));
       drain = false;
     } catch {
       detail = 'graphiti-unavailable';

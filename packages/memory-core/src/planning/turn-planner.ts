@@ -6,7 +6,7 @@ import { inject, injectable, optional } from 'inversify';
 import { parseDirectives } from '../directives/directive-parser.js';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { APP_NAME, isoTimestamp, turnToMessages } from '../mapping/turn-mapping.js';
-import { formatOwnershipContext } from '../promotion/episode-format.js';
+import { formatOwnershipContext, neutraliseEpisodeTags } from '../promotion/episode-format.js';
 import { PromotionService } from '../promotion/promotion-service.js';
 import {
   Clock,
@@ -102,7 +102,9 @@ export class DefaultTurnPlanner implements TurnPlanner {
       messages.map(async (message) => {
         const result = await this.secretGuard.redact(message.content);
         for (const finding of result.findings) findings += finding.count;
-        return result.text === message.content ? message : { ...message, content: result.text };
+        // Captured text is data: markup quoted in a turn must not read as a product episode later.
+        const content = neutraliseEpisodeTags(result.text);
+        return content === message.content ? message : { ...message, content };
       }),
     );
     if (findings > 0) this.telemetry.emit({ type: 'redacted', findings });

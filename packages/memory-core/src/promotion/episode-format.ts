@@ -113,12 +113,24 @@ function episodeBlock(attributes: Readonly<Record<string, string>>, body: string
   return `<graphiti_episode ${rendered}>\n${body}\n</graphiti_episode>`;
 }
 
+// `<` and its look-alikes (full-width, small-form, angle brackets).
+const TAG_OPENER = /[<\uff1c\ufe64\u2329\u3008\u27e8]/gu;
+// What follows an opener, once look-alikes are folded (NFKC) and invisible characters (Cf: zero-width,
+// bidi controls, BOM) dropped: spaces, a slash or backslash, `graphiti`, a separator, the tag name.
+const TAG_REST = /^[\s/\\]*graphiti[\s_-]*(?:episode|memory)/iu;
+/** Far enough past an opener to see the tag name behind any padding an attacker would use. */
+const TAG_LOOKAHEAD = 64;
+
 /**
- * `<` of any opening or closing episode (or recalled-memory) tag becomes `&lt;`, so text cannot end
- * or nest a block, nor break out of the `<graphiti_memory>` block it is later recalled into.
+ * The opener of any opening or closing episode (or recalled-memory) tag becomes `&lt;`, so text cannot
+ * end or nest a block, nor break out of the `<graphiti_memory>` block it is later recalled into. Every
+ * variant counts: spaces, case, a backslash, zero-width or bidi characters inside, full-width `＜／`.
  */
 export function neutraliseEpisodeTags(text: string): string {
-  return text.replace(/<(?=\s*\/?\s*graphiti_(?:episode|memory))/gi, '&lt;');
+  return text.replace(TAG_OPENER, (opener: string, offset: number) => {
+    const rest = text.slice(offset + opener.length, offset + opener.length + TAG_LOOKAHEAD).normalize('NFKC').replace(/\p{Cf}/gu, '');
+    return TAG_REST.test(rest) ? '&lt;' : opener;
+  });
 }
 
 /**

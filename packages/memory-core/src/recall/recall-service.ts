@@ -11,6 +11,8 @@ import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-sett
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
+import { guardRecalledFacts } from './recalled-fact-guard.js';
+import { SecretGuard } from '../secrets/secret-guard.js';
 
 
 /** How far past the recall deadline a search's own timeout lies (see the search call). */
@@ -81,6 +83,7 @@ export class DefaultRecallService implements RecallService {
     @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
     @inject(Clock) private readonly clock: Clock,
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+    @inject(SecretGuard) private readonly secretGuard: SecretGuard,
   ) {}
 
   async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
@@ -132,7 +135,11 @@ export class DefaultRecallService implements RecallService {
         if ('errorClass' in outcome) errors.push({ scope, errorClass: outcome.errorClass });
         else found.push({ scope, facts: outcome.facts });
       }
-      const facts = mergeFacts(found, { maxFacts, now: this.clock.now(), keepSuperseded: options.keepSuperseded === true });
+      // Recalled text is data: every caller (prompt, terminal, tier) gets it past the secret guard.
+      const facts = await guardRecalledFacts(
+        this.secretGuard,
+        mergeFacts(found, { maxFacts, now: this.clock.now(), keepSuperseded: options.keepSuperseded === true }),
+      );
       // Telemetry counts a late scope as a timeout; the caller shows the facts that did arrive.
       const measured = timedOut ? 'timeout' : facts.length > 0 ? 'hit' : errors.length === groups.length ? 'error' : 'miss';
       const outcome = facts.length > 0 ? 'hit' : timedOut ? 'timeout' : errors.length > 0 ? 'error' : 'miss';
