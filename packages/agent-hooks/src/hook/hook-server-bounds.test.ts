@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pingHookServer } from './hook-forward.js';
+import { forwardHookEvent, pingHookServer } from './hook-forward.js';
 import { HOOK_SERVER_PROTOCOL, hookServerPlace, MAX_REQUEST_BYTES, type HookServerFrame, type HookServerPlace } from './hook-server-place.js';
 import { serveHooks, type HookServerOptions } from './hook-server.js';
 
@@ -94,6 +94,13 @@ describe('a hook server under stalled and oversized clients', { timeout: 30_000 
     await client.closed;
     expect(MAX_REQUEST_BYTES).toBeLessThan(8 * 1024 * 1024);
     expect((await pong()).connections?.oversized).toBe(1);
+  });
+
+  it('a runner with a request past the cap runs it itself at once, without sending it', async () => {
+    await startServer();
+    const request = { kind: 'hook' as const, protocol: HOOK_SERVER_PROTOCOL, build: BUILD, argv: [], stdinText: 'x'.repeat(MAX_REQUEST_BYTES), cwd: root, env: {}, startedAt: Date.now() };
+    expect(await forwardHookEvent(place, request)).toEqual({ kind: 'unavailable' });
+    expect((await pong()).connections).toMatchObject({ oversized: 0, timedOut: 0, refused: 0 });
   });
 
   it('leaves after its idle time while connections that sent nothing are still open', async () => {

@@ -154,23 +154,34 @@ export function forwardedEnvironment(env: NodeJS.ProcessEnv): Record<string, str
   return forwarded;
 }
 
-/** Splits newline-delimited JSON frames off a stream of text; calls `onFrame` per parsed frame. */
+/**
+ * Splits newline-delimited JSON frames off a stream; calls `onFrame` per parsed frame. Returns
+ * false (drop the stream) once an unfinished frame passes `maxBytes` or a frame is not JSON. Chunks
+ * are kept as they came until a newline arrives: a slow large frame is never copied over and over.
+ */
 export function frameReader(onFrame: (frame: unknown) => void, maxBytes: number): (chunk: Buffer | string) => boolean {
-  let buffer = '';
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   return (chunk) => {
-    buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    if (buffer.length > maxBytes) return false;
-    let newline = buffer.indexOf('\n');
+    let rest = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let newline = rest.indexOf(0x0a);
     while (newline >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
+      const line = Buffer.concat([...pending, rest.subarray(0, newline)]).toString('utf8');
+      pending = [];
+      pendingBytes = 0;
+      rest = rest.subarray(newline + 1);
+      if (line.length > maxBytes) return false;
       try {
         onFrame(JSON.parse(line));
       } catch {
         return false;
       }
-      newline = buffer.indexOf('\n');
+      newline = rest.indexOf(0x0a);
     }
-    return true;
+    if (rest.length > 0) {
+      pending.push(rest);
+      pendingBytes += rest.length;
+    }
+    return pendingBytes <= maxBytes;
   };
 }
