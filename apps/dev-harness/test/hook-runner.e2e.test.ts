@@ -307,6 +307,32 @@ describe('pending memories', () => {
     expect(brief).not.toContain('adopt zod');
   });
 
+  it.runIf(process.platform !== 'win32')('keeps the state private after hook runs and harness commands: folders 0700, files 0600', async () => {
+    // A state folder an older version left open to other users is closed by the first run.
+    await fs.mkdir(stateDir, { recursive: true });
+    await fs.chmod(stateDir, 0o755);
+    await install();
+    await hook('SessionStart', claudeInput('SessionStart', { source: 'startup' }));
+    const ingest = await harness(['ingest', await transcriptWithDirective(), '--session', 'directive-2', '--wait', '20', '--json', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    expect(ingest.exitCode, ingest.stderr).toBe(0);
+    await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which settings library do we use?' }));
+    await hook('UserPromptSubmit', '{ not json');
+    const open: string[] = [];
+    const walk = async (folder: string): Promise<void> => {
+      if (((await fs.stat(folder)).mode & 0o777) !== 0o700) open.push(`${path.relative(stateDir, folder) || '.'}/`);
+      for (const entry of await fs.readdir(folder, { withFileTypes: true })) {
+        // proper-lockfile's lock folders exist only while a lock is held.
+        if (entry.name.endsWith('.lock')) continue;
+        const file = path.join(folder, entry.name);
+        if (entry.isDirectory()) await walk(file);
+        else if (((await fs.stat(file)).mode & 0o777) !== 0o600) open.push(path.relative(stateDir, file));
+      }
+    };
+    await walk(stateDir);
+    expect(open).toEqual([]);
+    for (const file of ['hooks/hook.log', 'hooks/runs.jsonl', 'pending-memories.json', 'audit/audit.jsonl']) expect(existsSync(path.join(stateDir, file)), file).toBe(true);
+  });
+
   // Needs the hook composition to bind the shared FilePendingMemoryStore (openMemory does; hook-memory.ts
   // binds none, so a hook's Stop drops review-held directives). Enable when hook runs use openMemory.
   it("a directive in a Stop transcript waits in the shared pending file: `pending list` shows it, SessionStart counts it", async () => {

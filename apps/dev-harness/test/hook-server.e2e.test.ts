@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hookServerPlace, hookServerStatus, processAlive, runnerBuild, runningHookServers, waitUntilGone, type HookServerPlace, type HookServerStatus } from '@graphiti-memory/agent-hooks';
+import { HOOK_SERVER_PROTOCOL, hookServerPlace, hookServerStatus, pingHookServer, processAlive, runnerBuild, runningHookServers, waitUntilGone, type HookServerPlace, type HookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { additionalContext, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, waitForValue, type LoggedRun, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, startHookTest, stopHookServer, type HookTest } from './hook-server-fixture.js';
@@ -234,6 +234,32 @@ describe('the hook server', { timeout: 60_000 }, () => {
     const run = await hook(prompt('What is the deploy process for the billing service?'));
     expect(run).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     expect(await lastRun()).toMatchObject({ outcome: 'missed', detail: 'deadline', via: 'server' });
+  });
+
+  it.runIf(process.platform === 'linux')('200 stalled connections with partial 7 MB frames: the server stays small and serves the next event', async () => {
+    const server = await warmServer();
+    // One 7 MB buffer, a request never finished, written to every connection (not copied per socket).
+    const partial = Buffer.alloc(7 * 1024 * 1024, 'x');
+    partial.write('{"kind":"hook","stdinText":"');
+    const closed = Array.from({ length: 200 }, () =>
+      new Promise<void>((resolve) => {
+        const socket = net.connect(place.socket, () => socket.write(partial));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve());
+      }),
+    );
+    await Promise.all(closed);
+    const answer = await pingHookServer(place, build, HOOK_SERVER_PROTOCOL, 'ping', 2_000);
+    expect(answer).toMatchObject({ kind: 'pong', pid: server.pid });
+    const connections = answer?.kind === 'pong' ? answer.connections : undefined;
+    expect((connections?.refused ?? 0) + (connections?.oversized ?? 0) + (connections?.timedOut ?? 0)).toBe(200);
+    expect(connections?.oversized).toBeGreaterThanOrEqual(1);
+    // The server's peak resident memory, from the kernel.
+    const peak = /VmHWM:\s+(\d+) kB/.exec(await fs.readFile(`/proc/${server.pid}/status`, 'utf8'))?.[1];
+    expect(Number(peak) * 1024).toBeLessThan(150 * 1024 * 1024);
+    const served = await hook();
+    expect(additionalContext(served)).toContain('We always use pnpm');
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server' });
   });
 
   it('garbage on stdin: exit 0, nothing printed, logged as bad input', async () => {

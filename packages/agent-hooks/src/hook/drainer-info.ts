@@ -19,7 +19,7 @@ const STOP_POLL_MS = 50;
 const INFO_WAIT_MS = 500;
 
 export async function writeDrainerInfo(file: string, info: DrainerInfo): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, `${JSON.stringify(info)}\n`, { mode: 0o600 });
 }
 

@@ -46,9 +46,9 @@ export async function readGitRemoteCached(folder: string, stateDirectory: string
   const facts = await readGitFacts(folder);
   if (config !== undefined && mtime !== undefined) {
     try {
-      await fs.mkdir(path.dirname(cacheFile), { recursive: true });
+      await fs.mkdir(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
       const entry: CacheEntry = { configPath: config, configMtimeMs: mtime, remote: facts.remote ?? null };
-      await fs.writeFile(cacheFile, JSON.stringify(entry));
+      await fs.writeFile(cacheFile, JSON.stringify(entry), { mode: 0o600 });
     } catch {
       // Not cached: the next run asks git again.
     }

@@ -61,7 +61,7 @@ export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: N
 /** Runs the drain; returns its outcome. Never throws. */
 export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpen): Promise<{ outcome: string; detail?: string }> {
   const files = sharedStateFiles(context.stateDirectory);
-  await fs.mkdir(files.drainerLock, { recursive: true });
+  await fs.mkdir(files.drainerLock, { recursive: true, mode: 0o700 });
   let release: (() => Promise<void>) | undefined;
   try {
     release = await lockfile.lock(files.drainerLock, { stale: LOCK_STALE_MS, update: LOCK_STALE_MS / 3, retries: 0, realpath: false });

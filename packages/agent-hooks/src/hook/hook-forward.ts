@@ -1,7 +1,7 @@
 // The runner's side of the hook server: hand the event over one local socket and wait for the
 // answer under the runner's own deadline. Node built-ins only (the runner entry imports this).
 import net from 'node:net';
-import { frameReader, type HookServerFrame, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
+import { frameReader, MAX_REQUEST_BYTES, type HookServerFrame, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
 
 export type ForwardResult =
   /** The server answered; its output (maybe empty) is what the hook prints. */
@@ -22,6 +22,9 @@ export const ANSWER_MARGIN_MS = 150;
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export function forwardHookEvent(place: Pick<HookServerPlace, 'socket'>, request: HookServerRequest & { kind: 'hook' }): Promise<ForwardResult> {
+  const line = `${JSON.stringify(request)}\n`;
+  // The server would drop it unread: the runner runs it itself, at once.
+  if (Buffer.byteLength(line, 'utf8') > MAX_REQUEST_BYTES) return Promise.resolve({ kind: 'unavailable' });
   return new Promise((resolve) => {
     let settled = false;
     let accepted = false;
@@ -49,7 +52,7 @@ export function forwardHookEvent(place: Pick<HookServerPlace, 'socket'>, request
       } else if (frame.kind === 'done' && typeof frame.output === 'string') finish({ kind: 'served', output: frame.output });
       else if (frame.kind === 'mismatch') finish({ kind: 'mismatch' });
     }, MAX_ANSWER_BYTES);
-    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on('connect', () => socket.write(line));
     socket.on('data', (chunk: Buffer) => {
       if (!read(chunk)) finish({ kind: 'unavailable' });
     });

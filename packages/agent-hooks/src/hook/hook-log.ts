@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { makePrivateFolder, PRIVATE_FILE_MODE, tightenStateFolder } from '@graphiti-memory/memory-node-storage';
 
 export interface HookRun {
   readonly time: string;
@@ -32,17 +33,19 @@ export function hookLogFolder(stateDirectory: string): string {
 /** Appends a run (and, for failures, a log line); never throws. */
 export async function recordHookRun(stateDirectory: string, run: HookRun): Promise<void> {
   try {
+    // Every run passes here: a state folder an older version left open to others is closed once.
+    await tightenStateFolder(stateDirectory);
     const folder = hookLogFolder(stateDirectory);
-    await fs.mkdir(folder, { recursive: true });
+    await makePrivateFolder(folder);
     const runs = path.join(folder, RUNS_FILE);
-    await fs.appendFile(runs, `${JSON.stringify(run)}\n`);
+    await fs.appendFile(runs, `${JSON.stringify(run)}\n`, { mode: PRIVATE_FILE_MODE });
     if (run.detail !== undefined) {
-      await fs.appendFile(path.join(folder, LOG_FILE), `${run.time} ${run.event} ${run.outcome} ${run.detail}\n`);
+      await fs.appendFile(path.join(folder, LOG_FILE), `${run.time} ${run.event} ${run.outcome} ${run.detail}\n`, { mode: PRIVATE_FILE_MODE });
     }
     const size = (await fs.stat(runs)).size;
     if (size > MAX_RUNS_BYTES) {
       const lines = (await fs.readFile(runs, 'utf8')).split('\n').filter((line) => line !== '');
-      await fs.writeFile(runs, `${lines.slice(-KEEP_RUNS).join('\n')}\n`);
+      await fs.writeFile(runs, `${lines.slice(-KEEP_RUNS).join('\n')}\n`, { mode: PRIVATE_FILE_MODE });
     }
   } catch {
     // The log is a convenience: a read-only state folder must not turn into a failed hook.
@@ -53,8 +56,8 @@ export async function recordHookRun(stateDirectory: string, run: HookRun): Promi
 export async function appendHookLog(stateDirectory: string, line: string, now = new Date()): Promise<void> {
   try {
     const folder = hookLogFolder(stateDirectory);
-    await fs.mkdir(folder, { recursive: true });
-    await fs.appendFile(path.join(folder, LOG_FILE), `${now.toISOString()} ${line}\n`);
+    await makePrivateFolder(folder);
+    await fs.appendFile(path.join(folder, LOG_FILE), `${now.toISOString()} ${line}\n`, { mode: PRIVATE_FILE_MODE });
   } catch {
     // As above: the log must not become the failure.
   }

@@ -10,6 +10,12 @@ export const HOOK_SERVER_PROTOCOL = 1;
 /** `GRAPHITI_MEMORY_HOOK_SERVER=off` keeps every hook in its own process (no background server). */
 export const HOOK_SERVER_VARIABLE = 'GRAPHITI_MEMORY_HOOK_SERVER';
 
+/**
+ * The largest request a server reads: an event is its hook input (ids, paths, a prompt), never a
+ * transcript (read from disk). A runner with a larger one runs it itself; a server drops the frame.
+ */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+
 /** The variables that decide whose config and state a hook uses: one server per distinct set. */
 const USER_VARIABLES = ['GRAPHITI_MEMORY_CONFIG_DIR', 'HOME', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'] as const;
 /** What a request carries of the runner's environment: config, paths, and what spawning needs. */
@@ -54,6 +60,18 @@ export async function readHookServerInfo(file: string): Promise<Partial<HookServ
   }
 }
 
+/** What a server did with its connections, for `hooks status` and tests (absent from older servers). */
+export interface HookServerConnections {
+  /** Open now. */
+  readonly open: number;
+  /** Refused at once: the server already held its cap of connections. */
+  readonly refused: number;
+  /** Destroyed for sending no full request in time, or holding on past the event's deadline. */
+  readonly timedOut: number;
+  /** Destroyed for a request past the size cap, or one that is not JSON. */
+  readonly oversized: number;
+}
+
 /** A request: one hook event, a liveness check, or a request to step down. */
 export type HookServerRequest =
   | {
@@ -78,7 +96,7 @@ export type HookServerFrame =
   | { readonly kind: 'deadline'; readonly ms: number }
   | { readonly kind: 'done'; readonly output: string }
   | { readonly kind: 'mismatch'; readonly build: string; readonly protocol: number }
-  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number }
+  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number; readonly connections?: HookServerConnections }
   | { readonly kind: 'stopping' };
 
 export function hookServerEnabled(env: NodeJS.ProcessEnv): boolean {
@@ -136,23 +154,34 @@ export function forwardedEnvironment(env: NodeJS.ProcessEnv): Record<string, str
   return forwarded;
 }
 
-/** Splits newline-delimited JSON frames off a stream of text; calls `onFrame` per parsed frame. */
+/**
+ * Splits newline-delimited JSON frames off a stream; calls `onFrame` per parsed frame. Returns
+ * false (drop the stream) once an unfinished frame passes `maxBytes` or a frame is not JSON. Chunks
+ * are kept as they came until a newline arrives: a slow large frame is never copied over and over.
+ */
 export function frameReader(onFrame: (frame: unknown) => void, maxBytes: number): (chunk: Buffer | string) => boolean {
-  let buffer = '';
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   return (chunk) => {
-    buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    if (buffer.length > maxBytes) return false;
-    let newline = buffer.indexOf('\n');
+    let rest = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let newline = rest.indexOf(0x0a);
     while (newline >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
+      const line = Buffer.concat([...pending, rest.subarray(0, newline)]).toString('utf8');
+      pending = [];
+      pendingBytes = 0;
+      rest = rest.subarray(newline + 1);
+      if (line.length > maxBytes) return false;
       try {
         onFrame(JSON.parse(line));
       } catch {
         return false;
       }
-      newline = buffer.indexOf('\n');
+      newline = rest.indexOf(0x0a);
     }
-    return true;
+    if (rest.length > 0) {
+      pending.push(rest);
+      pendingBytes += rest.length;
+    }
+    return pendingBytes <= maxBytes;
   };
 }

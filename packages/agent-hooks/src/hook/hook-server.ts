@@ -9,9 +9,9 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import lockfile from 'proper-lockfile';
 import { userConfigDirectory } from '@graphiti-memory/memory-node-storage';
-import { pingHookServer } from './hook-forward.js';
+import { ANSWER_MARGIN_MS, pingHookServer } from './hook-forward.js';
 import { appendHookLog } from './hook-log.js';
-import { frameReader, HOOK_SERVER_PROTOCOL, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
+import { frameReader, HOOK_SERVER_PROTOCOL, MAX_REQUEST_BYTES, type HookServerConnections, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
 import { runHook } from './run-hook.js';
 import { runnerBuild } from './runner-build.js';
 import { sweepDeadServers } from './dead-servers.js';
@@ -23,7 +23,12 @@ export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
  * is still its build (an updated extension or a rebuilt harness replaced it): if not, it leaves.
  */
 const CHECK_MS = 30_000;
-const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+/** Open connections beyond this are refused at once: runners are a few at a time, never hundreds. */
+export const MAX_HOOK_CONNECTIONS = 32;
+/** A connection that has not sent a full request this long after it opened is destroyed. */
+export const HOOK_REQUEST_MS = 2_000;
+/** How long a taken event may hold its connection before it names its deadline (config read). */
+const UNNAMED_DEADLINE_MS = 15_000;
 const LOCK_STALE_MS = 10_000;
 /** Run outcomes after which the server leaves (the next allowed event starts one again). */
 const SWITCHED_OFF = ['disabled', 'no-consent', 'no-endpoint', 'untrusted', 'bad-memory-switches'];
@@ -33,8 +38,11 @@ export interface HookServerOptions {
   readonly build: string;
   /** The runner entry, for the drainers this server starts. */
   readonly entryPath: string;
+  /** Leaves after this long without a served event (open connections do not count). */
   readonly idleMs?: number;
   readonly checkMs?: number;
+  readonly maxConnections?: number;
+  readonly requestMs?: number;
 }
 
 /** Serves until idle or replaced; resolves when it has stopped (then the process may exit). */
@@ -66,7 +74,11 @@ export async function serveHooks(options: HookServerOptions): Promise<void> {
 
 class HookServer {
   readonly stopped: Promise<void>;
-  #active = 0;
+  /** Events being run: only these (not open sockets) keep the server from its idle leave. */
+  #running = 0;
+  /** Open connections, and whether each has sent its request yet. */
+  readonly #sockets = new Map<net.Socket, { taken: boolean }>();
+  #counts = { refused: 0, timedOut: 0, oversized: 0 };
   #idle: NodeJS.Timeout | undefined;
   #check: NodeJS.Timeout | undefined;
   #stopping = false;
@@ -91,45 +103,67 @@ class HookServer {
     this.#check.unref();
   }
 
+  get connections(): HookServerConnections {
+    return { open: this.#sockets.size, ...this.#counts };
+  }
+
   #armIdle(): void {
     clearTimeout(this.#idle);
-    if (this.#active === 0) this.#idle = setTimeout(() => void this.#stop(), this.options.idleMs ?? HOOK_SERVER_IDLE_MS);
+    if (this.#running === 0) this.#idle = setTimeout(() => void this.#stop(), this.options.idleMs ?? HOOK_SERVER_IDLE_MS);
   }
 
   #accept(socket: net.Socket): void {
-    this.#active++;
-    clearTimeout(this.#idle);
-    let handled = false;
-    const done = (): void => {
-      if (handled) return;
-      handled = true;
-      this.#active--;
-      if (this.#stopping) this.#maybeFinish();
-      else this.#armIdle();
+    // Stalled or hostile clients must not pile up memory or keep the server: a cap on open
+    // connections, a deadline for the request and for the whole connection, a size cap per frame.
+    if (this.#stopping || this.#sockets.size >= (this.options.maxConnections ?? MAX_HOOK_CONNECTIONS)) {
+      this.#counts.refused++;
+      socket.destroy();
+      return;
+    }
+    const state = { taken: false };
+    this.#sockets.set(socket, state);
+    let deadline = setTimeout(() => drop('timedOut'), this.options.requestMs ?? HOOK_REQUEST_MS);
+    const drop = (reason: 'timedOut' | 'oversized'): void => {
+      if (socket.destroyed) return;
+      this.#counts[reason]++;
+      socket.destroy();
     };
-    socket.on('close', done);
+    socket.on('close', () => {
+      clearTimeout(deadline);
+      this.#sockets.delete(socket);
+    });
     socket.on('error', () => socket.destroy());
-    let taken = false;
     const read = frameReader((raw) => {
-      if (taken) return;
-      taken = true;
+      if (state.taken) return;
+      state.taken = true;
+      clearTimeout(deadline);
+      deadline = setTimeout(() => drop('timedOut'), UNNAMED_DEADLINE_MS);
+      const hold = (ms: number): void => {
+        clearTimeout(deadline);
+        deadline = setTimeout(() => drop('timedOut'), ms + ANSWER_MARGIN_MS + HOOK_REQUEST_MS);
+      };
       // One broken request must not take the others down: the runner then gets no answer and
       // runs the event itself (or, past its deadline, prints nothing).
-      void this.#handle(socket, raw as HookServerRequest)
+      void this.#handle(socket, raw as HookServerRequest, hold)
         .catch(() => socket.destroy())
-        .finally(() => socket.end());
+        .finally(() => {
+          socket.end();
+          // A client that never closes its side is let go shortly after its answer.
+          hold(0);
+        });
     }, MAX_REQUEST_BYTES);
     socket.on('data', (chunk: Buffer) => {
-      if (!read(chunk)) socket.destroy();
+      if (state.taken) return; // one request per connection: anything after it is not read
+      if (!read(chunk)) drop('oversized');
     });
   }
 
-  async #handle(socket: net.Socket, request: HookServerRequest): Promise<void> {
+  async #handle(socket: net.Socket, request: HookServerRequest, hold: (ms: number) => void): Promise<void> {
     const send = (frame: HookServerFrame): void => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(frame)}\n`);
     };
     // Any runner may ask who runs (`hooks status`, a starting server) or ask it to leave.
-    if (request.kind === 'ping') return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL });
+    if (request.kind === 'ping') return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL, connections: this.connections });
     if (request.kind === 'stop') {
       send({ kind: 'stopping' });
       void this.#stop();
@@ -145,6 +179,18 @@ class HookServer {
     // A runner that already gave up (this server was too slow to take it) runs the event itself.
     if (socket.destroyed || socket.readableEnded) return;
     send({ kind: 'accepted' });
+    this.#running++;
+    clearTimeout(this.#idle);
+    try {
+      await this.#run(socket, request, send, hold);
+    } finally {
+      this.#running--;
+      if (this.#stopping) this.#maybeFinish();
+      else this.#armIdle();
+    }
+  }
+
+  async #run(socket: net.Socket, request: HookServerRequest & { kind: 'hook' }, send: (frame: HookServerFrame) => void, hold: (ms: number) => void): Promise<void> {
     let output = '';
     const summary = await runHook({
       argv: request.argv,
@@ -153,7 +199,10 @@ class HookServer {
       cwd: request.cwd,
       startedAt: request.startedAt,
       write: (text) => (output += text),
-      onDeadline: (ms) => send({ kind: 'deadline', ms }),
+      onDeadline: (ms) => {
+        hold(ms);
+        send({ kind: 'deadline', ms });
+      },
       drainer: { nodePath: process.execPath, scriptPath: this.options.entryPath, leadingArguments: [] },
       via: 'server',
       build: this.info.build,
@@ -180,11 +229,14 @@ class HookServer {
       if (process.platform !== 'win32') await fs.rm(this.options.place.socket, { force: true }).catch(() => undefined);
     }
     this.server.close();
+    // Connections that never sent a request must not keep it; those with one end on their own
+    // deadline, and their answers (`stopping`, `done`) still go out.
+    for (const [socket, state] of this.#sockets) if (!state.taken) socket.destroy();
     this.#released = true;
     this.#maybeFinish();
   }
 
   #maybeFinish(): void {
-    if (this.#released && this.#active === 0) this.#resolveStopped();
+    if (this.#released && this.#running === 0) this.#resolveStopped();
   }
 }

@@ -39,7 +39,9 @@ import {
 import {
   FileKeyValueStore,
   FileOutbox,
+  makePrivateFolder,
   stateLayout,
+  tightenStateFolder,
   type StateLayout,
 } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
@@ -115,6 +117,9 @@ export interface OpenedMemory {
 export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemory> {
   const { logger, needs } = options;
   const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
+  // Every harness command and hook that opens memory passes here: the state folder is private.
+  await makePrivateFolder(layout.root).catch(() => undefined);
+  await tightenStateFolder(layout.root);
   const container = new Container();
   container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(options.settings));
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, options.git));

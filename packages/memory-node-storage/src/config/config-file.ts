@@ -223,7 +223,7 @@ export async function updateConfigFile(filePath: string, patch: Partial<Record<k
   }
   const checked = checkConfigValues(next, filePath);
   if (!checked.ok) throw new Error(checked.problems.join('; '));
-  await fs.mkdir(path.dirname(filePath), { recursive: true });
+  await fs.mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
   await writeFileAtomic(filePath, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   return checked.values;
 }

@@ -74,7 +74,7 @@ export class FileOutbox implements Outbox {
   /** Opens an outbox in `options.directory`, adopting the journals of dead processes there. */
   static async open(options: FileOutboxOptions): Promise<FileOutbox> {
     const directory = path.resolve(options.directory);
-    await fs.mkdir(directory, { recursive: true });
+    await fs.mkdir(directory, { recursive: true, mode: 0o700 });
     const staleMs = Math.max(options.staleLockMs ?? 10_000, 2_000);
     const timing: LockTiming = { staleMs, updateMs: Math.max(Math.min(options.lockUpdateMs ?? staleMs / 2, staleMs / 2), 1_000) };
     const journalPath = path.join(directory, `outbox-${process.pid.toString(36)}-${randomBytes(6).toString('hex')}.journal`);

@@ -39,7 +39,7 @@ export class FileKeyValueStore implements KeyValueStore {
    */
   static async open(filePath: string, options: FileKeyValueStoreOptions = {}): Promise<FileKeyValueStore> {
     const resolved = path.resolve(filePath);
-    await fs.mkdir(path.dirname(resolved), { recursive: true });
+    await fs.mkdir(path.dirname(resolved), { recursive: true, mode: 0o700 });
     let text: string | undefined;
     try {
       text = await fs.readFile(resolved, 'utf8');

@@ -7,10 +7,10 @@ import path from 'node:path';
 import type { Logger } from '@graphiti-memory/memory-core';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-folder.js';
 
 /** Owner read/write only: the files name groups and sessions (and, pending, memory text). */
-export const PRIVATE_FILE_MODE = 0o600;
-const PRIVATE_DIRECTORY_MODE = 0o700;
+export { PRIVATE_FILE_MODE };
 /** A lock held longer than this (its holder died) is taken over. */
 const LOCK_STALE_MS = 10_000;
 
