@@ -5,7 +5,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { expect } from 'vitest';
-import { harnessBinary, type HookTestHome } from './hook-server-fixture.js';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { harnessBinary, type HookTest, type HookTestHome } from './hook-server-fixture.js';
 
 export interface ProcessRun {
   readonly exitCode: number | null;
@@ -127,4 +128,25 @@ export function messagesSent(emulator: RunningEmulator): SentMessage[] {
 /** The context a UserPromptSubmit or SessionStart hook printed. */
 export function additionalContext(run: ProcessRun): string {
   return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+}
+
+/** The harness and Claude Code hook events of one test, against its emulator, state folder and workspace. */
+export function hookTestTools(test: HookTest) {
+  const runner = hookRunnerFile();
+  return {
+    /** The harness at the test's emulator, state folder and workspace; it must succeed. */
+    harness: (...args: string[]): Promise<ProcessRun> =>
+      harnessSucceeds(test, [...args, '--endpoint', test.emulator.url, '--state-dir', test.stateDir, '--workspace', test.workspace]),
+    /** The built runner given a Claude Code event of `session` (its transcript under the test's folder). */
+    hook: (event: string, session: string, fields: Record<string, unknown> = {}): Promise<ProcessRun> => {
+      const input = { session_id: session, transcript_path: path.join(test.root, `${session}.jsonl`), cwd: test.workspace, hook_event_name: event, ...fields };
+      return runNode(test, [runner, '--event', event, '--installed-by', 'test'], JSON.stringify(input));
+    },
+  };
+}
+
+/** The context a hook run printed ('' for none); the run must have exited 0. */
+export function printedContext(run: ProcessRun): string {
+  expect(run.exitCode, run.stderr).toBe(0);
+  return run.stdout === '' ? '' : additionalContext(run);
 }

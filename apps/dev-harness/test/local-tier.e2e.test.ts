@@ -5,39 +5,27 @@
 // decision once.
 import path from 'node:path';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { additionalContext, harnessSucceeds, runNode, type ProcessRun } from './hook-processes.js';
+import { runNode, type ProcessRun, hookTestTools, printedContext } from './hook-processes.js';
 import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
-const runner = hookRunnerFile();
 
 let test: HookTest;
 let emulator: RunningEmulator;
 let root: string;
-let stateDir: string;
 let workspace: string;
 
-function harness(...args: string[]): Promise<ProcessRun> {
-  return harnessSucceeds(test, [...args, '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
-}
-
-/** A Claude Code hook event of `session`. */
-function hook(event: string, session: string, fields: Record<string, unknown> = {}): Promise<ProcessRun> {
-  const input = { session_id: session, transcript_path: path.join(root, `${session}.jsonl`), cwd: workspace, hook_event_name: event, ...fields };
-  return runNode(test, [runner, '--event', event, '--installed-by', 'test'], JSON.stringify(input));
-}
-
-function printed(run: ProcessRun): string {
-  expect(run.exitCode).toBe(0);
-  return run.stdout === '' ? '' : additionalContext(run);
-}
+let tools: ReturnType<typeof hookTestTools>;
+const harness = (...args: string[]): Promise<ProcessRun> => tools.harness(...args);
+const hook = (event: string, session: string, fields: Record<string, unknown> = {}): Promise<ProcessRun> => tools.hook(event, session, fields);
+const printed = printedContext;
 
 beforeAll(() => ensureBuilt(), 300_000);
 
 beforeEach(async () => {
   test = await startHookTest('local-tier-');
-  ({ emulator, root, stateDir, workspace } = test);
+  ({ emulator, root, workspace } = test);
+  tools = hookTestTools(test);
   await harness('hooks', 'install', '--target', 'claude');
 });
 

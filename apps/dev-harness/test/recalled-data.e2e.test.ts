@@ -6,12 +6,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { additionalContext, claudeTranscriptLine, harnessSucceeds, loggedRuns, messagesSent, runNode, waitFor, type ProcessRun } from './hook-processes.js';
+import { claudeTranscriptLine, loggedRuns, messagesSent, waitFor, type ProcessRun, hookTestTools, printedContext } from './hook-processes.js';
 import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
-const runner = hookRunnerFile();
 // Secret shapes as in memory-core's secret corpus: format-valid, never real credentials.
 const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}Zy9Xw8`;
 const AWS_KEY = 'AKIAQ7W4ZB2MNX5TRK3L';
@@ -22,19 +20,10 @@ let root: string;
 let stateDir: string;
 let workspace: string;
 
-function harness(...args: string[]): Promise<ProcessRun> {
-  return harnessSucceeds(test, [...args, '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
-}
-
-function hook(event: string, session: string, fields: Record<string, unknown> = {}): Promise<ProcessRun> {
-  const input = { session_id: session, transcript_path: path.join(root, `${session}.jsonl`), cwd: workspace, hook_event_name: event, ...fields };
-  return runNode(test, [runner, '--event', event, '--installed-by', 'test'], JSON.stringify(input));
-}
-
-function printed(run: ProcessRun): string {
-  expect(run.exitCode, run.stderr).toBe(0);
-  return run.stdout === '' ? '' : additionalContext(run);
-}
+let tools: ReturnType<typeof hookTestTools>;
+const harness = (...args: string[]): Promise<ProcessRun> => tools.harness(...args);
+const hook = (event: string, session: string, fields: Record<string, unknown> = {}): Promise<ProcessRun> => tools.hook(event, session, fields);
+const printed = printedContext;
 
 /** Every file under `folder`, as text. */
 async function allFiles(folder: string): Promise<string> {
@@ -48,6 +37,7 @@ beforeAll(() => ensureBuilt(), 300_000);
 beforeEach(async () => {
   test = await startHookTest('recalled-data-');
   ({ emulator, root, stateDir, workspace } = test);
+  tools = hookTestTools(test);
   await harness('hooks', 'install', '--target', 'claude');
 });
 
