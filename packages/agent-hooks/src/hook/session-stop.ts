@@ -1,6 +1,6 @@
 // Stop and SessionEnd: the new finished turns of the event's transcript into the durable outbox,
 // then the detached drainer delivers them; the hook itself returns as soon as they are durable.
-import { DEFAULT_SETTINGS } from '@graphiti-memory/memory-core';
+import { DEFAULT_SETTINGS, type ChatTurn } from '@graphiti-memory/memory-core';
 import type { ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import type { HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
@@ -9,12 +9,10 @@ import { captureTranscript, readTranscriptTurns, type CaptureTarget } from './tr
 export async function handleSessionStop(context: HookContext, memory: CaptureTarget): Promise<HandlerResult> {
   const transcriptPath = context.hook.transcriptPath;
   if (transcriptPath === undefined) return { outcome: 'no-transcript' };
-  const turns = await readTranscriptTurns(transcriptPath, {
-    sessionId: context.hook.sessionId,
-    filter: context.config.filter,
-    sessionEnded: context.hook.event === 'SessionEnd',
-  });
-  if (!Array.isArray(turns)) return { outcome: turns.outcome };
+  const read = { sessionId: context.hook.sessionId, filter: context.config.filter };
+  const finished = await readTranscriptTurns(transcriptPath, { ...read, sessionEnded: context.hook.event === 'SessionEnd' });
+  if (!Array.isArray(finished)) return { outcome: finished.outcome };
+  const turns = context.hook.event === 'Stop' && context.hook.lastAssistantMessage !== undefined ? await withLastReply(transcriptPath, read, finished, context.hook.lastAssistantMessage) : finished;
   const backfillTurns = backfillTurnsOf(context.config);
   const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns });
   // Counts only: the runs log never holds content.
@@ -26,10 +24,23 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
 }
 
 /**
+ * Claude Code writes its transcript lazily: its Stop can come before the reply it stopped with is
+ * in the file, and SessionEnd may follow too soon for it as well. Stop names that reply
+ * (`last_assistant_message`), so the last turn, unfinished in the file, is finished with it.
+ */
+async function withLastReply(transcriptPath: string, read: { sessionId: string | undefined; filter: string | undefined }, finished: ChatTurn[], reply: string): Promise<ChatTurn[]> {
+  const all = await readTranscriptTurns(transcriptPath, { ...read, sessionEnded: true });
+  const last = Array.isArray(all) && all.length > finished.length ? all.at(-1) : undefined;
+  if (last === undefined) return finished;
+  const written = last.assistant?.text ?? '';
+  const text = written.includes(reply.trim()) ? written : [written, reply.trim()].filter((part) => part !== '').join('\n\n');
+  return [...finished, { ...last, assistant: { text, timestamp: new Date().toISOString() } }];
+}
+
+/**
  * `capture.backfillTurns` of the resolved configuration (`config.capture.backfillTurns`, once the
  * configuration carries the capture settings), else memory-core's default.
  */
 function backfillTurnsOf(config: ResolvedMemoryConfig): number {
-  const capture = (config as { readonly capture?: { readonly backfillTurns?: number } }).capture;
-  return capture?.backfillTurns ?? DEFAULT_SETTINGS.capture.backfillTurns;
+  return config.settings?.capture.backfillTurns ?? DEFAULT_SETTINGS.capture.backfillTurns;
 }

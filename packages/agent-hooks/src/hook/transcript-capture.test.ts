@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { ChatTurn } from '@graphiti-memory/memory-core';
 import { transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HookContext } from './hook-context.js';
+import { handleSessionStop } from './session-stop.js';
 import { captureTranscript, readTranscriptTurns, type CaptureTarget } from './transcript-capture.js';
 
 /** Records what reaches ingestion; `backfill` keeps the newest `limit` turns, as memory-core's does. */
@@ -177,3 +179,36 @@ describe('the transcript ledger', () => {
     expect((await fs.readdir(path.dirname(transcriptLedgerFile(stateDirectory, transcript)))).filter((name) => name.endsWith('.tmp') || name.includes('.json.'))).toEqual([]);
   });
 });
+
+describe("Claude Code's lazily written transcript", () => {
+  /** A Stop (or SessionEnd) event of Claude Code on `transcript`, as the hook context hands it over. */
+  const event = (name: 'Stop' | 'SessionEnd', lastAssistantMessage?: string): HookContext =>
+    ({
+      hook: { event: name, sessionId: 'claude-1', transcriptPath: transcript, cwd: root, prompt: undefined, ...(lastAssistantMessage === undefined ? {} : { lastAssistantMessage }) },
+      config: { filter: undefined },
+      stateDirectory,
+    }) as unknown as HookContext;
+
+  it("finishes the last turn with Stop's last_assistant_message when the reply is not in the file yet, and sends it once", async () => {
+    // The reply Claude Code stopped with is not written yet: only the prompt is in the file.
+    await fs.writeFile(transcript, claudeTurns(1, 1) + claudePrompt('u-2', 'How do we deploy?', 10));
+    const target = new RecordingTarget();
+    expect(await handleSessionStop(event('Stop', 'We deploy with blue-green releases.'), target)).toMatchObject({ outcome: 'queued' });
+    expect(target.enqueued.map((turn) => [turn.id, turn.assistant?.text])).toEqual([
+      ['u-1', expect.any(String)],
+      ['u-2', 'We deploy with blue-green releases.'],
+    ]);
+    // The reply lands in the file later; SessionEnd takes nothing again.
+    await fs.appendFile(transcript, claudeReply('a-2', 'We deploy with blue-green releases.', 11));
+    expect(await handleSessionStop(event('SessionEnd'), target)).toMatchObject({ outcome: 'nothing-new' });
+    expect(target.enqueued).toHaveLength(2);
+  });
+
+  it('without last_assistant_message a Stop still leaves the unfinished turn for later', async () => {
+    await fs.writeFile(transcript, claudeTurns(1, 1) + claudePrompt('u-2', 'How do we deploy?', 10));
+    const target = new RecordingTarget();
+    await handleSessionStop(event('Stop'), target);
+    expect(ids(target.enqueued)).toEqual(['u-1']);
+  });
+});
+
