@@ -165,7 +165,6 @@ function switchLines(switches: MemorySwitchesRead, file: string): string[] {
   return lines.length === 0 ? [] : [`memory switches (${file}), honoured by every hook:`, ...lines.map((line) => `  ${line}`)];
 }
 
-/** The state folder hooks use: --state-dir, else the user config's `stateDir`, else the default. */
 /** The folder the hooks use: --state-dir, else GRAPHITI_MEMORY_STATE_DIR or the config's stateDir, else the default. */
 function stateFolder(context: CommandContext): Promise<string> {
   const { options, terminal } = context;
