@@ -2,6 +2,7 @@
 // defaults), turned into memory-core's settings by memory-node-storage's one function, with what a
 // command decides itself on top: running a command is opting in (enabled, for its endpoint), and
 // `--scopes`, `--timeout-ms` and `--max-facts` apply to that run.
+import { directivesPromoted } from '@graphiti-memory/agent-hooks';
 import type { MemorySettings } from '@graphiti-memory/memory-core';
 import { memorySettingsFor, type MemorySettingsOverrides, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import type { CommonOptions } from '../cli/common-options.js';
@@ -36,8 +37,7 @@ export function harnessSettings(input: HarnessSettingsInput): MemorySettings {
     // `--scopes session,workspace,…` names where this run's turns go; `user` is reached by promotion only.
     ...(listed === undefined ? {} : { scopes: ingestScopes(listed) }),
     autoPromote: {
-      // Directives are how a terminal user steers memory: on unless the configuration says otherwise.
-      enabled: input.autoPromote ?? (configuration.origins['autoPromote.enabled'] === 'default' ? true : configuration.settings.autoPromote.enabled),
+      enabled: input.autoPromote ?? directivesPromoted(configuration),
       ...(input.review === undefined ? {} : { review: input.review }),
     },
     recall: {

@@ -7,7 +7,7 @@ import type { Logger, MemorySettings } from '@graphiti-memory/memory-core';
 import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
-import { openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
+import { directivesPromoted, openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
 
 const USER_AGENT = 'graphiti-memory-hook';
@@ -99,9 +99,6 @@ function hookSettings(options: HookMemoryOptions): MemorySettings {
     endpoint: options.endpoint,
     timeoutMs: Math.min(120_000, Math.max(100, options.requestTimeoutMs)),
     maxQueueSize: OUTBOX_MAX_QUEUE_SIZE,
-    autoPromote: {
-      // Directives are how an agent's user steers memory: on unless the configuration says otherwise.
-      enabled: options.config.origins['autoPromote.enabled'] === 'default' ? true : options.config.settings.autoPromote.enabled,
-    },
+    autoPromote: { enabled: directivesPromoted(options.config) },
   });
 }

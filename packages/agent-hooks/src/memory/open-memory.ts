@@ -42,6 +42,7 @@ import {
   makePrivateFolder,
   stateLayout,
   tightenStateFolder,
+  type ResolvedMemoryConfig,
   type StateLayout,
 } from '@graphiti-memory/memory-node-storage';
 import { Container } from 'inversify';
@@ -188,4 +189,12 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     registry,
     close,
   };
+}
+
+/**
+ * Whether memory directives (`decision: …`) in a terminal or agent session become promotions: they
+ * are how those users steer memory, so on unless the configuration says `autoPromote.enabled`.
+ */
+export function directivesPromoted(configuration: Pick<ResolvedMemoryConfig, 'settings' | 'origins'>): boolean {
+  return configuration.origins['autoPromote.enabled'] === 'default' ? true : configuration.settings.autoPromote.enabled;
 }
