@@ -12,6 +12,8 @@ export interface HookEvent {
   readonly prompt: string | undefined;
   /** Stop (Claude Code): the text of the reply it stopped with, which its transcript may not hold yet. */
   readonly lastAssistantMessage?: string;
+  /** SessionStart: why the session starts (Claude Code: startup, resume, clear, compact; Copilot: new). */
+  readonly source?: string;
 }
 
 export type HookInputRead = { readonly ok: true; readonly hook: HookEvent } | { readonly ok: false; readonly reason: 'bad-json' | 'unknown-event' };
@@ -40,6 +42,7 @@ export function parseHookInput(text: string, fallbackEvent?: string): HookInputR
       transcriptPath: stringField(record, 'transcript_path') ?? stringField(record, 'transcriptPath'),
       cwd: stringField(record, 'cwd'),
       prompt: typeof record['prompt'] === 'string' ? record['prompt'] : undefined,
+      ...(stringField(record, 'source') === undefined ? {} : { source: stringField(record, 'source') }),
       ...(typeof record['last_assistant_message'] === 'string' && record['last_assistant_message'].trim() !== '' ? { lastAssistantMessage: record['last_assistant_message'] } : {}),
     },
   };
