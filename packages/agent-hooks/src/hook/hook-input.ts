@@ -34,6 +34,7 @@ export function parseHookInput(text: string, fallbackEvent?: string): HookInputR
   const named = stringField(record, 'hook_event_name') ?? stringField(record, 'hookEventName') ?? fallbackEvent;
   const event = HOOK_EVENT_NAMES.find((candidate) => candidate === named);
   if (event === undefined) return { ok: false, reason: 'unknown-event' };
+  const source = stringField(record, 'source');
   return {
     ok: true,
     hook: {
@@ -42,7 +43,7 @@ export function parseHookInput(text: string, fallbackEvent?: string): HookInputR
       transcriptPath: stringField(record, 'transcript_path') ?? stringField(record, 'transcriptPath'),
       cwd: stringField(record, 'cwd'),
       prompt: typeof record['prompt'] === 'string' ? record['prompt'] : undefined,
-      ...(stringField(record, 'source') === undefined ? {} : { source: stringField(record, 'source') }),
+      ...(source === undefined ? {} : { source }),
       ...(typeof record['last_assistant_message'] === 'string' && record['last_assistant_message'].trim() !== '' ? { lastAssistantMessage: record['last_assistant_message'] } : {}),
     },
   };

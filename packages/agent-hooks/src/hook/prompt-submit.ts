@@ -46,7 +46,7 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     const writes: Array<Promise<unknown>> = [];
     if (fitted !== undefined && saidOnce !== undefined && sessionId !== undefined) {
       const given = orderByRank(unsaid);
-      writes.push(saidOnce.record(sessionId, { facts: fitted.keptIndexes.flatMap((index): RecalledFact[] => given[index] ?? []) }));
+      writes.push(saidOnce.record(sessionId, { facts: fitted.keptIndexes.flatMap((index): RecalledFact[] => { const fact = given[index]; return fact === undefined ? [] : [fact]; }) }));
     }
     if (workspace !== undefined) {
       const facts = result.facts.flatMap((fact): TierFact[] => {

@@ -50,7 +50,7 @@ export async function saidTextHash(text: string): Promise<string> {
 /**
  * The facts `said` does not already hold, in their order. A fact is left out when the session was
  * given the same fact unchanged (same uuid, same content hash), or — for a fact it never saw by
- * uuid — the same text or a memory promoted in an episode the fact was extracted from. A fact
+ * uuid — the same text, or only promoted memories it was given as the fact's episodes. A fact
  * whose text or validity changed since it was given is kept: the change is news.
  */
 export async function unsaidFacts<T extends SaidFact>(facts: readonly T[], said: SaidInSession): Promise<T[]> {
@@ -61,7 +61,8 @@ export async function unsaidFacts<T extends SaidFact>(facts: readonly T[], said:
     facts.map(async (fact) => {
       const given = said.facts[fact.uuid];
       if (given !== undefined) return given !== (await factContentHash(fact));
-      if (fact.episodes?.some((episode) => episodes.has(episode)) === true) return false;
+      // Extracted only from promoted memories the session was given: it says what they said.
+      if (fact.episodes !== undefined && fact.episodes.length > 0 && fact.episodes.every((episode) => episodes.has(episode))) return false;
       return !texts.has(await saidTextHash(fact.fact));
     }),
   );
