@@ -111,7 +111,7 @@ function parseLine(raw: string): { question: string; expected: string } | string
  * episode, or says the expected text (contains it, or is contained in it, normalised), or shares
  * at least 60 % of its content words (Graphiti rephrases what it extracts).
  */
-export function answers(fact: { readonly fact: string; readonly episodes?: readonly string[] }, question: GoldenQuestion): boolean {
+export function answers(fact: { readonly fact: string; readonly episodes?: readonly string[] | undefined }, question: GoldenQuestion): boolean {
   if (question.episode !== undefined && fact.episodes?.includes(question.episode) === true) return true;
   const said = normaliseFactText(fact.fact);
   const expected = normaliseFactText(question.expected);
