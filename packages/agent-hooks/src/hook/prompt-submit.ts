@@ -3,7 +3,8 @@
 // matching facts, marked as cached with their age. Nothing found: nothing printed. Recalled facts
 // go into the tier with their group, so a session's facts are only ever shown in that session.
 // Say it once: what the session's brief or earlier recalls already gave it (the host keeps it in the
-// conversation) is left out unless it changed, and what this recall gives is recorded.
+// conversation; Copilot's agent loop only for the turn, see context-lifetime.ts) is left out unless
+// it changed, and what this recall gives is recorded.
 import { NOTHING_SAID, unsaidFacts, type RecalledFact } from '@graphiti-memory/memory-core';
 import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
 import { fitMemoryBlock, orderByRank } from '@graphiti-memory/prompt-elements';
@@ -12,6 +13,7 @@ import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import { estimateTokens, renderCachedRecall, type TierFact } from './local-tier.js';
 import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
+import { contextLifetime } from './context-lifetime.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
@@ -44,10 +46,7 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     const unsaid = await unsaidFacts(result.facts, said);
     const fitted = unsaid.length === 0 ? undefined : await fitMemoryBlock(unsaid, HOOK_RECALL_BUDGET, estimateTokens);
     const writes: Array<Promise<unknown>> = [];
-    if (fitted !== undefined && saidOnce !== undefined && sessionId !== undefined) {
-      const given = orderByRank(unsaid);
-      writes.push(saidOnce.record(sessionId, { facts: fitted.keptIndexes.flatMap((index): RecalledFact[] => { const fact = given[index]; return fact === undefined ? [] : [fact]; }) }));
-    }
+    if (saidOnce !== undefined && sessionId !== undefined) writes.push(recordGiven(saidOnce, sessionId, context, fitted === undefined ? [] : given(unsaid, fitted.keptIndexes)));
     if (workspace !== undefined) {
       const facts = result.facts.flatMap((fact): TierFact[] => {
         const groupId = groupOf.get(fact.scope);
@@ -62,6 +61,8 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     // Everything found was given to this session before: nothing new to say.
     if (unsaid.length === 0) return { outcome: 'said-before', detail: `${result.facts.length} facts` };
   }
+  // Where hook context lasts one turn, what this turn was given is gone by the next prompt.
+  if (saidOnce !== undefined && sessionId !== undefined && contextLifetime(context.hook) === 'turn') await boundedTierWrite(saidOnce.record(sessionId, {}, { fresh: true }));
   if (missed) {
     const read = workspace === undefined ? undefined : await store.read(context.endpoint, workspace);
     const tier = read === undefined ? undefined : { ...read, facts: await unsaidFacts(read.facts, said) };
@@ -71,4 +72,22 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     return { outcome: 'missed', detail };
   }
   return { outcome: 'empty' };
+}
+
+/** The facts of `unsaid` the block kept (it orders them by rank). */
+function given(unsaid: readonly RecalledFact[], keptIndexes: readonly number[]): RecalledFact[] {
+  const ordered = orderByRank(unsaid);
+  return keptIndexes.flatMap((index) => {
+    const fact = ordered[index];
+    return fact === undefined ? [] : [fact];
+  });
+}
+
+/**
+ * Records what this prompt gave. Where the host keeps hook context for one turn only (Copilot's
+ * agent loop), the next prompt starts with nothing given: the record is emptied instead.
+ */
+function recordGiven(store: FileSaidOnceStore, sessionId: string, context: HookContext, facts: readonly RecalledFact[]): Promise<void> {
+  if (contextLifetime(context.hook) === 'turn') return store.record(sessionId, {}, { fresh: true });
+  return facts.length === 0 ? Promise.resolve() : store.record(sessionId, { facts });
 }

@@ -118,3 +118,21 @@ describe('say it once in the hooks', () => {
     expect((await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
   });
 });
+
+describe("say it once in Copilot's agent loop (hook context lasts one turn)", () => {
+  const decision = recalled('w-1', 'We deploy the billing API with Fly.io', 'workspace');
+  const copilot = (event: 'UserPromptSubmit' | 'SessionStart', prompt?: string): HookContext => {
+    const base = context(event, 'copilot-1', prompt);
+    return { ...base, hook: { ...base.hook, transcriptPath: path.join(stateDirectory, 'Code', 'User', 'workspaceStorage', 'f00d', 'GitHub.copilot-chat', 'transcripts', 'copilot-1.jsonl') } } as HookContext;
+  };
+
+  it("leaves out of a turn's recall what the same turn's SessionStart brief gave, and gives it again in the next turn", async () => {
+    // The tier knows the fact (an earlier recall of another session), so the brief lists it.
+    await handlePromptSubmit(context('UserPromptSubmit', 'other', 'how do we deploy'), memory([decision]), Date.now(), NOW);
+    expect((await handleSessionStart(copilot('SessionStart'), memory('timeout'), Date.now(), NOW)).context).toContain('Fly.io');
+    expect(await handlePromptSubmit(copilot('UserPromptSubmit', 'how do we deploy'), memory([decision]), Date.now(), NOW)).toMatchObject({ outcome: 'said-before' });
+    // The next turn's request no longer holds the first turn's hook context: recall gives it.
+    expect((await handlePromptSubmit(copilot('UserPromptSubmit', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
+    expect((await handlePromptSubmit(copilot('UserPromptSubmit', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
+  });
+});
