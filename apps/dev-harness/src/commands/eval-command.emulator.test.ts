@@ -11,6 +11,15 @@ let fixture: EmulatorCommandsFixture;
 let emulator: RunningEmulator;
 let folder: string;
 
+/** The `eval --json` fields these tests read. */
+interface EvalJson {
+  readonly hitRate: number;
+  readonly tokens: { readonly p50: number; readonly p95: number };
+  readonly latencyMs: { readonly p50: number; readonly p95: number };
+  readonly stale: Record<string, unknown>;
+  readonly results: ReadonlyArray<{ readonly hit: boolean }>;
+}
+
 const harness = (args: readonly string[]) => runCommand(folder, [...args, '--endpoint', emulator.url]);
 const evalFile = () => path.join(folder, 'workspace', '.graphiti-memory', 'eval.jsonl');
 
@@ -36,13 +45,13 @@ describe('eval', () => {
     await promoteAndWriteGolden();
     const first = await harness(['eval', '--json']);
     expect(first.exitCode, first.err).toBe(0);
-    const report = first.json() as Record<string, any>;
+    const report = first.json() as Record<string, unknown> & EvalJson;
     expect(Object.keys(report)).toEqual(['ok', 'endpoint', 'emulator', 'file', 'k', 'questions', 'hits', 'hitRate', 'tokens', 'latencyMs', 'stale', 'results']);
     expect(report).toMatchObject({ ok: true, emulator: false, k: 5, questions: { total: 3, fromPromotions: 2, fromFile: 1 }, hits: 3, hitRate: 1 });
-    expect(report['tokens'].p50).toBeGreaterThan(20);
-    expect(report['tokens'].p95).toBeGreaterThanOrEqual(report['tokens'].p50);
-    expect(report['latencyMs'].p95).toBeGreaterThan(0);
-    expect(report['stale']).toMatchObject({ share: 0, marked: 0 });
+    expect(report.tokens.p50).toBeGreaterThan(20);
+    expect(report.tokens.p95).toBeGreaterThanOrEqual(report.tokens.p50);
+    expect(report.latencyMs.p95).toBeGreaterThan(0);
+    expect(report.stale).toMatchObject({ share: 0, marked: 0 });
     const searchesBefore = emulator.requests.filter((request) => request.route === 'search').length;
 
     // Graphiti loses the release decision's facts: its question misses, the others still hit.
@@ -51,10 +60,10 @@ describe('eval', () => {
     for (const fact of lost) expect((await fetch(`${emulator.url}/entity-edge/${fact.uuid}`, { method: 'DELETE' })).status).toBe(200);
     const second = await harness(['eval', '--json', '--min-hit-rate', '0.9']);
     expect(second.exitCode).toBe(1);
-    const after = second.json() as Record<string, any>;
+    const after = second.json() as Record<string, unknown> & EvalJson;
     expect(after).toMatchObject({ ok: false, hits: 2 });
-    expect(after['hitRate']).toBeCloseTo(0.667, 3);
-    expect(after['results'].filter((result: { hit: boolean }) => !result.hit)).toEqual([expect.objectContaining({ source: 'promotion', question: expect.stringContaining('releases'), rank: null })]);
+    expect(after.hitRate).toBeCloseTo(0.667, 3);
+    expect(after.results.filter((result) => !result.hit)).toEqual([expect.objectContaining({ source: 'promotion', question: expect.stringContaining('releases'), rank: null })]);
     // Every question was a real search of the emulator.
     expect(emulator.requests.filter((request) => request.route === 'search').length - searchesBefore).toBeGreaterThanOrEqual(3);
   });
