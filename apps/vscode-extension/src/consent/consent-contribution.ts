@@ -13,6 +13,7 @@ import { ConsentFlow, type ConsentAnswer } from './consent-flow.js';
 import { MemorySwitchRecorder } from './memory-switch-recorder.js';
 
 const SECTION = 'graphitiMemory';
+export const FORGET_STORED = 'Forget Workspace Memory…';
 
 export interface EnableResult {
   readonly answer: ConsentAnswer;
@@ -89,9 +90,12 @@ export class ConsentContribution implements Contribution {
     const had = this.consent.get() !== undefined;
     await this.consent.revoke();
     const message = had
-      ? 'Graphiti Memory: consent revoked. Nothing more is sent from this workspace until you consent again.'
+      ? 'Graphiti Memory is off here: consent revoked, nothing more is sent from this workspace. What was stored stays on the server until you forget it.'
       : 'Graphiti Memory: this workspace had not given consent; nothing is sent.';
-    void vscode.window.showInformationMessage(message);
+    // Offered, not pushed: forgetting after a revoke asks first and names the server it contacts.
+    void Promise.resolve(had ? vscode.window.showInformationMessage(message, FORGET_STORED) : vscode.window.showInformationMessage(message)).then((choice) => {
+      if (choice === FORGET_STORED) void vscode.commands.executeCommand('graphitiMemory.forgetWorkspace');
+    });
     return { ok: true, message };
   }
 

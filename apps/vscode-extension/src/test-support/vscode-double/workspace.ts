@@ -9,13 +9,19 @@ import { onTestHostReset, testHost } from './test-host.js';
 interface ManifestProperty {
   readonly default?: unknown;
 }
+type ManifestConfiguration = { readonly properties: Record<string, ManifestProperty> };
 const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, ManifestProperty> } };
+  contributes: { configuration: ManifestConfiguration | readonly ManifestConfiguration[] };
 };
+// One object, or (settings grouped into categories) an array of them.
+const manifestProperties: Record<string, ManifestProperty> = Object.assign(
+  {},
+  ...[manifest.contributes.configuration].flat().map((section) => section.properties),
+) as Record<string, ManifestProperty>;
 
 /** The default of a setting as the manifest declares it. */
 export function manifestDefault(key: string): unknown {
-  return manifest.contributes.configuration.properties[key]?.default;
+  return manifestProperties[key]?.default;
 }
 
 function readSetting(key: string): unknown {
