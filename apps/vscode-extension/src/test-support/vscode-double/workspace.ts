@@ -44,16 +44,21 @@ class WorkspaceConfigurationDouble {
   inspect<T>(key: string) {
     const full = this.#key(key);
     const settings = testHost().settings;
+    const value = settings.get(full) as T | undefined;
+    // One value per key, reported at the level it was last written to (user settings unless told).
+    const target = testHost().settingTargets.get(full);
     return {
       key: full,
       defaultValue: manifestDefault(full) as T | undefined,
-      globalValue: settings.get(full) as T | undefined,
+      ...(target === 2 ? { workspaceValue: value } : target === 3 ? { workspaceFolderValue: value } : { globalValue: value }),
     };
   }
-  update(key: string, value: unknown): Thenable<void> {
+  update(key: string, value: unknown, target?: boolean | number | null): Thenable<void> {
     const full = this.#key(key);
     if (value === undefined) testHost().settings.delete(full);
     else testHost().settings.set(full, value);
+    if (typeof target === 'number' && target !== 1 && value !== undefined) testHost().settingTargets.set(full, target);
+    else testHost().settingTargets.delete(full);
     testHost().configurationChanged.fire({
       affectsConfiguration: (section: string) => full === section || full.startsWith(`${section}.`),
     });
