@@ -66,6 +66,8 @@ export class ProjectTrustPrompt implements Contribution {
   async #check(again: boolean): Promise<TrustPromptResult | undefined> {
     // An untrusted window sends nothing anyway; trusting a file there would be a decision without context.
     if (!vscode.workspace.isTrusted || !(this.settings instanceof VsCodeSettingsSource)) return undefined;
+    // Read now: the file may have changed since the configuration last did (its watcher is not instant).
+    this.settings.read();
     const effective = this.settings.effective();
     const file = effective.files.project;
     if (file === undefined) return undefined;
