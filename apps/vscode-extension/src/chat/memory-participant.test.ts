@@ -157,7 +157,7 @@ describe('@memory while recall is off (the default)', () => {
     const history = [
       new ChatRequestTurn('how do we deploy?', undefined, [], PARTICIPANT_ID),
       new ChatResponseTurn([new ChatResponseMarkdownPart(stream.text())], { metadata: { sessionId: 's' } }, PARTICIPANT_ID),
-    ];
+    ] as unknown as vscode.ChatContext['history'];
     const next = await ask('and the database?', { history, model });
     expect(next.model.lastPrompt()).not.toContain('recall is off');
   });

@@ -1,6 +1,6 @@
 // Disable (this workspace / everywhere) and Turn Recall On: each writes the setting where it takes
 // effect, and Disable also marks the shared memory switches at once, so the agent hooks stop too.
-import { inject, injectable } from 'inversify';
+import { injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '@graphiti-memory/memory-core';
 import { showOutcome } from '../commands/show-outcome.js';
