@@ -159,7 +159,7 @@ const tests = [
           'the status bar to show the failure',
           async () => {
             const current = await statusBarText();
-            return /fail|error|unreachable|warning/i.test(current) ? current : undefined;
+            return /can't reach|fail|error|unreachable|warning/i.test(current) ? current : undefined;
           },
           45_000,
           500,
