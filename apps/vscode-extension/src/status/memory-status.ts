@@ -108,7 +108,7 @@ export class MemoryStatus implements vscode.Disposable {
         ...(state === 'ok' || state === 'failing' || state === 'notProcessing' ? recallOff : []),
         ...(deadLetters > 0 ? [`${deadLetters} message(s) could not be sent after several tries and wait for you: choose "Retry Unsent Messages" in the status menu.`] : []),
         ...(inert.length > 0
-          ? [`On but not sent, as you have not agreed to them: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')} (run "Graphiti Memory: Enable in This Workspace" to agree).`]
+          ? [`Not sent until you agree to it: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')}. Choose "Give Consent" in the status menu.`]
           : []),
       ].join(' '),
     };

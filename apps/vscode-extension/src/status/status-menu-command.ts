@@ -35,7 +35,14 @@ export class StatusMenuCommand implements Contribution {
       this.review.list().then((list) => list.length, () => 0),
       this.agents.connected().then((targets) => targets.length > 0, () => true),
     ]);
-    const offered = statusMenuItems({ state: snapshot.state, recallEnabled: snapshot.recallEnabled, pending, deadLetters: snapshot.deadLetters, agentsConnected: connected });
+    const offered = statusMenuItems({
+      state: snapshot.state,
+      recallEnabled: snapshot.recallEnabled,
+      pending,
+      deadLetters: snapshot.deadLetters,
+      agentsConnected: connected,
+      unconsentedCategories: snapshot.inertCategories.length,
+    });
     const choice = await vscode.window.showQuickPick(
       offered.map((item) => ({ label: item.label, ...(item.detail === undefined ? {} : { detail: item.detail }), item })),
       { title: 'Graphiti Memory', placeHolder: snapshot.summary },

@@ -12,6 +12,8 @@ export interface StatusMenuInput {
   readonly deadLetters: number;
   /** Whether the Copilot agent or Claude Code hooks are installed. */
   readonly agentsConnected: boolean;
+  /** Kinds of data switched on by a setting but not agreed to (sent only after consent). */
+  readonly unconsentedCategories?: number;
 }
 
 export interface StatusMenuItem {
@@ -49,6 +51,7 @@ export function statusMenuItems(input: StatusMenuInput): StatusMenuItem[] {
     input.deadLetters > 0 ? [{ ...MENU.retry, detail: `${input.deadLetters} message(s) could not be sent after several tries` }] : [];
   const recall: StatusMenuItem[] = input.recallEnabled ? [] : [MENU.recallOn];
   const connect: StatusMenuItem[] = input.agentsConnected ? [] : [MENU.connect];
+  const consent: StatusMenuItem[] = (input.unconsentedCategories ?? 0) > 0 ? [{ ...MENU.consent, detail: 'A setting asks to send more than you agreed to: review it' }] : [];
   switch (input.state) {
     case 'off':
       return [MENU.enable, MENU.settings, MENU.test, MENU.sent, MENU.details];
@@ -61,7 +64,7 @@ export function statusMenuItems(input: StatusMenuInput): StatusMenuItem[] {
     case 'revoked':
       return [MENU.consent, MENU.forget, MENU.sent, MENU.disable, MENU.details];
     case 'ok':
-      return [...pending, ...recall, ...retry, MENU.test, MENU.sent, ...connect, MENU.settings, MENU.disable, MENU.details];
+      return [...consent, ...pending, ...recall, ...retry, MENU.test, MENU.sent, ...connect, MENU.settings, MENU.disable, MENU.details];
     case 'failing':
     case 'notProcessing':
       return [MENU.test, ...retry, ...pending, MENU.log, MENU.settings, MENU.disable, MENU.details];

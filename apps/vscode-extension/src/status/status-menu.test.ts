@@ -40,6 +40,8 @@ describe('status menu items', () => {
       MENU.details.label,
     ]);
     expect(busy[0]?.detail).toBe('2 memories wait for your review');
+    // A category switched on but not agreed to: consent comes first.
+    expect(labels({ state: 'ok', unconsentedCategories: 1 })[0]).toBe(MENU.consent.label);
     expect(busy[2]?.detail).toBe('3 message(s) could not be sent after several tries');
   });
 

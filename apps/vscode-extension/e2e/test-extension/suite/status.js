@@ -6,7 +6,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { assert, control, waitFor, sleep, runTests, emulatorUrl } = require('./harness.js');
-const { setSetting, submitChat, newChatSession, grantConsent } = require('./memory-helpers.js');
+const { submitChat, newChatSession, grantConsent } = require('./memory-helpers.js');
 
 const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
 const ROW = '.quick-input-list .monaco-list-row';
