@@ -42,6 +42,8 @@ describe('commands', () => {
     answerMessages(undefined);
     expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(false);
     expect(harness.emulator.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    // Declining is not a problem: no warning after the dialog.
+    expect(testHost().shownMessages.filter((message) => !message.modal)).toEqual([]);
     answerMessages(FORGET);
     expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(true);
     expect(harness.emulator.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([

@@ -21,6 +21,8 @@ export interface ForgetResult {
   readonly deletedGroups?: readonly string[];
   /** Queued messages dropped before they were sent. */
   readonly dequeued?: number;
+  /** The user declined the confirmation. */
+  readonly cancelled?: boolean;
 }
 
 const WHAT: Record<'workspace' | 'user' | 'session', { readonly title: string; readonly detail: string }> = {
@@ -77,7 +79,7 @@ export class ScopeForgetter {
         },
         FORGET,
       );
-      if (answer !== FORGET) return { ok: false, message: 'Nothing was deleted.' };
+      if (answer !== FORGET) return { ok: false, cancelled: true, message: 'Nothing was deleted.' };
     }
     try {
       await stopHookProcesses(process.env, await sharedStateDirectory(process.env));

@@ -83,7 +83,10 @@ export class ConsentContribution implements Contribution {
       if (!this.configuration.current().enabled) await updateSetting('enabled', true);
       return this.#report(answer, true, `Graphiti Memory is on for this workspace, sending to ${this.configuration.current().endpoint}.`);
     }
-    return this.#report(answer, this.configuration.current().enabled, 'Graphiti Memory stays off: nothing was sent.');
+    // Declining is the user's choice: said plainly, not as a warning.
+    const message = 'Graphiti Memory stays off: nothing was sent.';
+    void vscode.window.showInformationMessage(message);
+    return { answer, enabled: this.configuration.current().enabled, message };
   }
 
   async revoke(): Promise<{ readonly ok: boolean; readonly message: string }> {
