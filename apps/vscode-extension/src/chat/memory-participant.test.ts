@@ -131,6 +131,7 @@ describe('@memory', () => {
     expect(forget.stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.forgetWorkspace', title: 'Forget Workspace Memory…' });
     const status = await ask('', { command: 'status' });
     expect(status.stream.text()).toContain('Memory is off');
+    expect(status.stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.enable', title: 'Enable Here' });
   });
 });
 

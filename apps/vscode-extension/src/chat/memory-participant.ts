@@ -13,6 +13,7 @@ import { ContributionPoints } from '../entry/contribution-points.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
+import { nextStep } from '../status/status-commands.js';
 import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
 import { parseRememberArguments } from './remember-arguments.js';
@@ -242,7 +243,9 @@ export class MemoryParticipant implements Contribution {
   private showStatus(stream: vscode.ChatResponseStream, sessionId: string): vscode.ChatResult {
     const snapshot = this.status.refresh();
     stream.markdown(`**Graphiti Memory:** ${snapshot.summary}`);
-    if (snapshot.state === 'off' || snapshot.state === 'needsConsent') stream.button({ command: 'graphitiMemory.enable', title: 'Enable Graphiti Memory' });
+    // The same next step as Show Status and the status menu.
+    const next = nextStep(snapshot);
+    if (next !== undefined) stream.button({ command: next.command, title: next.title });
     stream.button({ command: 'graphitiMemory.testConnection', title: 'Test Connection' });
     return { metadata: { sessionId, command: 'status' } };
   }
