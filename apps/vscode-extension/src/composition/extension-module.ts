@@ -40,6 +40,7 @@ import { PromoteCommand } from '../commands/promote-command.js';
 import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } from '../commands/test-connection-command.js';
 import { ConsentContribution } from '../consent/consent-contribution.js';
 import { ConsentEvents } from '../consent/consent-events.js';
+import { ConsentHistory } from '../consent/consent-history.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
@@ -53,6 +54,10 @@ import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
 import { StatusBarContribution } from '../status/status-bar-contribution.js';
 import { StatusCommands } from '../status/status-commands.js';
+import { DEFAULT_HEALTH_PROBE_TIMING, HealthProbe, HealthProbeTiming } from '../status/health-probe.js';
+import { StatusMenuCommand } from '../status/status-menu-command.js';
+import { DisableCommands } from '../consent/disable-commands.js';
+import { ProjectTrustPrompt } from '../trust/project-trust-prompt.js';
 import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
 import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
 
@@ -75,6 +80,10 @@ export const CONTRIBUTIONS = [
   UserKeyContribution,
   PendingMemoriesContribution,
   ShowWhatWasSentCommand,
+  StatusMenuCommand,
+  HealthProbe,
+  DisableCommands,
+  ProjectTrustPrompt,
 ] as const;
 
 export interface ExtensionModuleOptions {
@@ -106,6 +115,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       .inSingletonScope();
     bind(ConsentStore).toService(MementoConsentStore);
     bind(ConsentEvents).toService(MementoConsentStore);
+    bind(ConsentHistory).toService(MementoConsentStore);
     bind(GlobalStore).toConstantValue(new MementoKeyValueStore(context.globalState));
     bind(WorkspaceStore).toConstantValue(new MementoKeyValueStore(context.workspaceState));
     const apiKeys = new SecretApiKeyStore(context.secrets);
@@ -134,6 +144,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(SearchMemoryTool).toSelf().inSingletonScope();
     bind(RememberTool).toSelf().inSingletonScope();
     bind(SmokeTestTiming).toConstantValue(DEFAULT_SMOKE_TEST_TIMING);
+    bind(HealthProbeTiming).toConstantValue(DEFAULT_HEALTH_PROBE_TIMING);
     bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
     bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath));
     bind(AgentConnection).toSelf().inSingletonScope();

@@ -277,6 +277,15 @@ export class IngestionService implements Ingestion {
     return moved;
   }
 
+  /** Ends the backoff after failed sends (the server answered a probe) and wakes the loop. */
+  retryNow(): void {
+    if (this.state.backoffUntil === 0 && this.state.sendFailures === 0) return;
+    this.state.sendFailures = 0;
+    this.state.backoffUntil = 0;
+    this.wake();
+    this.notify();
+  }
+
   /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
   dropDeadLetters(ids?: readonly string[]): number {
     const dropped = this.outbox?.dropDeadLetters(ids) ?? 0;
