@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { entry, temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { closingOutboxes } from '../../test-support/outboxes.js';
 import { storageFaultOf, StorageWriteError } from '../stores/storage-fault.js';
-import { FileOutbox } from './file-outbox.js';
 
 const openOutbox = closingOutboxes();
 
