@@ -99,7 +99,10 @@ describe(`${CROWD} hook processes at once through one warm hook server`, { timeo
     for (const run of runs.filter((_, index) => index % 2 === 1)) expect(run).toMatchObject({ exitCode: 0, stdout: '' });
     const stops = (await loggedRuns(test.stateDir)).filter((run) => run.event === 'Stop');
     expect(stops.length).toBeGreaterThanOrEqual(CROWD);
-    expect(stops.every((run) => run.outcome === 'queued'), JSON.stringify(stops)).toBe(true);
+    // A runner the server did not accept in time runs its Stop itself, and the server may run it
+    // too: the second finds nothing new. Each session's turn is queued by one of them.
+    expect(stops.every((run) => run.outcome === 'queued' || run.outcome === 'nothing-new'), JSON.stringify(stops)).toBe(true);
+    expect(stops.filter((run) => run.outcome === 'queued').length).toBeGreaterThanOrEqual(CROWD);
 
     // Each session's turn: user + assistant into its session and the workspace group.
     await waitFor(() => new Set(messagesSent(emulator).map((message) => `${message.group}\n${message.name}`)).size >= CROWD * 4, `${CROWD * 4} messages`, 60_000);

@@ -10,7 +10,7 @@ import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookServerStatus, runnerBuild, type HookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { claudeTranscriptLine, harnessSucceeds, loggedRuns, messagesSent, runNode, waitFor, waitForValue, type ProcessRun } from './hook-processes.js';
+import { claudeTranscriptLine, harnessSucceeds, loggedRuns, runNode, waitFor, waitForValue, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 import { SmallDisk, smallDiskUnavailable } from './small-disk.js';
 
@@ -52,10 +52,14 @@ function serverUp(): Promise<HookServerStatus & { running: true }> {
   }, 'the hook server');
 }
 
-/** `group\nname` of every message POSTed, and how often. */
+/** `group\nname` of every message the emulator accepted (202), and how often. */
 function postsPerMessage(): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const message of messagesSent(emulator)) counts.set(`${message.group}\n${message.name}`, (counts.get(`${message.group}\n${message.name}`) ?? 0) + 1);
+  for (const request of emulator.requests) {
+    if (request.route !== 'messages' || request.status !== 202) continue;
+    const body = request.body as { group_id: string; messages: Array<{ name: string }> };
+    for (const message of body.messages) counts.set(`${body.group_id}\n${message.name}`, (counts.get(`${body.group_id}\n${message.name}`) ?? 0) + 1);
+  }
   return counts;
 }
 
