@@ -43,6 +43,7 @@ export { FileSaidOnceStore, type FileSaidOnceStoreOptions } from './stores/file-
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { LockedJsonFile, PRIVATE_FILE_MODE } from './stores/locked-json-file.js';
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
+export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';

@@ -352,6 +352,23 @@ describe('IngestionService: loop, waiting and disposal', () => {
     await service.dispose();
   });
 
+  it('dispose closes the storage even when the last flush fails (a full disk), then reports the failure', async () => {
+    const { service, outbox, connection } = createIngestionFixture();
+    connection.client = undefined;
+    service.enqueue(makeTurn(1));
+    await service.settled();
+    const refused = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    outbox.flush = () => Promise.reject(refused);
+    let closed = 0;
+    const close = outbox.close.bind(outbox);
+    outbox.close = () => {
+      closed++;
+      return close();
+    };
+    await expect(service.dispose()).rejects.toBe(refused);
+    expect(closed).toBe(1);
+  });
+
   it('dispose appends staged turns and keeps them in the outbox', async () => {
     const { service, outbox, connection } = createIngestionFixture();
     connection.client = undefined;

@@ -184,10 +184,15 @@ export class IngestionService implements Ingestion {
     this.lifetime.abort();
     await this.loop.stop();
     await this.passRun;
-    await this.outbox?.flush();
-    await this.storage.close();
-    this.notify();
-    this.listeners.clear();
+    try {
+      await this.outbox?.flush();
+    } finally {
+      // Closed even when the flush failed (a full or read-only disk): storage left open would keep
+      // its journal locked, and its records from every other process, while this one lives.
+      await this.storage.close();
+      this.notify();
+      this.listeners.clear();
+    }
   }
 
   /** One pass: confirm what is due, then send what is pending (unless backing off). */
