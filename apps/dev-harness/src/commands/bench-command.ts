@@ -52,6 +52,10 @@ export const BENCHMARKS: readonly Benchmark[] = [
     run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).hangOverhead,
   },
   {
+    name: 'hook.prompt_submit.cold_ratio',
+    run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).coldRatio,
+  },
+  {
     name: 'recall.injected_tokens_per_prompt',
     run: async () => (await import('../benchmark/said-once-session.js')).measureSaidOnceSession(),
   },
