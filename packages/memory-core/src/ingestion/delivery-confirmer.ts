@@ -111,7 +111,9 @@ export class DeliveryConfirmer {
     for (const record of records) {
       const episode = record.message.name === undefined ? undefined : byName.get(record.message.name);
       if (episode === undefined || record.source === undefined) continue;
-      sources.push({ ...record.source, episode: episode.uuid, groupId: record.groupId, at: episode.valid_at || episode.created_at });
+      // The time the message was sent with (REST's `valid_at`); MCP's episodes carry only the time they were processed.
+      const at = record.message.timestamp ?? (episode.valid_at || episode.created_at);
+      sources.push({ ...record.source, episode: episode.uuid, groupId: record.groupId, at });
     }
     if (sources.length > 0) episodeSources.record(sources);
   }

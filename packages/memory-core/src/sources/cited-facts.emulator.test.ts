@@ -68,13 +68,12 @@ describe.each(['rest', 'mcp'] as const)('cited facts (%s face)', (face) => {
     const recalled = await recall.recall('How do we deploy the billing API?');
     const cited = recalled.facts.find((fact) => fact.fact.includes('Fly.io'));
     expect(cited?.episodes).toContain(userEpisode?.uuid);
-    const listed = await client.getEpisodes(userEpisode?.group_id ?? '', { lastN: 10 });
     expect(cited?.sources).toEqual([
       {
         tool: 'Claude Code',
         session: 'chat-1',
         title: 'We deploy the billing API with Fly.io.',
-        at: listed.find((episode) => episode.uuid === userEpisode?.uuid)?.valid_at,
+        at: '2026-11-20T10:00:00.000Z',
         episode: userEpisode?.uuid,
       },
     ]);
