@@ -98,6 +98,9 @@ export interface GraphitiApi {
   getEpisodes(groupId: string, query: { lastN: number }, options?: GraphitiCallOptions): Promise<Episode[]>;
   deleteEpisode(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
   deleteGroup(groupId: string, options?: GraphitiCallOptions): Promise<Result>;
+  /** One fact by uuid (forgetting one source on REST reads which episodes support each fact). */
+  getEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
+  deleteEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
 }
 
 /**

@@ -3,18 +3,11 @@
 // facts the episode produced (its `entity_edges`) are read first and each whose `episodes` names
 // no other episode is deleted too (`DELETE /entity-edge/{uuid}`). A fact whose server does not say
 // which episodes support it (an older REST image) is kept: deleting it could lose another source.
-import type { Episode, FactResult, Result } from '@graphiti-memory/graphiti-client';
-import type { GraphitiCallOptions } from '../ports.js';
+import type { GraphitiApi, GraphitiCallOptions } from '../ports.js';
 import type { EpisodeSources } from '../sources/episode-sources.js';
 
 /** The routes forgetting an episode uses (graphiti-client's clients, REST and MCP, have them all). */
-export interface EpisodeForgetApi {
-  serverFace?(options?: GraphitiCallOptions): Promise<{ readonly kind: 'rest' | 'mcp' }>;
-  getEpisodes(groupId: string, query: { lastN: number }, options?: GraphitiCallOptions): Promise<Episode[]>;
-  getEntityEdge(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
-  deleteEntityEdge(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
-  deleteEpisode(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
-}
+export type EpisodeForgetApi = Pick<GraphitiApi, 'serverFace' | 'getEpisodes' | 'getEntityEdge' | 'deleteEntityEdge' | 'deleteEpisode'>;
 
 export interface EpisodeForgetOptions {
   /** The episode's group; by default the one the record of delivered episodes knows. Needed on REST. */
@@ -51,16 +44,20 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
         `The group of episode ${episode} is not known on this machine (it was not delivered from here). Pass its group id (--group GROUP_ID): on REST the facts only this episode supports are found through its group.`,
       );
     }
+    const { getEntityEdge, deleteEntityEdge } = api;
+    if (getEntityEdge === undefined || deleteEntityEdge === undefined) {
+      throw new Error('This Graphiti connection cannot read or delete facts by uuid, so the facts only this episode supports cannot be found; use a graphiti-client connection.');
+    }
     const found = (await api.getEpisodes(groupId, { lastN: EPISODES_SEARCHED }, call)).find((candidate) => candidate.uuid === episode);
     for (const edge of found?.entity_edges ?? []) {
-      const fact = await api.getEntityEdge(edge, call).catch((error: unknown) => {
+      const fact = await getEntityEdge.call(api, edge, call).catch((error: unknown) => {
         if ((error as { status?: unknown }).status === 404) return undefined;
         throw error;
       });
       if (fact === undefined) continue;
       if (fact.episodes === undefined) unknownFacts++;
       else if (fact.episodes.every((supporting) => supporting === episode)) {
-        await api.deleteEntityEdge(edge, call);
+        await deleteEntityEdge.call(api, edge, call);
         deletedFacts.push(edge);
       } else keptFacts++;
     }
