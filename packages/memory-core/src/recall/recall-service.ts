@@ -112,6 +112,8 @@ export class DefaultRecallService implements RecallService {
       scopes = groups.map((group) => group.scope);
       if (groups.length === 0) return this.finish(started, { facts: [], timedOut: false, scopes, errors: [] }, 'skipped', 'no-scope');
 
+      // The record of delivered episodes loads while the searches run, so citing costs little after them.
+      this.episodeSources?.find([]).catch(() => undefined);
       const outcomes = new Map<MemoryScope, SearchOutcome>();
       const searchAbort = new AbortController();
       const searches = groups.map(async ({ scope, groupId }) => {

@@ -18,7 +18,7 @@ export interface EpisodeSource extends MessageSource {
  */
 export interface EpisodeSources {
   record(sources: readonly EpisodeSource[]): void;
-  /** The known ones of `episodes`; unknown uuids (another machine's episodes) are absent. */
+  /** The known ones of `episodes`; unknown uuids (another machine's episodes) are absent. `find([])` may load the record ahead of need. */
   find(episodes: readonly string[]): Promise<ReadonlyMap<string, EpisodeSource>>;
   /** Forgets episodes (deleted from the server). */
   remove(episodes: readonly string[]): Promise<void>;

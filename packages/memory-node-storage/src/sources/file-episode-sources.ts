@@ -47,7 +47,7 @@ export class FileEpisodeSources implements EpisodeSources {
 
   async find(episodes: readonly string[]): Promise<ReadonlyMap<string, EpisodeSource>> {
     const found = new Map<string, EpisodeSource>();
-    if (episodes.length === 0) return found;
+    // Asked for nothing, it still reads the file: recall warms the record while it searches.
     const byEpisode = await this.#read();
     const queued = new Map(this.#queued.map((source) => [source.episode, source]));
     for (const episode of episodes) {
