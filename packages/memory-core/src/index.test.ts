@@ -26,6 +26,7 @@ const VALUES = [
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
   'asEpisodeSource', 'EpisodeSources', 'forgetEpisode', 'InMemoryEpisodeSources', 'MAX_STALE_CHECKS', 'pathsNamedIn', 'STALE_SETTINGS', 'WorkspaceFiles',
+  'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
 ];
 
 const TYPES = [
@@ -47,6 +48,7 @@ const TYPES = [
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
   'EpisodeForgetApi', 'EpisodeForgetOptions', 'EpisodeForgetResult', 'EpisodeSource', 'FactSource', 'MessageSource', 'StaleSetting',
+  'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
 ];
 
 const EPISODE_FORMAT_VALUES = [

@@ -67,6 +67,38 @@ describe('@memory', () => {
     expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used/);
   });
 
+  it("says a fact once per chat session: a later turn's recall leaves out what an earlier turn gave, unless it changed", async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    await ask('We deploy the API with Fly.io.');
+    await storedInBothGroups(harness);
+    const first = await ask('How do we deploy the API?');
+    expect(first.result.metadata).toMatchObject({ factsUsed: 1 });
+    const turn = (prompt: string, result: vscode.ChatResult) => [
+      new ChatRequestTurn(prompt, undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart('Noted, thanks.')], result, PARTICIPANT_ID),
+    ];
+    const history = turn('How do we deploy the API?', first.result) as unknown as vscode.ChatContext['history'];
+    const second = await ask('And where do we deploy the API?', { history });
+    // Recall found the fact again; the prompt carries it once (with the conversation), the turn adds none.
+    expect(second.model.lastPrompt().match(/deploy the API with Fly\.io/g)).toHaveLength(1);
+    expect(second.result.metadata).toMatchObject({ factsUsed: 0 });
+    expect(second.stream.text()).not.toMatch(/facts? used/);
+
+    // Graphiti changed the fact: the next turn gives the new version, and only it.
+    // (The turn went to its session's group and the workspace's: both copies change.)
+    const stored = harness.emulator.state.facts().filter((fact) => fact.fact.includes('Fly.io'));
+    expect(stored.length).toBeGreaterThan(0);
+    for (const fact of stored) fact.fact = 'We deploy the API with Fly.io in two regions';
+    const third = await ask('How do we deploy the API now?', { history: [...history, ...turn('And where do we deploy the API?', second.result)] as unknown as vscode.ChatContext['history'] });
+    expect(third.result.metadata).toMatchObject({ factsUsed: 1 });
+    expect(third.model.lastPrompt()).toContain('Fly.io in two regions');
+    expect(third.model.lastPrompt().match(/deploy the API with Fly\.io/g)).toHaveLength(1);
+
+    // Another chat session is given the fact again.
+    const other = await ask('How do we deploy the API?');
+    expect(other.result.metadata).toMatchObject({ factsUsed: 1 });
+  });
+
   it('keeps the session id of the conversation across turns', async () => {
     await activateExtension({ settings: ON, consented: true });
     const first = await ask('Hello there.');

@@ -1,18 +1,20 @@
 // `@memory`: recall under its deadline (fail-open) → the prompt (prompt-tsx) → the model the user
 // picked → streamed answer with how many facts were used → the finished turn enqueued. Slash
 // commands /remember, /recall, /forget, /status. A Graphiti outage never fails the turn.
+// Say it once: a session's recall gives only facts its earlier turns did not (ChatSessionFacts).
 import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
-import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
+import { formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
+import { ChatSessionFacts } from './chat-session-facts.js';
 import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
 import { parseRememberArguments } from './remember-arguments.js';
@@ -49,6 +51,7 @@ export class MemoryParticipant implements Contribution {
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
     @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(ChatSessionFacts) private readonly sessionFacts: ChatSessionFacts,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -104,14 +107,21 @@ export class MemoryParticipant implements Contribution {
         ? await this.recall.recall(request.prompt, { sessionId, signal: abort.signal })
         : { facts: [], outcome: 'skipped' as const };
       if (token.isCancellationRequested) return { metadata: { sessionId } };
+      // Memory of a chat session is kept for its chat: the facts given earlier stay in the prompt once.
+      const facts = await this.sessionFacts.notYetGiven(sessionId, recalled.facts).catch(() => [...recalled.facts]);
+      // A fact given again because it changed replaces its earlier version.
+      const earlierFacts = this.sessionFacts.givenEarlier(sessionId).filter((earlier) => !facts.some((fact) => fact.uuid === earlier.uuid));
       const { messages } = await renderPrompt(
         MemoryChatPrompt,
-        { facts: recalled.facts, history: historyMessages(context), request: request.prompt },
+        { facts, earlierFacts, history: historyMessages(context), request: request.prompt },
         { modelMaxPromptTokens: request.model.maxInputTokens },
         request.model,
         undefined,
         token,
       );
+      // Only what the budget let into the prompt was given.
+      const sent = promptText(messages);
+      await this.sessionFacts.given(sessionId, facts.filter((fact) => sent.includes(sanitiseFactText(fact.fact)))).catch(() => undefined);
       let answer = '';
       try {
         const response = await request.model.sendRequest(messages, {}, token);
@@ -127,7 +137,7 @@ export class MemoryParticipant implements Contribution {
         }
         throw error;
       }
-      const footer = memoryFooter(recalled.facts.length, recalled.outcome);
+      const footer = memoryFooter(facts.length, recalled.outcome);
       if (footer !== '') stream.markdown(footer);
       if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
       if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
@@ -138,7 +148,7 @@ export class MemoryParticipant implements Contribution {
         assistant: { text: answer, timestamp: new Date().toISOString() },
         participant: PARTICIPANT_ID,
       });
-      const metadata: MemoryResultMetadata = { sessionId, factsUsed: recalled.facts.length, gateOpen: decision.open };
+      const metadata: MemoryResultMetadata = { sessionId, factsUsed: facts.length, gateOpen: decision.open };
       return { metadata };
     } finally {
       cancellation.dispose();
@@ -226,4 +236,11 @@ export class MemoryParticipant implements Contribution {
     if (metadata.command === 'recall') return [{ prompt: '', command: 'remember', label: 'Remember something new' }];
     return [];
   }
+}
+
+/** The text of the prompt's messages (the language-model API's text parts). */
+function promptText(messages: readonly vscode.LanguageModelChatMessage[]): string {
+  return messages
+    .map((message) => message.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join(''))
+    .join('\n');
 }

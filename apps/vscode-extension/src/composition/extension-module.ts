@@ -18,6 +18,8 @@ import {
   WorkspaceContext,
   WorkspaceFiles,
   WorkspaceStore,
+  InMemorySaidOnceStore,
+  SaidOnceStore,
 } from '@graphiti-memory/memory-core';
 import { NodeWorkspaceFiles } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
@@ -31,6 +33,7 @@ import { MementoConsentStore, MementoKeyValueStore } from '../adapters/memento-s
 import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
+import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
 import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
@@ -125,6 +128,9 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
 
     // The extension's own services.
     bind(MemoryStatus).toSelf().inSingletonScope();
+    // Say it once: what each @memory chat session was given, in process (hashes; the facts for its prompt).
+    bind(SaidOnceStore).toConstantValue(new InMemorySaidOnceStore());
+    bind(ChatSessionFacts).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
     bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
     bind(UserMemoryKey).toSelf().inSingletonScope();
