@@ -6,6 +6,8 @@ export { createNodeStorageModule, type NodeStorageModuleOptions } from './compos
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
+export { FileEpisodeSources, MAX_EPISODE_SOURCES, type FileEpisodeSourcesOptions } from './sources/file-episode-sources.js';
+export { NodeWorkspaceFiles } from './stale/node-workspace-files.js';
 export { adoptPendingMemories, FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
 export {

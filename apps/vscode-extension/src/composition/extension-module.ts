@@ -16,10 +16,12 @@ import {
   SystemClock,
   TelemetrySink,
   WorkspaceContext,
+  WorkspaceFiles,
   WorkspaceStore,
   InMemorySaidOnceStore,
   SaidOnceStore,
 } from '@graphiti-memory/memory-core';
+import { NodeWorkspaceFiles } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentConnection } from '../agent-hooks/agent-connection.js';
 import { AgentHookPlaces, defaultAgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
@@ -106,7 +108,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       .toDynamicValue(({ get }) => new RecallHealthTelemetry(new LogTelemetry(logger), () => get<MemoryStatus>(MemoryStatus)))
       .inSingletonScope();
     bind(SettingsSource).to(VsCodeSettingsSource).inSingletonScope();
-    bind(WorkspaceContext).toConstantValue(new VsCodeWorkspaceContext());
+    const workspaceContext = new VsCodeWorkspaceContext();
+    bind(WorkspaceContext).toConstantValue(workspaceContext);
+    // The stale check of recall: paths facts name, looked up (never read) in the workspace's folders.
+    bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => workspaceContext.localFolderPaths()));
     bind(MementoConsentStore)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);

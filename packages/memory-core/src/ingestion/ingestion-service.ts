@@ -3,6 +3,8 @@ import { errorClassOf } from '../errors/graphiti-failure.js';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
 import { GroupRecorder } from '../registry/group-recorder.js';
+import { EpisodeSources } from '../sources/episode-sources.js';
+import { MessageSourceStamp } from '../sources/message-source-stamp.js';
 import {
   Clock,
   GraphitiConnection,
@@ -67,6 +69,8 @@ export class IngestionService implements Ingestion {
     @inject(TelemetrySink) telemetry: TelemetrySink,
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
     @inject(GroupRecorder) @optional() recorder?: GroupRecorder,
+    @inject(MessageSourceStamp) @optional() sourceStamp?: MessageSourceStamp,
+    @inject(EpisodeSources) @optional() episodeSources?: EpisodeSources,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -83,7 +87,19 @@ export class IngestionService implements Ingestion {
     this.storage = new StorageHandle(storage, ({ outbox }) => {
       const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
       const tracker = this.tracker;
-      const context: DeliveryContext = { outbox, state, tracker, bounds, configuration, clock, logger, telemetry, options: this.options, host };
+      const context: DeliveryContext = {
+        outbox,
+        state,
+        tracker,
+        bounds,
+        configuration,
+        clock,
+        logger,
+        telemetry,
+        options: this.options,
+        host,
+        ...(episodeSources === undefined ? {} : { episodeSources }),
+      };
       this.delivery = { sender: new MessageSender(context), confirmer: new DeliveryConfirmer(context, createdAt) };
     });
     this.loop = new DrainLoop(
@@ -103,6 +119,8 @@ export class IngestionService implements Ingestion {
       changed: () => this.notify(),
       // The local registry of written groups (what forget covers) learns of every accepted message.
       ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
+      // Each message carries its source to confirmation, which records it under the episode's uuid.
+      ...(sourceStamp === undefined || episodeSources === undefined ? {} : { stamp: (entries, turn) => sourceStamp.stamp(entries, turn) }),
     });
   }
 
