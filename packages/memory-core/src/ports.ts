@@ -67,6 +67,8 @@ export interface GraphitiApi {
   getEpisodes(groupId: string, query: { lastN: number }, options?: GraphitiCallOptions): Promise<Episode[]>;
   deleteEpisode(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
   deleteGroup(groupId: string, options?: GraphitiCallOptions): Promise<Result>;
+  /** One fact by its uuid (both faces have it; optional so that smaller doubles need not). */
+  getEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
 }
 
 /**

@@ -39,6 +39,7 @@ import { ConsentContribution } from '../consent/consent-contribution.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { PendingBadgeContribution } from '../episodes/pending-badge.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
@@ -72,6 +73,7 @@ export const CONTRIBUTIONS = [
   UserKeyContribution,
   PendingMemoriesContribution,
   ShowWhatWasSentCommand,
+  PendingBadgeContribution,
 ] as const;
 
 export interface ExtensionModuleOptions {

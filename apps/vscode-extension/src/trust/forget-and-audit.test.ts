@@ -47,13 +47,17 @@ describe('forget the workspace, sessions included; the audit log', () => {
     const written = groupsWithEpisodes();
 
     const roots = (await episodesProvider().getChildren()) ?? [];
-    expect(roots.map((node) => node.type)).toEqual(['scope', 'sessions', 'scope']);
-    const sessions = (await episodesProvider().getChildren(roots[1])) ?? [];
+    expect(roots.map((node) => node.type)).toEqual(['curatedRoot', 'factsRoot', 'sessions']);
+    const sessions = (await episodesProvider().getChildren(roots[2])) ?? [];
     expect(sessions).toHaveLength(1);
     const item = await episodesProvider().getTreeItem(sessions[0]!);
     expect(item.label).toBe('We deploy with Fly.io.');
     expect(item.description).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(((await episodesProvider().getChildren(sessions[0])) ?? []).map((node) => node.type)).toEqual(['episode', 'episode']);
+    // The session holds its turn; the turn holds the question and the answer.
+    const turns = (await episodesProvider().getChildren(sessions[0])) ?? [];
+    expect(turns.map((node) => node.type)).toEqual(['turn']);
+    expect((await episodesProvider().getTreeItem(turns[0]!)).label).toBe('We deploy with Fly.io.');
+    expect(((await episodesProvider().getChildren(turns[0])) ?? []).map((node) => node.type)).toEqual(['episode', 'episode']);
 
     // A second session whose messages cannot be delivered yet: they wait in the outbox.
     harness.emulator.setFaults({ messages: { errorRate: 1 } });
@@ -77,7 +81,8 @@ describe('forget the workspace, sessions included; the audit log', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(groupsWithEpisodes()).toEqual([]);
     const roots2 = (await episodesProvider().getChildren()) ?? [];
-    expect(roots2.map((node) => node.type)).toEqual(['scope', 'scope']);
+    // Nothing left: an empty view, so the welcome view says what to do.
+    expect(roots2).toEqual([]);
   });
 
   it('Show What Was Sent lists each request that carried memory, without its content', async () => {
