@@ -53,7 +53,7 @@ describe('one audit log for every tool', () => {
     expect(query?.bytes).toBe('which platform hosts the API'.length);
     expect(fs.existsSync(path.join(harness.context.globalStorageFolder, 'audit-log.jsonl'))).toBe(false);
 
-    const shown = await harness.command<{ entries: number; text: string }>('graphitiMemory.showWhatWasSent');
+    const shown = await harness.command<{ entries: number; text: string }>('graphitiMemory.showWhatWasSent', {});
     expect(shown.entries).toBe(5);
     for (const expected of ['vscode-extension', 'graphiti-harness', 'agent-hooks', 'search_memory_facts (MCP)', 'POST /search (REST)', 'recall query', 'gm_user_legacy', 'gm_session_harness']) {
       expect(shown.text).toContain(expected);
