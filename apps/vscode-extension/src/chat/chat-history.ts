@@ -10,6 +10,8 @@ export interface MemoryResultMetadata {
   readonly command?: string | undefined;
   readonly factsUsed?: number;
   readonly gateOpen?: boolean;
+  /** The user's question of an answer turn: what "Show what memory recalls" recalls for. */
+  readonly question?: string;
 }
 
 export function isMemoryMetadata(value: unknown): value is MemoryResultMetadata {

@@ -12,8 +12,11 @@ import {
   createChatRequest,
   FakeLanguageModel,
   noCancellation,
+  testHost,
 } from '../test-support/vscode-double.js';
-import { PARTICIPANT_ID } from './memory-participant.js';
+import * as vscodeApi from 'vscode';
+import { FACT_SCHEME } from './fact-references.js';
+import { ASKED_CONTEXT, PARTICIPANT_ID } from './memory-participant.js';
 
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
@@ -65,6 +68,33 @@ describe('@memory', () => {
     expect(model.lastPrompt()).toContain('<graphiti_memory>');
     expect(model.lastPrompt()).toContain('Fly.io');
     expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used/);
+  });
+
+  it('lists the facts it used as references named by the fact and its date, each opening the fact', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    await ask('We deploy the API with Fly.io.');
+    await storedInBothGroups(harness);
+    const { stream, result } = await ask('How do we deploy the API?');
+    const used = (result.metadata as { factsUsed: number }).factsUsed;
+    const references = stream.parts.filter((part) => part.kind === 'reference').map((part) => vscodeApi.Uri.parse(part.kind === 'reference' ? part.value : ''));
+    expect(used).toBeGreaterThan(0);
+    expect(references).toHaveLength(used);
+    expect(references[0]?.scheme).toBe(FACT_SCHEME);
+    expect(references.map((uri) => uri.path)).toContainEqual(expect.stringMatching(/^\/We deploy the API with Fly\.io.* \(since \d{4}-\d{2}-\d{2}\)$/));
+    const document = await vscodeApi.workspace.openTextDocument(references[0]!);
+    expect(document.getText()).toMatch(/Fly\.io/);
+    expect(document.getText()).toMatch(/- Holds: since \d{4}-\d{2}-\d{2}/);
+    expect(document.getText()).toMatch(/- Came from: 1 episode\(s\): /);
+    // The walkthrough's "Ask @memory" step completes on this.
+    expect(testHost().contextKeys.get(ASKED_CONTEXT)).toBe(true);
+  });
+
+  it('offers "Show what memory recalls" for the question just asked, not a fixed sentence', async () => {
+    await activateExtension({ settings: ON, consented: true });
+    const { result } = await ask('Which database does staging use?');
+    const participant = chatRegistrations().participants.get(PARTICIPANT_ID)!;
+    const followups = (await participant.followupProvider?.provideFollowups(result, createChatContext([]), noCancellation())) ?? [];
+    expect(followups).toEqual([{ prompt: 'Which database does staging use?', command: 'recall', label: 'Show what memory recalls' }]);
   });
 
   it('keeps the session id of the conversation across turns', async () => {

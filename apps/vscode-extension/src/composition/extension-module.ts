@@ -30,6 +30,7 @@ import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
+import { RecalledFactDocuments } from '../chat/fact-references.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
 import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
 import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.js';
@@ -74,6 +75,7 @@ export const CONTRIBUTIONS = [
   PendingMemoriesContribution,
   ShowWhatWasSentCommand,
   PendingBadgeContribution,
+  RecalledFactDocuments,
 ] as const;
 
 export interface ExtensionModuleOptions {
