@@ -15,6 +15,7 @@ import {
   testHost,
 } from '../test-support/vscode-double.js';
 import * as vscodeApi from 'vscode';
+import { factLine, historyMessages, memoryFooter } from './chat-history.js';
 import { FACT_SCHEME } from './fact-references.js';
 import { ASKED_CONTEXT, PARTICIPANT_ID } from './memory-participant.js';
 
@@ -76,6 +77,8 @@ describe('@memory', () => {
     await storedInBothGroups(harness);
     const { stream, result } = await ask('How do we deploy the API?');
     const used = (result.metadata as { factsUsed: number }).factsUsed;
+    // Listed under the answer too, each with its dates and scope.
+    expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used\._\n\n- We deploy the API with Fly\.io.* _\(since \d{4}-\d{2}-\d{2}, (session|workspace)\)_/);
     const references = stream.parts.filter((part) => part.kind === 'reference').map((part) => vscodeApi.Uri.parse(part.kind === 'reference' ? part.value : ''));
     expect(used).toBeGreaterThan(0);
     expect(references).toHaveLength(used);
@@ -87,6 +90,19 @@ describe('@memory', () => {
     expect(document.getText()).toMatch(/- Came from: 1 episode\(s\): /);
     // The walkthrough's "Ask @memory" step completes on this.
     expect(testHost().contextKeys.get(ASKED_CONTEXT)).toBe(true);
+  });
+
+  it('keeps the fact list out of the history sent to the model, and neutralises Markdown in recalled text', async () => {
+    expect(factLine('See [this](command:evil) *now*', 'since 2026-01-02', 'user')).toBe('See \\[this\\]\\(command:evil\\) \\*now\\* _(since 2026-01-02, user)_');
+    const footer = memoryFooter(['A fact _(since 2026-01-02, workspace)_'], 'hit');
+    const history = [
+      new ChatRequestTurn('Question?', undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart(`The answer.${footer}`)], { metadata: { sessionId: 's' } }, PARTICIPANT_ID),
+    ] as unknown as vscode.ChatContext['history'];
+    expect(historyMessages(createChatContext(history))).toEqual([
+      { role: 'user', text: 'Question?' },
+      { role: 'assistant', text: 'The answer.' },
+    ]);
   });
 
   it('offers "Show what memory recalls" for the question just asked, not a fixed sentence', async () => {

@@ -6,14 +6,15 @@ import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
-import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
+import { formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
-import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
+import { factDates } from '../episodes/memory-tree.js';
+import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { RecalledFactDocuments } from './fact-references.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
 import { parseRememberArguments } from './remember-arguments.js';
@@ -145,7 +146,10 @@ export class MemoryParticipant implements Contribution {
       }
       // The facts used, each a reference (listed under "Used N references", with its date).
       for (const fact of recalled.facts) stream.reference(this.factDocuments.uriOf(fact));
-      const footer = memoryFooter(recalled.facts.length, recalled.outcome);
+      const footer = memoryFooter(
+        recalled.facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope)),
+        recalled.outcome,
+      );
       if (footer !== '') stream.markdown(footer);
       if (!this.#asked) {
         this.#asked = true;
