@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type * as vscode from 'vscode';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import {

@@ -116,6 +116,11 @@ const tests = [
       }, 30_000, 1_000);
       assert.equal(after.filter((text) => text.startsWith(DIRECTIVE)).length, 1, `the directive is not shown once: ${after.join(' | ')}`);
       assert.ok(after.indexOf('Curated memories (2)') < after.indexOf('Conversations (1)'), after.join(' | '));
+      // What memory knows: the facts Graphiti extracted, each with its date.
+      await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'What memory knows' });
+      await waitFor('a fact with its date under "What memory knows"', async () =>
+        (await rowTexts()).find((text) => /^We deploy the billing API with Fly\.io.*since \d{4}-\d{2}-\d{2}$/.test(text)),
+      );
       await control('POST /ui/screenshot', { name: 'memory-view-sections' });
     },
   },
