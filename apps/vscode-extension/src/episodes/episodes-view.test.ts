@@ -3,6 +3,7 @@ import { activateExtension, waitFor, type Harness } from '../test-support/extens
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import {
   answerMessages,
+  answerQuickPicks,
   chatRegistrations,
   ChatResponseStreamDouble,
   createChatContext,
@@ -139,5 +140,17 @@ describe('episodes view', () => {
     const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.deleteEpisode', episodes[0]);
     expect(result.ok).toBe(true);
     expect(harness.emulator.state.episodes()).toEqual([]);
+  });
+
+  it('forgets the user scope from the view title menu, after a pick and a confirmation', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    await harness.command('graphitiMemory.promote', { kind: 'preference', scope: 'user', text: 'I prefer pnpm.' });
+    await waitFor(() => harness.emulator.state.episodes().length === 1, 5000, 'the user memory stored');
+    const userGroup = harness.emulator.state.episodes()[0]!.group_id;
+    answerQuickPicks('User memory');
+    answerMessages((shown) => shown.items.find((item) => /forget/i.test(item)));
+    const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.forgetScope');
+    expect(result.ok).toBe(true);
+    expect(harness.emulator.requests.some((request) => request.method === 'DELETE' && request.path === `/group/${userGroup}`)).toBe(true);
   });
 });

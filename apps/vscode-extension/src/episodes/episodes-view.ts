@@ -310,9 +310,21 @@ export class EpisodesViewContribution implements Contribution {
     }
   }
 
-  async forgetScope(node?: EpisodeNode): Promise<ForgetResult> {
-    if (node?.type !== 'scope') return { ok: false, message: 'Pick a scope in the Graphiti Memory view.' };
-    return this.#report(await this.forgetter.forget(node.scope));
+  /** Forgets a scope: a scope node's, the one named (`'workspace'`, `'user'`), or the one picked. */
+  async forgetScope(node?: EpisodeNode | 'workspace' | 'user'): Promise<ForgetResult> {
+    let scope = node === 'workspace' || node === 'user' ? node : node?.type === 'scope' ? node.scope : undefined;
+    if (scope === undefined) {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'Workspace memory', description: "this workspace's memories and chat sessions", scope: 'workspace' as const },
+          { label: 'User memory', description: 'your own memories, in every workspace', scope: 'user' as const },
+        ],
+        { title: 'Forget which memory? You will be asked to confirm.' },
+      );
+      if (picked === undefined) return { ok: false, message: 'Nothing was forgotten.' };
+      scope = picked.scope;
+    }
+    return this.#report(await this.forgetter.forget(scope));
   }
 
   async forgetSession(node?: EpisodeNode): Promise<ForgetResult> {
