@@ -8,6 +8,7 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
 import { GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, RecallService, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
+import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -196,7 +197,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const episodes = [...new Set(cited.filter((uuid) => uuid !== ''))];
     return {
       uuid: fact.uuid,
-      fact: fact.fact,
+      // Shown as data: one line, without the episode tags a fact may have been extracted with.
+      fact: sanitiseFactText(fact.fact.replace(/<\/?graphiti_episode[^>]*>/g, ' ')),
       valid_at: fact.valid_at,
       invalid_at: fact.invalid_at,
       expired_at: fact.expired_at,

@@ -34,6 +34,23 @@ async function stepStates() {
   return JSON.stringify(await control('POST /ui/attributes', { selector: '[data-step-id]', names: ['data-step-id', 'aria-checked'] }));
 }
 
+/** Lines of the extension's log (no content, by design) that mention `about`: why a view step failed. */
+async function memoryLog(about) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const folder = await vscode.commands.executeCommand('graphitiE2e.extensionLogsFolder');
+  const lines = [];
+  const visit = (directory) => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      const file = path.join(directory, entry.name);
+      if (entry.isDirectory()) visit(file);
+      else if (/Graphiti Memory/.test(entry.name)) lines.push(...fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(about)));
+    }
+  };
+  visit(folder);
+  return lines.slice(-10).join(' / ');
+}
+
 const tests = [
   {
     name: 'v1 the walkthrough lists the five steps, which complete on the real events: memory on, Test Connection',
@@ -116,11 +133,16 @@ const tests = [
       }, 30_000, 1_000);
       assert.equal(after.filter((text) => text.startsWith(DIRECTIVE)).length, 1, `the directive is not shown once: ${after.join(' | ')}`);
       assert.ok(after.indexOf('Curated memories (2)') < after.indexOf('Conversations (1)'), after.join(' | '));
-      // What memory knows: the facts Graphiti extracted, each with its date.
+      // What memory knows: the facts Graphiti extracted (the emulator's stand-in extraction keeps the
+      // memory's sentences), each with its date; the newest first, below the search entry.
       await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'What memory knows' });
-      await waitFor('a fact with its date under "What memory knows"', async () =>
-        (await rowTexts()).find((text) => /^We deploy the billing API with Fly\.io.*since \d{4}-\d{2}-\d{2}$/.test(text)),
-      );
+      await waitFor('a fact with its date under "What memory knows"', async () => {
+        const texts = await rowTexts();
+        const search = texts.indexOf('Search what memory knows…');
+        return search >= 0 && /Tabs, not spaces.*since \d{4}-\d{2}-\d{2}$/.test(texts[search + 1] ?? '');
+      }).catch(async (error) => {
+        throw new Error(`${error.message}; rows: ${(await rowTexts()).join(' | ')}; log: ${await memoryLog('episodes view')}`);
+      });
       await control('POST /ui/screenshot', { name: 'memory-view-sections' });
     },
   },
