@@ -167,7 +167,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const search: EpisodeNode = { type: 'message', text: query === undefined ? 'Search what memory knows…' : 'Search again or clear…', command: SEARCH_COMMAND };
     if (query !== undefined && this.#search?.query === query) {
       // Sources resolved now: the view has loaded the episodes they cite by the time it opens this.
-      const facts = this.#search.facts.map((fact) => ({ type: 'fact' as const, fact: this.#shown(fact, fact.episodes ?? []) }));
+      const facts = this.#search.facts.map((fact) => this.#shown(fact, fact.episodes ?? [])).filter((fact) => fact.fact !== '').map((fact) => ({ type: 'fact' as const, fact }));
       return [search, ...(facts.length > 0 ? facts : [{ type: 'message' as const, text: 'No facts match.' }])];
     }
     const client = this.connection.current();
@@ -189,7 +189,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
         }
       }),
     );
-    const facts = loaded.filter((fact): fact is ShownFact => fact !== undefined).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    // A fact that is nothing but markup says nothing: left out.
+    const facts = loaded.filter((fact): fact is ShownFact => fact !== undefined && fact.fact !== '').sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     return [search, ...(facts.length > 0 ? facts.map((fact) => ({ type: 'fact' as const, fact })) : [{ type: 'message' as const, text: 'No facts extracted yet: Graphiti extracts them a little after a memory is stored.' }])];
   }
 
