@@ -87,6 +87,14 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       await locator.click({ force: body.force ?? false });
       return { ok: true };
     },
+    // Types into the open quick input (an input box or a quick pick) and accepts it.
+    'POST /ui/type': async (body) => {
+      const input = page().locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      await input.fill(body.text);
+      await page().keyboard.press('Enter');
+      return { ok: true };
+    },
     'POST /ui/press': async (body) => {
       await page().keyboard.press(body.key);
       return { ok: true };

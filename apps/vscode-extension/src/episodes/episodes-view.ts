@@ -191,7 +191,10 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     );
     // A fact that is nothing but markup says nothing: left out.
     const facts = loaded.filter((fact): fact is ShownFact => fact !== undefined && fact.fact !== '').sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-    return [search, ...(facts.length > 0 ? facts.map((fact) => ({ type: 'fact' as const, fact })) : [{ type: 'message' as const, text: 'No facts extracted yet: Graphiti extracts them a little after a memory is stored.' }])];
+    if (facts.length > 0) return [search, ...facts.map((fact) => ({ type: 'fact' as const, fact }))];
+    // Graphiti's MCP server does not say which facts an episode gave: there, only a search shows them.
+    const empty = edges.size === 0 && episodes.length > 0 ? 'Search to see what memory knows about something.' : 'No facts yet: Graphiti extracts them a little after a memory is stored.';
+    return [search, { type: 'message', text: empty }];
   }
 
   #shown(fact: FactResult, cited: readonly string[]): ShownFact {
