@@ -87,8 +87,12 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       await locator.click({ force: body.force ?? false });
       return { ok: true };
     },
-    // Types into the open quick input (an input box or a quick pick) and accepts it.
+    // Types into the open quick input (an input box or a quick pick) and accepts it; with `title`,
+    // once the input showing that title is open (the palette's own input is the same widget).
     'POST /ui/type': async (body) => {
+      if (body.title) {
+        await page().locator('.quick-input-widget .quick-input-title', { hasText: body.title }).first().waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      }
       const input = page().locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
       await input.fill(body.text);

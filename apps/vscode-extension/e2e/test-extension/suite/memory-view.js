@@ -138,7 +138,7 @@ const tests = [
       // (The curated memories folded away: the Explorer leaves the view few rows.)
       await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'Curated memories (2)' });
       await control('POST /ui/run-command', { title: 'Graphiti Memory: Search Memory' });
-      await control('POST /ui/type', { text: 'billing deploy' });
+      await control('POST /ui/type', { title: 'Search what Graphiti Memory knows', text: 'billing deploy' });
       await waitFor('the searched facts with their dates under "What memory knows"', async () => {
         const texts = await rowTexts();
         const root = texts.indexOf('What memory knows about "billing deploy"');
