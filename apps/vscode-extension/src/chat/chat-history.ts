@@ -10,6 +10,8 @@ export interface MemoryResultMetadata {
   readonly command?: string | undefined;
   readonly factsUsed?: number;
   readonly gateOpen?: boolean;
+  /** `/recall` answered that recall is off. */
+  readonly recallOff?: boolean;
   /** The user's question of an answer turn: what "Show what memory recalls" recalls for. */
   readonly question?: string;
 }

@@ -22,8 +22,10 @@ async function ask(prompt: string): Promise<void> {
   await participant.requestHandler(createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }) }), createChatContext([]), new ChatResponseStreamDouble().asStream(), noCancellation());
 }
 
+/** The view's nodes; at the top, without the "Recall is off" row (its own test covers it). */
 async function children(node?: EpisodeNode): Promise<EpisodeNode[]> {
-  return (await episodesProvider().getChildren(node)) ?? [];
+  const nodes = (await episodesProvider().getChildren(node)) ?? [];
+  return node === undefined ? nodes.filter((found) => (found.type as string) !== 'recallOff') : nodes;
 }
 
 async function labels(nodes: readonly EpisodeNode[]): Promise<string[]> {
@@ -43,8 +45,8 @@ describe('episodes view', () => {
   });
 
   it('is empty while memory is on but holds nothing (the welcome view says what to do)', async () => {
-    await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
-    expect(await children()).toEqual([]);
+    await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true }, consented: true });
+    expect(await episodesProvider().getChildren()).toEqual([]);
   });
 
   it('shows pending, curated, what memory knows and conversations in this order: an approved directive once, turns inside their session', async () => {
@@ -154,5 +156,21 @@ describe('episodes view', () => {
     const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.forgetScope');
     expect(result.ok).toBe(true);
     expect(harness.emulator.requests.some((request) => request.method === 'DELETE' && request.path === `/group/${userGroup}`)).toBe(true);
+  });
+
+  it('says recall is off in its first row, which turns it on; the row leaves once recall is on', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const first = (await episodesProvider().getChildren())?.[0];
+    expect(first?.type).toBe('recallOff');
+    const item = await episodesProvider().getTreeItem(first!);
+    expect(item.label).toBe('Recall is off: answers do not use memory');
+    expect(item.command?.command).toBe('graphitiMemory.enableRecall');
+    let changed = 0;
+    episodesProvider().onDidChangeTreeData?.(() => (changed += 1));
+    answerMessages(undefined, undefined);
+    await harness.command(item.command!.command);
+    // The view is told at once (no manual refresh), and the row is gone.
+    expect(changed).toBeGreaterThan(0);
+    expect((await episodesProvider().getChildren())?.map((node) => node.type)).not.toContain('recallOff');
   });
 });

@@ -16,6 +16,7 @@ import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
 import { curatedMemories, factSource, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
+import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
@@ -258,7 +259,7 @@ export class EpisodesViewContribution implements Contribution {
   register(context: vscode.ExtensionContext): void {
     let last = '';
     context.subscriptions.push(
-      this.points.setTreeDataProvider(EPISODES_VIEW, this.provider),
+      this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
@@ -266,8 +267,8 @@ export class EpisodesViewContribution implements Contribution {
       vscode.commands.registerCommand('graphitiMemory.searchMemory', (query?: unknown) => this.search(query)),
       vscode.commands.registerCommand('graphitiMemory.clearMemorySearch', () => this.provider.search('')),
       this.status.onDidChange((snapshot) => {
-        // New writes show up as the queue moves; the gate opening or closing changes everything.
-        const key = `${snapshot.gate.open}:${snapshot.delivery?.counters.enqueued ?? 0}`;
+        // New writes show up as the queue moves; any change of state (failing → on, recall on) shows at once.
+        const key = `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}:${snapshot.delivery?.counters.enqueued ?? 0}`;
         if (key !== last) {
           last = key;
           this.provider.refresh();
