@@ -37,17 +37,6 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       await button.click();
       return { ok: true };
     },
-    // Clicks an element of the workbench (the status item: `.statusbar-item` with its text).
-    'POST /ui/click': async (body) => {
-      const locator = page().locator(body.selector, body.hasText === undefined ? undefined : { hasText: body.hasText }).first();
-      await locator.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
-      await locator.click();
-      return { ok: true };
-    },
-    'POST /ui/press': async (body) => {
-      await page().keyboard.press(body.key);
-      return { ok: true };
-    },
     'POST /ui/run-command': async (body) => {
       const current = page();
       await current.keyboard.press('F1');
@@ -89,6 +78,7 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       page()
         .locator(body.selector)
         .evaluateAll((elements, names) => elements.map((element) => Object.fromEntries(names.map((name) => [name, element.getAttribute(name)]))), body.names),
+    // Clicks an element of the workbench (the status item: `.statusbar-item` with its text).
     'POST /ui/click': async (body) => {
       // Inline actions of a tree row show on hover only: `hover` names the row, `selector` is then inside it.
       const scope = body.hover ? page().locator(body.hover.selector, { hasText: body.hover.hasText }).first() : page();
