@@ -35,6 +35,7 @@ import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js'
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
 import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
+import { RecalledFactDocuments } from '../chat/fact-references.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
 import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
 import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.js';
@@ -45,6 +46,7 @@ import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentHistory } from '../consent/consent-history.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { PendingBadgeContribution } from '../episodes/pending-badge.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
@@ -86,6 +88,8 @@ export const CONTRIBUTIONS = [
   HealthProbe,
   DisableCommands,
   ProjectTrustPrompt,
+  PendingBadgeContribution,
+  RecalledFactDocuments,
 ] as const;
 
 export interface ExtensionModuleOptions {
