@@ -25,6 +25,7 @@ const VALUES = [
   'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
+  'ForgetLedger', 'forgottenTurnKey', 'InMemoryForgetLedger', 'MAX_FORGOTTEN_TURNS', 'OwedDeletions', 'withForgottenGroups',
 ];
 
 const TYPES = [
@@ -45,6 +46,7 @@ const TYPES = [
   'TokenReduction', 'TranscriptFilter', 'TranscriptFilterOption', 'TranscriptFilterPreset',
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
+  'ForgetRecord', 'ForgottenGroup', 'OwedDeletionsResult',
 ];
 
 const EPISODE_FORMAT_VALUES = [

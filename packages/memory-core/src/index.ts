@@ -13,8 +13,10 @@ export {
   type FailureDescription,
 } from './errors/describe-graphiti-failure.js';
 export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type GraphitiFailureKind } from './errors/graphiti-failure.js';
+export { ForgetLedger, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';
 export type { ForgetRequest, ForgetTarget } from './forget/forget-policy.js';
 export { ForgetService, type ForgetFailure, type ForgetResult } from './forget/forget-service.js';
+export { OwedDeletions, type OwedDeletionsResult } from './forget/owed-deletions.js';
 export { QueuedGroups } from './forget/queued-groups.js';
 export {
   categoriesInUse,

@@ -90,10 +90,13 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
     await writeDrainerInfo(files.drainerInfo, { pid: process.pid, since: new Date().toISOString() });
     let confirmed = 0;
     let pending = 0;
+    let owed = 0;
     for (let round = 0; round < ROUNDS && !leave.signal.aborted; round++) {
       closedBy = await stillOpen();
       if (closedBy !== undefined) break;
       memory ??= await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger() });
+      // Deletes a forget owes (it ran while Graphiti was unreachable) go first, even with nothing queued.
+      owed = await carryOutOwedDeletes(memory, leave.signal);
       await adoptHookJournals(memory);
       memory.ingestion?.start();
       const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS, signal: leave.signal });
@@ -107,13 +110,27 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
       return closedBy ?? { outcome: 'stopped', detail: 'asked to stop; queued messages stay in the outbox' };
     }
     if (memory !== undefined) await refreshWorkspaceTier(context, memory);
-    return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending` };
+    const owedDetail = owed > 0 ? `, ${owed} group deletes still owed` : '';
+    return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending${owedDetail}` };
   } finally {
     clearInterval(watcher);
     process.off('SIGTERM', onStopRequest);
     await memory?.close().catch(() => undefined);
     await removeDrainerInfo(files.drainerInfo, process.pid).catch(() => undefined);
     await release().catch(() => undefined);
+  }
+}
+
+/** Carries out the deletes forgets owe; returns how many are still owed. Never throws. */
+async function carryOutOwedDeletes(memory: HookMemory, signal: AbortSignal): Promise<number> {
+  try {
+    const owed = (await memory.forget?.owed()) ?? [];
+    if (owed.length === 0) return 0;
+    const result = await memory.forget?.retryOwed({ timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0, signal });
+    return result?.failed.length ?? owed.length;
+  } catch {
+    // The record could not be read or written: the next drain pass tries again (and sends nothing to those groups).
+    return 0;
   }
 }
 

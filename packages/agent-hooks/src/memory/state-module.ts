@@ -2,11 +2,11 @@
 // (each harness command, each hook run) and the extension's runtime load these modules. Each store
 // opens on first use, in the folder `stateDirectory()` names and (for delivery state) for the
 // endpoint the settings name at that moment: nothing touches the disk while memory is off.
-import { AuditLog, GroupRegistry, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import { AuditLog, ForgetLedger, GroupRegistry, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
 import { createNodeStorageModule, relocateOutboxJournals, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
-import { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './shared-stores.js';
+import { EndpointForgetLedger, EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './shared-stores.js';
 
 export interface StateModuleOptions {
   /** The shared state folder, found when a store first opens (the extension reads the configuration then). */
@@ -24,7 +24,7 @@ export interface StateModuleOptions {
   readonly legacyFolder?: string;
 }
 
-/** AuditLog, PendingMemoryStore and GroupRegistry of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
+/** AuditLog, PendingMemoryStore, GroupRegistry and ForgetLedger of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
 export function createStateModules(options: StateModuleOptions): ContainerModule[] {
   const { stateDirectory, legacyFolder } = options;
   const stores = new ContainerModule(({ bind }) => {
@@ -38,6 +38,13 @@ export function createStateModules(options: StateModuleOptions): ContainerModule
       .toResolvedValue(
         (configuration: MemoryConfiguration, logger: Logger) =>
           new EndpointGroupRegistry(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
+        [MemoryConfiguration, Logger],
+      )
+      .inSingletonScope();
+    bind(ForgetLedger)
+      .toResolvedValue(
+        (configuration: MemoryConfiguration, logger: Logger) =>
+          new EndpointForgetLedger(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
         [MemoryConfiguration, Logger],
       )
       .inSingletonScope();

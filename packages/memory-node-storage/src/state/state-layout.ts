@@ -63,6 +63,8 @@ export interface EndpointStateFiles {
   readonly watcherOffsets: string;
   /** Every group written to at this endpoint (what forget covers). */
   readonly groupRegistry: string;
+  /** What forgets left for later (`FileForgetLedger`): groups never to send to, deletes owed, forgotten turns. */
+  readonly forgetLedger: string;
 }
 
 /** The endpoint's and the workspace's files, beside the shared ones. */
@@ -100,6 +102,7 @@ export function endpointStateFiles(stateDirectory: string, endpoint: string): En
     legacyLedgerFile: path.join(endpointFolder, 'delivery-ledger.journal'),
     watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
     groupRegistry: path.join(endpointFolder, 'group-registry.json'),
+    forgetLedger: path.join(endpointFolder, 'forgotten.json'),
   };
 }
 
