@@ -83,7 +83,7 @@ describe('forget with Graphiti unreachable', { timeout: 30_000 }, () => {
     const result = await forget.forget({ scope: 'workspace' });
     expect(result.deletedGroups).toEqual([]);
     expect(result.dequeued).toBe(4);
-    expect(result.owed.sort()).toEqual([session, workspace].sort());
+    expect([...result.owed].sort()).toEqual([session, workspace].sort());
     expect(result.failed.map((failure) => failure.kind)).toEqual(['connection', 'connection']);
     expect(result.forgottenTurns).toBe(2);
     expect((await storage.open()).outbox.size()).toBe(0);
