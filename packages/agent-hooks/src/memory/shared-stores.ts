@@ -107,9 +107,14 @@ export class EndpointForgetLedger implements ForgetLedger {
   ) {}
 
   async read(): Promise<ForgetRecord> {
-    // No state folder: no forget could have been recorded either.
-    if ((await this.stateFolder().catch(() => undefined)) === undefined) return { groups: [], turns: new Set() };
-    return (await this.#open()).read();
+    let ledger: FileForgetLedger;
+    try {
+      ledger = await this.#open();
+    } catch {
+      // No state folder: no forget could have been recorded either.
+      return { groups: [], turns: new Set() };
+    }
+    return ledger.read();
   }
 
   async forgetGroups(groupIds: readonly string[], at: number): Promise<void> {
