@@ -15,6 +15,7 @@ import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { refreshTier } from './local-tier.js';
+import { refreshableTierGroups } from './tier-groups.js';
 import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
 
@@ -140,7 +141,9 @@ async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): P
   const user = groups.find((group) => group.scope === 'user')?.groupId;
   if (workspace === undefined) return;
   try {
-    const refresh = await refreshTier(memory.api, memory.guard, { workspace, ...(user === undefined ? {} : { user }) }, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
+    const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }) });
+    if (readable === undefined) return;
+    const refresh = await refreshTier(memory.api, memory.guard, readable, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
     await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.

@@ -10,6 +10,7 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
+  ForgetLedger,
   ForgetService,
   GlobalStore,
   GraphitiConnection,
@@ -111,6 +112,8 @@ export interface OpenedMemory {
   readonly promotion: PromotionService | undefined;
   readonly forget: ForgetService | undefined;
   readonly registry: GroupRegistry | undefined;
+  /** What forgets recorded at this endpoint (groups whose delete is owed, forgotten turns). */
+  readonly forgotten: ForgetLedger;
   /** Stops ingestion (appending what was staged) and closes the stores; idempotent. The client stays open. */
   close(): Promise<void>;
 }
@@ -187,6 +190,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
     registry,
+    forgotten: container.get<ForgetLedger>(ForgetLedger),
     close,
   };
 }

@@ -11,6 +11,7 @@ import { Ingestion, IngestionOptions } from '../ingestion/index.js';
 import { createInMemoryStorageModule, createMemoryModule } from '../memory-module.js';
 import { IngestionStorage, type ChatTurn } from '../ports.js';
 import { GroupRecorderOptions, GroupRegistry } from '../registry/index.js';
+import { RecallService } from '../recall/index.js';
 import { GroupIdResolver } from '../scopes/index.js';
 import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
 import { ForgetLedger } from './forget-ledger.js';
@@ -38,7 +39,7 @@ async function compose() {
   const container = new Container();
   const connection = { api: client as GraphitiApi };
   bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url },
+    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true } },
     consentFor: emulator.url,
     connection: { current: () => connection.api },
     clock: new SystemClock(),
@@ -51,6 +52,7 @@ async function compose() {
     ingestion: container.get<Ingestion>(Ingestion),
     forget: container.get(ForgetService),
     ledger: container.get<ForgetLedger>(ForgetLedger),
+    recall: container.get<RecallService>(RecallService),
     registry: container.get<GroupRegistry>(GroupRegistry),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
     storage: container.get<IngestionStorage>(IngestionStorage),
@@ -121,17 +123,25 @@ describe('forget with Graphiti unreachable', { timeout: 30_000 }, () => {
     expect((await ledger.read()).groups.every((group) => !group.deletionOwed)).toBe(true);
   });
 
-  it('forget --retry (retryOwed) carries out the owed deletes once Graphiti answers', async () => {
-    const { connection, ingestion, forget } = await compose();
+  it('recall leaves groups with an owed delete out; forget --retry (retryOwed) carries out the deletes once Graphiti answers', async () => {
+    const { connection, ingestion, forget, recall } = await compose();
     ingestion.start();
     ingestion.enqueue(turn('t1', 'chat-1', 'We deploy the billing API with Fly.io.'));
     expect((await ingestion.waitForConfirmation({ timeoutMs: 15_000 })).pending).toBe(0);
     await ingestion.dispose();
+    await emulator.idle();
+    const query = 'How do we deploy the billing API?';
+    expect((await recall.recall(query, { sessionId: 'chat-1', scopes: ['session', 'workspace'] })).facts.length).toBeGreaterThan(0);
     connection.api = unreachable;
     expect((await forget.forget({ scope: 'workspace' })).owed).toHaveLength(2);
     expect((await forget.retryOwed()).deleted).toEqual([]);
     expect(await forget.owed()).toHaveLength(2);
     connection.api = client;
+    // Graphiti answers again and still holds the groups: recall does not bring the forgotten facts back.
+    expect(emulator.state.episodes().length).toBeGreaterThan(0);
+    const searchesBefore = emulator.requests.filter((request) => request.route === 'search').length;
+    expect((await recall.recall(query, { sessionId: 'chat-1', scopes: ['session', 'workspace'] })).facts).toEqual([]);
+    expect(emulator.requests.filter((request) => request.route === 'search')).toHaveLength(searchesBefore);
     expect((await forget.retryOwed()).deleted).toHaveLength(2);
     expect(await forget.owed()).toEqual([]);
     expect(emulator.state.episodes()).toEqual([]);
