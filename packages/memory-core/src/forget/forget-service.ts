@@ -76,8 +76,9 @@ export class ForgetService {
     // Durable before anything else: a live process re-reads it before each send, and a crash
     // from here on still leaves the delete owed.
     await this.owedDeletions?.owe(groupIds, this.clock?.now() ?? Date.now());
-    const forgottenTurns = await this.forgetTurns(groupIds);
     const dequeued = await this.queued.dequeue(groupIds);
+    // After the dequeue: it took over dead processes' journals, whose keys count too.
+    const forgottenTurns = await this.forgetTurns(groupIds);
     // Pending memories kept before they named their group: only the user scope has one group to match.
     const droppedPending = (await this.pending?.forgetGroups(groupIds, targets.some((target) => target.scope === 'user') ? ['user'] : [])) ?? 0;
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
