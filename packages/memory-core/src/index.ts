@@ -79,6 +79,21 @@ export {
 export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
 export { guardRecalledFacts } from './recall/recalled-fact-guard.js';
 export {
+  factContentHash,
+  InMemorySaidOnceStore,
+  NOTHING_SAID,
+  parseSaidInSession,
+  SAID_ONCE_BOUNDS,
+  SaidOnceStore,
+  saidTextHash,
+  unsaidFacts,
+  withSaid,
+  type SaidFact,
+  type SaidInSession,
+  type SaidMemory,
+  type SaidOnceRecordOptions,
+} from './recall/said-once.js';
+export {
   RecallService,
   type RecallError,
   type RecallOptions,

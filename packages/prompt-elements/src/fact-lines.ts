@@ -82,7 +82,7 @@ export async function fitMemoryBlock(
   facts: readonly RecalledFact[],
   budget: number,
   countTokens: (text: string) => number | Promise<number>,
-): Promise<{ text: string; kept: number; dropped: number } | undefined> {
+): Promise<{ text: string; kept: number; dropped: number; keptIndexes: readonly number[] } | undefined> {
   return fitMemoryLines(orderByRank(facts).map(formatFactLine), budget, countTokens);
 }
 
@@ -103,19 +103,22 @@ export async function fitMemoryLines(
   budget: number,
   countTokens: (text: string) => number | Promise<number>,
   options: FitLinesOptions = {},
-): Promise<{ text: string; kept: number; dropped: number } | undefined> {
+): Promise<{ text: string; kept: number; dropped: number; keptIndexes: readonly number[] } | undefined> {
   const header = options.header ?? [];
   const kept: string[] = [];
+  // Which of `lines` made it in (with `skip`, not only a prefix): what a caller records as said.
+  const keptIndexes: number[] = [];
   let text: string | undefined;
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const candidate = memoryBlock([...header, ...kept, line]);
     if ((await countTokens(candidate)) > budget) {
       if (options.overflow === 'skip') continue;
       break;
     }
     kept.push(line);
+    keptIndexes.push(index);
     text = candidate;
   }
   if (text === undefined) return undefined;
-  return { text, kept: kept.length, dropped: lines.length - kept.length };
+  return { text, kept: kept.length, dropped: lines.length - kept.length, keptIndexes };
 }

@@ -12,6 +12,8 @@ describe('bench selection', () => {
       'storage.enqueue.p99_ratio',
       'hook.prompt_submit.start_ratio',
       'hook.prompt_submit.hang_overhead_ms',
+      'recall.injected_tokens_per_prompt',
+      'eval.hit_rate_at_5',
     ]);
   });
 

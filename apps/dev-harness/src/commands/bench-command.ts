@@ -51,6 +51,14 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'hook.prompt_submit.hang_overhead_ms',
     run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).hangOverhead,
   },
+  {
+    name: 'recall.injected_tokens_per_prompt',
+    run: async () => (await import('../benchmark/said-once-session.js')).measureSaidOnceSession(),
+  },
+  {
+    name: 'eval.hit_rate_at_5',
+    run: async () => (await import('../benchmark/eval-hit-rate.js')).measureEvalHitRate(),
+  },
 ];
 
 export const registerBenchCommand: CommandRegistrar = (program, run) => {

@@ -12,6 +12,7 @@ import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { treeItemOf, type EpisodeNode } from './episode-nodes.js';
+import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
@@ -121,14 +122,14 @@ export class EpisodesViewContribution implements Contribution {
   register(context: vscode.ExtensionContext): void {
     let last = '';
     context.subscriptions.push(
-      this.points.setTreeDataProvider(EPISODES_VIEW, this.provider),
+      this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
       this.status.onDidChange((snapshot) => {
-        // New writes show up as the queue moves; the gate opening or closing changes everything.
-        const key = `${snapshot.gate.open}:${snapshot.delivery?.counters.enqueued ?? 0}`;
+        // New writes show up as the queue moves; any change of state (failing → on, recall on) shows at once.
+        const key = `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}:${snapshot.delivery?.counters.enqueued ?? 0}`;
         if (key !== last) {
           last = key;
           this.provider.refresh();

@@ -168,8 +168,14 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
-      await ingestion?.dispose();
+      // Every store is closed even when ingestion's last flush failed (a full or read-only disk):
+      // an outbox left open keeps its journal locked while this process lives (a warm hook server).
+      const disposed = await ingestion?.dispose().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
       await Promise.allSettled([outbox?.close(), ...closers.map((closer) => closer())]);
+      if (disposed !== undefined) throw disposed.error;
     })());
   if (needs.send === true && needs.adoptJournals === true && outbox !== undefined) await adoptLeftoverJournals(outbox);
 

@@ -190,10 +190,15 @@ export class IngestionService implements Ingestion {
     this.lifetime.abort();
     await this.loop.stop();
     await this.passRun;
-    await this.outbox?.flush();
-    await this.storage.close();
-    this.notify();
-    this.listeners.clear();
+    try {
+      await this.outbox?.flush();
+    } finally {
+      // Closed even when the flush failed (a full or read-only disk): storage left open would keep
+      // its journal locked, and its records from every other process, while this one lives.
+      await this.storage.close();
+      this.notify();
+      this.listeners.clear();
+    }
   }
 
   /** One pass: confirm what is due, then send what is pending (unless backing off). */
@@ -281,6 +286,15 @@ export class IngestionService implements Ingestion {
     }
     this.notify();
     return moved;
+  }
+
+  /** Ends the backoff after failed sends (the server answered a probe) and wakes the loop. */
+  retryNow(): void {
+    if (this.state.backoffUntil === 0 && this.state.sendFailures === 0) return;
+    this.state.sendFailures = 0;
+    this.state.backoffUntil = 0;
+    this.wake();
+    this.notify();
   }
 
   /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */

@@ -133,3 +133,14 @@ export function transcriptLedgerFile(stateDirectory: string, transcriptPath: str
 function shortHash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }
+
+/** The folder of the per-session records of what was injected (`FileSaidOnceStore`). */
+export function saidOnceDirectory(stateDirectory: string): string {
+  return path.join(sharedStateFiles(stateDirectory).hooksDirectory, 'sessions');
+}
+
+/** One chat session's record of what was injected at an endpoint (hashes only). */
+export function saidOnceFile(stateDirectory: string, endpoint: string, sessionId: string): string {
+  const key = createHash('sha256').update(`${endpoint}\n${sessionId}`).digest('hex').slice(0, 24);
+  return path.join(saidOnceDirectory(stateDirectory), `${key}.json`);
+}
