@@ -95,9 +95,11 @@ describe('a revoke recorded in the shared memory switches', { timeout: 60_000 },
     expect((await loggedRuns()).at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
     expect((await loggedRuns()).at(-1)?.outcome).not.toBe('no-consent');
 
-    // Consent given again (the mark cleared): the workspace is served again.
+    // Consent given again (the mark cleared): the workspace is served again (in a new session: the
+    // first one was already given the decision, and memory says a fact once per session).
     await FileMemorySwitches.inStateFolder(stateDir).clear({ workspace, switch: 'revoked' });
-    expect((await prompt()).stdout).toContain('We always use pnpm');
+    const again = await hook('UserPromptSubmit', { prompt: 'Which package manager do we use here?', session_id: 'claude-session-2' });
+    expect(again.stdout).toContain('We always use pnpm');
   });
 });
 

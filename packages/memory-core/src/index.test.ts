@@ -27,6 +27,7 @@ const VALUES = [
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
   'asEpisodeSource', 'EpisodeSources', 'forgetEpisode', 'InMemoryEpisodeSources', 'MAX_STALE_CHECKS', 'pathsNamedIn', 'STALE_SETTINGS', 'WorkspaceFiles',
   'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
+  'ForgetLedger', 'forgottenTurnKey', 'InMemoryForgetLedger', 'MAX_FORGOTTEN_TURNS', 'OwedDeletions', 'withForgottenGroups',
 ];
 
 const TYPES = [
@@ -49,6 +50,7 @@ const TYPES = [
   'VsCodeChatSessionOptions',
   'EpisodeForgetApi', 'EpisodeForgetOptions', 'EpisodeForgetResult', 'EpisodeSource', 'FactSource', 'MessageSource', 'StaleSetting',
   'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
+  'ForgetRecord', 'ForgottenGroup', 'OwedDeletionsResult',
 ];
 
 const EPISODE_FORMAT_VALUES = [

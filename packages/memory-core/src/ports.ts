@@ -303,6 +303,11 @@ export interface Outbox {
 export interface DeliveryLedger {
   has(key: string): boolean;
   add(key: string): void;
+  /**
+   * Every key known now (a shared ledger reads what the other writers accepted first): how a
+   * forget learns which turns its groups held. Optional: without it a forget records no turns.
+   */
+  keys?(): Promise<readonly string[]>;
 }
 
 /** Ingestion's storage, open: the outbox and the delivery ledger admission checks. */

@@ -3,6 +3,7 @@ export * from './config/index.js';
 export { adoptAuditLog, DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
 export { FileIngestionStorage, type FileIngestionStorageOptions, type OutboxLocation } from './composition/file-ingestion-storage.js';
 export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
+export { FileForgetLedger, type FileForgetLedgerOptions } from './forget/file-forget-ledger.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';

@@ -11,6 +11,7 @@ import {
   ConsentStore,
   createMemoryModule,
   EpisodeSources,
+  ForgetLedger,
   ForgetService,
   GlobalStore,
   GraphitiConnection,
@@ -116,6 +117,8 @@ export interface OpenedMemory {
   readonly registry: GroupRegistry | undefined;
   /** The record of delivered episodes (citations; forgetting one episode). */
   readonly episodeSources: EpisodeSources;
+  /** What forgets recorded at this endpoint (groups whose delete is owed, forgotten turns). */
+  readonly forgotten: ForgetLedger;
   /** Stops ingestion (appending what was staged) and closes the stores; idempotent. The client stays open. */
   close(): Promise<void>;
 }
@@ -203,6 +206,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     forget: needs.send === true ? container.get(ForgetService) : undefined,
     registry,
     episodeSources,
+    forgotten: container.get<ForgetLedger>(ForgetLedger),
     close,
   };
 }

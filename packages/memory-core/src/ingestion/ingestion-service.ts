@@ -1,5 +1,7 @@
 import { inject, injectable, optional } from 'inversify';
 import { errorClassOf } from '../errors/graphiti-failure.js';
+import { ForgetLedger, recordForgotten } from '../forget/forget-ledger.js';
+import { OwedDeletions } from '../forget/owed-deletions.js';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
 import { GroupRecorder } from '../registry/group-recorder.js';
@@ -13,8 +15,10 @@ import {
   TelemetrySink,
   type ChatTurn,
   type DeadLetter,
+  type GraphitiApi,
   type IngestionStore,
   type OutboxEntry,
+  type OutboxRecord,
 } from '../ports.js';
 import { MemoryConfiguration } from '../settings/index.js';
 import { DeliveryBounds } from './delivery-bounds.js';
@@ -26,7 +30,7 @@ import { DrainLoop } from './drain-loop.js';
 import { IngestionOptions, resolveIngestionOptions } from './ingestion-options.js';
 import type { ConfirmationResult, IngestionState, IngestionStats } from './ingestion-stats.js';
 import type { Ingestion } from './ingestion.js';
-import { MessageSender } from './message-sender.js';
+import { MessageSender, type SendHold } from './message-sender.js';
 import { StorageHandle } from './storage-handle.js';
 import { TurnStaging } from './turn-staging.js';
 
@@ -63,7 +67,7 @@ export class IngestionService implements Ingestion {
     @inject(IngestionStorage) storage: IngestionStorage,
     @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(MemoryConfiguration) configuration: MemoryConfiguration,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
     @inject(Logger) private readonly logger: Logger,
     @inject(TelemetrySink) telemetry: TelemetrySink,
@@ -71,6 +75,8 @@ export class IngestionService implements Ingestion {
     @inject(GroupRecorder) @optional() recorder?: GroupRecorder,
     @inject(MessageSourceStamp) @optional() sourceStamp?: MessageSourceStamp,
     @inject(EpisodeSources) @optional() episodeSources?: EpisodeSources,
+    @inject(ForgetLedger) @optional() private readonly forgetLedger?: ForgetLedger,
+    @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -407,10 +413,48 @@ export class IngestionService implements Ingestion {
       this.setBlocked('another process drains the outbox');
       return;
     }
+    const sending = this.clock.now() >= this.state.backoffUntil;
+    const hold = await this.forgottenHold(api, outbox, sending);
+    if (hold === undefined) return;
     this.state.blockedReason = undefined;
     await delivery.confirmer.confirmInFlight(api);
-    if (!this.disposed && this.clock.now() >= this.state.backoffUntil) await delivery.sender.sendPending(api);
+    if (!this.disposed && sending) await delivery.sender.sendPending(api, hold);
     this.notify();
+  }
+
+  /**
+   * What forgets recorded (by any process, read afresh before each pass): records of forgotten
+   * groups enqueued up to their forget are dropped, never sent — also those a forget could not
+   * dequeue (a live process's journal). Deletes a forget still owes are carried out first (when
+   * the pass may send); a group whose delete failed is held, so nothing new reaches it before
+   * its delete (which would take the new messages with it). `undefined`: the record could not be
+   * read, so nothing is sent in this pass.
+   */
+  private async forgottenHold(api: GraphitiApi, outbox: IngestionStore['outbox'], sending: boolean): Promise<SendHold | undefined> {
+    if (this.forgetLedger === undefined) return { forgotten: () => false, held: () => false };
+    let record;
+    try {
+      record = await this.forgetLedger.read();
+    } catch (error) {
+      this.logger.error('ingestion: the record of forgotten groups is unreadable; nothing is sent until it is', { errorClass: errorClassOf(error) });
+      this.setBlocked('the record of forgotten groups is unreadable');
+      return undefined;
+    }
+    const owed = new Set(record.groups.filter((group) => group.deletionOwed).map((group) => group.groupId));
+    if (owed.size > 0 && sending && this.owedDeletions !== undefined && !this.disposed) {
+      const result = await this.owedDeletions.carryOut(api, { timeoutMs: this.configuration.current().timeoutMs, maxRetries: 0, signal: this.lifetime.signal }, [...owed]);
+      for (const groupId of result.deleted) owed.delete(groupId);
+    }
+    const forgotten = (candidate: OutboxRecord): boolean => recordForgotten(record, candidate.groupId, candidate.enqueuedAt);
+    const inFlight = (await outbox.inFlight()).filter(forgotten);
+    if (inFlight.length > 0) {
+      outbox.markDropped(
+        inFlight.map((candidate) => candidate.id),
+        'forgotten',
+      );
+      this.logger.info('ingestion: sent messages of forgotten groups dropped', { messages: inFlight.length });
+    }
+    return { forgotten, held: (groupId) => owed.has(groupId) };
   }
 
   private setBlocked(reason: string): void {

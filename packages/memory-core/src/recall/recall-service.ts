@@ -3,9 +3,10 @@
 // never an exception — because chat must never wait on or break because of memory.
 import type { FactResult } from '@graphiti-memory/graphiti-client';
 import { inject, injectable, optional } from 'inversify';
+import { ForgetLedger } from '../forget/forget-ledger.js';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope, type RecalledFact } from '../ports.js';
-import { GroupIdResolver } from '../scopes/group-id-resolver.js';
+import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
@@ -91,7 +92,22 @@ export class DefaultRecallService implements RecallService {
     @inject(SecretGuard) private readonly secretGuard: SecretGuard,
     @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
     @inject(WorkspaceFiles) @optional() private readonly workspaceFiles?: WorkspaceFiles,
+    @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
   ) {}
+
+  /**
+   * Groups whose delete a forget still owes (it ran while Graphiti was unreachable) are not
+   * searched: what they hold was forgotten. A record that cannot be read leaves none to search.
+   */
+  private async unforgotten(groups: readonly ResolvedGroup[]): Promise<ResolvedGroup[]> {
+    if (this.forgotten === undefined) return [...groups];
+    try {
+      const owed = new Set((await this.forgotten.read()).groups.filter((group) => group.deletionOwed).map((group) => group.groupId));
+      return groups.filter((group) => !owed.has(group.groupId));
+    } catch {
+      return [];
+    }
+  }
 
   async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
     const started = this.clock.now();
@@ -108,7 +124,7 @@ export class DefaultRecallService implements RecallService {
         const errors = scopes.map((scope) => ({ scope, errorClass: 'NoConnection' }));
         return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error', undefined, 'error');
       }
-      const groups = await this.groups.resolveMany(scopes, options.sessionId === undefined ? {} : { sessionId: options.sessionId });
+      const groups = await this.unforgotten(await this.groups.resolveMany(scopes, options.sessionId === undefined ? {} : { sessionId: options.sessionId }));
       scopes = groups.map((group) => group.scope);
       if (groups.length === 0) return this.finish(started, { facts: [], timedOut: false, scopes, errors: [] }, 'skipped', 'no-scope');
 
