@@ -25,6 +25,7 @@ const VALUES = [
   'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
+  'CAPTURE_GRANULARITIES', 'DIGEST_SPEAKER', 'InMemoryDigestSegmentStore', 'digestMaxChars', 'digestMessage', 'digestMessageName', 'isDigestMessageName',
 ];
 
 const TYPES = [
@@ -45,6 +46,7 @@ const TYPES = [
   'TokenReduction', 'TranscriptFilter', 'TranscriptFilterOption', 'TranscriptFilterPreset',
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
+  'CaptureGranularity', 'DigestSegment', 'DigestSegmentChange', 'DigestSegmentStore', 'DigestTurn',
 ];
 
 const EPISODE_FORMAT_VALUES = [
