@@ -112,9 +112,15 @@ export class SessionDigests {
     return { admit: [...admit, ...closing.map((digest) => digest.entry)], closing, added };
   }
 
-  /** Whether segments are open (an earlier run's, maybe a crashed session's). */
-  async anyOpen(store: { readonly segments?: DigestSegmentStore | undefined }): Promise<boolean> {
-    return (await (store.segments ?? this.#fallback).read()).length > 0;
+  /**
+   * Reads the open segments (another process's, a crashed session's too) and learns when the first
+   * falls idle; returns whether one is due now.
+   */
+  async refresh(store: { readonly segments?: DigestSegmentStore | undefined }, now: number): Promise<boolean> {
+    const segments = await (store.segments ?? this.#fallback).read();
+    const idleMs = this.settings().capture.idleMinutes * 60_000;
+    this.#nextDueAt = segments.length === 0 ? undefined : Math.min(...segments.map((segment) => segment.lastTurnAt)) + idleMs;
+    return this.#nextDueAt !== undefined && this.#nextDueAt <= now;
   }
 
   /** The digests are in the outbox: their turns become ledger keys and leave their segments. */

@@ -49,8 +49,6 @@ export class IngestionService implements Ingestion {
   private readonly tracker: DeliveryTracker;
   private readonly staging: TurnStaging;
   private readonly digests: SessionDigests;
-  /** The open segments were looked at once (a crashed session's may be due). */
-  private segmentsChecked = false;
   private readonly storage: StorageHandle;
   private delivery: Delivery | undefined;
   private readonly lifetime = new AbortController();
@@ -395,13 +393,9 @@ export class IngestionService implements Ingestion {
     // The gate is open: storage is needed now (also for what an earlier run left queued).
     const store = await this.storage.open();
     const { outbox } = store;
-    // Digest segments that fell idle (or that a crashed session left) close into the outbox first.
-    let due = this.digests.nextDueIn(this.clock.now()) === 0;
-    if (!this.segmentsChecked) {
-      this.segmentsChecked = true;
-      due ||= await this.digests.anyOpen(store);
-    }
-    if (due) {
+    // Digest segments that fell idle (also another process's, or a crashed session's) close into
+    // the outbox first; the segments are read each pass, as other processes add to them.
+    if (await this.digests.refresh(store, this.clock.now())) {
       this.staging.push({ close: {} });
       await this.settled();
     }
