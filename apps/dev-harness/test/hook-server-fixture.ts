@@ -7,7 +7,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers } from '@graphiti-memory/agent-hooks';
+import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers, stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 
@@ -81,6 +81,8 @@ export async function endHookTest(test: HookTest): Promise<void> {
   // Each test's HOME and config folder get their own hook server: stop it with the test.
   await stopHookServer(test.env);
   await test.emulator.close();
+  // A drainer may stay for an open session digest (until it falls idle): ask it to leave.
+  await stopHookProcesses(test.env, test.stateDir, 2_000);
   // A detached drainer may still be writing; give it a moment, then remove everything.
   await new Promise((resolve) => setTimeout(resolve, 200));
   await fs.rm(test.root, { recursive: true, force: true });

@@ -12,6 +12,8 @@ describe('bench selection', () => {
       'storage.enqueue.p99_ratio',
       'hook.prompt_submit.start_ratio',
       'hook.prompt_submit.hang_overhead_ms',
+      'capture.digest.episodes_per_group',
+      'capture.digest.text_per_group',
     ]);
   });
 
