@@ -61,8 +61,10 @@ export class SessionDigests {
     turnOf: ReadonlyMap<OutboxEntry, ChatTurn>,
     store: { readonly ledger: DeliveryLedger; readonly segments?: DigestSegmentStore | undefined },
     now: number,
-    request: CloseRequest,
+    request: CloseRequest & { readonly closeDue: boolean },
   ): Promise<CollectedTurns> {
+    // Ready messages only (promotions, imports) and nothing to close: no segment is touched.
+    if (turnOf.size === 0 && !request.closeDue) return { admit: entries, closing: [], added: [] };
     const settings = this.settings();
     const digesting = settings.capture.granularity === 'session';
     const admit: OutboxEntry[] = [];
@@ -118,8 +120,12 @@ export class SessionDigests {
    */
   async refresh(store: { readonly segments?: DigestSegmentStore | undefined }, now: number): Promise<boolean> {
     const segments = await (store.segments ?? this.#fallback).read();
+    if (segments.length === 0) {
+      this.#nextDueAt = undefined;
+      return false;
+    }
     const idleMs = this.settings().capture.idleMinutes * 60_000;
-    this.#nextDueAt = segments.length === 0 ? undefined : Math.min(...segments.map((segment) => segment.lastTurnAt)) + idleMs;
+    this.#nextDueAt = Math.min(...segments.map((segment) => segment.lastTurnAt)) + idleMs;
     return this.#nextDueAt !== undefined && this.#nextDueAt <= now;
   }
 

@@ -143,7 +143,7 @@ export class TurnStaging {
         const store = await this.storage.open();
         let collected: Awaited<ReturnType<SessionDigests['collect']>> | undefined;
         if (this.digests !== undefined) {
-          collected = await this.digests.collect(entries, turnOf, store, this.clock.now(), { endedSessions });
+          collected = await this.digests.collect(entries, turnOf, store, this.clock.now(), { endedSessions, closeDue });
           // From here the turn messages wait in their segments: a failure below re-stages only the rest.
           gathered = true;
           admit = collected.admit;
