@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers, stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { userConfigPath } from '@graphiti-memory/memory-node-storage';
 
 /** apps/dev-harness. */
 export const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,4 +87,14 @@ export async function endHookTest(test: HookTest): Promise<void> {
   // A detached drainer may still be writing; give it a moment, then remove everything.
   await new Promise((resolve) => setTimeout(resolve, 200));
   await fs.rm(test.root, { recursive: true, force: true });
+}
+
+/**
+ * `capture.granularity: turn` in the test's user config (call it after `hooks install`, which
+ * writes the file): for tests of per-message capture mechanics; session digests have their own.
+ */
+export async function capturePerMessage(test: HookTestHome): Promise<void> {
+  const file = userConfigPath({ GRAPHITI_MEMORY_CONFIG_DIR: test.env['GRAPHITI_MEMORY_CONFIG_DIR'] ?? '' });
+  const current = JSON.parse(await fs.readFile(file, 'utf8')) as { capture?: Record<string, unknown> };
+  await fs.writeFile(file, JSON.stringify({ ...current, capture: { ...current.capture, granularity: 'turn' } }));
 }
