@@ -11,6 +11,11 @@ export interface DigestTurn {
   /** Delivery keys of the turn's per-message names: the ledger knows them once the turn is sent or forgotten. */
   readonly keys: readonly string[];
   readonly messages: readonly Message[];
+  /**
+   * What planning put on the turn's entries besides the group and the message (source metadata a
+   * host keeps, e.g. tool and session for citations): carried over to the digest's entry.
+   */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /** The turns of one session for one group, not yet sent as a digest. */

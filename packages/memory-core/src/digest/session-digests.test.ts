@@ -8,9 +8,11 @@ import { createPolicyServices } from '../../test-support/memory-services.js';
 import { InMemoryDeliveryLedger } from '../ingestion/in-memory-delivery-ledger.js';
 import { InMemoryOutbox } from '../ingestion/in-memory-outbox.js';
 import { IngestionService } from '../ingestion/ingestion-service.js';
-import type { ChatTurn, IngestionStorage, IngestionStore, OutboxRecord } from '../ports.js';
+import { DEFAULT_SETTINGS } from '../settings/memory-settings.js';
+import type { ChatTurn, IngestionStorage, IngestionStore, OutboxEntry, OutboxRecord } from '../ports.js';
 import { digestMaxChars } from './digest-format.js';
 import { InMemoryDigestSegmentStore } from './digest-segment-store.js';
+import { SessionDigests } from './session-digests.js';
 
 interface Setup {
   readonly service: IngestionService;
@@ -19,7 +21,11 @@ interface Setup {
   readonly queued: () => Promise<readonly OutboxRecord[]>;
 }
 
-function setup(capture: Record<string, unknown> = {}, shared?: { readonly store: IngestionStore; readonly clock: FakeClock }, settings: Record<string, unknown> = {}): Setup {
+function setup(
+  capture: Record<string, unknown> = {},
+  shared?: { readonly store: IngestionStore; readonly clock: FakeClock },
+  settings: Record<string, unknown> = {},
+): Setup {
   const clock = shared?.clock ?? new FakeClock();
   const policy = createPolicyServices({ api: new FakeGraphiti(), clock, settings: { enabled: true, endpoint: 'http://localhost:8000', scopes: 'both', capture, ...settings } });
   const store: IngestionStore = shared?.store ?? {
@@ -144,6 +150,22 @@ describe('session digests', () => {
     const [digest] = await queued();
     expect(digest?.message.content.length).toBeLessThanOrEqual(digestMaxChars(1000));
     for (let index = 0; index < 10; index++) expect(digest?.message.content).toContain(`question number ${index} `);
+  });
+
+  it("carry the first turn's source metadata (fields besides group and message) over to the digest entry", async () => {
+    const digests = new SessionDigests(() => ({ ...DEFAULT_SETTINGS, capture: { ...DEFAULT_SETTINGS.capture } }));
+    const turnOf = new Map<OutboxEntry, ChatTurn>();
+    const entries = turns(0, 2).flatMap((turn) =>
+      (['user', 'assistant'] as const).map((role) => {
+        const entry = { groupId: 'g1', message: { content: `${role} of ${turn.id}`, role_type: role, role, name: `graphiti-memory.turn.${turn.id}.${role}` }, source: { tool: 'claude-code', title: turn.user.text } } as OutboxEntry;
+        turnOf.set(entry, turn);
+        return entry;
+      }),
+    );
+    const store = { ledger: new InMemoryDeliveryLedger(), segments: new InMemoryDigestSegmentStore() };
+    const collected = await digests.collect(entries, turnOf, store, 0, { endedSessions: new Set(['s1']), closeDue: true });
+    expect(collected.closing).toHaveLength(1);
+    expect(collected.closing[0]?.entry).toMatchObject({ groupId: 'g1', source: { tool: 'claude-code', title: 'question number 0 about the build' } });
   });
 
   it('keep per-message episodes with capture.granularity turn', async () => {

@@ -97,7 +97,7 @@ export class SessionDigests {
           segment = { groupId, sessionId: turn.sessionId, lastTurnAt: now, turns: [] };
           next.push(segment);
         }
-        segment.turns.push({ id: turn.id, keys, messages: turnEntries.map((entry) => entry.message) });
+        segment.turns.push({ id: turn.id, keys, messages: turnEntries.map((entry) => entry.message), ...extraOf(turnEntries[0]) });
         (segment as { lastTurnAt: number }).lastTurnAt = now;
         for (const entry of turnEntries) joined.push({ entry, turn });
       }
@@ -152,7 +152,8 @@ export class SessionDigests {
 
   #digest(segment: DigestSegment, turns: readonly DigestTurn[], maxMessageChars: number): ClosingDigest {
     return {
-      entry: { groupId: segment.groupId, message: digestMessage(segment.sessionId, turns, maxMessageChars) },
+      // The first turn's extra fields (source metadata) describe the digest: one session, one tool.
+      entry: { ...turns[0]?.extra, groupId: segment.groupId, message: digestMessage(segment.sessionId, turns, maxMessageChars) },
       sessionId: segment.sessionId,
       keys: turns.flatMap((turn) => turn.keys),
     };
@@ -177,4 +178,11 @@ function closingChunks(turns: readonly DigestTurn[], digestTurns: number, ends: 
     if (chunk.length === digestTurns || ends) chunks.push(chunk);
   }
   return chunks;
+}
+
+/** An entry's fields besides the group and the message, when it has any. */
+function extraOf(entry: OutboxEntry | undefined): { extra?: Record<string, unknown> } {
+  if (entry === undefined) return {};
+  const { groupId: _groupId, message: _message, ...extra } = entry as OutboxEntry & Record<string, unknown>;
+  return Object.keys(extra).length === 0 ? {} : { extra };
 }
