@@ -216,7 +216,8 @@ describe('UserPromptSubmit', () => {
     expect(additionalContext(warm)).toContain('pnpm');
     const fast = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }));
     emulator.setFaults({ search: { hangRate: 1 } });
-    const hanging = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }), {});
+    // Another session: the first one was given the fact already, so its fallback would not repeat it.
+    const hanging = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?', session_id: 'claude-session-2' }), {});
     expect(hanging.exitCode).toBe(0);
     const context = additionalContext(hanging);
     expect(context).toContain('Graphiti did not answer in time');

@@ -33,6 +33,7 @@ const sessions = [
   { name: 'trusted', suite: 'trusted.js', trustFeature: false, timeoutMs: 300_000 },
   { name: 'untrusted', suite: 'untrusted.js', trustFeature: true, timeoutMs: 120_000 },
   { name: 'agent-hooks', suite: 'agent-hooks.js', trustFeature: false, copilot: true, timeoutMs: 300_000 },
+  { name: 'status', suite: 'status.js', trustFeature: false, timeoutMs: 300_000 },
 ];
 
 const started = Date.now();

@@ -26,6 +26,8 @@ const VALUES = [
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
   'CAPTURE_GRANULARITIES', 'DIGEST_SPEAKER', 'InMemoryDigestSegmentStore', 'digestMaxChars', 'digestMessage', 'digestMessageName', 'isDigestMessageName',
+  'asEpisodeSource', 'EpisodeSources', 'forgetEpisode', 'InMemoryEpisodeSources', 'MAX_STALE_CHECKS', 'pathsNamedIn', 'STALE_SETTINGS', 'WorkspaceFiles',
+  'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
 ];
 
 const TYPES = [
@@ -47,6 +49,8 @@ const TYPES = [
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
   'CaptureGranularity', 'DigestSegment', 'DigestSegmentChange', 'DigestSegmentStore', 'DigestTurn',
+  'EpisodeForgetApi', 'EpisodeForgetOptions', 'EpisodeForgetResult', 'EpisodeSource', 'FactSource', 'MessageSource', 'StaleSetting',
+  'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
 ];
 
 const EPISODE_FORMAT_VALUES = [

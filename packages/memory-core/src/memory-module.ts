@@ -16,6 +16,7 @@ import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './r
 import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
+import { MessageSourceStamp } from './sources/index.js';
 
 /**
  * Binds memory-core's services; ingestion is one binding, `Ingestion`. The app binds: SettingsSource,
@@ -23,7 +24,8 @@ import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.
  * GraphitiConnection and IngestionStorage (the durable one of memory-node-storage's
  * `createNodeStorageModule()`, or `createInMemoryStorageModule()`), and
  * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, GroupRecorderOptions (the tool
- * name the registry records) and QueuedGroups (rebinding the ingestion-based default). Without a
+ * name the registry records and citations name), EpisodeSources (the record of delivered episodes
+ * citations come from), WorkspaceFiles (the stale check) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
@@ -41,6 +43,7 @@ export function createMemoryModule(): ContainerModule {
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
+    bind(MessageSourceStamp).toSelf().inSingletonScope();
   });
 }
 

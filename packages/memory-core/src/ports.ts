@@ -43,7 +43,38 @@ export type RecalledFact = FactResult & {
   readonly rank: number;
   /** The fact's `invalid_at` or `expired_at` has passed (present only when such facts are kept). */
   readonly superseded?: boolean;
+  /**
+   * Where the fact came from: its `episodes` this machine delivered (the local record of delivered
+   * episodes), oldest first. Absent or empty when none is known here (another machine wrote them).
+   */
+  readonly sources?: readonly FactSource[];
+  /** Workspace paths the fact names that no longer exist (`recall.stale: mark`). */
+  readonly stale?: readonly string[];
 };
+
+/** One source of a recalled fact, as `recall --json` prints it. */
+export interface FactSource {
+  /** The tool that captured it: `Claude Code`, `Copilot`, `VS Code chat`, `graphiti-harness`, … */
+  readonly tool: string;
+  /** The chat session's id, when the episode came from one. */
+  readonly session: string | null;
+  /** The session's title or first prompt line: short and secret-guarded. */
+  readonly title: string | null;
+  /** When the episode happened (ISO 8601). */
+  readonly at: string;
+  /** The episode's uuid on the server. */
+  readonly episode: string;
+}
+
+/**
+ * Where a message came from, carried on its outbox record from enqueue to delivery confirmation,
+ * which records it under the episode's uuid. Metadata only: no content but a short, guarded title.
+ */
+export interface MessageSource {
+  readonly tool: string;
+  readonly session?: string;
+  readonly title?: string;
+}
 
 /** Per-call options of every Graphiti operation (the client's `RequestOptions`). */
 export interface GraphitiCallOptions {
@@ -68,6 +99,9 @@ export interface GraphitiApi {
   getEpisodes(groupId: string, query: { lastN: number }, options?: GraphitiCallOptions): Promise<Episode[]>;
   deleteEpisode(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
   deleteGroup(groupId: string, options?: GraphitiCallOptions): Promise<Result>;
+  /** One fact by uuid (forgetting one source on REST reads which episodes support each fact). */
+  getEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
+  deleteEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
 }
 
 /**
@@ -168,6 +202,8 @@ export interface OutboxEntry {
   readonly groupId: string;
   /** Mapped, redacted, with a unique `name`; never a `uuid`. */
   readonly message: Message;
+  /** Who captured it (kept to cite the episode's facts later). */
+  readonly source?: MessageSource;
 }
 
 export interface OutboxRecord extends OutboxEntry {

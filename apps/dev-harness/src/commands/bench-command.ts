@@ -51,6 +51,18 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'hook.prompt_submit.hang_overhead_ms',
     run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).hangOverhead,
   },
+  {
+    name: 'hook.prompt_submit.cold_ratio',
+    run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).coldRatio,
+  },
+  {
+    name: 'recall.injected_tokens_per_prompt',
+    run: async () => (await import('../benchmark/said-once-session.js')).measureSaidOnceSession(),
+  },
+  {
+    name: 'eval.hit_rate_at_5',
+    run: async () => (await import('../benchmark/eval-hit-rate.js')).measureEvalHitRate(),
+  },
   // What a captured session costs the server (episodes, text), on the corpus of real-format sessions.
   {
     name: 'capture.digest.episodes_per_group',

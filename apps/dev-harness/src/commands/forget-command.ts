@@ -7,7 +7,7 @@
 // groups are dropped.
 // Without a terminal to ask on and without --yes it refuses: exit 2.
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
-import type { ForgetRequest, ForgetResult, ForgetTarget } from '@graphiti-memory/memory-core';
+import { forgetEpisode, type EpisodeForgetResult, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -22,6 +22,8 @@ interface ForgetOptions extends RawCommonOptions {
   readonly scope?: string;
   readonly all?: boolean;
   readonly yes?: boolean;
+  readonly episode?: string;
+  readonly group?: string;
 }
 
 export const registerForgetCommand: CommandRegistrar = (program, run) => {
@@ -31,6 +33,8 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
         .description('delete memory groups from Graphiti: a workspace with all its sessions, one session, or everything (asks first)')
         .option('--scope <scope>', HARNESS_SCOPES.join(' | '))
         .option('--all', 'every group of the registry (the user scope only with --scope user as well)')
+        .option('--episode <uuid>', 'one source instead: the episode a citation names, and (on REST) the facts only it supports')
+        .option('--group <groupId>', "with --episode: the episode's group, when it was not delivered from this machine (REST needs it)")
         .option('-y, --yes', 'do not ask (needed when not on a terminal)')
         .addHelpText(
           'after',
@@ -43,6 +47,7 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness forget --scope workspace',
             '  graphiti-harness forget --scope session --session my-session --yes --json',
             '  graphiti-harness forget --all --yes',
+            '  graphiti-harness forget --episode 3f2a…-uuid --yes   (the source a recalled fact cites; recall --json lists sources[].episode)',
           ].join('\n'),
         ),
     ).action((raw: ForgetOptions) => run(raw, (context) => forget(context, raw))),
@@ -71,11 +76,13 @@ function describeRequest(request: ForgetRequest): string {
 
 async function forget(context: CommandContext, raw: ForgetOptions): Promise<ExitCode> {
   const { output, options, terminal } = context;
-  const request = forgetRequest(raw, options.session);
   const interactive = terminal.stdin.isTTY === true && terminal.stderr.isTTY === true && !options.json;
   if (raw.yes !== true && !interactive) {
     throw new UsageError('forget deletes memory and needs confirmation: pass --yes when not running on a terminal.');
   }
+  if (raw.episode !== undefined) return forgetOneEpisode(context, raw, raw.episode);
+  if (raw.group !== undefined) throw new UsageError('--group goes with --episode UUID (the episode\'s group).');
+  const request = forgetRequest(raw, options.session);
   const memory = await openHarnessMemory(context);
   const targets = await memory.forget.plan(request);
   if (targets.length === 0) {
@@ -104,6 +111,41 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   output.result({ ok: result.failed.length === 0, deletedGroups: result.deletedGroups, dequeued: result.dequeued, droppedPending: result.droppedPending, failed: result.failed });
   report(output, result, memory.endpoint.url);
   return result.failed.length === 0 ? ExitCode.ok : ExitCode.failure;
+}
+
+/** `forget --episode UUID`: one source, as a citation names it (memory-core's `forgetEpisode`). */
+async function forgetOneEpisode(context: CommandContext, raw: ForgetOptions, uuid: string): Promise<ExitCode> {
+  const { output, options } = context;
+  if (raw.all === true || raw.scope !== undefined) throw new UsageError('--episode forgets one source: leave out --scope and --all.');
+  const episode = uuid.trim();
+  if (!/^[\w-]{1,100}$/.test(episode)) throw new UsageError(`--episode needs the episode's uuid (recall --json lists it as sources[].episode); got "${uuid.slice(0, 100)}".`);
+  const memory = await openHarnessMemory(context, { needs: {} });
+  const known = (await memory.episodeSources.find([episode])).get(episode);
+  if (raw.yes !== true) {
+    const what = known === undefined ? `the episode ${episode}` : `the episode ${episode} (${known.tool}, ${known.at.slice(0, 10)}${known.title === undefined ? '' : `: ${known.title}`})`;
+    if (!(await output.confirm(`Delete ${what} and the facts only it supports at ${memory.endpoint.label}?`))) {
+      output.line('Nothing deleted.');
+      return ExitCode.ok;
+    }
+  }
+  let result: EpisodeForgetResult;
+  try {
+    result = await forgetEpisode(memory.client, episode, {
+      sources: memory.episodeSources,
+      ...(raw.group === undefined ? {} : { groupId: raw.group }),
+      callOptions: { timeoutMs: options.timeoutMs },
+    });
+  } catch (error) {
+    throw new HarnessError(`Forgetting the episode ${episode} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: 'Check the uuid (recall --json lists sources[].episode) and that --endpoint is the Graphiti that holds it.',
+    });
+  }
+  output.result({ ok: true, episode: result.episode, face: result.face, deletedFacts: result.deletedFacts, keptFacts: result.keptFacts, unknownFacts: result.unknownFacts });
+  output.line(`${output.colors.green('✔')} deleted episode ${episode}`);
+  if (result.face === 'mcp') output.line('  the MCP server removed the facts only it supported');
+  else output.line(`  ${result.deletedFacts.length} facts only it supported deleted; ${result.keptFacts} kept (other sources support them)`);
+  if (result.unknownFacts > 0) output.warn(`${result.unknownFacts} facts were kept: this server does not say which episodes support them (a REST image before 2026-08).`);
+  return ExitCode.ok;
 }
 
 function listTargets(targets: readonly ForgetTarget[]): string {

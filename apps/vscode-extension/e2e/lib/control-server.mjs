@@ -37,6 +37,17 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       await button.click();
       return { ok: true };
     },
+    // Clicks an element of the workbench (the status item: `.statusbar-item` with its text).
+    'POST /ui/click': async (body) => {
+      const locator = page().locator(body.selector, body.hasText === undefined ? undefined : { hasText: body.hasText }).first();
+      await locator.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      await locator.click();
+      return { ok: true };
+    },
+    'POST /ui/press': async (body) => {
+      await page().keyboard.press(body.key);
+      return { ok: true };
+    },
     'POST /ui/run-command': async (body) => {
       const current = page();
       await current.keyboard.press('F1');

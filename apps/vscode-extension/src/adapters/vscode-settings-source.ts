@@ -47,6 +47,7 @@ export const SETTING_KEYS = [
   'recall.timeoutMs',
   'recall.maxFacts',
   'recall.scopes',
+  'recall.stale',
   'capture.vscodeChat',
   'capture.claudeCode',
   'capture.backfillTurns',

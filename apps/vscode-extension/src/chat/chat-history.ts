@@ -10,6 +10,8 @@ export interface MemoryResultMetadata {
   readonly command?: string | undefined;
   readonly factsUsed?: number;
   readonly gateOpen?: boolean;
+  /** `/recall` answered that recall is off. */
+  readonly recallOff?: boolean;
 }
 
 export function isMemoryMetadata(value: unknown): value is MemoryResultMetadata {

@@ -135,14 +135,15 @@ function entryStatus(): { readonly state: MemoryState; readonly queueDepth: numb
   const configuration = vscode.workspace.getConfiguration(SECTION);
   const enabled = configuration.get<boolean>('enabled', false) && configuration.get<string>('endpoint', '') !== '';
   return enabled && !vscode.workspace.isTrusted
-    ? { state: 'untrusted', queueDepth: 0, summary: 'Memory is off in an untrusted workspace: nothing is sent or recalled.' }
-    : { state: 'off', queueDepth: 0, summary: 'Memory is off: nothing is sent. Run "Graphiti Memory: Enable in This Workspace" to turn it on.' };
+    ? { state: 'untrusted', queueDepth: 0, summary: 'Memory is off in an untrusted workspace: nothing is sent or recalled. Trust the workspace to use it.' }
+    : { state: 'off', queueDepth: 0, summary: 'Memory is off here: nothing is sent or recalled. Choose "Enable Here" (Graphiti Memory: Enable in This Workspace) to turn it on.' };
 }
 
 const OFF_SNAPSHOT: StatusSnapshot = {
   state: 'off',
   gate: { open: false, reason: 'disabled' },
   enabled: false,
+  recallEnabled: false,
   endpoint: '',
   queueDepth: 0,
   deadLetters: 0,

@@ -17,8 +17,10 @@ describe('episodes view', () => {
     const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     await waitFor(() => harness!.emulator.state.episodes().length === 1, 5000, 'the episode stored');
-    const scopes = (await episodesProvider().getChildren()) ?? [];
-    expect(scopes.map((node) => (node.type === 'scope' ? node.scope : node.type))).toEqual(['workspace', 'user']);
+    const roots = (await episodesProvider().getChildren()) ?? [];
+    // Recall is off (the default): the first row says so.
+    expect(roots.map((node) => (node.type === 'scope' ? node.scope : node.type))).toEqual(['recallOff', 'workspace', 'user']);
+    const scopes = roots.filter((node) => node.type === 'scope');
     const episodes = (await episodesProvider().getChildren(scopes[0])) ?? [];
     expect(episodes).toHaveLength(1);
     const item = await episodesProvider().getTreeItem(episodes[0]!);
@@ -28,5 +30,21 @@ describe('episodes view', () => {
     const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.deleteEpisode', episodes[0]);
     expect(result.ok).toBe(true);
     expect(harness.emulator.state.episodes()).toEqual([]);
+  });
+
+  it('says recall is off in its first row, which turns it on; the row leaves once recall is on', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const first = (await episodesProvider().getChildren())?.[0];
+    expect(first?.type).toBe('recallOff');
+    const item = await episodesProvider().getTreeItem(first!);
+    expect(item.label).toBe('Recall is off: answers do not use memory');
+    expect(item.command?.command).toBe('graphitiMemory.enableRecall');
+    let changed = 0;
+    episodesProvider().onDidChangeTreeData?.(() => (changed += 1));
+    answerMessages(undefined, undefined);
+    await harness.command(item.command!.command);
+    // The view is told at once (no manual refresh), and the row is gone.
+    expect(changed).toBeGreaterThan(0);
+    expect((await episodesProvider().getChildren())?.map((node) => node.type)).not.toContain('recallOff');
   });
 });

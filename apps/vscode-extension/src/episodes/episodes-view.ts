@@ -3,15 +3,16 @@
 // to its recent episodes; refresh, delete an episode, forget a session or a scope (all confirmed).
 // Empty while the gate is closed, so the welcome view (package.json viewsWelcome, keyed on
 // `graphitiMemory.state`) explains how to turn memory on.
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import * as vscode from 'vscode';
-import { GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
+import { EpisodeSources, forgetEpisode, GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { treeItemOf, type EpisodeNode } from './episode-nodes.js';
+import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
@@ -116,19 +117,21 @@ export class EpisodesViewContribution implements Contribution {
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
+    @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     let last = '';
     context.subscriptions.push(
-      this.points.setTreeDataProvider(EPISODES_VIEW, this.provider),
+      this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
+      vscode.commands.registerCommand('graphitiMemory.episodes.forgetEpisode', (node?: EpisodeNode) => this.forgetEpisode(node)),
       this.status.onDidChange((snapshot) => {
-        // New writes show up as the queue moves; the gate opening or closing changes everything.
-        const key = `${snapshot.gate.open}:${snapshot.delivery?.counters.enqueued ?? 0}`;
+        // New writes show up as the queue moves; any change of state (failing → on, recall on) shows at once.
+        const key = `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}:${snapshot.delivery?.counters.enqueued ?? 0}`;
         if (key !== last) {
           last = key;
           this.provider.refresh();
@@ -155,6 +158,30 @@ export class EpisodesViewContribution implements Contribution {
     } catch (error) {
       this.logger.warn('delete episode failed', { errorClass: errorClass(error) });
       const message = describeFailure(decision.endpoint, error, 'Deleting the episode');
+      void vscode.window.showWarningMessage(message);
+      return { ok: false, message };
+    }
+  }
+
+  /** "Forget This Source": the episode and (found through its facts' `episodes`) the facts only it supports. */
+  async forgetEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
+    if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    const decision = this.gate.evaluate();
+    const client = this.connection.current();
+    if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was forgotten.' };
+    const answer = await vscode.window.showWarningMessage(
+      `Forget the episode "${node.episode.name}" and the facts only it supports?`,
+      { modal: true, detail: 'Facts other episodes also support stay. Recalled facts cite this episode until it is forgotten.' },
+      DELETE,
+    );
+    if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
+    try {
+      const result = await forgetEpisode(client, node.episode.uuid, { groupId: node.episode.group_id, ...(this.episodeSources === undefined ? {} : { sources: this.episodeSources }) });
+      this.provider.refresh();
+      return showOutcome({ ok: true, message: `The episode was forgotten, with ${result.deletedFacts.length} facts only it supported.` });
+    } catch (error) {
+      this.logger.warn('forget episode failed', { errorClass: errorClass(error) });
+      const message = describeFailure(decision.endpoint, error, 'Forgetting the episode');
       void vscode.window.showWarningMessage(message);
       return { ok: false, message };
     }

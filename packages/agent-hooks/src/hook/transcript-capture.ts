@@ -38,7 +38,7 @@ export interface TranscriptReadOptions {
 
 /** What a capture needs of the hook's memory: the durable outbox behind ingestion. */
 export interface CaptureTarget {
-  readonly ingestion: Pick<Ingestion, 'enqueue' | 'backfill' | 'settled' | 'endSession'> | undefined;
+  readonly ingestion: (Pick<Ingestion, 'enqueue' | 'backfill' | 'settled' | 'endSession'> & Partial<Pick<Ingestion, 'stats'>>) | undefined;
   readonly outbox: { flush(): Promise<void> } | undefined;
 }
 
@@ -114,6 +114,10 @@ export async function captureTranscript(
   await ingestion.settled();
   // Durable before the turns are marked taken: a crash in between re-offers them to the ledger.
   await target.outbox?.flush();
+  // Admission that failed (its lock or the ledger could not be written) leaves them staged, in
+  // memory only: not taken, so the next Stop offers them again.
+  const staged = ingestion.stats?.().staged ?? 0;
+  if (staged > 0) throw new Error(`captureTranscript: the outbox did not take ${staged} staged item(s); the turns stay untaken and the next Stop offers them again`);
   await ledger.add(fresh.map(takenKey));
   return { turns: queued, olderTurnsLeftOut: fresh.length - queued };
 }

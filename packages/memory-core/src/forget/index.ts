@@ -2,3 +2,4 @@
 export { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
 export { ForgetService, type ForgetFailure, type ForgetResult } from './forget-service.js';
 export { IngestionQueuedGroups, QueuedGroups } from './queued-groups.js';
+export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './episode-forgetting.js';

@@ -4,6 +4,8 @@ import { errorClassOf } from '../errors/graphiti-failure.js';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
 import { GroupRecorder } from '../registry/group-recorder.js';
+import { EpisodeSources } from '../sources/episode-sources.js';
+import { MessageSourceStamp } from '../sources/message-source-stamp.js';
 import {
   Clock,
   GraphitiConnection,
@@ -69,6 +71,8 @@ export class IngestionService implements Ingestion {
     @inject(TelemetrySink) telemetry: TelemetrySink,
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
     @inject(GroupRecorder) @optional() recorder?: GroupRecorder,
+    @inject(MessageSourceStamp) @optional() sourceStamp?: MessageSourceStamp,
+    @inject(EpisodeSources) @optional() episodeSources?: EpisodeSources,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -85,7 +89,19 @@ export class IngestionService implements Ingestion {
     this.storage = new StorageHandle(storage, ({ outbox }) => {
       const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
       const tracker = this.tracker;
-      const context: DeliveryContext = { outbox, state, tracker, bounds, configuration, clock, logger, telemetry, options: this.options, host };
+      const context: DeliveryContext = {
+        outbox,
+        state,
+        tracker,
+        bounds,
+        configuration,
+        clock,
+        logger,
+        telemetry,
+        options: this.options,
+        host,
+        ...(episodeSources === undefined ? {} : { episodeSources }),
+      };
       this.delivery = { sender: new MessageSender(context), confirmer: new DeliveryConfirmer(context, createdAt) };
     });
     this.loop = new DrainLoop(
@@ -114,6 +130,8 @@ export class IngestionService implements Ingestion {
         changed: () => this.notify(),
         // The local registry of written groups (what forget covers) learns of every accepted message.
         ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
+        // Each message carries its source to confirmation, which records it under the episode's uuid.
+        ...(sourceStamp === undefined || episodeSources === undefined ? {} : { stamp: (entries, turn) => sourceStamp.stamp(entries, turn) }),
       },
       this.digests,
     );
@@ -203,10 +221,15 @@ export class IngestionService implements Ingestion {
     this.lifetime.abort();
     await this.loop.stop();
     await this.passRun;
-    await this.outbox?.flush();
-    await this.storage.close();
-    this.notify();
-    this.listeners.clear();
+    try {
+      await this.outbox?.flush();
+    } finally {
+      // Closed even when the flush failed (a full or read-only disk): storage left open would keep
+      // its journal locked, and its records from every other process, while this one lives.
+      await this.storage.close();
+      this.notify();
+      this.listeners.clear();
+    }
   }
 
   /** One pass: confirm what is due, then send what is pending (unless backing off). */
@@ -295,6 +318,15 @@ export class IngestionService implements Ingestion {
     }
     this.notify();
     return moved;
+  }
+
+  /** Ends the backoff after failed sends (the server answered a probe) and wakes the loop. */
+  retryNow(): void {
+    if (this.state.backoffUntil === 0 && this.state.sendFailures === 0) return;
+    this.state.sendFailures = 0;
+    this.state.backoffUntil = 0;
+    this.wake();
+    this.notify();
   }
 
   /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */

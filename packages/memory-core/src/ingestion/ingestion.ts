@@ -33,6 +33,8 @@ export interface Ingestion {
   deadLetters(): readonly DeadLetter[];
   /** Sends dead letters (all when `ids` is omitted) again; returns how many. */
   retryDeadLetters(ids?: readonly string[]): number;
+  /** The server answered again (a health probe, Test Connection): ends the send backoff and sends now. */
+  retryNow(): void;
   /** Deletes dead letters (all when `ids` is omitted) for good; returns how many. */
   dropDeadLetters(ids?: readonly string[]): number;
   /** Stops delivery, appends what is staged, flushes and closes the storage it opened. */

@@ -30,6 +30,8 @@ export interface StagingHooks {
   changed(): void;
   /** Entries this admission accepted (new to the ledger), with the turns they were planned from. */
   accepted?(accepted: readonly AcceptedEntry[]): Promise<void>;
+  /** The entries with their source (tool, session) attached, kept on the outbox record until confirmation. */
+  stamp?(entries: readonly OutboxEntry[], turn?: ChatTurn): Promise<readonly OutboxEntry[]>;
 }
 
 /** Ingestion's storage as staging sees it: opened on first need. */
@@ -120,7 +122,7 @@ export class TurnStaging {
         } else if ('turn' in item) {
           turns++;
           try {
-            const planned = await this.planner.plan(item.turn);
+            const planned = await this.#stamp(await this.planner.plan(item.turn), item.turn);
             for (const entry of planned) turnOf.set(entry, item.turn);
             entries.push(...planned);
           } catch (error) {
@@ -129,8 +131,12 @@ export class TurnStaging {
             });
           }
         } else {
-          entries.push(...item.entries);
-          for (const [entry, turn] of item.turns ?? []) turnOf.set(entry, turn);
+          if (item.turns === undefined) entries.push(...(await this.#stamp(item.entries)));
+          else {
+            // Re-staged after a refused admission: stamped already, with the turns they came from.
+            entries.push(...item.entries);
+            for (const [entry, turn] of item.turns) turnOf.set(entry, turn);
+          }
         }
       }
       if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
@@ -167,6 +173,17 @@ export class TurnStaging {
         return;
       }
       await this.hooks.accepted?.(unknown.map((entry) => ({ entry, turn: turnOf.get(entry) })));
+    }
+  }
+
+  /** Entries with their source; without it (no stamp bound, or it failed) as they are: a citation is never worth a message. */
+  async #stamp(entries: readonly OutboxEntry[], turn?: ChatTurn): Promise<readonly OutboxEntry[]> {
+    if (this.hooks.stamp === undefined || entries.length === 0) return entries;
+    try {
+      return await this.hooks.stamp(entries, turn);
+    } catch (error) {
+      this.logger.warn('ingestion: the source of captured messages could not be recorded', { errorClass: errorClassOf(error) });
+      return entries;
     }
   }
 

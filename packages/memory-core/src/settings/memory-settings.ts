@@ -2,6 +2,7 @@
 // bounds. Parsing never lets a bad value through half-applied: any problem yields the defaults,
 // disabled, plus a readable message per problem naming the setting.
 import { z } from 'zod';
+import { STALE_SETTINGS } from '../stale/workspace-files.js';
 import { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
 
 /** The prefix of every setting in the host (VS Code's `graphitiMemory.*`); used in problem texts. */
@@ -78,6 +79,8 @@ export const memorySettingsSchema = z.object({
       timeoutMs: boundedInteger(SETTING_BOUNDS.recallTimeoutMs, 750),
       maxFacts: boundedInteger(SETTING_BOUNDS.recallMaxFacts, 10),
       scopes: z.enum(RECALL_SCOPE_SETTINGS).default('both'),
+      // A fact naming a workspace path that is gone: marked `(may be stale: …)`, left out, or not checked.
+      stale: z.enum(STALE_SETTINGS).default('mark'),
     })
     .prefault({}),
   capture: z

@@ -13,6 +13,7 @@ import {
   INGEST_SCOPE_SETTINGS,
   parseMemorySettings,
   RECALL_SCOPE_SETTINGS,
+  STALE_SETTINGS,
   SERVER_KIND_SETTINGS,
   TRANSCRIPT_FILTER_PRESETS,
   type IngestScopeSetting,
@@ -61,6 +62,7 @@ const configFileSchema = z.strictObject({
       timeoutMs: z.number().optional(),
       maxFacts: z.number().optional(),
       scopes: z.enum(RECALL_SCOPE_SETTINGS).optional(),
+      stale: z.enum(STALE_SETTINGS).optional(),
     })
     .optional(),
   capture: z
