@@ -206,7 +206,7 @@ function explainIncomplete(output: Output, outcome: DeliveryOutcome, url: string
 }
 
 /** `--granularity`: one of `capture.granularity`'s values. */
-function parseGranularity(value: string | undefined): CaptureGranularity | undefined {
+export function parseGranularity(value: string | undefined): CaptureGranularity | undefined {
   if (value === undefined) return undefined;
   const found = CAPTURE_GRANULARITIES.find((candidate) => candidate === value);
   if (found === undefined) throw new UsageError(`--granularity ${JSON.stringify(value)} is not one of ${CAPTURE_GRANULARITIES.join(', ')}; use session (digests) or turn (one episode per message).`);
