@@ -164,3 +164,16 @@ export {
   type TranscriptReader,
 } from './transcripts/transcript-types.js';
 export { parseVsCodeChatSession, type VsCodeChatSessionOptions } from './transcripts/vscode-chat-session.js';
+export {
+  digestMaxChars,
+  digestMessage,
+  digestMessageName,
+  DIGEST_SPEAKER,
+  InMemoryDigestSegmentStore,
+  isDigestMessageName,
+  type DigestSegment,
+  type DigestSegmentChange,
+  type DigestSegmentStore,
+  type DigestTurn,
+} from './digest/index.js';
+export { CAPTURE_GRANULARITIES, type CaptureGranularity } from './settings/memory-settings.js';

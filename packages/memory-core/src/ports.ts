@@ -1,6 +1,7 @@
 // Every outside thing memory-core talks to, as an interface with an inversify token of the same
 // name next to it. Apps (the VS Code extension, the dev harness) bind implementations; tests bind
 // fakes. Nothing here may import Node, VS Code or undici.
+import type { DigestSegmentStore } from './digest/digest-segment-store.js';
 import type {
   AddMessagesRequest,
   Episode,
@@ -314,6 +315,8 @@ export interface DeliveryLedger {
 export interface IngestionStore {
   readonly outbox: Outbox;
   readonly ledger: DeliveryLedger;
+  /** The open segments of session digests, kept beside the outbox; without it they live in memory. */
+  readonly segments?: DigestSegmentStore;
 }
 
 /**

@@ -56,3 +56,4 @@ export {
   type TranscriptFileResult,
   type TranscriptWatcherOptions,
 } from './transcripts/transcript-watcher.js';
+export { DIGEST_SEGMENTS_FILE, FileDigestSegmentStore } from './digest/file-digest-segment-store.js';

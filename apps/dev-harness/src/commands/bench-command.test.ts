@@ -15,6 +15,8 @@ describe('bench selection', () => {
       'hook.prompt_submit.cold_ratio',
       'recall.injected_tokens_per_prompt',
       'eval.hit_rate_at_5',
+      'capture.digest.episodes_per_group',
+      'capture.digest.text_per_group',
     ]);
   });
 

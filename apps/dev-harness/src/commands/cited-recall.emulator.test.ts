@@ -37,7 +37,7 @@ describe.each(['rest', 'mcp'] as const)('cited recall through the harness (%s fa
   it('cites the episode a fact came from, and forget --episode removes it with the facts only it supports', async () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n`);
-    expect((await harness(['ingest', file, '--wait', '20', '--json'])).json()).toMatchObject({ confirmed: 8 });
+    expect((await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--json'])).json()).toMatchObject({ confirmed: 8 });
 
     const { facts, prompt } = await recall('what does the team use for installs');
     const cited = facts.find((fact) => fact.fact.includes('pnpm'));
@@ -65,7 +65,7 @@ describe.each(['rest', 'mcp'] as const)('cited recall through the harness (%s fa
       { role: 'user', content: 'The lexer lives in src/lexer.ts now', timestamp: '2026-11-20T10:01:00Z' },
     ];
     await fs.writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-    expect((await harness(['ingest', file, '--wait', '20', '--json'])).exitCode).toBe(0);
+    expect((await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--json'])).exitCode).toBe(0);
 
     const marked = await recall('where does the parser and the lexer live');
     const byPath = (name: string) => marked.facts.find((fact) => fact.fact.includes(name));

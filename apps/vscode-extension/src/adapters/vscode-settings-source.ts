@@ -51,6 +51,9 @@ export const SETTING_KEYS = [
   'capture.vscodeChat',
   'capture.claudeCode',
   'capture.backfillTurns',
+  'capture.granularity',
+  'capture.idleMinutes',
+  'capture.digestTurns',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

@@ -21,7 +21,8 @@ import { FACT_SCHEME } from './fact-references.js';
 import { ASKED_CONTEXT, modelFailure, PARTICIPANT_ID, RECALL_OFF_ANSWER } from './memory-participant.js';
 
 
-const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
+// Per-message episodes: these tests look at the messages of each turn (session digests are core's).
+const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.capture.granularity': 'turn' };
 
 async function ask(prompt: string, options: { model?: FakeLanguageModel; command?: string; token?: vscode.CancellationToken; history?: vscode.ChatContext['history'] } = {}) {
   const participant = chatRegistrations().participants.get(PARTICIPANT_ID);

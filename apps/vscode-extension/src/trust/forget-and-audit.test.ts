@@ -39,7 +39,7 @@ function groupsWithEpisodes(): string[] {
   return [...new Set(harness!.emulator.state.episodes().map((episode) => episode.group_id))].sort();
 }
 
-const SETTINGS = { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'both' };
+const SETTINGS = { 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'both' };
 
 describe('forget the workspace, sessions included; the audit log', () => {
   it('lists each session of the workspace, and forgetting the workspace deletes its group and every session group, dequeuing what waits', async () => {

@@ -14,6 +14,7 @@ import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
+import { waitForOpenDigests } from './digest-wait.js';
 import { refreshTier } from './local-tier.js';
 import { refreshableTierGroups } from './tier-groups.js';
 import { LocalTierStore } from './local-tier-store.js';
@@ -104,6 +105,12 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
       confirmed += result?.confirmed ?? 0;
       pending = result?.pending ?? 0;
       if (pending === 0 && (await memory.outbox?.otherJournalCount()) === 0) break;
+    }
+    if (memory !== undefined && closedBy === undefined && !leave.signal.aborted) {
+      // Session digests still open (a Stop without SessionEnd): stay until they close on idle.
+      const digests = await waitForOpenDigests(context, memory, leave.signal);
+      confirmed += digests.confirmed;
+      if (digests.confirmed > 0 || digests.pending > 0) pending = digests.pending;
     }
     if (closedBy !== undefined || leave.signal.aborted) {
       // Stop sending now; what is queued stays in the outbox (released with the journal at close).

@@ -1,4 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
+import { SessionDigests } from '../digest/session-digests.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { ForgetLedger, recordForgotten } from '../forget/forget-ledger.js';
 import { OwedDeletions } from '../forget/owed-deletions.js';
@@ -53,6 +54,7 @@ export class IngestionService implements Ingestion {
   private readonly state = new DeliveryState();
   private readonly tracker: DeliveryTracker;
   private readonly staging: TurnStaging;
+  private readonly digests: SessionDigests;
   private readonly storage: StorageHandle;
   private delivery: Delivery | undefined;
   private readonly lifetime = new AbortController();
@@ -120,14 +122,25 @@ export class IngestionService implements Ingestion {
       },
       clock,
     );
-    this.staging = new TurnStaging(planner, this.storage, state, clock, logger, telemetry, this.options, {
-      admitted: () => this.wake(),
-      changed: () => this.notify(),
-      // The local registry of written groups (what forget covers) learns of every accepted message.
-      ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
-      // Each message carries its source to confirmation, which records it under the episode's uuid.
-      ...(sourceStamp === undefined || episodeSources === undefined ? {} : { stamp: (entries, turn) => sourceStamp.stamp(entries, turn) }),
-    });
+    this.digests = new SessionDigests(() => configuration.current());
+    this.staging = new TurnStaging(
+      planner,
+      this.storage,
+      state,
+      clock,
+      logger,
+      telemetry,
+      this.options,
+      {
+        admitted: () => this.wake(),
+        changed: () => this.notify(),
+        // The local registry of written groups (what forget covers) learns of every accepted message.
+        ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
+        // Each message carries its source to confirmation, which records it under the episode's uuid.
+        ...(sourceStamp === undefined || episodeSources === undefined ? {} : { stamp: (entries, turn) => sourceStamp.stamp(entries, turn) }),
+      },
+      this.digests,
+    );
   }
 
   /** The outbox once storage is open. */
@@ -174,6 +187,12 @@ export class IngestionService implements Ingestion {
     const selected = turns.slice(-limit);
     for (const turn of selected) this.enqueue(turn);
     return selected.length;
+  }
+
+  /** The session's open digest segments close now (see `Ingestion.endSession`). */
+  endSession(sessionId: string): void {
+    if (this.disposed) return;
+    this.staging.push({ close: { sessionId } });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -282,8 +301,9 @@ export class IngestionService implements Ingestion {
     if (groupIds.length === 0) return 0;
     await this.settled();
     // Storage is opened for it: an earlier run may have left messages of these groups queued.
-    const { outbox } = await this.storage.open();
-    const removed = await outbox.forgetGroups(groupIds);
+    const store = await this.storage.open();
+    // Open digest segments of these groups are dropped too: their turns never leave the machine.
+    const removed = (await store.outbox.forgetGroups(groupIds)) + (await this.digests.forgetGroups(groupIds, store));
     if (removed > 0) this.logger.info('ingestion: queued messages of forgotten groups removed', { messages: removed, groups: groupIds.length });
     this.notify();
     return removed;
@@ -389,6 +409,9 @@ export class IngestionService implements Ingestion {
     }
     const poll = this.tracker.nextPollIn(now);
     if (poll !== undefined) candidates.push(poll);
+    // An open digest segment falls idle: the pass closes it.
+    const digest = this.digests.nextDueIn(now);
+    if (digest !== undefined) candidates.push(digest);
     return candidates.length === 0 ? undefined : Math.min(...candidates);
   }
 
@@ -406,7 +429,14 @@ export class IngestionService implements Ingestion {
       return;
     }
     // The gate is open: storage is needed now (also for what an earlier run left queued).
-    const { outbox } = await this.storage.open();
+    const store = await this.storage.open();
+    const { outbox } = store;
+    // Digest segments that fell idle (also another process's, or a crashed session's) close into
+    // the outbox first; the segments are read each pass, as other processes add to them.
+    if (await this.digests.refresh(store, this.clock.now())) {
+      this.staging.push({ close: {} });
+      await this.settled();
+    }
     const delivery = this.delivery;
     if (delivery === undefined) throw new Error('ingestion: storage opened without its delivery parts; this is a bug');
     if (!(await outbox.acquireDrain())) {

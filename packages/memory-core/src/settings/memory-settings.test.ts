@@ -20,7 +20,7 @@ describe('DEFAULT_SETTINGS', () => {
       includeSystemMessages: false,
       autoPromote: { enabled: false, review: true },
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
-      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20 },
+      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 },
     } satisfies MemorySettings);
   });
 
@@ -71,7 +71,7 @@ describe('parseMemorySettings', () => {
     expect(result.ok).toBe(true);
     expect(result.settings.recall.timeoutMs).toBe(500);
     expect(result.settings.autoPromote.enabled).toBe(true);
-    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20 });
+    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 });
     expect(result.settings.scopes).toBe('session');
   });
 

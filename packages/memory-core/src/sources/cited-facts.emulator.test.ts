@@ -60,8 +60,10 @@ describe.each(['rest', 'mcp'] as const)('cited facts (%s face)', (face) => {
     const ingestion = container.get<Ingestion>(Ingestion);
     ingestion.start();
     ingestion.enqueue(turn);
+    // Captured as a session digest (the default): the digest episode carries the turn's source.
+    ingestion.endSession(turn.sessionId);
     expect((await ingestion.waitForConfirmation({ timeoutMs: 15_000 })).pending).toBe(0);
-    const userEpisode = emulator.state.episodes().find((episode) => episode.name === 'graphiti-memory.turn.turn-1.user');
+    const userEpisode = emulator.state.episodes().find((episode) => episode.name.startsWith('graphiti-memory.digest.'));
     expect(userEpisode).toBeDefined();
 
     const recall = container.get<RecallService>(RecallService);
@@ -73,7 +75,8 @@ describe.each(['rest', 'mcp'] as const)('cited facts (%s face)', (face) => {
         tool: 'Claude Code',
         session: 'chat-1',
         title: 'We deploy the billing API with Fly.io.',
-        at: '2026-11-20T10:00:00.000Z',
+        // The digest is dated by its last message (the reply).
+        at: '2026-11-20T10:00:02.000Z',
         episode: userEpisode?.uuid,
       },
     ]);

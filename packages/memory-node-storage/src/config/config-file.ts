@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  CAPTURE_GRANULARITIES,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
   parseMemorySettings,
@@ -65,7 +66,14 @@ const configFileSchema = z.strictObject({
     })
     .optional(),
   capture: z
-    .strictObject({ vscodeChat: z.boolean().optional(), claudeCode: z.boolean().optional(), backfillTurns: z.number().optional() })
+    .strictObject({
+      vscodeChat: z.boolean().optional(),
+      claudeCode: z.boolean().optional(),
+      backfillTurns: z.number().optional(),
+      granularity: z.enum(CAPTURE_GRANULARITIES).optional(),
+      idleMinutes: z.number().optional(),
+      digestTurns: z.number().optional(),
+    })
     .optional(),
   filter: z
     .string()

@@ -18,6 +18,8 @@ type Rule =
   | 'only-hashed'
   /** Only a preset that keeps no more than the one below. */
   | 'stricter-filter'
+  /** Only session digests (`turn` sends an episode per message: more of the server's extraction). */
+  | 'only-digests'
   /**
    * `recall.stale`: only a mode that lets no more possibly stale facts into a prompt than the one
    * below (`drop` < `mark` < `off`). `off` from an untrusted file would widen what is injected
@@ -51,6 +53,10 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'capture.vscodeChat': 'only-false',
   'capture.claudeCode': 'only-false',
   'capture.backfillTurns': 'at-most',
+  // Sooner or smaller digests only narrow; per-message episodes or bigger digests widen.
+  'capture.granularity': 'only-digests',
+  'capture.idleMinutes': 'at-most',
+  'capture.digestTurns': 'at-most',
   filter: 'stricter-filter',
   'brief.budget': 'at-most',
   stateDir: 'never',
@@ -88,6 +94,8 @@ export function wideningReason(key: string, value: unknown, below: unknown): str
       return FILTER_ORDER.indexOf(String(value ?? 'compact')) <= FILTER_ORDER.indexOf(String(below ?? 'compact'))
         ? undefined
         : `a project file may only choose a stricter filter (below: ${String(below ?? 'compact')})`;
+    case 'only-digests':
+      return value === 'session' ? undefined : 'a project file may only choose session digests';
     case 'stricter-stale':
       return STALE_ORDER.indexOf(String(value)) >= 0 && STALE_ORDER.indexOf(String(value)) <= STALE_ORDER.indexOf(String(below ?? 'mark'))
         ? undefined

@@ -123,6 +123,9 @@ const tests = [
     name: '3 @memory answers, ingests the turn, and recalls it in a later session',
     fn: async () => {
       await control('POST /emulator/reset');
+      // This test follows one turn's user and assistant episodes: per-message capture. (By default a
+      // session goes as one digest, sent at idle; core's and the hooks' tests cover digests.)
+      await setSetting('capture.granularity', 'turn');
       // Recall is its own opt-in (off by default, like everything else).
       await setSetting('recall.enabled', true);
       // Recall sends queries: a category not agreed to yet, so consent is asked for it.
