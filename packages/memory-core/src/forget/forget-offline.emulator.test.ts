@@ -39,7 +39,8 @@ async function compose() {
   const container = new Container();
   const connection = { api: client as GraphitiApi };
   bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true } },
+    // Per-message episodes, so each turn's fate is seen on its own (digests: session-digests.test.ts).
+    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true }, capture: { granularity: 'turn' } },
     consentFor: emulator.url,
     connection: { current: () => connection.api },
     clock: new SystemClock(),
