@@ -12,7 +12,7 @@ import { FileOutbox, stateLayout } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { claudeTranscriptLine, harnessSucceeds, loggedRuns, messagesSent, runNode, waitFor, type ProcessRun } from './hook-processes.js';
-import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 
@@ -54,6 +54,8 @@ beforeEach(async () => {
   test = await startHookTest('forget-offline-');
   url = test.emulator.url;
   await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', url, '--state-dir', test.stateDir]);
+  // Each turn its own episode, so the test can follow one turn's fate (digests: hook-runner.e2e's digest tests).
+  await capturePerMessage(test);
 });
 
 afterEach(() => endHookTest(test));
