@@ -45,8 +45,12 @@ async function everyPromptPrinted(prompts: readonly ProcessRun[]): Promise<void>
   const log = await fs.readFile(path.join(test.stateDir, 'hooks', 'hook.log'), 'utf8').catch(() => '');
   expect(log).not.toMatch(/ENOENT|failed/);
   const late = log.split('\n').filter((line) => line.includes('UserPromptSubmit late runner-left-before-the-answer')).length;
+  // Prompts of one session: what an earlier prompt of the session was given is not given again
+  // (said once); which prompts come later depends on the machine's load.
+  const saidBefore = (await loggedRuns(test.stateDir)).filter((run) => run.event === 'UserPromptSubmit' && run.outcome === 'said-before').length;
   const silent = prompts.filter((run) => run.stdout === '');
-  expect(silent.length, `${silent.length} prompts printed nothing; hook.log names ${late} late`).toBeLessThanOrEqual(late);
+  expect(silent.length, `${silent.length} prompts printed nothing; hook.log names ${late} late, ${saidBefore} said before`).toBeLessThanOrEqual(late + saidBefore);
+  expect(silent.length, 'no prompt printed its context').toBeLessThan(prompts.length);
   for (const run of prompts) if (run.stdout !== '') expect(printedContext(run)).toContain('We always use pnpm');
   const failed = (await loggedRuns(test.stateDir)).filter((run) => run.outcome === 'failed');
   expect(failed, JSON.stringify(failed)).toEqual([]);
