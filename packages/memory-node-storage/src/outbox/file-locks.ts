@@ -35,6 +35,8 @@ export interface LockOwner {
 }
 
 const OWNER_FILE = 'owner';
+/** A live pid whose start time the system does not give counts as its owner for this many stale times. */
+const UNVERIFIED_OWNER_FACTOR = 20;
 /** Nonces of the locks this process holds, shared by every copy of this module in the process. */
 const held: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('graphiti-memory.held-locks')] ??= new Set<string>()) as Set<string>;
 
@@ -113,8 +115,11 @@ async function takeOver(lockPath: string, owner: LockOwner, timing: LockTiming):
     throw error;
   }
   const current = await readLockOwner(lockPath);
-  const alive = current === undefined ? undefined : ownerAlive(current);
-  if (alive === true || (alive === undefined && Date.now() - stat.mtimeMs <= timing.staleMs)) return false;
+  const age = Date.now() - stat.mtimeMs;
+  let alive = current === undefined ? undefined : ownerAlive(current);
+  // Without a start time (no /proc) a live pid may be a reused one: silent this long, it is not ours.
+  if (alive === true && current?.start === undefined && age > timing.staleMs * UNVERIFIED_OWNER_FACTOR) alive = false;
+  if (alive === true || (alive === undefined && age <= timing.staleMs)) return false;
   // One taker per judged owner: an exclusive marker named for what was judged dead.
   const judged = current?.nonce ?? `unowned-${Math.round(stat.mtimeMs)}-${stat.ino}`;
   try {
