@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { StorageWriteError, storageFaultOf } from '../stores/storage-fault.js';
 
 export interface LockTiming {
   readonly staleMs: number;
@@ -145,6 +146,10 @@ export async function tryLock(target: string, timing: LockTiming, onCompromised:
   let taken = false;
   try {
     taken = (await create(lockPath, owner)) || (await takeOver(lockPath, owner, timing)) || (await create(lockPath, owner));
+  } catch (error) {
+    // A write the disk refused (full, read-only) is named with the lock it was for.
+    const fault = storageFaultOf(error, lockPath);
+    throw fault === undefined ? error : new StorageWriteError(fault.code, fault.path, error);
   } finally {
     if (!taken) held.delete(owner.nonce);
   }
