@@ -212,3 +212,33 @@ describe("Claude Code's lazily written transcript", () => {
   });
 });
 
+
+describe('Stop whose turns another run queued first', () => {
+  /** The delivery ledger refuses every message: each enqueued turn counts its two messages as duplicates. */
+  class QueuedElsewhereTarget extends RecordingTarget {
+    readonly counts = { enqueued: 0, duplicates: 0 };
+    override readonly ingestion = {
+      ...this.ingestion,
+      enqueue: (turn: ChatTurn): void => {
+        this.enqueued.push(turn);
+        this.counts.duplicates += 2;
+      },
+      stats: () => ({ staged: 0, counters: { ...this.counts } }) as unknown as ReturnType<NonNullable<NonNullable<CaptureTarget['ingestion']>['stats']>>,
+    };
+  }
+
+  it('says nothing new was queued (not "queued") when the delivery ledger refused every message', async () => {
+    // Seen before (its ledger exists), so every new turn goes through enqueue.
+    await fs.writeFile(transcript, claudeTurns(1, 1));
+    await stop(new RecordingTarget());
+    await fs.appendFile(transcript, claudeTurns(2, 3));
+    const target = new QueuedElsewhereTarget();
+    const captured = await stop(target);
+    expect(captured).toMatchObject({ turns: 2, queuedElsewhere: true });
+    expect(target.enqueued).toHaveLength(2);
+    // A run whose messages were accepted says queued.
+    await fs.appendFile(transcript, claudeTurns(4, 4));
+    const accepting = new RecordingTarget();
+    expect(await stop(accepting)).toEqual({ turns: 1, olderTurnsLeftOut: 0 });
+  });
+});
