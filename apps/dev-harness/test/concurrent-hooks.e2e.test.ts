@@ -77,7 +77,8 @@ beforeEach(async () => {
   // answers (outcome `cached`), as designed; what must never happen is a failed run.
   expect(printedContext(await hook('UserPromptSubmit', 'warm-up', { prompt: PROMPT }))).toContain('We always use pnpm');
   await waitForValue(async () => ((await hookServerStatus(test.env, build)).running ? true : undefined), 'the hook server');
-});
+  // Install, promote and a cold first event: on two cores shared with a crowd, more than vitest's 20 s.
+}, 60_000);
 
 afterEach(() => endHookTest(test));
 
