@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChatTurn } from '@graphiti-memory/memory-core';
+import type { ChatTurn, IngestionStats } from '@graphiti-memory/memory-core';
 import { transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookContext } from './hook-context.js';
@@ -215,16 +215,19 @@ describe("Claude Code's lazily written transcript", () => {
 
 describe('Stop whose turns another run queued first', () => {
   /** The delivery ledger refuses every message: each enqueued turn counts its two messages as duplicates. */
-  class QueuedElsewhereTarget extends RecordingTarget {
+  class QueuedElsewhereTarget implements CaptureTarget {
+    readonly enqueued: ChatTurn[] = [];
     readonly counts = { enqueued: 0, duplicates: 0 };
-    override readonly ingestion = {
-      ...this.ingestion,
+    readonly ingestion = {
       enqueue: (turn: ChatTurn): void => {
         this.enqueued.push(turn);
         this.counts.duplicates += 2;
       },
-      stats: () => ({ staged: 0, counters: { ...this.counts } }) as unknown as ReturnType<NonNullable<NonNullable<CaptureTarget['ingestion']>['stats']>>,
+      backfill: (): number => 0,
+      settled: async (): Promise<void> => {},
+      stats: () => ({ staged: 0, counters: { ...this.counts } }) as unknown as IngestionStats,
     };
+    readonly outbox = { flush: async (): Promise<void> => {} };
   }
 
   it('says nothing new was queued (not "queued") when the delivery ledger refused every message', async () => {
