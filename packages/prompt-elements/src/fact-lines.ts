@@ -56,7 +56,25 @@ export function formatFactLine(fact: RecalledFact): string {
   if (until !== undefined) validity.push(`until ${until}`);
   if (fact.superseded === true) validity.push('superseded');
   if (validity.length === 0) validity.push(`recorded ${formatDay(fact.created_at) ?? 'at an unknown time'}`);
-  return `- [${fact.scope}] ${sanitiseFactText(fact.fact)} (${validity.join('; ')})`;
+  return `- [${fact.scope}] ${sanitiseFactText(fact.fact)} (${validity.join('; ')})${factLineSuffix(fact)}`;
+}
+
+/**
+ * What ends a fact's line: ` (may be stale: src/x.ts is gone)` when it names workspace paths that
+ * no longer exist, and its citation ` (Claude Code, 2026-11-20)`, the oldest known source. A fact
+ * with no known source (another machine wrote it) gets no citation: none is ever guessed.
+ */
+export function factLineSuffix(fact: RecalledFact): string {
+  let suffix = '';
+  const gone = (fact.stale ?? []).map(sanitiseFactText).filter((path) => path !== '');
+  if (gone.length > 0) suffix += ` (may be stale: ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone)`;
+  const source = fact.sources?.[0];
+  if (source !== undefined) {
+    const tool = sanitiseFactText(source.tool);
+    const day = formatDay(source.at);
+    suffix += ` (${[tool, day].filter((part) => part !== undefined && part !== '').join(', ')})`;
+  }
+  return suffix;
 }
 
 /** Facts in the order they should be kept: most relevant (lowest rank) first, stable for ties. */

@@ -104,9 +104,8 @@ export async function runEval(memory: EvalRecall, questions: readonly GoldenQues
  * when it says nothing. The one place that reads the stale check's field.
  */
 export function staleMarkOf(fact: RecalledFact): boolean | undefined {
-  const mark = (fact as RecalledFact & { readonly stale?: unknown }).stale;
-  if (mark === undefined || mark === null) return undefined;
-  return Array.isArray(mark) ? mark.length > 0 : mark !== false;
+  // memory-core's stale check sets `stale` only on a fact it marked (`recall.stale: mark`).
+  return fact.stale === undefined ? undefined : fact.stale.length > 0;
 }
 
 /** Nearest-rank percentile; 0 for no values. */

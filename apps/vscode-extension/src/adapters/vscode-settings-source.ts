@@ -47,9 +47,13 @@ export const SETTING_KEYS = [
   'recall.timeoutMs',
   'recall.maxFacts',
   'recall.scopes',
+  'recall.stale',
   'capture.vscodeChat',
   'capture.claudeCode',
   'capture.backfillTurns',
+  'capture.granularity',
+  'capture.idleMinutes',
+  'capture.digestTurns',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

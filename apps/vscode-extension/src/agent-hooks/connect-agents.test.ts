@@ -70,9 +70,9 @@ describe('Connect Copilot Agent and Claude Code', () => {
     answerMessages(CONNECT);
     expect((await harness.command<AgentCommandResult>('graphitiMemory.connectAgents')).ok).toBe(true);
     expect(readJson(userConfig)).toMatchObject({ groupIdStrategy: 'raw', recall: { maxFacts: 7, enabled: true } });
-    updateSettings({ 'graphitiMemory.groupIdStrategy': 'hashed', 'graphitiMemory.recall.maxFacts': 4 });
+    updateSettings({ 'graphitiMemory.groupIdStrategy': 'hashed', 'graphitiMemory.recall.maxFacts': 4, 'graphitiMemory.recall.stale': 'drop' });
     await waitFor(() => readJson(userConfig)['groupIdStrategy'] === 'hashed', 5000, 'the user config to follow the setting');
-    expect(readJson(userConfig)).toMatchObject({ recall: { maxFacts: 4, enabled: true } });
+    expect(readJson(userConfig)).toMatchObject({ recall: { maxFacts: 4, enabled: true, stale: 'drop' } });
   });
 
   it("warns about chat.useClaudeHooks (each prompt recalled twice) before and after connecting, and turns it off on request", async () => {

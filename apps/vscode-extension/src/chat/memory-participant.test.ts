@@ -13,11 +13,16 @@ import {
   FakeLanguageModel,
   LanguageModelError,
   noCancellation,
+  testHost,
 } from '../test-support/vscode-double.js';
-import { modelFailure, PARTICIPANT_ID, RECALL_OFF_ANSWER } from './memory-participant.js';
+import * as vscodeApi from 'vscode';
+import { factLine, historyMessages, memoryFooter } from './chat-history.js';
+import { FACT_SCHEME } from './fact-references.js';
+import { ASKED_CONTEXT, modelFailure, PARTICIPANT_ID, RECALL_OFF_ANSWER } from './memory-participant.js';
 
 
-const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
+// Per-message episodes: these tests look at the messages of each turn (session digests are core's).
+const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.capture.granularity': 'turn' };
 
 async function ask(prompt: string, options: { model?: FakeLanguageModel; command?: string; token?: vscode.CancellationToken; history?: vscode.ChatContext['history'] } = {}) {
   const participant = chatRegistrations().participants.get(PARTICIPANT_ID);
@@ -66,6 +71,48 @@ describe('@memory', () => {
     expect(model.lastPrompt()).toContain('<graphiti_memory>');
     expect(model.lastPrompt()).toContain('Fly.io');
     expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used/);
+  });
+
+  it('lists the facts it used as references named by the fact and its date, each opening the fact', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    await ask('We deploy the API with Fly.io.');
+    await storedInBothGroups(harness);
+    const { stream, result } = await ask('How do we deploy the API?');
+    const used = (result.metadata as { factsUsed: number }).factsUsed;
+    // Listed under the answer too, each with its dates and scope.
+    expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used\._\n\n- We deploy the API with Fly\.io.* _\(since \d{4}-\d{2}-\d{2}, (session|workspace)\)_/);
+    const references = stream.parts.filter((part) => part.kind === 'reference').map((part) => vscodeApi.Uri.parse(part.kind === 'reference' ? part.value : ''));
+    expect(used).toBeGreaterThan(0);
+    expect(references).toHaveLength(used);
+    expect(references[0]?.scheme).toBe(FACT_SCHEME);
+    expect(references.map((uri) => uri.path)).toContainEqual(expect.stringMatching(/^\/We deploy the API with Fly\.io.* \(since \d{4}-\d{2}-\d{2}\)$/));
+    const document = await vscodeApi.workspace.openTextDocument(references[0]!);
+    expect(document.getText()).toMatch(/Fly\.io/);
+    expect(document.getText()).toMatch(/- Holds: since \d{4}-\d{2}-\d{2}/);
+    expect(document.getText()).toMatch(/- Came from: 1 episode\(s\): /);
+    // The walkthrough's "Ask @memory" step completes on this.
+    expect(testHost().contextKeys.get(ASKED_CONTEXT)).toBe(true);
+  });
+
+  it('keeps the fact list out of the history sent to the model, and neutralises Markdown in recalled text', async () => {
+    expect(factLine('See [this](command:evil) *now*', 'since 2026-01-02', 'user')).toBe('See \\[this\\]\\(command:evil\\) \\*now\\* _(since 2026-01-02, user)_');
+    const footer = memoryFooter(['A fact _(since 2026-01-02, workspace)_'], 'hit');
+    const history = [
+      new ChatRequestTurn('Question?', undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart(`The answer.${footer}`)], { metadata: { sessionId: 's' } }, PARTICIPANT_ID),
+    ] as unknown as vscode.ChatContext['history'];
+    expect(historyMessages(createChatContext(history))).toEqual([
+      { role: 'user', text: 'Question?' },
+      { role: 'assistant', text: 'The answer.' },
+    ]);
+  });
+
+  it('offers "Show what memory recalls" for the question just asked, not a fixed sentence', async () => {
+    await activateExtension({ settings: ON, consented: true });
+    const { result } = await ask('Which database does staging use?');
+    const participant = chatRegistrations().participants.get(PARTICIPANT_ID)!;
+    const followups = (await participant.followupProvider?.provideFollowups(result, createChatContext([]), noCancellation())) ?? [];
+    expect(followups).toEqual([{ prompt: 'Which database does staging use?', command: 'recall', label: 'Show what memory recalls' }]);
   });
 
   it("says a fact once per chat session: a later turn's recall leaves out what an earlier turn gave, unless it changed", async () => {

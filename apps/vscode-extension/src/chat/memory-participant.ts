@@ -15,12 +15,26 @@ import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { nextStep } from '../status/status-commands.js';
+import { factDates } from '../episodes/memory-tree.js';
 import { ChatSessionFacts } from './chat-session-facts.js';
-import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
+import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
+import { RecalledFactDocuments } from './fact-references.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
 import { parseRememberArguments } from './remember-arguments.js';
 
 export const PARTICIPANT_ID = 'graphiti-memory.memory';
+/** Set once `@memory` answered in this window: completes the walkthrough's "Ask @memory" step. */
+export const ASKED_CONTEXT = 'graphitiMemory.askedMemory';
+
+/** The last question of the conversation (for a result whose metadata predates `question`). */
+function lastQuestion(context: vscode.ChatContext | undefined): string | undefined {
+  const history = context?.history ?? [];
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    const turn = history[index];
+    if (turn instanceof vscode.ChatRequestTurn && turn.command === undefined) return turn.prompt;
+  }
+  return undefined;
+}
 
 /** `/recall` while `recall.enabled` is off (the default): why nothing is looked up, and how to change it. */
 export const RECALL_OFF_ANSWER =
@@ -62,6 +76,8 @@ export function gateExplanation(decision: GateDecision): string {
 
 @injectable()
 export class MemoryParticipant implements Contribution {
+  #asked = false;
+
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(RecallService) private readonly recall: RecallService,
@@ -72,13 +88,14 @@ export class MemoryParticipant implements Contribution {
     @inject(ContributionPoints) private readonly points: ContributionPoints,
     @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
     @inject(ChatSessionFacts) private readonly sessionFacts: ChatSessionFacts,
+    @inject(RecalledFactDocuments) private readonly factDocuments: RecalledFactDocuments,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
       this.points.setChatParticipant(PARTICIPANT_ID, {
         handle: (request, chatContext, stream, token) => this.handle(request, chatContext, stream, token),
-        followups: (result) => this.followups(result),
+        followups: (result, chatContext) => this.followups(result, chatContext),
       }),
     );
   }
@@ -157,9 +174,20 @@ export class MemoryParticipant implements Contribution {
         return { errorDetails: { message: modelFailure(error) }, metadata: { sessionId } };
       }
       const recallOff = decision.open && recalled.outcome === 'skipped' && recalled.skippedBecause === 'recall-disabled';
-      const footer = recallOff ? RECALL_OFF_FOOTER : memoryFooter(facts.length, recalled.outcome);
+      // The facts used, each a reference (listed under "Used N references", with its date).
+      for (const fact of facts) stream.reference(this.factDocuments.uriOf(fact));
+      const footer = recallOff
+        ? RECALL_OFF_FOOTER
+        : memoryFooter(
+            facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope)),
+            recalled.outcome,
+          );
       if (footer !== '') stream.markdown(footer);
       if (recallOff) stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+      if (!this.#asked) {
+        this.#asked = true;
+        void vscode.commands.executeCommand('setContext', ASKED_CONTEXT, true);
+      }
       if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
       if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
       this.ingestion.enqueue({
@@ -169,7 +197,8 @@ export class MemoryParticipant implements Contribution {
         assistant: { text: answer, timestamp: new Date().toISOString() },
         participant: PARTICIPANT_ID,
       });
-      const metadata: MemoryResultMetadata = { sessionId, factsUsed: facts.length, gateOpen: decision.open };
+      // The question comes back to `followups`, which recalls for it ("Show what memory recalls").
+      const metadata: MemoryResultMetadata = { sessionId, factsUsed: facts.length, gateOpen: decision.open, question: request.prompt };
       return { metadata };
     } finally {
       cancellation.dispose();
@@ -237,6 +266,7 @@ export class MemoryParticipant implements Contribution {
         stream.markdown('Memory holds no facts about that yet.');
       } else {
         stream.markdown(`Graphiti memory recalls ${recalled.facts.length} fact${recalled.facts.length === 1 ? '' : 's'}:\n\n${recalled.facts.map(formatFactLine).join('\n')}`);
+        for (const fact of recalled.facts) stream.reference(this.factDocuments.uriOf(fact));
       }
       return { metadata: { ...metadata, factsUsed: recalled.facts.length } };
     } finally {
@@ -260,11 +290,13 @@ export class MemoryParticipant implements Contribution {
     return { metadata: { sessionId, command: 'status' } };
   }
 
-  followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  followups(result: vscode.ChatResult, context?: vscode.ChatContext): vscode.ChatFollowup[] {
     const metadata = isMemoryMetadata(result.metadata) ? result.metadata : undefined;
     if (metadata === undefined || result.errorDetails !== undefined) return [];
     if (metadata.command === undefined && metadata.gateOpen === true) {
-      return [{ prompt: 'what do you remember about this?', command: 'recall', label: 'Show what memory recalls' }];
+      const question = metadata.question ?? lastQuestion(context);
+      if (question === undefined || question.trim() === '') return [];
+      return [{ prompt: question, command: 'recall', label: 'Show what memory recalls' }];
     }
     if (metadata.command === 'recall') return [{ prompt: '', command: 'remember', label: 'Remember something new' }];
     return [];

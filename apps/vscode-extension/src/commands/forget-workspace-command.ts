@@ -86,13 +86,23 @@ export class ScopeForgetter {
       const result = await this.service.forget(request).finally(() => recordForgetInTier({ gate: this.gate, logger: this.logger }, targets.map((target) => target.groupId)));
       this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
       const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';
+      const unreachable = result.failed.every((failure) => (failure.kind === 'connection' || failure.kind === 'timeout') && result.owed.includes(failure.groupId));
+      if (result.failed.length > 0 && unreachable) {
+        // Forgotten here already (nothing queued is sent, the turns are never captured again); the delete is owed.
+        return {
+          ok: true,
+          deletedGroups: result.deletedGroups,
+          dequeued: result.dequeued,
+          message: `Graphiti Memory: Graphiti at ${endpoint} is unreachable; queued memories were dropped; the ${scope} memory will be deleted from it when it is back (on the next delivery, or run \`graphiti-harness forget --retry\`).`,
+        };
+      }
       if (result.failed.length > 0) {
         const first = result.failed[0];
         return {
           ok: false,
           deletedGroups: result.deletedGroups,
           dequeued: result.dequeued,
-          message: `Graphiti Memory: ${result.failed.length} of ${targets.length} group(s) could not be deleted (${first?.errorClass ?? 'error'}); run the forget again to retry them.${dropped}`,
+          message: `Graphiti Memory: ${result.failed.length} of ${targets.length} group(s) could not be deleted (${first?.errorClass ?? 'error'}); ${result.owed.length > 0 ? 'they are deleted on the next delivery, or run the forget again' : 'run the forget again to retry them'}.${dropped}`,
         };
       }
       return {

@@ -16,10 +16,12 @@ import {
   SystemClock,
   TelemetrySink,
   WorkspaceContext,
+  WorkspaceFiles,
   WorkspaceStore,
   InMemorySaidOnceStore,
   SaidOnceStore,
 } from '@graphiti-memory/memory-core';
+import { NodeWorkspaceFiles } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentConnection } from '../agent-hooks/agent-connection.js';
 import { AgentHookPlaces, defaultAgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
@@ -33,6 +35,7 @@ import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js'
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
 import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
+import { RecalledFactDocuments } from '../chat/fact-references.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
 import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
 import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.js';
@@ -43,6 +46,7 @@ import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentHistory } from '../consent/consent-history.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { PendingBadgeContribution } from '../episodes/pending-badge.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
@@ -84,6 +88,8 @@ export const CONTRIBUTIONS = [
   HealthProbe,
   DisableCommands,
   ProjectTrustPrompt,
+  PendingBadgeContribution,
+  RecalledFactDocuments,
 ] as const;
 
 export interface ExtensionModuleOptions {
@@ -106,7 +112,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       .toDynamicValue(({ get }) => new RecallHealthTelemetry(new LogTelemetry(logger), () => get<MemoryStatus>(MemoryStatus)))
       .inSingletonScope();
     bind(SettingsSource).to(VsCodeSettingsSource).inSingletonScope();
-    bind(WorkspaceContext).toConstantValue(new VsCodeWorkspaceContext());
+    const workspaceContext = new VsCodeWorkspaceContext();
+    bind(WorkspaceContext).toConstantValue(workspaceContext);
+    // The stale check of recall: paths facts name, looked up (never read) in the workspace's folders.
+    bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => workspaceContext.localFolderPaths()));
     bind(MementoConsentStore)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);

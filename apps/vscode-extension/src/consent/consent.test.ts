@@ -126,7 +126,7 @@ describe('consent per data category', () => {
   it('asks when capture.vscodeChat is turned on after consent; declining keeps it on but inert and sends nothing', async () => {
     const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
     answerMessages(DONT_SEND, undefined, ALLOW);
-    updateSettings({ 'graphitiMemory.capture.vscodeChat': true });
+    updateSettings({ 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn' });
     await waitFor(() => consentDialogs().length === 1, 2000, 'the category consent dialog');
     expect(consentDialogs()[0]?.message).toContain('other chats of this workspace');
     expect(consentDialogs()[0]?.detail).toContain('GitHub Copilot included');

@@ -90,7 +90,9 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
   }
 
   for (const view of Object.values(contributes.views ?? {}).flat()) {
-    context.subscriptions.push(vscode.window.createTreeView(view.id, { treeDataProvider: points.view(view.id), showCollapseAll: true }));
+    const treeView = vscode.window.createTreeView(view.id, { treeDataProvider: points.view(view.id), showCollapseAll: true });
+    points.treeViews.set(view.id, treeView);
+    context.subscriptions.push(treeView);
   }
 
   const enabledAndTrusted = (): boolean => vscode.workspace.isTrusted && vscode.workspace.getConfiguration(SECTION).get<boolean>('enabled', false);
@@ -159,8 +161,13 @@ class EntryContributionPoints implements ContributionPoints, vscode.Disposable {
   readonly #participants = new Map<string, ChatParticipantBehaviour>();
   readonly #tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   readonly #views = new Map<string, ForwardingTreeDataProvider>();
+  readonly treeViews = new Map<string, vscode.TreeView<unknown>>();
 
   constructor(readonly statusBarItem: vscode.StatusBarItem) {}
+
+  treeView(viewId: string): vscode.TreeView<unknown> | undefined {
+    return this.treeViews.get(viewId);
+  }
 
   participant(id: string): ChatParticipantBehaviour | undefined {
     return this.#participants.get(id);

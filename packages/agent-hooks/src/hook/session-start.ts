@@ -11,6 +11,7 @@ import type { HookMemory } from './hook-memory.js';
 import type { HandlerResult } from './handler-result.js';
 import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
 import { briefOf, describeAge, emptyTier, refreshTier, withRefresh, type TierRefresh } from './local-tier.js';
+import { refreshableTierGroups } from './tier-groups.js';
 import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
 
@@ -42,7 +43,9 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
     let refresh: TierRefresh | undefined;
     try {
       const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
-      refresh = await refreshTier(memory.api, memory.guard, { workspace, ...(user === undefined ? {} : { user }) }, now, AbortSignal.timeout(remaining));
+      const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }) });
+      if (readable === undefined) throw new Error('the workspace group was forgotten; its delete is still owed');
+      refresh = await refreshTier(memory.api, memory.guard, readable, now, AbortSignal.timeout(remaining));
       drain = false;
     } catch {
       detail = 'graphiti-unavailable';

@@ -8,6 +8,8 @@
 //   only the newest `capture.backfillTurns` turns are sent; the older ones count as taken.
 // - Once: the transcript's taken turn ids are kept in the state folder, and the delivery ledger
 //   refuses what was already enqueued, so repeated events never send a turn twice.
+// - Digests (capture.granularity `session`): taken turns wait in the session's open segment (beside
+//   the outbox); SessionEnd closes it, otherwise idle time or `capture.digestTurns` does.
 import { promises as fs } from 'node:fs';
 import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type Ingestion, type TranscriptFilterPreset } from '@graphiti-memory/memory-core';
 import { FileTranscriptLedger, transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
@@ -41,13 +43,15 @@ export interface TranscriptReadOptions {
 
 /** What a capture needs of the hook's memory: the durable outbox behind ingestion. */
 export interface CaptureTarget {
-  readonly ingestion: (Pick<Ingestion, 'enqueue' | 'backfill' | 'settled'> & Partial<Pick<Ingestion, 'stats'>>) | undefined;
+  readonly ingestion: (Pick<Ingestion, 'enqueue' | 'backfill' | 'settled' | 'endSession'> & Partial<Pick<Ingestion, 'stats'>>) | undefined;
   readonly outbox: { flush(): Promise<void> } | undefined;
 }
 
 export interface CaptureOptions {
   /** `capture.backfillTurns`: the newest turns taken from a transcript met for the first time. */
   readonly backfillTurns: number;
+  /** SessionEnd: the session's open digest segments close now. */
+  readonly sessionEnded?: boolean;
 }
 
 /** The finished turns of the transcript, in file order. */
@@ -95,7 +99,15 @@ export async function captureTranscript(
   const ledger = new FileTranscriptLedger({ filePath: transcriptLedgerFile(stateDirectory, transcriptPath) });
   const taken = await ledger.taken();
   const fresh = turns.filter((turn) => taken?.has(takenKey(turn)) !== true);
-  if (fresh.length === 0) return { turns: 0, olderTurnsLeftOut: 0 };
+  const ended = options.sessionEnded === true ? [...new Set(turns.map((turn) => turn.sessionId))] : [];
+  if (fresh.length === 0) {
+    if (ended.length === 0) return { turns: 0, olderTurnsLeftOut: 0 };
+    // Nothing new, but turns of earlier Stops may wait in an open segment: it closes now.
+    for (const sessionId of ended) ingestion.endSession(sessionId);
+    await ingestion.settled();
+    await target.outbox?.flush();
+    return { turns: 0, olderTurnsLeftOut: 0 };
+  }
   let queued = fresh.length;
   const before = ingestion.stats?.().counters;
   if (taken === undefined) {
@@ -104,6 +116,7 @@ export async function captureTranscript(
   } else {
     for (const turn of fresh) ingestion.enqueue(turn);
   }
+  for (const sessionId of ended) ingestion.endSession(sessionId);
   await ingestion.settled();
   // Durable before the turns are marked taken: a crash in between re-offers them to the ledger.
   await target.outbox?.flush();

@@ -8,6 +8,7 @@
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
 export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './memory-configuration.js';
 export {
+  CAPTURE_GRANULARITIES,
   DEFAULT_SETTINGS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
@@ -18,6 +19,7 @@ export {
   SETTING_BOUNDS,
   SERVER_KIND_SETTINGS,
   SETTINGS_SECTION,
+  type CaptureGranularity,
   type GroupIdStrategy,
   type IngestScopeSetting,
   type MemorySettings,

@@ -8,10 +8,12 @@ import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  CAPTURE_GRANULARITIES,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
   parseMemorySettings,
   RECALL_SCOPE_SETTINGS,
+  STALE_SETTINGS,
   SERVER_KIND_SETTINGS,
   TRANSCRIPT_FILTER_PRESETS,
   type IngestScopeSetting,
@@ -60,10 +62,18 @@ const configFileSchema = z.strictObject({
       timeoutMs: z.number().optional(),
       maxFacts: z.number().optional(),
       scopes: z.enum(RECALL_SCOPE_SETTINGS).optional(),
+      stale: z.enum(STALE_SETTINGS).optional(),
     })
     .optional(),
   capture: z
-    .strictObject({ vscodeChat: z.boolean().optional(), claudeCode: z.boolean().optional(), backfillTurns: z.number().optional() })
+    .strictObject({
+      vscodeChat: z.boolean().optional(),
+      claudeCode: z.boolean().optional(),
+      backfillTurns: z.number().optional(),
+      granularity: z.enum(CAPTURE_GRANULARITIES).optional(),
+      idleMinutes: z.number().optional(),
+      digestTurns: z.number().optional(),
+    })
     .optional(),
   filter: z
     .string()

@@ -3,7 +3,7 @@
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
 // consent or move where memory is kept. An untrusted project file may only narrow what is sent
 // (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
-import { DEFAULT_SETTINGS, normaliseEndpoint, type GroupIdStrategy, type IngestScopeSetting, type RecallScopeSetting } from '@graphiti-memory/memory-core';
+import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type GroupIdStrategy, type IngestScopeSetting, type RecallScopeSetting, type StaleSetting } from '@graphiti-memory/memory-core';
 import {
   checkConfigValues,
   ingestScopesOf,
@@ -55,8 +55,16 @@ export interface ConfigSettings {
   readonly includeSystemMessages: boolean;
   readonly autoPromote: { readonly enabled: boolean; readonly review: boolean };
   /** Which scopes a recall searches: `recall.scopes`. */
-  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopeSetting };
-  readonly capture: { readonly vscodeChat: boolean; readonly claudeCode: boolean; readonly backfillTurns: number };
+  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopeSetting; readonly stale: StaleSetting };
+  readonly capture: {
+    readonly vscodeChat: boolean;
+    readonly claudeCode: boolean;
+    readonly backfillTurns: number;
+    /** `session`: digests (one episode per group per session segment); `turn`: one per message. */
+    readonly granularity: CaptureGranularity;
+    readonly idleMinutes: number;
+    readonly digestTurns: number;
+  };
   /** Transcript filter preset; `undefined` = the transcript reader's default. */
   readonly filter: string | undefined;
   readonly brief: { readonly budget: number };

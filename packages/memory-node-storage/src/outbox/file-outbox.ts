@@ -112,12 +112,13 @@ export class FileOutbox implements Outbox {
     const added = new Set<string>();
     for (const entry of entries) {
       const id = `${this.#idPrefix}-${(this.#nextId++).toString(36)}`;
-      const record: MutableOutboxRecord = { id, groupId: entry.groupId, message: entry.message, enqueuedAt: at, state: 'pending', attempts: 0, sentAt: undefined, offeredAt: undefined };
+      const source = entry.source === undefined ? {} : { source: entry.source };
+      const record: MutableOutboxRecord = { id, groupId: entry.groupId, message: entry.message, ...source, enqueuedAt: at, state: 'pending', attempts: 0, sentAt: undefined, offeredAt: undefined };
       this.#index.live.set(id, record);
       added.add(id);
       const key = ledgerKeyOf(entry.groupId, entry.message.name);
       if (key !== undefined) this.deliveryLedger.carriedByJournal(key);
-      this.journal.append({ t: 'enqueued', id, groupId: entry.groupId, message: entry.message, enqueuedAt: at } satisfies OutboxJournalEntry);
+      this.journal.append({ t: 'enqueued', id, groupId: entry.groupId, message: entry.message, ...source, enqueuedAt: at } satisfies OutboxJournalEntry);
     }
     const dropped = this.#enforceLimit();
     const droppedNew = dropped.filter((id) => added.has(id)).length;

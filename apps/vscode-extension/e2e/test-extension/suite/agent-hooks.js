@@ -184,6 +184,12 @@ const tests = [
       for (const written of [COPILOT_HOOKS_FILE, CLAUDE_SETTINGS]) assert.doesNotMatch(fs.readFileSync(written, 'utf8'), /api[-_]?key/i);
       const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
       assert.deepEqual(status.agents, ['Copilot agent mode', 'Claude Code']);
+      // 11c follows each turn's user and assistant episodes: per-message capture in the shared config
+      // the hooks read (by default a session goes as one digest at SessionEnd or idle; the harness's
+      // hook tests and the Claude Code CLI test cover digests).
+      const configFile = path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'graphiti-memory', 'config.json');
+      const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+      fs.writeFileSync(configFile, JSON.stringify({ ...config, capture: { ...config.capture, granularity: 'turn' } }, null, 2));
     },
   },
   {

@@ -2,7 +2,7 @@
 // the defaults the extension's own manifest declares, so tests see what a fresh install sees.
 import fs from 'node:fs';
 import type * as vscode from 'vscode';
-import { Disposable } from './basics.js';
+import { CancellationTokenSource, Disposable } from './basics.js';
 import { clipboard } from './authentication.js';
 import { onTestHostReset, testHost } from './test-host.js';
 
@@ -66,13 +66,29 @@ class WorkspaceConfigurationDouble {
   }
 }
 
+const contentProviders = new Map<string, vscode.TextDocumentContentProvider>();
+onTestHostReset(() => contentProviders.clear());
+
 export const workspace = {
   getConfiguration(section?: string) {
     return new WorkspaceConfigurationDouble(section) as unknown as vscode.WorkspaceConfiguration;
   },
-  async openTextDocument(options: { readonly language?: string; readonly content?: string }): Promise<vscode.TextDocument> {
+  async openTextDocument(options: vscode.Uri | { readonly language?: string; readonly content?: string }): Promise<vscode.TextDocument> {
+    if ('scheme' in options) {
+      // A document of a content provider's scheme: read-only, its text from the provider.
+      const provider = contentProviders.get(options.scheme);
+      if (provider === undefined) throw new Error(`vscode double: no content provider for ${options.toString()}`);
+      const text = (await provider.provideTextDocumentContent(options, new CancellationTokenSource().token)) ?? '';
+      const languageId = options.path.endsWith('.md') ? 'markdown' : 'plaintext';
+      return { uri: options, languageId, isUntitled: false, getText: () => text } as unknown as vscode.TextDocument;
+    }
     const text = options.content ?? '';
     return { languageId: options.language ?? 'plaintext', isUntitled: true, getText: () => text } as unknown as vscode.TextDocument;
+  },
+  registerTextDocumentContentProvider(scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable {
+    if (contentProviders.has(scheme)) throw new Error(`vscode double: a content provider for '${scheme}' already exists`);
+    contentProviders.set(scheme, provider);
+    return new Disposable(() => contentProviders.delete(scheme));
   },
   get onDidChangeConfiguration() {
     return testHost().configurationChanged.event;
