@@ -9,7 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookServerStatus, runnerBuild } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { claudeTranscriptLine, hookTestTools, loggedRuns, messagesSent, printedContext, runNode, waitFor, waitForValue, type ProcessRun } from './hook-processes.js';
-import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 const CROWD = 10;
@@ -70,6 +70,8 @@ beforeEach(async () => {
   // A long recall deadline: this is about ten requests sharing one server and one state folder,
   // not about speed (two shared cores start twenty node processes slowly; deadlines have their own tests).
   await tools.harness('hooks', 'install', '--target', 'claude', '--timeout-ms', '5000');
+  // Per-message capture: this is about admission and delivery of each message (digests have their own e2e).
+  await capturePerMessage(test);
   await tools.harness('promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace');
   await emulator.idle();
   // The first event runs in the runner's own process and starts the one warm server. Its recall
