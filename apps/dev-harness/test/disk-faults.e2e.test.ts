@@ -11,7 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookServerStatus, runnerBuild, type HookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { claudeTranscriptLine, harnessSucceeds, loggedRuns, runNode, waitFor, waitForValue, type ProcessRun } from './hook-processes.js';
-import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 import { SmallDisk, smallDiskUnavailable } from './small-disk.js';
 
 const runner = hookRunnerFile();
@@ -99,6 +99,8 @@ beforeEach(async () => {
   transcript = path.join(test.root, 'claude.jsonl');
   await fs.writeFile(transcript, '');
   await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url]);
+  // Per-message capture: each message's fate is followed (digests have their own e2e).
+  await capturePerMessage(test);
 });
 
 afterEach(async () => {

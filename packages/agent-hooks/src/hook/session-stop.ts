@@ -16,6 +16,7 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
   const backfillTurns = backfillTurnsOf(context.config);
   const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns, sessionEnded: context.hook.event === 'SessionEnd' });
   // Counts only: the runs log never holds content.
+  if (captured.queuedElsewhere === true) return { outcome: 'nothing-new', detail: `${captured.turns} turns already queued by another run`, drain: true };
   const detail = [
     captured.turns > 0 ? `${captured.turns} turns` : undefined,
     captured.olderTurnsLeftOut > 0 ? `${captured.olderTurnsLeftOut} older turns left out (capture.backfillTurns ${backfillTurns})` : undefined,

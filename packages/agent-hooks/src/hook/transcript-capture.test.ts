@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChatTurn } from '@graphiti-memory/memory-core';
+import type { ChatTurn, IngestionStats } from '@graphiti-memory/memory-core';
 import { transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookContext } from './hook-context.js';
@@ -224,5 +224,39 @@ describe('session digests at SessionEnd', () => {
     expect(target.ended).toEqual(['claude-1']);
     expect(ids(target.enqueued)).toEqual(['u-1', 'u-2']);
     expect(target.flushes).toBe(2);
+  });
+});
+
+describe('Stop whose turns another run queued first', () => {
+  /** The delivery ledger refuses every message: each enqueued turn counts its two messages as duplicates. */
+  class QueuedElsewhereTarget implements CaptureTarget {
+    readonly enqueued: ChatTurn[] = [];
+    readonly counts = { enqueued: 0, duplicates: 0 };
+    readonly ingestion = {
+      enqueue: (turn: ChatTurn): void => {
+        this.enqueued.push(turn);
+        this.counts.duplicates += 2;
+      },
+      backfill: (): number => 0,
+      endSession: (): void => {},
+      settled: async (): Promise<void> => {},
+      stats: () => ({ staged: 0, counters: { ...this.counts } }) as unknown as IngestionStats,
+    };
+    readonly outbox = { flush: async (): Promise<void> => {} };
+  }
+
+  it('says nothing new was queued (not "queued") when the delivery ledger refused every message', async () => {
+    // Seen before (its ledger exists), so every new turn goes through enqueue.
+    await fs.writeFile(transcript, claudeTurns(1, 1));
+    await stop(new RecordingTarget());
+    await fs.appendFile(transcript, claudeTurns(2, 3));
+    const target = new QueuedElsewhereTarget();
+    const captured = await stop(target);
+    expect(captured).toMatchObject({ turns: 2, queuedElsewhere: true });
+    expect(target.enqueued).toHaveLength(2);
+    // A run whose messages were accepted says queued.
+    await fs.appendFile(transcript, claudeTurns(4, 4));
+    const accepting = new RecordingTarget();
+    expect(await stop(accepting)).toEqual({ turns: 1, olderTurnsLeftOut: 0 });
   });
 });

@@ -27,6 +27,11 @@ export interface CaptureResult {
   readonly turns: number;
   /** Turns of a transcript met for the first time that `backfillTurns` left out (now counted as taken). */
   readonly olderTurnsLeftOut: number;
+  /**
+   * Every message of the enqueued turns was refused by the delivery ledger: another run (the
+   * runner and the hook server both running one event, two Stops at once) queued them first.
+   */
+  readonly queuedElsewhere?: boolean;
 }
 
 export interface TranscriptReadOptions {
@@ -104,6 +109,7 @@ export async function captureTranscript(
     return { turns: 0, olderTurnsLeftOut: 0 };
   }
   let queued = fresh.length;
+  const before = ingestion.stats?.().counters;
   if (taken === undefined) {
     // Never seen: memory-core's bounded backfill keeps the newest turns.
     queued = ingestion.backfill(fresh, { limit: options.backfillTurns });
@@ -119,5 +125,7 @@ export async function captureTranscript(
   const staged = ingestion.stats?.().staged ?? 0;
   if (staged > 0) throw new Error(`captureTranscript: the outbox did not take ${staged} staged item(s); the turns stay untaken and the next Stop offers them again`);
   await ledger.add(fresh.map(takenKey));
-  return { turns: queued, olderTurnsLeftOut: fresh.length - queued };
+  const after = ingestion.stats?.().counters;
+  const queuedElsewhere = before !== undefined && after !== undefined && queued > 0 && after.enqueued === before.enqueued && after.duplicates > before.duplicates;
+  return { turns: queued, olderTurnsLeftOut: fresh.length - queued, ...(queuedElsewhere ? { queuedElsewhere } : {}) };
 }

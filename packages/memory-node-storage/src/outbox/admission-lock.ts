@@ -1,22 +1,16 @@
 // Admission (ledger check + append) is serialised across the processes of an outbox folder by
-// `admit.lock`: short, retried long enough for a lock left by a killed process to turn stale.
+// `admit.lock`: short, retried while its holder lives (however long it stalls: a lock taken from a
+// live holder let two processes admit the same messages), taken at once when its holder died.
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
-import type { LockTiming } from './file-locks.js';
+import { lockWithin, type LockTiming } from './file-locks.js';
 
 const ADMIT_LOCK_TARGET = 'admit';
 
 export async function withAdmissionLock<T>(directory: string, timing: LockTiming, work: () => Promise<T>): Promise<T> {
-  const release = await lockfile.lock(path.join(directory, ADMIT_LOCK_TARGET), {
-    realpath: false,
-    lockfilePath: path.join(directory, `${ADMIT_LOCK_TARGET}.lock`),
-    stale: timing.staleMs,
-    update: timing.updateMs,
-    retries: { retries: Math.ceil((timing.staleMs * 3) / 100), minTimeout: 5, maxTimeout: 100 },
-  });
+  const lock = await lockWithin(path.join(directory, ADMIT_LOCK_TARGET), timing, timing.staleMs * 3);
   try {
     return await work();
   } finally {
-    await release().catch(() => undefined);
+    await lock.release();
   }
 }

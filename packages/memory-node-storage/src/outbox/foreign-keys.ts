@@ -9,6 +9,9 @@ import { asOutboxJournalEntry, ledgerKeyOf } from './outbox-journal-entry.js';
 import { JOURNAL_FILE_PATTERN } from './journal-adoption.js';
 import { LEDGER_FILE_NAME } from './shared-ledger-file.js';
 
+/** Passes of one read when journals keep vanishing under it (adopters at work). */
+const MAX_PASSES = 5;
+
 interface ReadPosition {
   readonly inode: number;
   readonly offset: number;
@@ -20,18 +23,40 @@ export class ForeignKeyReader {
   constructor(
     private readonly directory: string,
     private readonly ownFileName: string,
+    /** Test seam: runs before each file of a pass is read (to interleave another process's step). */
+    private readonly hooks?: { readonly beforeRead?: (fileName: string) => Promise<void> },
   ) {}
 
-  /** Keys written by other processes since the last call (all of them on the first call). */
+  /**
+   * Keys written by other processes since the last call (all of them on the first call). Keys only
+   * move from a journal to another file before that journal loses them (adoption imports, then
+   * deletes; close and compaction write the shared ledger file, then delete or rewrite), so the
+   * shared file is read last, and a pass during which a listed journal vanished is read again:
+   * otherwise a key could be in neither file when each was read, and be admitted twice.
+   */
   async readNew(): Promise<string[]> {
-    const names = await fs.readdir(this.directory).catch(() => [] as string[]);
     const keys: string[] = [];
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const { vanished } = await this.#pass(keys);
+      if (!vanished) break;
+    }
+    return keys;
+  }
+
+  async #pass(keys: string[]): Promise<{ vanished: boolean }> {
+    const names = await fs.readdir(this.directory).catch(() => [] as string[]);
+    const journals = names.filter((name) => JOURNAL_FILE_PATTERN.test(name) && name !== this.ownFileName).sort();
     const present = new Set<string>();
-    for (const name of names) {
-      const isJournal = JOURNAL_FILE_PATTERN.test(name) && name !== this.ownFileName;
-      if (!isJournal && name !== LEDGER_FILE_NAME) continue;
-      present.add(name);
+    let vanished = false;
+    for (const name of [...journals, ...(names.includes(LEDGER_FILE_NAME) ? [LEDGER_FILE_NAME] : [])]) {
+      const isJournal = name !== LEDGER_FILE_NAME;
+      await this.hooks?.beforeRead?.(name);
       const content = await this.#readAppended(name);
+      if (content === 'missing') {
+        vanished ||= isJournal;
+        continue;
+      }
+      present.add(name);
       if (content === undefined) continue;
       for (const value of scanJournal(content).values) {
         if (!isJournal) {
@@ -46,16 +71,16 @@ export class ForeignKeyReader {
       }
     }
     for (const name of this.#positions.keys()) if (!present.has(name)) this.#positions.delete(name);
-    return keys;
+    return { vanished };
   }
 
   /** The complete lines appended since the last read; the whole file when it was replaced. */
-  async #readAppended(name: string): Promise<Buffer | undefined> {
+  async #readAppended(name: string): Promise<Buffer | undefined | 'missing'> {
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(path.join(this.directory, name), 'r');
-    } catch {
-      return undefined;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
     }
     try {
       const { ino, size } = await handle.stat();

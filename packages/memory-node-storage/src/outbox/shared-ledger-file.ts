@@ -4,11 +4,10 @@
 // process (when the file grows past twice its bound) never loses another process's keys.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { PRIVATE_FILE_MODE, syncDirectory } from '../journal/journal-file.js';
 import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
-import type { LockTiming } from './file-locks.js';
+import { lockWithin, type LockTiming } from './file-locks.js';
 
 export const LEDGER_FILE_NAME = 'delivery-ledger.journal';
 
@@ -43,13 +42,7 @@ export class SharedLedgerFile {
   /** Appends `keys` durably; rewrites the file (deduplicated, bounded) when it grew too long. */
   async append(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    const release = await lockfile.lock(this.filePath, {
-      realpath: false,
-      lockfilePath: `${this.filePath}.lock`,
-      stale: this.timing.staleMs,
-      update: this.timing.updateMs,
-      retries: { retries: 50, minTimeout: 5, maxTimeout: 200 },
-    });
+    const lock = await lockWithin(this.filePath, this.timing, Math.max(this.timing.staleMs * 3, 10_000));
     try {
       const text = keys.map((key) => encodeJournalLine(key)).join('');
       const handle = await fs.open(this.filePath, 'a+', PRIVATE_FILE_MODE);
@@ -68,7 +61,7 @@ export class SharedLedgerFile {
       const averageLineBytes = Buffer.byteLength(text, 'utf8') / keys.length;
       if (size / averageLineBytes > this.maxEntries * 2) await this.#rewrite();
     } finally {
-      await release().catch(() => undefined);
+      await lock.release();
     }
   }
 
