@@ -6,10 +6,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hookServerStatus, runnerBuild } from '@graphiti-memory/agent-hooks';
+import { hookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { claudeTranscriptLine, hookTestTools, loggedRuns, messagesSent, printedContext, runNode, waitFor, waitForValue, type ProcessRun } from './hook-processes.js';
-import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuiltRunner, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 const CROWD = 10;
@@ -56,10 +56,7 @@ async function everyPromptPrinted(prompts: readonly ProcessRun[], oneSession = f
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  const built = runnerBuild(runner);
-  if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
-  build = built;
+  build = await ensureBuiltRunner();
 }, 300_000);
 
 beforeEach(async () => {

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hookServerStatus, runnerBuild, type HookServerStatus } from '@graphiti-memory/agent-hooks';
+import { hookServerStatus, type HookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { claudeTranscriptLine, harnessSucceeds, loggedRuns, runNode, waitFor, waitForValue, type ProcessRun } from './hook-processes.js';
-import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuiltRunner, startHookTest, type HookTest } from './hook-server-fixture.js';
 import { SmallDisk, smallDiskUnavailable } from './small-disk.js';
 
 const runner = hookRunnerFile();
@@ -84,10 +84,7 @@ async function drainerRunning(): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  const built = runnerBuild(runner);
-  if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
-  build = built;
+  build = await ensureBuiltRunner();
 }, 300_000);
 
 beforeEach(async () => {

@@ -7,7 +7,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers, stopHookProcesses } from '@graphiti-memory/agent-hooks';
+import { HOOK_SERVER_PROTOCOL, pingHookServer, runnerBuild, runningHookServers, stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { userConfigPath } from '@graphiti-memory/memory-node-storage';
@@ -44,6 +44,15 @@ export async function ensureBuilt(): Promise<void> {
   // The runner lies in <agent-hooks>/dist/.
   if (!existsSync(runner)) await build(path.dirname(path.dirname(runner)));
   await ensureHarnessBuilt();
+}
+
+/** `ensureBuilt`, then the build of the runner (the `<build>` of the core beside it). */
+export async function ensureBuiltRunner(): Promise<string> {
+  await ensureBuilt();
+  const runner = hookRunnerFile();
+  const built = runnerBuild(runner);
+  if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
+  return built;
 }
 
 export interface HookTestHome {

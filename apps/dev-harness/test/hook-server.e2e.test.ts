@@ -11,7 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOOK_SERVER_PROTOCOL, hookServerPlace, hookServerStatus, pingHookServer, processAlive, runnerBuild, runningHookServers, waitUntilGone, type HookServerPlace, type HookServerStatus } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { additionalContext, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, waitForValue, type LoggedRun, type ProcessRun } from './hook-processes.js';
-import { endHookTest, ensureBuilt, startHookTest, stopHookServer, type HookTest } from './hook-server-fixture.js';
+import { endHookTest, ensureBuiltRunner, startHookTest, stopHookServer, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 const dist = path.dirname(runner);
@@ -89,10 +89,7 @@ async function otherBuild(build: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  const built = runnerBuild(runner);
-  if (built === undefined) throw new Error(`${runner} names no hook-runner-core-<build>.cjs beside it`);
-  build = built;
+  build = await ensureBuiltRunner();
 }, 300_000);
 
 beforeEach(async () => {
