@@ -25,6 +25,7 @@ const VALUES = [
   'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
+  'isPromotionScope', 'PROMOTION_SCOPES', 'scopeLabel', 'isTeamGroupId', 'MEMORY_SCOPES', 'TEAM_AUDIENCE',
 ];
 
 const TYPES = [
@@ -45,11 +46,13 @@ const TYPES = [
   'TokenReduction', 'TranscriptFilter', 'TranscriptFilterOption', 'TranscriptFilterPreset',
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
+  'RecallScopesSetting',
 ];
 
 const EPISODE_FORMAT_VALUES = [
   'formatEpisodeBlock', 'formatOwnershipContext', 'formatPromotionEpisode', 'isPromotionEpisodeName', 'isPromotionKind',
   'neutraliseEpisodeTags', 'parseEpisodeBlock', 'parsePromotionEpisode', 'PROMOTION_KINDS',
+  'isPromotionScope', 'PROMOTION_SCOPES', 'scopeLabel',
 ];
 
 /** The names `file` exports that exist only as types (interfaces, type aliases). */

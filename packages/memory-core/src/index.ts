@@ -140,3 +140,7 @@ export {
   type TranscriptReader,
 } from './transcripts/transcript-types.js';
 export { parseVsCodeChatSession, type VsCodeChatSessionOptions } from './transcripts/vscode-chat-session.js';
+// The team scope (issue 21): who can read it, how its facts are labelled, what may be written there.
+export { isPromotionScope, PROMOTION_SCOPES, scopeLabel } from './promotion/episode-format.js';
+export { isTeamGroupId } from './scopes/team-scope.js';
+export { MEMORY_SCOPES, TEAM_AUDIENCE, type RecallScopesSetting } from './settings/memory-settings.js';

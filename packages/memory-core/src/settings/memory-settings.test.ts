@@ -21,6 +21,7 @@ describe('DEFAULT_SETTINGS', () => {
       autoPromote: { enabled: false, review: true },
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both' },
       capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20 },
+      team: { consent: false, displayName: '' },
     } satisfies MemorySettings);
   });
 
