@@ -1,6 +1,6 @@
 // `graphiti-harness recall QUERY`: memory-core's recall (concurrent per-scope searches under a
 // deadline, merged, superseded facts dropped) and the `<graphiti_memory>` block a prompt gets.
-import type { MemoryScope, RecalledFact } from '@graphiti-memory/memory-core';
+import { scopeLabel, type MemoryScope, type RecalledFact } from '@graphiti-memory/memory-core';
 import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -31,7 +31,7 @@ export const registerRecallCommand: CommandRegistrar = (program, run) => {
           'after',
           [
             '',
-            'Scopes: --scopes session,workspace,user (session needs --session), or auto (picked from the query); default: the configuration\'s recall.scopes (both: session and workspace).',
+            'Scopes: --scopes session,workspace,user,team (session needs --session; team needs `team enable`), or auto (picked from the query); default: the configuration\'s recall.scopes (both: session and workspace, and team once enabled).',
             'The deadline is --timeout-ms (at most 10 000 ms): what has not answered by then is left out (timedOut).',
             '',
             'Examples:',
@@ -93,6 +93,7 @@ export function factJson(fact: RecalledFact) {
     expired_at: fact.expired_at ?? null,
     created_at: fact.created_at,
     scope: fact.scope,
+    ...(fact.author === undefined ? {} : { author: fact.author }),
     rank: fact.rank,
     superseded: fact.superseded === true,
     uuid: fact.uuid,
@@ -115,7 +116,7 @@ function printRecall(
     const validity = `${fact.valid_at ?? '?'} → ${fact.invalid_at ?? 'now'}`;
     const mark = fact.superseded === true ? output.colors.yellow(' (superseded)') : '';
     // Recalled text is data: nothing in it may drive the terminal (escape sequences) or break the block.
-    output.line(`  ${output.colors.dim(`[${fact.scope}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}`);
+    output.line(`  ${output.colors.dim(`[${scopeLabel(fact)}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}`);
   }
   if (prompt !== '') {
     output.line();

@@ -17,6 +17,7 @@ import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
+import { registerTeamCommand } from './team-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
@@ -38,6 +39,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerUserKeyCommand,
     registerConfigCommand,
     registerBenchCommand,
+    registerTeamCommand,
   ]) {
     register(program, run);
   }
