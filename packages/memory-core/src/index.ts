@@ -144,3 +144,5 @@ export { parseVsCodeChatSession, type VsCodeChatSessionOptions } from './transcr
 export { isPromotionScope, PROMOTION_SCOPES, scopeLabel } from './promotion/episode-format.js';
 export { isTeamGroupId } from './scopes/team-scope.js';
 export { MEMORY_SCOPES, TEAM_AUDIENCE, type RecallScopesSetting } from './settings/memory-settings.js';
+export { legacySessionGroupId, legacyWorkspaceGroupId } from './scopes/legacy-group-ids.js';
+export { deliveryKey } from './ingestion/in-memory-delivery-ledger.js';

@@ -18,6 +18,7 @@ import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
 import { registerTeamCommand } from './team-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
@@ -40,6 +41,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerConfigCommand,
     registerBenchCommand,
     registerTeamCommand,
+    registerMigrateCommand,
   ]) {
     register(program, run);
   }

@@ -118,12 +118,19 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {
-  const groups = await memory.groups.resolveMany(['workspace', 'user']);
+  const groups = await memory.groups.resolveMany(['workspace', 'user', ...(context.config.settings.team.consent ? (['team'] as const) : [])]);
   const workspace = groups.find((group) => group.scope === 'workspace')?.groupId;
   const user = groups.find((group) => group.scope === 'user')?.groupId;
+  const team = groups.find((group) => group.scope === 'team')?.groupId;
   if (workspace === undefined) return;
   try {
-    const refresh = await refreshTier(memory.api, memory.guard, { workspace, ...(user === undefined ? {} : { user }) }, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
+    const refresh = await refreshTier(
+      memory.api,
+      memory.guard,
+      { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) },
+      () => new Date(),
+      AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    );
     await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.

@@ -27,7 +27,7 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   const recalledAt = now();
   const [result, groups] = await Promise.all([
     memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
-    memory.groups.resolveMany(['session', 'workspace', 'user'], sessionId === undefined ? {} : { sessionId }),
+    memory.groups.resolveMany(['session', 'workspace', 'user', 'team'], sessionId === undefined ? {} : { sessionId }),
   ]);
   const groupOf = new Map(groups.map((group) => [group.scope, group.groupId]));
   const workspace = groupOf.get('workspace');
