@@ -50,6 +50,8 @@ export const SETTING_KEYS = [
   'capture.vscodeChat',
   'capture.claudeCode',
   'capture.backfillTurns',
+  'team.consent',
+  'team.displayName',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

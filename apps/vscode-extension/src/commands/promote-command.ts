@@ -4,6 +4,7 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { GroupIdResolver, Logger, MemoryGate, MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
+import { askTeamConsent } from '../consent/team-consent.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, type PromotionResult } from '../memory/promotion-refusals.js';
 
@@ -19,6 +20,7 @@ export const KIND_DESCRIPTIONS: Record<string, string> = {
 export const SCOPE_ITEMS: readonly { readonly label: PromotionScope; readonly description: string }[] = [
   { label: 'workspace', description: 'This project: every chat in this workspace can recall it' },
   { label: 'user', description: 'You: recalled in every workspace' },
+  { label: 'team', description: 'Your team: anyone who uses this Graphiti server with this repository (asks first)' },
 ];
 
 export interface PromoteArguments {
@@ -42,6 +44,8 @@ export async function askPromotion(given: PromoteArguments, prefill: string): Pr
   if (kind === undefined) return undefined;
   const scope = given.scope ?? (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'Promote to Memory (2/3): whose memory?' }))?.label;
   if (scope === undefined) return undefined;
+  // The team scope is shared beyond this user: its own consent first, naming who can read it.
+  if (scope === 'team' && !(await askTeamConsent())) return undefined;
   const text =
     given.text ??
     (await vscode.window.showInputBox({

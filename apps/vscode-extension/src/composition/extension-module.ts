@@ -36,6 +36,7 @@ import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.
 import { PromoteCommand } from '../commands/promote-command.js';
 import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } from '../commands/test-connection-command.js';
 import { ConsentContribution } from '../consent/consent-contribution.js';
+import { TeamConsentContribution } from '../consent/team-consent.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
@@ -72,6 +73,7 @@ export const CONTRIBUTIONS = [
   UserKeyContribution,
   PendingMemoriesContribution,
   ShowWhatWasSentCommand,
+  TeamConsentContribution,
 ] as const;
 
 export interface ExtensionModuleOptions {

@@ -1,14 +1,15 @@
 // The nodes of the "Graphiti Memory" view and how each one looks.
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
-import type { GroupRecord, PendingMemory } from '@graphiti-memory/memory-core';
+import { scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
+import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
 
-export type EpisodeScope = 'workspace' | 'user' | 'session';
+export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
   | { readonly type: 'pending'; readonly memory: PendingMemory }
-  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user'; readonly groupId: string }
+  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user' | 'team'; readonly groupId: string }
   | { readonly type: 'sessions'; readonly sessions: readonly GroupRecord[] }
   | { readonly type: 'session'; readonly record: GroupRecord }
   | { readonly type: 'episode'; readonly scope: EpisodeScope; readonly episode: Episode }
@@ -36,6 +37,15 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       return item;
     }
     case 'scope': {
+      if (node.scope === 'team') {
+        // Shared with teammates: no "forget scope" here (it would delete theirs); `forget --scope team` removes your own.
+        const item = new vscode.TreeItem('Team memory', vscode.TreeItemCollapsibleState.Collapsed);
+        item.tooltip = 'Promoted memories shared with anyone who uses this Graphiti server with this repository, with their authors.';
+        item.contextValue = 'graphitiMemory.teamScope';
+        item.iconPath = new vscode.ThemeIcon('organization');
+        item.id = `scope:${node.groupId}`;
+        return item;
+      }
       const item = new vscode.TreeItem(node.scope === 'workspace' ? 'Workspace memory' : 'User memory', vscode.TreeItemCollapsibleState.Expanded);
       item.contextValue = 'graphitiMemory.scope';
       item.iconPath = new vscode.ThemeIcon(node.scope === 'workspace' ? 'folder-library' : 'account');
@@ -67,9 +77,11 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'episode': {
       const { episode } = node;
       const item = new vscode.TreeItem(shortened(episodeTitle(episode)), vscode.TreeItemCollapsibleState.None);
-      item.description = episode.valid_at.slice(0, 10);
+      const team = node.scope === 'team';
+      // Team memories show who shared them: `[team · Alice]`, `[team]` without a name.
+      item.description = team ? `${episode.valid_at.slice(0, 10)} · ${scopeLabel({ scope: 'team', author: parsePromotionEpisode(episode)?.author })}` : episode.valid_at.slice(0, 10);
       item.tooltip = new vscode.MarkdownString().appendText(episode.content);
-      item.contextValue = 'graphitiMemory.episode';
+      item.contextValue = team ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';
       item.iconPath = new vscode.ThemeIcon(episode.name.includes('.promotion.') ? 'pin' : 'comment');
       item.id = `episode:${episode.uuid}`;
       return item;

@@ -5,7 +5,7 @@
 // `graphitiMemory.state`) explains how to turn memory on.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
+import { GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryConfiguration, MemoryGate, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -32,6 +32,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(GroupRegistry) private readonly registry: GroupRegistry,
     @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(Logger) private readonly logger: Logger,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
 
   refresh(): void {
@@ -72,10 +73,12 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   }
 
   async #roots(): Promise<EpisodeNode[]> {
-    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user']), this.sessionsOfWorkspace(), this.#pending()]);
+    // The team group only once the user consented to the team scope.
+    const team = this.configuration.current().team.consent ? (['team'] as const) : [];
+    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user', ...team]), this.sessionsOfWorkspace(), this.#pending()]);
     const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
     for (const group of resolved) {
-      if (group.scope !== 'workspace' && group.scope !== 'user') continue;
+      if (group.scope !== 'workspace' && group.scope !== 'user' && group.scope !== 'team') continue;
       roots.push({ type: 'scope', scope: group.scope, groupId: group.groupId });
       if (group.scope === 'workspace' && sessions.length > 0) roots.push({ type: 'sessions', sessions });
     }
@@ -91,7 +94,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     }
   }
 
-  async #episodes(groupId: string, scope: 'workspace' | 'user' | 'session'): Promise<EpisodeNode[]> {
+  async #episodes(groupId: string, scope: 'workspace' | 'user' | 'session' | 'team'): Promise<EpisodeNode[]> {
     const client = this.connection.current();
     if (client === undefined) return [];
     try {
@@ -139,6 +142,7 @@ export class EpisodesViewContribution implements Contribution {
 
   async deleteEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
     if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    if (node.scope === 'team') return { ok: false, message: 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.' };
     const decision = this.gate.evaluate();
     const client = this.connection.current();
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was deleted.' };
@@ -162,6 +166,8 @@ export class EpisodesViewContribution implements Contribution {
 
   async forgetScope(node?: EpisodeNode): Promise<ForgetResult> {
     if (node?.type !== 'scope') return { ok: false, message: 'Pick a scope in the Graphiti Memory view.' };
+    // The team group is shared: deleting it here would delete teammates' memories too.
+    if (node.scope === 'team') return { ok: false, message: 'The team scope is shared: remove what you shared with `graphiti-harness forget --scope team`.' };
     return this.#report(await this.forgetter.forget(node.scope));
   }
 
