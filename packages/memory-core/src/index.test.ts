@@ -26,7 +26,7 @@ const VALUES = [
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
   'isPromotionScope', 'PROMOTION_SCOPES', 'scopeLabel', 'isTeamGroupId', 'MEMORY_SCOPES', 'TEAM_AUDIENCE',
-  'legacySessionGroupId', 'legacyWorkspaceGroupId', 'deliveryKey',
+  'legacySessionGroupId', 'legacyWorkspaceGroupId', 'deliveryKey', 'parsePromotionEpisode', 'UserKeyReadiness',
 ];
 
 const TYPES = [

@@ -1,6 +1,5 @@
 // `graphiti-harness episodes --scope S --last N`: what Graphiti stored for a scope, newest last.
-import { scopeLabel, type MemoryScope } from '@graphiti-memory/memory-core';
-import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
+import { parsePromotionEpisode, scopeLabel, type MemoryScope } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';

@@ -12,9 +12,11 @@ import {
   GraphitiConnection,
   Logger,
   MemoryConfiguration,
+  MemoryGate,
   SettingsSource,
   SystemClock,
   TelemetrySink,
+  UserKeyReadiness,
   WorkspaceContext,
   WorkspaceStore,
 } from '@graphiti-memory/memory-core';
@@ -44,7 +46,7 @@ import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
-import { UserMemoryKey } from '../user-key/user-memory-key.js';
+import { UserMemoryKey, userKeyReadiness } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { MemoryStatus } from '../status/memory-status.js';
@@ -125,6 +127,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(ConsentFlow).toSelf().inSingletonScope();
     bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
     bind(UserMemoryKey).toSelf().inSingletonScope();
+    // Private groups derive from the user key: the resolver waits for the key in force (issue 21).
+    bind(UserKeyReadiness)
+      .toDynamicValue(({ get }) => userKeyReadiness(get<UserMemoryKey>(UserMemoryKey), get<MemoryGate>(MemoryGate)))
+      .inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();
     bind(SearchMemoryTool).toSelf().inSingletonScope();

@@ -1,8 +1,7 @@
 // The nodes of the "Graphiti Memory" view and how each one looks.
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
-import { scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
-import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
+import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
 
 export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 

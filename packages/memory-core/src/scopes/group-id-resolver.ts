@@ -1,6 +1,6 @@
 // Which group each scope writes to and reads from. Hashing is asynchronous (Web Crypto), so ids
 // are resolved asynchronously once and cached; everything here is off the chat path.
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { GlobalStore, WorkspaceContext, type KeyValueStore, type MemoryScope } from '../ports.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import type { GroupIdStrategy } from '../settings/memory-settings.js';
@@ -9,6 +9,17 @@ import { sha256Hex } from './sha256.js';
 
 /** GlobalStore key of the random user key used when the host has no account id. */
 export const USER_KEY_STORAGE_KEY = 'graphiti-memory.userKey';
+
+/**
+ * A host whose user key is settled asynchronously (the extension adopts the shared key or one
+ * derived from the signed-in account after activation): private groups derive from the user key, so
+ * the resolver waits for it once instead of deriving them from a stand-in key meanwhile.
+ */
+export interface UserKeyReadiness {
+  /** Resolves once the key in force is in the GlobalStore (at once when there is nothing to wait for); cheap after that. */
+  whenReady(): Promise<void>;
+}
+export const UserKeyReadiness = Symbol.for('graphiti-memory.UserKeyReadiness');
 
 export interface ScopeContext {
   /** The chat session: required for the `session` scope. */
@@ -48,6 +59,7 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(WorkspaceContext) private readonly workspace: WorkspaceContext,
     @inject(GlobalStore) private readonly globalStore: KeyValueStore,
+    @inject(UserKeyReadiness) @optional() private readonly readiness?: UserKeyReadiness,
   ) {}
 
   async resolve(scope: MemoryScope, context: ScopeContext = {}): Promise<string | undefined> {
@@ -98,6 +110,8 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
   }
 
   private async userIdentity(): Promise<Identity> {
+    // A failed lookup leaves the stored (or a new) key: derivation must not fail with it.
+    if (this.readiness !== undefined) await this.readiness.whenReady().catch(() => undefined);
     const account = this.workspace.accountId()?.trim();
     if (account) return { source: 'account', value: account };
     return { source: 'user-key', value: await this.randomUserKey() };
