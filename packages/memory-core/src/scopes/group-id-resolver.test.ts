@@ -111,7 +111,7 @@ describe('group derivation contract', () => {
     'ssh://git@github.com:22/Acme/App/',
     'https://alice@GitHub.com/acme/app',
     'github.com/acme/app',
-  ];
+  ] as const;
 
   for (const strategy of ['hashed', 'raw'] as const) {
     it(`${strategy}: the same user key gives the same workspace group on every machine and path`, async () => {

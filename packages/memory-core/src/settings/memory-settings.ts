@@ -93,7 +93,7 @@ export const memorySettingsSchema = z.object({
       displayName: z
         .string()
         .max(TEAM_DISPLAY_NAME_MAX_CHARS)
-        .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must be one line of text without control characters')
+        .refine((value) => !/\p{Cc}/u.test(value), 'must be one line of text without control characters')
         .default(''),
     })
     .prefault({}),
