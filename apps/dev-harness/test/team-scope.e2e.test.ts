@@ -70,6 +70,10 @@ describe('a team on one Graphiti', () => {
     expect(teamGroup).toMatch(/^gm_team_[0-9a-f]{32}$/);
     await emulator.idle();
 
+    // The audit log records the team write like any other, marked as shared.
+    const audit = (await a.harness('audit')).stdout;
+    expect(audit).toMatch(new RegExp(`group ${teamGroup}  1 promotions, \\d+ bytes  \\[team: shared\\]`));
+
     // Only the promoted decision is in the team group; the chat went to Alice's own groups only.
     expect(teamEpisodes().map((episode) => episode.content)).toEqual([expect.stringContaining('The billing API deploys with Fly.io.')]);
     const chatGroups = new Set(messagesSent(emulator).filter((message) => message.content.includes('interviewing')).map((message) => message.group));
