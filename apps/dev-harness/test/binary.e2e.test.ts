@@ -43,10 +43,10 @@ describe('graphiti-harness (built binary)', () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, SAMPLE_TRANSCRIPT);
     const state = path.join(folder, 'state-ingest');
-    const first = await harness(['ingest', file, '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', state]);
+    const first = await harness(['ingest', file, '--granularity', 'turn', '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', state]);
     expect(first.exitCode).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ enqueued: 8, sent: 8, confirmed: 8, dropped: 0, deadLettered: 0 });
-    const second = await harness(['ingest', file, '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', state]);
+    const second = await harness(['ingest', file, '--granularity', 'turn', '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', state]);
     expect(second.exitCode).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ enqueued: 0, sent: 0, confirmed: 0 });
   }, 60_000);
@@ -57,9 +57,9 @@ describe('graphiti-harness (built binary)', () => {
       const file = path.join(folder, 'killed.jsonl');
       await fs.writeFile(file, SAMPLE_TRANSCRIPT);
       const state = path.join(folder, 'state-killed');
-      const killed = await harness(['ingest', file, '--wait', '60', '--endpoint', slow.url, '--state-dir', state], { killAfterMs: 2_500 });
+      const killed = await harness(['ingest', file, '--granularity', 'turn', '--wait', '60', '--endpoint', slow.url, '--state-dir', state], { killAfterMs: 2_500 });
       expect(killed.exitCode).toBeNull();
-      const again = await harness(['ingest', file, '--wait', '60', '--json', '--endpoint', slow.url, '--state-dir', state]);
+      const again = await harness(['ingest', file, '--granularity', 'turn', '--wait', '60', '--json', '--endpoint', slow.url, '--state-dir', state]);
       expect(again.exitCode).toBe(0);
       await slow.idle();
       // Each message once per group: the same turn goes to the session and the workspace group.
@@ -108,7 +108,7 @@ describe('graphiti-harness (built binary)', () => {
   it('skips and counts malformed transcript lines without crashing', async () => {
     const file = path.join(folder, 'broken.jsonl');
     await fs.writeFile(file, `garbage\n${SAMPLE_TRANSCRIPT}\n{"role": 7}\n{"unterminated": \n`);
-    const run = await harness(['ingest', file, '--format', 'jsonl', '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', path.join(folder, 'state-broken')]);
+    const run = await harness(['ingest', file, '--granularity', 'turn', '--format', 'jsonl', '--wait', '30', '--json', '--endpoint', emulator.url, '--state-dir', path.join(folder, 'state-broken')]);
     expect(run.exitCode).toBe(0);
     const result = JSON.parse(run.stdout) as { malformedLines: number; confirmed: number };
     expect(result.malformedLines).toBeGreaterThanOrEqual(2);
@@ -129,7 +129,7 @@ describe('graphiti-harness (built binary)', () => {
       const file = path.join(folder, 'forget.jsonl');
       await fs.writeFile(file, SAMPLE_TRANSCRIPT);
       const state = path.join(folder, 'state-forget');
-      const ingested = await harness(['ingest', file, '--session', 'forget-me', '--wait', '30', '--json', '--endpoint', forgetting.url, '--state-dir', state]);
+      const ingested = await harness(['ingest', file, '--granularity', 'turn', '--session', 'forget-me', '--wait', '30', '--json', '--endpoint', forgetting.url, '--state-dir', state]);
       expect(ingested.exitCode, ingested.stderr).toBe(0);
       const written = new Set(forgetting.state.episodes().map((episode) => episode.group_id));
       expect([...written].some((groupId) => groupId.startsWith('gm_session_'))).toBe(true);

@@ -112,7 +112,7 @@ describe('graphiti-harness: no loss, no duplicate', () => {
   it('two runs on one state dir at the same moment store every message exactly once', async () => {
     const server = await emulator();
     const state = path.join(folder, 'state-two');
-    const args = ['ingest', transcript, '--wait', '60', '--json', '--endpoint', server.url, '--state-dir', state];
+    const args = ['ingest', transcript, '--granularity', 'turn', '--wait', '60', '--json', '--endpoint', server.url, '--state-dir', state];
     const [first, second] = await Promise.all([harness(args), harness(args)]);
     expect([first.exitCode, second.exitCode], first.stderr + second.stderr).toEqual([0, 0]);
     const results = [JSON.parse(first.stdout), JSON.parse(second.stdout)] as { queued: number; duplicates: number }[];
@@ -126,7 +126,7 @@ describe('graphiti-harness: no loss, no duplicate', () => {
   it('sends again what a damaged journal lost, says so, and never counts it as delivered', async () => {
     const failing = await emulator({ faults: { messages: { errorRate: 1 } } });
     const state = path.join(folder, 'state-damaged');
-    const first = start(['ingest', transcript, '--max-attempts', '100', '--endpoint', failing.url, '--state-dir', state]);
+    const first = start(['ingest', transcript, '--granularity', 'turn', '--max-attempts', '100', '--endpoint', failing.url, '--state-dir', state]);
     await first.seen('messages queued');
     first.child.kill('SIGINT');
     await first.done;
@@ -142,7 +142,7 @@ describe('graphiti-harness: no loss, no duplicate', () => {
     // The same endpoint (outbox state is per endpoint), now healthy.
     const server = failing;
     server.setFaults({});
-    const second = await harness(['ingest', transcript, '--wait', '60', '--resend-after', '2', '--json', '--endpoint', server.url, '--state-dir', state]);
+    const second = await harness(['ingest', transcript, '--granularity', 'turn', '--wait', '60', '--resend-after', '2', '--json', '--endpoint', server.url, '--state-dir', state]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toContain(journals[0]);
     expect(second.stderr).toMatch(/damaged and 1 cut-off lines/);
@@ -158,7 +158,7 @@ describe('graphiti-harness: no loss, no duplicate', () => {
   it('after a run against a failing server, a re-run sends at once what was never POSTed (offered is not sent)', async () => {
     const failing = await emulator({ faults: { messages: { errorRate: 1 } } });
     const state = path.join(folder, 'state-offered');
-    const first = start(['ingest', transcript, '--max-attempts', '100', '--endpoint', failing.url, '--state-dir', state]);
+    const first = start(['ingest', transcript, '--granularity', 'turn', '--max-attempts', '100', '--endpoint', failing.url, '--state-dir', state]);
     await first.seen('messages queued');
     // Let at least one batch be POSTed (and refused) before stopping.
     while (messagePosts(failing) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -167,7 +167,7 @@ describe('graphiti-harness: no loss, no duplicate', () => {
     const server = failing;
     server.setFaults({});
     // The default resend window is 300 s: finishing within 30 s shows nothing waited for it.
-    const second = await harness(['ingest', transcript, '--wait', '30', '--json', '--endpoint', server.url, '--state-dir', state]);
+    const second = await harness(['ingest', transcript, '--granularity', 'turn', '--wait', '30', '--json', '--endpoint', server.url, '--state-dir', state]);
     expect(second.exitCode, second.stderr).toBe(0);
     const result = JSON.parse(second.stdout) as { queued: number; sent: number; confirmed: number; duplicates: number };
     expect(result).toMatchObject({ queued: 0, duplicates: 40, sent: 40, confirmed: 40 });
@@ -180,14 +180,14 @@ describe('graphiti-harness: no loss, no duplicate', () => {
     await fs.writeFile(file, SAMPLE_TRANSCRIPT);
     const state = path.join(folder, 'state-dead');
     const common = ['--endpoint', failing.url, '--state-dir', state, '--json'];
-    const first = await harness(['ingest', file, '--max-attempts', '2', ...common]);
+    const first = await harness(['ingest', file, '--granularity', 'turn', '--max-attempts', '2', ...common]);
     expect(first.exitCode).toBe(1);
     expect(JSON.parse(first.stdout)).toMatchObject({ ok: false, deadLettered: 8, deadLetters: 8 });
     expect(first.stderr).toContain('outbox list');
     // Two groups (session + workspace) of four messages, one batch each, two attempts each.
     expect(messagePosts(failing)).toBe(4);
 
-    const again = await harness(['ingest', file, '--max-attempts', '2', ...common]);
+    const again = await harness(['ingest', file, '--granularity', 'turn', '--max-attempts', '2', ...common]);
     expect(JSON.parse(again.stdout)).toMatchObject({ queued: 0, duplicates: 8, sent: 0 });
     expect(messagePosts(failing)).toBe(4);
 
@@ -213,14 +213,14 @@ describe('graphiti-harness: no loss, no duplicate', () => {
   it('prints the derived session id, which selects the session scope, and keeps state files private', async () => {
     const server = await emulator();
     const state = path.join(folder, 'state-session');
-    const run = await harness(['ingest', transcript, '--wait', '60', '--json', '--endpoint', server.url, '--state-dir', state]);
+    const run = await harness(['ingest', transcript, '--granularity', 'turn', '--wait', '60', '--json', '--endpoint', server.url, '--state-dir', state]);
     expect(run.exitCode, run.stderr).toBe(0);
     const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };
     expect(sessionId).toMatch(/\S/);
     const episodes = await harness(['episodes', '--scope', 'session', '--session', sessionId, '--last', '50', '--json', '--endpoint', server.url, '--state-dir', state]);
     expect(episodes.exitCode, episodes.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(episodes.stdout))).toContain('Question number 3');
-    const human = await harness(['ingest', transcript, '--endpoint', server.url, '--state-dir', state]);
+    const human = await harness(['ingest', transcript, '--granularity', 'turn', '--endpoint', server.url, '--state-dir', state]);
     expect(human.stdout).toContain(`session ${sessionId}`);
     expect(human.stderr).toContain(`--session ${sessionId}`);
     expect(human.stdout).toMatch(/queued 0, sent 0, confirmed 0/);
@@ -275,7 +275,7 @@ describe('graphiti-harness: what failed, said precisely', () => {
     // Over the harness's 32 Mi character line limit, between two good lines.
     const long = JSON.stringify({ role: 'user', content: 'x'.repeat(33 * 1024 * 1024), timestamp: '2026-01-01T10:00:00Z' });
     await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n${long}\n`);
-    const run = await harness(['ingest', file, '--format', 'jsonl', '--json', '--endpoint', server.url, '--state-dir', path.join(folder, 'state-long')]);
+    const run = await harness(['ingest', file, '--granularity', 'turn', '--format', 'jsonl', '--json', '--endpoint', server.url, '--state-dir', path.join(folder, 'state-long')]);
     expect(JSON.parse(run.stdout)).toMatchObject({ malformedLines: 0, tooLongLines: 1 });
     expect(run.stderr).toContain('too long');
   }, 60_000);

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { additionalContext, claudeTranscriptLine, loggedRuns, messagesSent as sentTo, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
@@ -45,6 +46,16 @@ async function install(): Promise<void> {
   const result = await harness(['hooks', 'install', '--target', 'all', '--endpoint', emulator.url, '--state-dir', stateDir]);
   expect(result.exitCode, result.stderr).toBe(0);
 }
+
+/** Sets `capture.*` in the user's config file (after `install`, which writes it). */
+async function configureCapture(capture: Record<string, unknown>): Promise<void> {
+  const file = userConfigPath({ GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config') });
+  const current = JSON.parse(await fs.readFile(file, 'utf8')) as { capture?: Record<string, unknown> };
+  await fs.writeFile(file, JSON.stringify({ ...current, capture: { ...current.capture, ...capture } }));
+}
+
+/** The tests of per-message capture mechanics (backfill, Copilot's loop) choose per-message episodes. */
+const perMessage = (): Promise<void> => configureCapture({ granularity: 'turn' });
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -205,7 +216,8 @@ describe('UserPromptSubmit', () => {
     expect(additionalContext(warm)).toContain('pnpm');
     const fast = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }));
     emulator.setFaults({ search: { hangRate: 1 } });
-    const hanging = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' }), {});
+    // Another session: the first one was given the fact already, so its fallback would not repeat it.
+    const hanging = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?', session_id: 'claude-session-2' }), {});
     expect(hanging.exitCode).toBe(0);
     const context = additionalContext(hanging);
     expect(context).toContain('Graphiti did not answer in time');
@@ -350,29 +362,51 @@ describe('pending memories', () => {
 });
 
 describe('Stop and SessionEnd', () => {
-  it('takes only the new turns of a growing Claude Code transcript, once, and a detached drainer delivers them', async () => {
+  it('sends a Claude Code session as one digest per group at SessionEnd, each turn once, and a detached drainer delivers it', async () => {
     await install();
     const transcript = path.join(root, 'claude.jsonl');
     await fs.writeFile(transcript, [claudeLine('user', 'u-1', 'Set up the lint rules for the monorepo.', 0), claudeLine('assistant', 'a-1', 'I added the layer rule to eslint.', 2)].join('\n') + '\n');
     const first = await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
     expect(first).toMatchObject({ exitCode: 0, stdout: '' });
-    await waitFor(() => messagesSent().length >= 4, '4 messages sent');
-    // Repeated event, nothing new: nothing sent again.
+    // Repeated event, nothing new: nothing taken again.
     await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The session is still going: its turn waits in the open digest segment, nothing is sent yet.
+    expect(messagesSent()).toEqual([]);
     await fs.appendFile(transcript, [claudeLine('user', 'u-2', 'Now add a changeset for it.', 10), claudeLine('assistant', 'a-2', 'Added .changeset/lint-rules.md.', 12)].join('\n') + '\n');
     const second = await hook('SessionEnd', claudeInput('SessionEnd', { reason: 'prompt_input_exit' }));
     expect(second).toMatchObject({ exitCode: 0, stdout: '' });
-    // Two turns × (user + assistant) × (session + workspace group).
-    await waitFor(() => messagesSent().length >= 8, '8 messages sent');
+    // One digest of both turns × (session + workspace group).
+    await waitFor(() => messagesSent().length >= 2, '2 digests sent');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const sent = messagesSent();
-    expect(sent).toHaveLength(8);
-    expect(sent.filter((message) => message.content.includes('Set up the lint rules'))).toHaveLength(2);
-    expect(sent.filter((message) => message.content.includes('Now add a changeset'))).toHaveLength(2);
-    expect(new Set(sent.map((message) => `${message.group}\n${message.name}`)).size).toBe(sent.length);
+    expect(sent).toHaveLength(2);
+    for (const message of sent) {
+      expect(message.name).toMatch(/^graphiti-memory\.digest\./);
+      expect(message.content).toContain('user: Set up the lint rules for the monorepo.');
+      expect(message.content).toContain('I added the layer rule to eslint.');
+      expect(message.content).toContain('user: Now add a changeset for it.');
+    }
+    expect(new Set(sent.map((message) => message.group)).size).toBe(2);
     await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'), 'a delivering drain');
     // The Stop hook returned before the delivery: queueing is all it waited for.
     expect((await runs()).filter((run) => run.event === 'Stop').map((run) => run.outcome)).toEqual(['queued', 'nothing-new']);
+
+    // The session resumed (its transcript grows again): the next digest holds only the new turn.
+    await fs.appendFile(transcript, [claudeLine('user', 'u-3', 'Bump the version too.', 20), claudeLine('assistant', 'a-3', 'Bumped it to 1.1.0.', 22)].join('\n') + '\n');
+    await hook('Stop', claudeInput('Stop', { stop_hook_active: false }));
+    await hook('SessionEnd', claudeInput('SessionEnd', { reason: 'prompt_input_exit' }));
+    await waitFor(() => messagesSent().length >= 4, '2 more digests sent');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const resumed = messagesSent().slice(2);
+    expect(resumed).toHaveLength(2);
+    for (const message of resumed) {
+      expect(message.content).toContain('Bump the version too.');
+      expect(message.content).not.toContain('Set up the lint rules');
+      expect(message.content).not.toContain('Now add a changeset');
+    }
+    expect(new Set(messagesSent().map((message) => `${message.group}\n${message.name}`)).size).toBe(4);
+    await waitFor(async () => (await runs()).filter((run) => run.event === 'drain' && run.outcome === 'delivered').length >= 2, 'a second delivering drain');
 
     // Hooks share the registry and the audit log with the harness: audit lists what they sent,
     // and forgetting the workspace deletes every group they wrote.
@@ -391,6 +425,7 @@ describe('Stop and SessionEnd', () => {
 
   it('takes at most the newest capture.backfillTurns (20) turns of a Claude Code transcript it never saw, then every new turn', async () => {
     await install();
+    await perMessage();
     const transcript = path.join(root, 'claude.jsonl');
     const turns = (from: number, to: number) =>
       Array.from({ length: to - from + 1 }, (_, index) => from + index).flatMap((turn) => [
@@ -421,6 +456,7 @@ describe('Stop and SessionEnd', () => {
 
   it("takes nothing of a Copilot turn read mid-loop (turn_end after a tool round), then the whole turn once the loop ends (graphiti-harness hook)", async () => {
     await install();
+    await perMessage();
     const transcript = path.join(root, 'copilot.jsonl');
     const line = (type: string, id: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id, timestamp: new Date().toISOString(), parentId: null }) + '\n';
     const stop = () => runNode(test, [harnessBinary, 'hook', '--event', 'Stop'], JSON.stringify(copilotInput('Stop', { stop_hook_active: false })));
@@ -456,6 +492,7 @@ describe('Stop and SessionEnd', () => {
 
   it("takes Copilot agent mode's transcript", async () => {
     await install();
+    await perMessage();
     const transcript = path.join(root, 'copilot.jsonl');
     const line = (type: string, id: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id, timestamp: new Date().toISOString(), parentId: null });
     await fs.writeFile(
@@ -473,11 +510,28 @@ describe('Stop and SessionEnd', () => {
     await waitFor(() => messagesSent().length >= 2, '2 messages sent');
     expect(messagesSent().map((message) => message.content).join('\n')).toContain('Rename the outbox folder to queue.');
   });
+
+  it('sends an open digest when the session falls idle (capture.idleMinutes), with no SessionEnd: the drainer stays for it', { timeout: 150_000 }, async () => {
+    await install();
+    await configureCapture({ idleMinutes: 1 });
+    const transcript = path.join(root, 'claude.jsonl');
+    await fs.writeFile(transcript, [claudeLine('user', 'u-1', 'Why is the build slow?', 0), claudeLine('assistant', 'a-1', 'The type check runs twice.', 2)].join('\n') + '\n');
+    expect(await hook('Stop', claudeInput('Stop', { stop_hook_active: false }))).toMatchObject({ exitCode: 0, stdout: '' });
+    const stoppedAt = Date.now();
+    await waitFor(() => messagesSent().length >= 2, 'the idle digest sent', 120_000);
+    // Not before the idle time: the segment waited for more turns first.
+    expect(Date.now() - stoppedAt).toBeGreaterThan(50_000);
+    const sent = messagesSent();
+    expect(sent).toHaveLength(2);
+    for (const message of sent) expect(message.content).toContain('user: Why is the build slow?');
+    await waitFor(async () => (await runs()).some((run) => run.event === 'drain' && run.outcome === 'delivered'), 'the drain that waited to end delivered');
+  });
 });
 
 describe('graphiti-harness hook', () => {
   it('is the same code path as the bundled runner: recall printed, a Stop delivered by a drainer it starts', async () => {
     await install();
+    await perMessage();
     await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
     await emulator.idle();
     const recall = await runNode(test, [harnessBinary, 'hook'], JSON.stringify(copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?' })));

@@ -7,9 +7,10 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers } from '@graphiti-memory/agent-hooks';
+import { HOOK_SERVER_PROTOCOL, pingHookServer, runningHookServers, stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { userConfigPath } from '@graphiti-memory/memory-node-storage';
 
 /** apps/dev-harness. */
 export const packageFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,7 +82,19 @@ export async function endHookTest(test: HookTest): Promise<void> {
   // Each test's HOME and config folder get their own hook server: stop it with the test.
   await stopHookServer(test.env);
   await test.emulator.close();
+  // A drainer may stay for an open session digest (until it falls idle): ask it to leave.
+  await stopHookProcesses(test.env, test.stateDir, 2_000);
   // A detached drainer may still be writing; give it a moment, then remove everything.
   await new Promise((resolve) => setTimeout(resolve, 200));
   await fs.rm(test.root, { recursive: true, force: true });
+}
+
+/**
+ * `capture.granularity: turn` in the test's user config (call it after `hooks install`, which
+ * writes the file): for tests of per-message capture mechanics; session digests have their own.
+ */
+export async function capturePerMessage(test: HookTestHome): Promise<void> {
+  const file = userConfigPath({ GRAPHITI_MEMORY_CONFIG_DIR: test.env['GRAPHITI_MEMORY_CONFIG_DIR'] ?? '' });
+  const current = JSON.parse(await fs.readFile(file, 'utf8')) as { capture?: Record<string, unknown> };
+  await fs.writeFile(file, JSON.stringify({ ...current, capture: { ...current.capture, granularity: 'turn' } }));
 }

@@ -26,8 +26,10 @@ let place: HookServerPlace;
 /** The build of dist/hook-runner.cjs. */
 let build: string;
 
+/** Each prompt is its own session: within one session, memory says a fact once (said-once.e2e.test.ts). */
+let sessions = 0;
 const prompt = (text = 'Which package manager do we use here?'): string =>
-  JSON.stringify({ session_id: 'session-1', transcript_path: path.join(root, 'none.jsonl'), cwd: workspace, hook_event_name: 'UserPromptSubmit', prompt: text });
+  JSON.stringify({ session_id: `session-${++sessions}`, transcript_path: path.join(root, 'none.jsonl'), cwd: workspace, hook_event_name: 'UserPromptSubmit', prompt: text });
 
 function hook(stdin = prompt(), script = runner): Promise<ProcessRun> {
   return runNode(test, [script, '--event', 'UserPromptSubmit'], stdin);

@@ -9,7 +9,7 @@ import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claudeTranscriptLine, messagesSent, runNode, waitFor } from './hook-processes.js';
-import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 
@@ -30,6 +30,7 @@ beforeEach(async () => {
   execFileSync('git', ['-C', test.workspace, 'remote', 'add', 'origin', 'https://github.com/acme/billing.git']);
   const installed = await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', test.stateDir]);
   expect(installed.exitCode, installed.stderr).toBe(0);
+  await capturePerMessage(test);
 });
 afterEach(() => endHookTest(test));
 

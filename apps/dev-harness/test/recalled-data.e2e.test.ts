@@ -8,7 +8,7 @@ import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claudeTranscriptLine, loggedRuns, messagesSent, waitFor, type ProcessRun, hookTestTools, printedContext } from './hook-processes.js';
-import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 // Secret shapes as in memory-core's secret corpus: format-valid, never real credentials.
 const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}Zy9Xw8`;
@@ -39,6 +39,7 @@ beforeEach(async () => {
   ({ emulator, root, stateDir, workspace } = test);
   tools = hookTestTools(test);
   await harness('hooks', 'install', '--target', 'claude');
+  await capturePerMessage(test);
 });
 
 afterEach(() => endHookTest(test));

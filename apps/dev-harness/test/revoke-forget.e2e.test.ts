@@ -10,7 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processAlive, runnerBuild, runningHookServers, waitUntilGone } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { claudeTranscriptLine, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
-import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 
@@ -37,6 +37,7 @@ const searches = () => emulator.requests.filter((request) => request.route === '
 /** Installed for Claude Code; a transcript with one finished turn whose Stop was queued, while Graphiti refuses every send. */
 async function queuedWhileGraphitiFails(): Promise<void> {
   await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  await capturePerMessage(test);
   emulator.setFaults({ messages: { errorRate: 1 } });
   await fs.writeFile(path.join(root, 'claude.jsonl'), [claudeLine('user', 'u-1', 'Deploy the billing API with Fly.io.', 0), claudeLine('assistant', 'a-1', 'Noted: Fly.io for billing.', 2)].join('\n') + '\n');
   const stop = await hook('Stop', { stop_hook_active: false });
@@ -68,6 +69,7 @@ afterEach(() => endHookTest(test));
 describe('a revoke recorded in the shared memory switches', { timeout: 60_000 }, () => {
   it('silences the hooks of that workspace at once (hook server included): nothing printed, no request; another workspace still works', async () => {
     await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+    await capturePerMessage(test);
     await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
     await emulator.idle();
     expect((await prompt()).stdout).toContain('We always use pnpm');
@@ -95,9 +97,11 @@ describe('a revoke recorded in the shared memory switches', { timeout: 60_000 },
     expect((await loggedRuns()).at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
     expect((await loggedRuns()).at(-1)?.outcome).not.toBe('no-consent');
 
-    // Consent given again (the mark cleared): the workspace is served again.
+    // Consent given again (the mark cleared): the workspace is served again (in a new session: the
+    // first one was already given the decision, and memory says a fact once per session).
     await FileMemorySwitches.inStateFolder(stateDir).clear({ workspace, switch: 'revoked' });
-    expect((await prompt()).stdout).toContain('We always use pnpm');
+    const again = await hook('UserPromptSubmit', { prompt: 'Which package manager do we use here?', session_id: 'claude-session-2' });
+    expect(again.stdout).toContain('We always use pnpm');
   });
 });
 

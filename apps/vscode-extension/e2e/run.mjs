@@ -33,13 +33,24 @@ const sessions = [
   { name: 'trusted', suite: 'trusted.js', trustFeature: false, timeoutMs: 300_000 },
   { name: 'untrusted', suite: 'untrusted.js', trustFeature: true, timeoutMs: 120_000 },
   { name: 'agent-hooks', suite: 'agent-hooks.js', trustFeature: false, copilot: true, timeoutMs: 300_000 },
+  { name: 'status', suite: 'status.js', trustFeature: false, timeoutMs: 300_000 },
+  // `screenshots`: the main screens the suite must have saved; the run fails when one is missing.
+  {
+    name: 'memory-view',
+    suite: 'memory-view.js',
+    trustFeature: false,
+    timeoutMs: 300_000,
+    screenshots: ['memory-view-sections', 'pending-notification', 'what-was-sent', 'chat-memory-references', 'walkthrough', 'status-item'],
+  },
 ];
 
 const started = Date.now();
 const processes = new ProcessGroup();
 const artifactsDirectory = path.join(extensionRoot, '.e2e-artifacts');
+/** Screenshots of the main screens, kept as CI artifacts (README: "Screenshots"). */
+const screenshotsDirectory = path.join(artifactsDirectory, 'screenshots');
 fs.rmSync(artifactsDirectory, { recursive: true, force: true });
-fs.mkdirSync(artifactsDirectory, { recursive: true });
+fs.mkdirSync(screenshotsDirectory, { recursive: true });
 const results = [];
 
 function findVsix() {
@@ -174,6 +185,7 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
     model,
     page: () => page,
     artifactsDirectory,
+    screenshotsDirectory,
     // The suite runs from the test extension's activation (not as VS Code "extension tests", in
     // which the workbench refuses every modal dialog) and says here when it is done.
     onDone: (outcome) => finish({ code: outcome?.code ?? 1 }),
@@ -249,6 +261,13 @@ async function runSession(session, tools, vsix, supportVsix, emulator) {
     if (leftBehind.length > 0) console.log(`  (stopped ${leftBehind.length} process(es) of the session left running: ${leftBehind.join(', ')})`);
     fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3 });
   }
+  // Each screen the session promised must be on disk: a suite that stopped taking them fails here.
+  for (const name of session.screenshots ?? []) {
+    const file = path.join(screenshotsDirectory, `${name}.png`);
+    const ok = fs.existsSync(file) && fs.statSync(file).size > 0;
+    results.push({ session: session.name, name: `screenshot ${name}.png saved`, ok, ...(ok ? {} : { error: `no screenshot at ${file}` }) });
+    if (!ok) console.log(`  ✗ [${session.name}] screenshot ${name}.png saved\n      no screenshot at ${file}`);
+  }
 }
 
 let exitCode = 1;
@@ -275,6 +294,8 @@ try {
   const failed = results.filter((result) => !result.ok).length;
   const passed = results.length - failed;
   console.log(`\ne2e: ${((Date.now() - started) / 1000).toFixed(1)} s; artifacts in ${path.relative(repoRoot, artifactsDirectory)}`);
+  const screenshots = fs.readdirSync(screenshotsDirectory).filter((name) => name.endsWith('.png'));
+  console.log(`e2e: ${screenshots.length} screenshot(s) of the main screens in ${path.relative(repoRoot, screenshotsDirectory)}`);
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   exitCode = failed === 0 && passed > 0 ? 0 : 1;
 } catch (error) {

@@ -27,6 +27,10 @@ const VALUES = [
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
   'isPromotionScope', 'PROMOTION_SCOPES', 'scopeLabel', 'isTeamGroupId', 'MEMORY_SCOPES', 'TEAM_AUDIENCE',
   'legacySessionGroupId', 'legacyWorkspaceGroupId', 'deliveryKey', 'parsePromotionEpisode', 'UserKeyReadiness',
+  'CAPTURE_GRANULARITIES', 'DIGEST_SPEAKER', 'InMemoryDigestSegmentStore', 'digestMaxChars', 'digestMessage', 'digestMessageName', 'isDigestMessageName',
+  'asEpisodeSource', 'EpisodeSources', 'forgetEpisode', 'InMemoryEpisodeSources', 'MAX_STALE_CHECKS', 'pathsNamedIn', 'STALE_SETTINGS', 'WorkspaceFiles',
+  'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
+  'ForgetLedger', 'forgottenTurnKey', 'InMemoryForgetLedger', 'MAX_FORGOTTEN_TURNS', 'OwedDeletions', 'withForgottenGroups',
 ];
 
 const TYPES = [
@@ -48,6 +52,10 @@ const TYPES = [
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
   'RecallScopesSetting',
+  'CaptureGranularity', 'DigestSegment', 'DigestSegmentChange', 'DigestSegmentStore', 'DigestTurn',
+  'EpisodeForgetApi', 'EpisodeForgetOptions', 'EpisodeForgetResult', 'EpisodeSource', 'FactSource', 'MessageSource', 'StaleSetting',
+  'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
+  'ForgetRecord', 'ForgottenGroup', 'OwedDeletionsResult',
 ];
 
 const EPISODE_FORMAT_VALUES = [

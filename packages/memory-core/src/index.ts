@@ -13,8 +13,11 @@ export {
   type FailureDescription,
 } from './errors/describe-graphiti-failure.js';
 export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type GraphitiFailureKind } from './errors/graphiti-failure.js';
+export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './forget/episode-forgetting.js';
+export { ForgetLedger, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';
 export type { ForgetRequest, ForgetTarget } from './forget/forget-policy.js';
 export { ForgetService, type ForgetFailure, type ForgetResult } from './forget/forget-service.js';
+export { OwedDeletions, type OwedDeletionsResult } from './forget/owed-deletions.js';
 export { QueuedGroups } from './forget/queued-groups.js';
 export {
   categoriesInUse,
@@ -65,6 +68,8 @@ export {
   type OutboxEntry,
   type OutboxRecord,
   type RecalledFact,
+  type FactSource,
+  type MessageSource,
 } from './ports.js';
 export { isPromotionKind, PROMOTION_KINDS, type PromotionKind, type PromotionScope } from './promotion/episode-format.js';
 export { MemoryPromotion, type PromotionOutcome } from './promotion/memory-promotion.js';
@@ -76,6 +81,21 @@ export {
 } from './promotion/promotion-service.js';
 export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
 export { guardRecalledFacts } from './recall/recalled-fact-guard.js';
+export {
+  factContentHash,
+  InMemorySaidOnceStore,
+  NOTHING_SAID,
+  parseSaidInSession,
+  SAID_ONCE_BOUNDS,
+  SaidOnceStore,
+  saidTextHash,
+  unsaidFacts,
+  withSaid,
+  type SaidFact,
+  type SaidInSession,
+  type SaidMemory,
+  type SaidOnceRecordOptions,
+} from './recall/said-once.js';
 export {
   RecallService,
   type RecallError,
@@ -93,7 +113,11 @@ export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutco
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
+export { asEpisodeSource, EpisodeSources, type EpisodeSource } from './sources/episode-sources.js';
+export { InMemoryEpisodeSources } from './sources/in-memory-episode-sources.js';
 export { runSmokeTest, type SmokeTestOptions, type SmokeTestResult } from './smoke/smoke-test.js';
+export { MAX_STALE_CHECKS, pathsNamedIn } from './stale/stale-paths.js';
+export { STALE_SETTINGS, WorkspaceFiles, type StaleSetting } from './stale/workspace-files.js';
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './settings/endpoint.js';
 export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './settings/memory-configuration.js';
 export {
@@ -147,3 +171,16 @@ export { MEMORY_SCOPES, TEAM_AUDIENCE, type RecallScopesSetting } from './settin
 export { legacySessionGroupId, legacyWorkspaceGroupId } from './scopes/legacy-group-ids.js';
 export { deliveryKey } from './ingestion/in-memory-delivery-ledger.js';
 export { UserKeyReadiness } from './scopes/group-id-resolver.js';
+export {
+  digestMaxChars,
+  digestMessage,
+  digestMessageName,
+  DIGEST_SPEAKER,
+  InMemoryDigestSegmentStore,
+  isDigestMessageName,
+  type DigestSegment,
+  type DigestSegmentChange,
+  type DigestSegmentStore,
+  type DigestTurn,
+} from './digest/index.js';
+export { CAPTURE_GRANULARITIES, type CaptureGranularity } from './settings/memory-settings.js';

@@ -18,7 +18,7 @@ let client: GraphitiApi;
 async function compose(consentFor: string): Promise<Container> {
   const container = new Container();
   bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true } },
+    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true }, capture: { granularity: 'turn' } },
     consentFor,
     connection: { current: () => client },
     clock: new SystemClock(),

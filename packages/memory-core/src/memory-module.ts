@@ -2,7 +2,7 @@
 // extension, the dev harness) load it into the container they build and bind the ports of
 // src/ports.ts themselves; memory-core never builds a container.
 import { ContainerModule } from 'inversify';
-import { ForgetService, IngestionQueuedGroups, QueuedGroups } from './forget/index.js';
+import { ForgetLedger, ForgetService, InMemoryForgetLedger, IngestionQueuedGroups, OwedDeletions, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
 import { InMemoryIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
 import { IngestionService } from './ingestion/ingestion-service.js';
@@ -16,14 +16,17 @@ import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './r
 import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
+import { MessageSourceStamp } from './sources/index.js';
 
 /**
  * Binds memory-core's services; ingestion is one binding, `Ingestion`. The app binds: SettingsSource,
  * WorkspaceContext, ConsentStore, GlobalStore, WorkspaceStore, Clock, Logger, TelemetrySink,
  * GraphitiConnection and IngestionStorage (the durable one of memory-node-storage's
  * `createNodeStorageModule()`, or `createInMemoryStorageModule()`), and
- * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, GroupRecorderOptions (the tool
- * name the registry records) and QueuedGroups (rebinding the ingestion-based default). Without a
+ * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, ForgetLedger (what forgets owe and
+ * keep forgotten; without one a forget deletes at once or reports the failure), GroupRecorderOptions (the tool
+ * name the registry records and citations name), EpisodeSources (the record of delivered episodes
+ * citations come from), WorkspaceFiles (the stale check) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
@@ -40,15 +43,18 @@ export function createMemoryModule(): ContainerModule {
     bind(GroupRecorder).toSelf().inSingletonScope();
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
+    bind(OwedDeletions).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
+    bind(MessageSourceStamp).toSelf().inSingletonScope();
   });
 }
 
-/** In-memory ingestion storage, group registry and pending store: nothing survives the process (tests, one-shot tools). */
+/** In-memory ingestion storage, group registry, pending store and forget ledger: nothing survives the process (tests, one-shot tools). */
 export function createInMemoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(IngestionStorage).to(InMemoryIngestionStorage).inSingletonScope();
     bind(GroupRegistry).to(InMemoryGroupRegistry).inSingletonScope();
     bind(PendingMemoryStore).to(InMemoryPendingMemoryStore).inSingletonScope();
+    bind(ForgetLedger).to(InMemoryForgetLedger).inSingletonScope();
   });
 }

@@ -1,6 +1,7 @@
 // Every outside thing memory-core talks to, as an interface with an inversify token of the same
 // name next to it. Apps (the VS Code extension, the dev harness) bind implementations; tests bind
 // fakes. Nothing here may import Node, VS Code or undici.
+import type { DigestSegmentStore } from './digest/digest-segment-store.js';
 import type {
   AddMessagesRequest,
   Episode,
@@ -44,7 +45,38 @@ export type RecalledFact = FactResult & {
   readonly author?: string;
   /** The fact's `invalid_at` or `expired_at` has passed (present only when such facts are kept). */
   readonly superseded?: boolean;
+  /**
+   * Where the fact came from: its `episodes` this machine delivered (the local record of delivered
+   * episodes), oldest first. Absent or empty when none is known here (another machine wrote them).
+   */
+  readonly sources?: readonly FactSource[];
+  /** Workspace paths the fact names that no longer exist (`recall.stale: mark`). */
+  readonly stale?: readonly string[];
 };
+
+/** One source of a recalled fact, as `recall --json` prints it. */
+export interface FactSource {
+  /** The tool that captured it: `Claude Code`, `Copilot`, `VS Code chat`, `graphiti-harness`, … */
+  readonly tool: string;
+  /** The chat session's id, when the episode came from one. */
+  readonly session: string | null;
+  /** The session's title or first prompt line: short and secret-guarded. */
+  readonly title: string | null;
+  /** When the episode happened (ISO 8601). */
+  readonly at: string;
+  /** The episode's uuid on the server. */
+  readonly episode: string;
+}
+
+/**
+ * Where a message came from, carried on its outbox record from enqueue to delivery confirmation,
+ * which records it under the episode's uuid. Metadata only: no content but a short, guarded title.
+ */
+export interface MessageSource {
+  readonly tool: string;
+  readonly session?: string;
+  readonly title?: string;
+}
 
 /** Per-call options of every Graphiti operation (the client's `RequestOptions`). */
 export interface GraphitiCallOptions {
@@ -69,6 +101,8 @@ export interface GraphitiApi {
   getEpisodes(groupId: string, query: { lastN: number }, options?: GraphitiCallOptions): Promise<Episode[]>;
   deleteEpisode(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
   deleteGroup(groupId: string, options?: GraphitiCallOptions): Promise<Result>;
+  /** One fact by uuid (forgetting one source on REST reads which episodes support each fact). */
+  getEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
   /** Removes a fact (REST keeps the facts of a deleted episode; MCP removes them itself). */
   deleteEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
 }
@@ -171,6 +205,8 @@ export interface OutboxEntry {
   readonly groupId: string;
   /** Mapped, redacted, with a unique `name`; never a `uuid`. */
   readonly message: Message;
+  /** Who captured it (kept to cite the episode's facts later). */
+  readonly source?: MessageSource;
 }
 
 export interface OutboxRecord extends OutboxEntry {
@@ -271,12 +307,19 @@ export interface Outbox {
 export interface DeliveryLedger {
   has(key: string): boolean;
   add(key: string): void;
+  /**
+   * Every key known now (a shared ledger reads what the other writers accepted first): how a
+   * forget learns which turns its groups held. Optional: without it a forget records no turns.
+   */
+  keys?(): Promise<readonly string[]>;
 }
 
 /** Ingestion's storage, open: the outbox and the delivery ledger admission checks. */
 export interface IngestionStore {
   readonly outbox: Outbox;
   readonly ledger: DeliveryLedger;
+  /** The open segments of session digests, kept beside the outbox; without it they live in memory. */
+  readonly segments?: DigestSegmentStore;
 }
 
 /**

@@ -34,7 +34,7 @@ async function compose(settings: Record<string, unknown> = {}, api: GraphitiApi 
   const container = new Container();
   const audit = new InMemoryAuditLog();
   bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint, ...settings },
+    settings: { enabled: true, endpoint, capture: { granularity: 'turn' }, ...settings },
     consentFor: endpoint,
     connection: auditedConnection({ current: () => api }, audit, { endpoint, tool: 'graphiti-harness' }),
     clock: new SystemClock(),

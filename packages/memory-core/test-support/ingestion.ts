@@ -231,7 +231,8 @@ export class MutableMemoryConfiguration implements MemoryConfiguration {
   settings: MemorySettings;
 
   constructor(overrides: Partial<MemorySettings> = {}) {
-    this.settings = { ...DEFAULT_SETTINGS, enabled: true, ...overrides };
+    // Delivery mechanics are tested per message; session digests have their own tests.
+    this.settings = { ...DEFAULT_SETTINGS, enabled: true, capture: { ...DEFAULT_SETTINGS.capture, granularity: 'turn' }, ...overrides };
   }
 
   current(): MemorySettings {

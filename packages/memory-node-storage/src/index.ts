@@ -3,9 +3,12 @@ export * from './config/index.js';
 export { adoptAuditLog, DEFAULT_AUDIT_MAX_BYTES, FileAuditLog, type FileAuditLogOptions } from './audit/file-audit-log.js';
 export { FileIngestionStorage, type FileIngestionStorageOptions, type OutboxLocation } from './composition/file-ingestion-storage.js';
 export { createNodeStorageModule, type NodeStorageModuleOptions } from './composition/node-storage-module.js';
+export { FileForgetLedger, type FileForgetLedgerOptions } from './forget/file-forget-ledger.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
+export { FileEpisodeSources, MAX_EPISODE_SOURCES, type FileEpisodeSourcesOptions } from './sources/file-episode-sources.js';
+export { NodeWorkspaceFiles } from './stale/node-workspace-files.js';
 export { adoptPendingMemories, FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
 export {
@@ -18,6 +21,8 @@ export {
   stateLayout,
   tierFile,
   transcriptLedgerFile,
+  saidOnceDirectory,
+  saidOnceFile,
   type EndpointStateFiles,
   type SharedStateFiles,
   type StateLayout,
@@ -37,9 +42,11 @@ export {
 } from './state/memory-switches.js';
 export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/switched-consent-store.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
+export { FileSaidOnceStore, type FileSaidOnceStoreOptions } from './stores/file-said-once-store.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
 export { LockedJsonFile, PRIVATE_FILE_MODE } from './stores/locked-json-file.js';
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
+export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
@@ -49,3 +56,4 @@ export {
   type TranscriptFileResult,
   type TranscriptWatcherOptions,
 } from './transcripts/transcript-watcher.js';
+export { DIGEST_SEGMENTS_FILE, FileDigestSegmentStore } from './digest/file-digest-segment-store.js';

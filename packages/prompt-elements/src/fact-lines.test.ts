@@ -12,12 +12,12 @@ describe('fitMemoryLines', () => {
 
   it('keeps whole lines after the header while they fit, and stops at the first that does not', async () => {
     const fitted = await fitMemoryLines(['- a', '- a very long line that does not fit', '- b'], base + 4, characters, { header });
-    expect(fitted).toEqual({ text: memoryBlock([...header, '- a']), kept: 1, dropped: 2 });
+    expect(fitted).toEqual({ text: memoryBlock([...header, '- a']), kept: 1, dropped: 2, keptIndexes: [0] });
   });
 
   it('with overflow skip, leaves out a line that does not fit and keeps the later ones that do', async () => {
     const fitted = await fitMemoryLines(['- a', '- a very long line that does not fit', '- b'], base + 4, characters, { header, overflow: 'skip' });
-    expect(fitted).toEqual({ text: memoryBlock([...header, '- a', '- b']), kept: 2, dropped: 1 });
+    expect(fitted).toEqual({ text: memoryBlock([...header, '- a', '- b']), kept: 2, dropped: 1, keptIndexes: [0, 2] });
   });
 
   it('renders nothing when not even one line fits (the header alone is no block)', async () => {

@@ -58,7 +58,25 @@ export function formatFactLine(fact: RecalledFact): string {
   if (fact.superseded === true) validity.push('superseded');
   if (validity.length === 0) validity.push(`recorded ${formatDay(fact.created_at) ?? 'at an unknown time'}`);
   // `[team · Alice]`: the author's name is text from the server too, so it is sanitised like the fact.
-  return `- [${sanitiseFactText(scopeLabel(fact))}] ${sanitiseFactText(fact.fact)} (${validity.join('; ')})`;
+  return `- [${sanitiseFactText(scopeLabel(fact))}] ${sanitiseFactText(fact.fact)} (${validity.join('; ')})${factLineSuffix(fact)}`;
+}
+
+/**
+ * What ends a fact's line: ` (may be stale: src/x.ts is gone)` when it names workspace paths that
+ * no longer exist, and its citation ` (Claude Code, 2026-11-20)`, the oldest known source. A fact
+ * with no known source (another machine wrote it) gets no citation: none is ever guessed.
+ */
+export function factLineSuffix(fact: RecalledFact): string {
+  let suffix = '';
+  const gone = (fact.stale ?? []).map(sanitiseFactText).filter((path) => path !== '');
+  if (gone.length > 0) suffix += ` (may be stale: ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone)`;
+  const source = fact.sources?.[0];
+  if (source !== undefined) {
+    const tool = sanitiseFactText(source.tool);
+    const day = formatDay(source.at);
+    suffix += ` (${[tool, day].filter((part) => part !== undefined && part !== '').join(', ')})`;
+  }
+  return suffix;
 }
 
 /** Facts in the order they should be kept: most relevant (lowest rank) first, stable for ties. */
@@ -84,7 +102,7 @@ export async function fitMemoryBlock(
   facts: readonly RecalledFact[],
   budget: number,
   countTokens: (text: string) => number | Promise<number>,
-): Promise<{ text: string; kept: number; dropped: number } | undefined> {
+): Promise<{ text: string; kept: number; dropped: number; keptIndexes: readonly number[] } | undefined> {
   return fitMemoryLines(orderByRank(facts).map(formatFactLine), budget, countTokens);
 }
 
@@ -105,19 +123,22 @@ export async function fitMemoryLines(
   budget: number,
   countTokens: (text: string) => number | Promise<number>,
   options: FitLinesOptions = {},
-): Promise<{ text: string; kept: number; dropped: number } | undefined> {
+): Promise<{ text: string; kept: number; dropped: number; keptIndexes: readonly number[] } | undefined> {
   const header = options.header ?? [];
   const kept: string[] = [];
+  // Which of `lines` made it in (with `skip`, not only a prefix): what a caller records as said.
+  const keptIndexes: number[] = [];
   let text: string | undefined;
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const candidate = memoryBlock([...header, ...kept, line]);
     if ((await countTokens(candidate)) > budget) {
       if (options.overflow === 'skip') continue;
       break;
     }
     kept.push(line);
+    keptIndexes.push(index);
     text = candidate;
   }
   if (text === undefined) return undefined;
-  return { text, kept: kept.length, dropped: lines.length - kept.length };
+  return { text, kept: kept.length, dropped: lines.length - kept.length, keptIndexes };
 }

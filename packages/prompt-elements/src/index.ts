@@ -12,6 +12,7 @@ export {
   fitMemoryBlock,
   fitMemoryLines,
   formatDay,
+  factLineSuffix,
   formatFactLine,
   memoryBlock,
   neutraliseRecalledText,

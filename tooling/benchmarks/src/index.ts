@@ -22,3 +22,16 @@ export {
   type ThroughputSettings,
 } from './client/throughput.js';
 export { startServerThread } from './client/server-thread.js';
+export {
+  CAPTURE_CORPUS,
+  CAPTURE_MODES,
+  captureCost,
+  DEFAULT_CAPTURE_MODE,
+  measureCaptureCost,
+  measureCaptureCosts,
+  PER_TURN_FULL_MODE,
+  type CaptureMode,
+  type CorpusSession,
+  type ModeCost,
+  type SessionCost,
+} from './capture/capture-cost-bench.js';

@@ -1,6 +1,6 @@
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countByGroupAndName, deliveriesOf, TURN_EPISODE_NAME } from './deliveries.js';
+import { countByGroupAndName, deliveriesOf, isCapturedEpisodeName, TURN_EPISODE_NAME } from './deliveries.js';
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -45,6 +45,9 @@ describe('TURN_EPISODE_NAME', () => {
   it('matches turn messages only, not promotions or ownership context', () => {
     expect(TURN_EPISODE_NAME.test('graphiti-memory.turn.3d1d7944-22c0.user')).toBe(true);
     expect(TURN_EPISODE_NAME.test('graphiti-memory.turn.3d1d7944-22c0.assistant')).toBe(true);
+    expect(isCapturedEpisodeName('graphiti-memory.digest.5f0c1e2a-0b1c.3d1d7944-22c0')).toBe(true);
+    expect(isCapturedEpisodeName('graphiti-memory.turn.3d1d7944-22c0.user')).toBe(true);
+    expect(isCapturedEpisodeName('graphiti-memory.decision.3d1d7944')).toBe(false);
     expect(TURN_EPISODE_NAME.test('graphiti-memory.promotion.cdf3b3d5')).toBe(false);
     expect(TURN_EPISODE_NAME.test('graphiti-memory.ownership.gm_workspace_1')).toBe(false);
   });

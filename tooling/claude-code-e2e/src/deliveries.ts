@@ -51,3 +51,11 @@ export function countByGroupAndName(deliveries: readonly Delivery[]): Map<string
 
 /** The turn messages' episode names (`<app>.turn.<turn id>.<role>`), as the capture names them. */
 export const TURN_EPISODE_NAME = /\.turn\.[^.\s]+\.(user|assistant)$/;
+
+/** A session digest's episode name (`<app>.digest.<session id>.<first turn id>`): the default capture. */
+export const DIGEST_EPISODE_NAME = /\.digest\.[^.\s]+\.[^.\s]+$/;
+
+/** What capture sends: session digests (the default) or per-message episodes (`capture.granularity: turn`). */
+export function isCapturedEpisodeName(name: string): boolean {
+  return DIGEST_EPISODE_NAME.test(name) || TURN_EPISODE_NAME.test(name);
+}

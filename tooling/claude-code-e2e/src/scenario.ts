@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RecordedRequest, RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { Checks } from './checks.js';
-import { countByGroupAndName, deliveriesOf, TURN_EPISODE_NAME, type Delivery } from './deliveries.js';
+import { countByGroupAndName, deliveriesOf, isCapturedEpisodeName, type Delivery } from './deliveries.js';
 import { messagesRequests, textOf, type ModelRequest, type RunningModelServer } from './model-server.js';
 import { sleep, waitFor, type Sandbox } from './sandbox.js';
 import type { ClaudeResult, HarnessResult, Tools } from './tools.js';
@@ -16,6 +16,8 @@ export const DECISION = 'we deploy with blue-green releases';
 export const DECISION_MARK = 'blue-green';
 export const ANSWER_WITH_MEMORY = 'Your memory says: we deploy with blue-green releases.';
 export const ANSWER_WITHOUT_MEMORY = 'I have no record of how this project deploys.';
+/** The prompts of the captured session (step 3): each must be in one captured episode per group. */
+const PROMPTS = ['How do we deploy?', 'And how do we roll back?'];
 const MEMORY_BLOCK = /<graphiti_memory>[\s\S]*?<\/graphiti_memory>/g;
 /** How Claude Code (2.1.112) labels a hook's `additionalContext` in the model request. */
 const HOOK_CONTEXT = /(SessionStart|UserPromptSubmit) hook additional context: (<graphiti_memory>[\s\S]*?<\/graphiti_memory>)/g;
@@ -98,7 +100,7 @@ function describeProcesses(pids: readonly number[]): string {
 function storedTurnCounts(emulator: RunningEmulator): Map<string, number> {
   const counts = new Map<string, number>();
   for (const episode of emulator.state.episodes()) {
-    if (!TURN_EPISODE_NAME.test(episode.name)) continue;
+    if (!isCapturedEpisodeName(episode.name)) continue;
     const key = `${episode.group_id} ${episode.name}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -117,22 +119,36 @@ async function waitForStoredTurns(emulator: RunningEmulator, count: number, time
 /** Per stored turn, what is there: `<turn id>: user+assistant`, or the role that never arrived. */
 function describeStoredTurns(emulator: RunningEmulator): string {
   const roles = new Map<string, Set<string>>();
-  for (const name of distinctNames(storedTurnCounts(emulator).keys())) {
-    const [, turnId = name, role = '?'] = /\.turn\.([^.\s]+)\.(user|assistant)$/.exec(name) ?? [];
-    roles.set(turnId, (roles.get(turnId) ?? new Set()).add(role));
+  const names = distinctNames(storedTurnCounts(emulator).keys());
+  const digests = [...names].filter((name) => name.includes('.digest.'));
+  for (const name of names) {
+    const [, turnId, role] = /\.turn\.([^.\s]+)\.(user|assistant)$/.exec(name) ?? [];
+    if (turnId !== undefined && role !== undefined) roles.set(turnId, (roles.get(turnId) ?? new Set()).add(role));
   }
-  return [...roles]
-    .map(([turnId, seen]) => `turn ${turnId.slice(0, 8)}: ${seen.size === 2 ? 'user+assistant' : `${[...seen].join('')} only (${['user', 'assistant'].filter((role) => !seen.has(role)).join('')} never sent)`}`)
-    .join('; ');
+  const turns = [...roles].map(
+    ([turnId, seen]) => `turn ${turnId.slice(0, 8)}: ${seen.size === 2 ? 'user+assistant' : `${[...seen].join('')} only (${['user', 'assistant'].filter((role) => !seen.has(role)).join('')} never sent)`}`,
+  );
+  return [...digests.map((name) => `digest ${name.split('.').slice(-2).map((part) => part.slice(0, 8)).join('/')}`), ...turns].join('; ') || 'nothing stored';
 }
 
 function checkStoredOnce(context: ScenarioContext, what: string): void {
   const { checks, emulator } = context;
-  const turnDeliveries = deliveriesOf(emulator.requests).filter((delivery) => TURN_EPISODE_NAME.test(delivery.name));
+  const turnDeliveries = deliveriesOf(emulator.requests).filter((delivery) => isCapturedEpisodeName(delivery.name));
   const sent = countByGroupAndName(turnDeliveries);
   const resent = [...sent].filter(([, count]) => count !== 1);
+  // Each turn once per group: a turn's prompt is in one captured episode of a group, never two.
+  const prompts = new Map<string, number>();
+  for (const delivery of turnDeliveries) {
+    for (const prompt of PROMPTS) if (delivery.content.includes(prompt)) prompts.set(`${delivery.groupId} "${prompt}"`, (prompts.get(`${delivery.groupId} "${prompt}"`) ?? 0) + 1);
+  }
+  const repeated = [...prompts].filter(([, count]) => count > 1);
   checks.check(
-    `${what}: each turn message was sent to Graphiti exactly once per group`,
+    `${what}: each turn's prompt is in one captured episode per group (no turn sent twice, not even inside a later digest)`,
+    prompts.size > 0 && repeated.length === 0,
+    repeated.length > 0 ? `repeated: ${repeated.map(([key, count]) => `${key} ×${count}`).join(', ')}` : `${prompts.size} group+prompt pairs, each once`,
+  );
+  checks.check(
+    `${what}: each captured episode was sent to Graphiti exactly once per group`,
     sent.size > 0 && resent.length === 0,
     resent.length > 0 ? `sent more than once: ${resent.map(([key, count]) => `${key} ×${count}`).join(', ')}` : `${sent.size} group+name pairs, each once`,
   );
@@ -140,7 +156,7 @@ function checkStoredOnce(context: ScenarioContext, what: string): void {
   const duplicated = [...stored].filter(([, count]) => count !== 1);
   const missing = [...sent.keys()].filter((key) => !stored.has(key));
   checks.check(
-    `${what}: each turn message is stored exactly once`,
+    `${what}: each captured episode is stored exactly once`,
     stored.size > 0 && duplicated.length === 0 && missing.length === 0,
     duplicated.length > 0 || missing.length > 0
       ? `duplicated: ${duplicated.map(([key, count]) => `${key} ×${count}`).join(', ') || 'none'}; sent but not stored: ${missing.join(', ') || 'none'}`
@@ -181,14 +197,21 @@ async function step2DecisionReachesModel(context: ScenarioContext): Promise<stri
   const requests = model.requests.slice(first);
   checks.check('the CLI called the scripted model', messagesRequests(requests).length > 0, `${messagesRequests(requests).length} Messages requests`);
   const byHook = blocksByHook(requests);
-  for (const [event, what] of [['SessionStart', 'brief'], ['UserPromptSubmit', 'recall']] as const) {
-    const blocks = byHook.get(event) ?? [];
-    checks.check(
-      `the ${event} ${what} puts a <graphiti_memory> block with the decision into the model request`,
-      blocks.some((block) => block.includes(DECISION)),
-      `${blocks.length} blocks from ${event}, ${blocks.filter((block) => block.includes(DECISION)).length} with the decision`,
-    );
-  }
+  const briefs = byHook.get('SessionStart') ?? [];
+  checks.check(
+    'the SessionStart brief puts a <graphiti_memory> block with the decision into the model request',
+    briefs.some((block) => block.includes(DECISION)),
+    `${briefs.length} blocks from SessionStart, ${briefs.filter((block) => block.includes(DECISION)).length} with the decision`,
+  );
+  // Say it once: the session's UserPromptSubmit recall found the decision too, but the brief gave it.
+  const recalls = byHook.get('UserPromptSubmit') ?? [];
+  checks.check(
+    'the UserPromptSubmit recall does not repeat the decision the brief gave',
+    !recalls.some((block) => block.includes(DECISION)),
+    `${recalls.filter((block) => block.includes(DECISION)).length} UserPromptSubmit blocks with the decision`,
+  );
+  const saidBefore = hookRuns(sandbox).some((entry) => entry.event === 'UserPromptSubmit' && entry.outcome === 'said-before');
+  checks.check('the UserPromptSubmit hook searched and left out what the session was given (runs.jsonl: said-before)', saidBefore, `runs: ${JSON.stringify(hookRuns(sandbox).map((entry) => `${entry.event}:${entry.outcome}`))}`);
   checks.check('the CLI prints the scripted answer given from memory', run.result?.result === ANSWER_WITH_MEMORY, `result: ${JSON.stringify(run.result?.result)}`);
   const ran = new Set(hookRuns(sandbox).map((entry) => entry.event));
   const expected = ['SessionStart', 'UserPromptSubmit', 'Stop'];
@@ -198,15 +221,14 @@ async function step2DecisionReachesModel(context: ScenarioContext): Promise<stri
 
 async function step3StoredOnce(context: ScenarioContext, sessionId: string | undefined): Promise<void> {
   const { checks, tools, emulator } = context;
-  checks.begin('3. Stop → drainer: the turn is stored exactly once');
-  const stored = await waitForStoredTurns(emulator, 2, 20_000);
-  checks.check('the turn (user + assistant) is stored within 20 s', stored, describeStoredTurns(emulator));
-  const turn = deliveriesOf(emulator.requests).filter((delivery) => TURN_EPISODE_NAME.test(delivery.name));
+  checks.begin('3. Stop, SessionEnd → drainer: the session is stored as a digest, each turn exactly once');
+  const stored = await waitForStoredTurns(emulator, 1, 20_000);
+  checks.check('the session’s digest is stored within 20 s', stored, describeStoredTurns(emulator));
+  const turn = deliveriesOf(emulator.requests).filter((delivery) => isCapturedEpisodeName(delivery.name));
   checks.check(
-    'the stored turn holds the prompt and the answer',
-    turn.some((delivery) => delivery.name.endsWith('.user') && delivery.content.includes('How do we deploy?')) &&
-      turn.some((delivery) => delivery.name.endsWith('.assistant') && delivery.content.includes(ANSWER_WITH_MEMORY)),
-    `${turn.length} turn deliveries`,
+    'the stored digest holds the prompt and the answer',
+    turn.some((delivery) => delivery.name.includes('.digest.') && delivery.content.includes('How do we deploy?') && delivery.content.includes(ANSWER_WITH_MEMORY)),
+    `${turn.length} captured deliveries: ${turn.map((delivery) => delivery.name).join(', ')}`,
   );
   checkStoredOnce(context, 'first turn');
 
@@ -216,8 +238,8 @@ async function step3StoredOnce(context: ScenarioContext, sessionId: string | und
   }
   const resumed = await tools.claude('resume', 'And how do we roll back?', ['--resume', sessionId]);
   checks.check('`claude -p --resume` exits 0', resumed.status === 0 && resumed.result?.is_error === false, describeExit(resumed));
-  const both = await waitForStoredTurns(emulator, 4, 20_000);
-  checks.check('the resumed session’s new turn (user + assistant) is stored within 20 s', both, describeStoredTurns(emulator));
+  const both = await waitForStoredTurns(emulator, 2, 20_000);
+  checks.check('the resumed session’s new turn is stored (a second digest) within 20 s', both, describeStoredTurns(emulator));
   checkStoredOnce(context, 'after --resume (first turn not re-sent)');
 }
 
@@ -262,7 +284,7 @@ async function step4aForget(context: ScenarioContext, workspaceGroup: string | u
 
   // This new turn is captured (the hooks are still installed); wait for its delivery, so step 4b
   // sees no request from it.
-  await waitFor(() => (deliveriesOf(emulator.requests).some((delivery) => TURN_EPISODE_NAME.test(delivery.name)) && emulator.state.queueLength() === 0 ? true : undefined), 20_000, 200);
+  await waitFor(() => (deliveriesOf(emulator.requests).some((delivery) => isCapturedEpisodeName(delivery.name)) && emulator.state.queueLength() === 0 ? true : undefined), 20_000, 200);
   await sleep(1_000);
   const resent = deliveriesOf(emulator.requests).filter((delivery: Delivery) => forgottenNames.has(delivery.name));
   checks.check('no forgotten message is sent to Graphiti again', resent.length === 0, resent.map((delivery) => `${delivery.groupId} ${delivery.name}`).join(', '));

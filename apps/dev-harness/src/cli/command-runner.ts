@@ -1,6 +1,6 @@
 // Runs one command body with its options resolved, its resources closed afterwards (bounded, so a
 // hanging server cannot hold the process), and every failure mapped to a message and an exit code.
-import type { IgnoredProjectKey, ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { storageFaultOf, type IgnoredProjectKey, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { resolveCommonOptions, type CommonOptions, type RawCommonOptions } from './common-options.js';
@@ -80,6 +80,13 @@ function reportFailure(output: Output, error: unknown): ExitCode {
   if (error instanceof HarnessError) {
     output.error(error.message, error.hint);
     if (!output.wroteResult) output.result({ ok: false, error: { message: error.message, ...error.details } });
+    return ExitCode.failure;
+  }
+  // A disk that refused a write (full, read-only, permissions) is the machine's, not a bug: named.
+  const fault = storageFaultOf(error);
+  if (fault !== undefined) {
+    output.error(fault.message, 'Run the command again once the state folder can be written.');
+    if (!output.wroteResult) output.result({ ok: false, error: { message: fault.message, code: fault.code, path: fault.path } });
     return ExitCode.failure;
   }
   const message = error instanceof Error ? error.message : String(error);

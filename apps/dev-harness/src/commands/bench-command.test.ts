@@ -12,6 +12,11 @@ describe('bench selection', () => {
       'storage.enqueue.p99_ratio',
       'hook.prompt_submit.start_ratio',
       'hook.prompt_submit.hang_overhead_ms',
+      'hook.prompt_submit.cold_ratio',
+      'recall.injected_tokens_per_prompt',
+      'eval.hit_rate_at_5',
+      'capture.digest.episodes_per_group',
+      'capture.digest.text_per_group',
     ]);
   });
 

@@ -51,7 +51,35 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'hook.prompt_submit.hang_overhead_ms',
     run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).hangOverhead,
   },
+  {
+    name: 'hook.prompt_submit.cold_ratio',
+    run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).coldRatio,
+  },
+  {
+    name: 'recall.injected_tokens_per_prompt',
+    run: async () => (await import('../benchmark/said-once-session.js')).measureSaidOnceSession(),
+  },
+  {
+    name: 'eval.hit_rate_at_5',
+    run: async () => (await import('../benchmark/eval-hit-rate.js')).measureEvalHitRate(),
+  },
+  // What a captured session costs the server (episodes, text), on the corpus of real-format sessions.
+  {
+    name: 'capture.digest.episodes_per_group',
+    run: async () => captureCost('capture.digest.episodes_per_group'),
+  },
+  {
+    name: 'capture.digest.text_per_group',
+    run: async () => captureCost('capture.digest.text_per_group'),
+  },
 ];
+
+/** One of the capture-cost figures (both come from one measurement of the corpus). */
+async function captureCost(name: string): Promise<BenchmarkResult> {
+  const result = (await (await coreBench()).measureCaptureCost()).find((candidate) => candidate.name === name);
+  if (result === undefined) throw new Error(`bench: the capture cost measurement gave no ${name}; the benchmarks package and the harness disagree`);
+  return fromAtMost(result);
+}
 
 export const registerBenchCommand: CommandRegistrar = (program, run) => {
   program.addCommand(

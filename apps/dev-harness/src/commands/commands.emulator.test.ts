@@ -25,7 +25,7 @@ describe('ingest', () => {
   it('confirms every message with --wait, and a second run sends nothing new', async () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n`);
-    const first = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    const first = await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(first.err).not.toContain('error');
     expect(first.exitCode).toBe(0);
     const counts = first.json();
@@ -33,16 +33,31 @@ describe('ingest', () => {
     expect(emulator.state.episodes().length).toBe(8);
 
     const postsBefore = emulator.requests.filter((request) => request.route === 'messages').length;
-    const second = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    const second = await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(second.exitCode).toBe(0);
     expect(second.json()).toMatchObject({ enqueued: 0, sent: 0, duplicates: 8 });
     expect(emulator.requests.filter((request) => request.route === 'messages').length).toBe(postsBefore);
   });
 
+  it('sends the transcript as one digest per group by default (capture.granularity session), once', async () => {
+    const file = path.join(folder, 'session.jsonl');
+    await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n`);
+    const first = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(first.exitCode, first.err).toBe(0);
+    expect(first.json()).toMatchObject({ enqueued: 2, confirmed: 2, deadLettered: 0 });
+    const episodes = emulator.state.episodes();
+    expect(episodes.map((episode) => episode.name)).toEqual([expect.stringMatching(/^graphiti-memory\.digest\./), expect.stringMatching(/^graphiti-memory\.digest\./)]);
+    expect(new Set(episodes.map((episode) => episode.group_id)).size).toBe(2);
+    const second = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    expect(second.json()).toMatchObject({ enqueued: 0, sent: 0 });
+    expect(emulator.state.episodes()).toHaveLength(2);
+    expect((await harness(['ingest', file, '--granularity', 'hourly', '--endpoint', emulator.url])).exitCode).toBe(2);
+  });
+
   it('skips and counts malformed lines without failing', async () => {
     const file = path.join(folder, 'broken.jsonl');
     await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\nnot json\n{"role": 3}\n`);
-    const result = await harness(['ingest', file, '--format', 'jsonl', '--wait', '20', '--json', '--endpoint', emulator.url]);
+    const result = await harness(['ingest', file, '--granularity', 'turn', '--format', 'jsonl', '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(result.exitCode).toBe(0);
     expect(result.json()).toMatchObject({ malformedLines: 2, confirmed: 8 });
     expect(result.err).toContain('2 malformed lines');
@@ -60,7 +75,7 @@ describe('recall', () => {
   it('prints facts, timing and the rendered prompt with --json', async () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, SAMPLE_TRANSCRIPT);
-    expect((await harness(['ingest', file, '--wait', '20', '--endpoint', emulator.url])).exitCode).toBe(0);
+    expect((await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--endpoint', emulator.url])).exitCode).toBe(0);
     const result = await harness(['recall', 'what does the team use for installs', '--scopes', 'workspace', '--json', '--endpoint', emulator.url]);
     expect(result.exitCode).toBe(0);
     const json = result.json() as { facts: Array<Record<string, unknown>>; timedOut: boolean; elapsedMs: number; prompt: string };
@@ -74,7 +89,7 @@ describe('recall', () => {
   it('prints stored secrets redacted, and no control character or block-closing tag of a fact', async () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, SAMPLE_TRANSCRIPT);
-    expect((await harness(['ingest', file, '--wait', '20', '--scopes', 'workspace', '--endpoint', emulator.url])).exitCode).toBe(0);
+    expect((await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--scopes', 'workspace', '--endpoint', emulator.url])).exitCode).toBe(0);
     const groups = [...new Set(emulator.state.episodes().map((episode) => episode.group_id))];
     expect(groups).toHaveLength(1);
     const stored = emulator.state.episodes().length;
@@ -123,7 +138,7 @@ describe('failures', () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, SAMPLE_TRANSCRIPT);
     const started = Date.now();
-    const hanging = await harness(['ingest', file, '--wait', '30', '--endpoint', emulator.url, '--timeout-ms', '300']);
+    const hanging = await harness(['ingest', file, '--granularity', 'turn', '--wait', '30', '--endpoint', emulator.url, '--timeout-ms', '300']);
     expect(hanging.exitCode).toBe(1);
     expect(hanging.err).toContain('no answer within 300 ms');
     expect(Date.now() - started).toBeLessThan(15_000);

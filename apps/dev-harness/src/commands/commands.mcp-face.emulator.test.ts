@@ -27,14 +27,14 @@ describe('pipeline over the MCP face (--server auto finds it)', () => {
   it('ingest confirms every message through get_episodes, and a second run sends nothing new', async () => {
     const file = path.join(folder, 'session.jsonl');
     await fs.writeFile(file, `${SAMPLE_TRANSCRIPT}\n`);
-    const first = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    const first = await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(first.err).not.toContain('error');
     expect(first.exitCode).toBe(0);
     expect(first.json()).toMatchObject({ enqueued: 8, sent: 8, confirmed: 8, dropped: 0, deadLettered: 0 });
     expect(emulator.state.episodes().length).toBe(8);
     expect(toolCalls('add_memory')).toHaveLength(8);
 
-    const second = await harness(['ingest', file, '--wait', '20', '--json', '--endpoint', emulator.url]);
+    const second = await harness(['ingest', file, '--granularity', 'turn', '--wait', '20', '--json', '--endpoint', emulator.url]);
     expect(second.exitCode).toBe(0);
     expect(second.json()).toMatchObject({ enqueued: 0, sent: 0, duplicates: 8 });
     expect(toolCalls('add_memory')).toHaveLength(8);

@@ -82,6 +82,7 @@ export async function demo(context: CommandContext): Promise<ExitCode> {
   const sentBefore = memory.ingestion.stats().counters.sent;
   const duplicatesBefore = memory.ingestion.stats().counters.duplicates;
   for (const turn of DEMO_FIRST_SESSION) memory.ingestion.enqueue(turn);
+  endSessionsOf(memory, DEMO_FIRST_SESSION);
   await waitForDelivery(memory.ingestion, { until: 'confirmed', timeoutMs: DEMO_WAIT_MS, output, terminal });
   const resentCount = memory.ingestion.stats().counters.sent - sentBefore;
   const skipped = memory.ingestion.stats().counters.duplicates - duplicatesBefore;
@@ -128,8 +129,14 @@ export async function demo(context: CommandContext): Promise<ExitCode> {
   return ok ? ExitCode.ok : ExitCode.failure;
 }
 
+/** The scripted sessions are finished: their digests close now (capture.granularity session). */
+function endSessionsOf(memory: HarnessMemory, turns: readonly ChatTurn[]): void {
+  for (const sessionId of new Set(turns.map((turn) => turn.sessionId))) memory.ingestion.endSession(sessionId);
+}
+
 async function ingestAndConfirm(context: CommandContext, memory: HarnessMemory, turns: readonly ChatTurn[]) {
   for (const turn of turns) memory.ingestion.enqueue(turn);
+  endSessionsOf(memory, turns);
   await memory.ingestion.settled();
   const before = memory.ingestion.stats().queueDepth;
   const outcome = await waitForDelivery(memory.ingestion, {

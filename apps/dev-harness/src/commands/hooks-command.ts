@@ -211,8 +211,15 @@ async function status(context: CommandContext): Promise<ExitCode> {
       ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
       : `hook server: ${server.reason}${server.socket === null ? '' : ` — ${server.socket}`}`,
   );
+  if (server.running && server.storageFault !== undefined) {
+    output.line(`hook server: a ${server.storageFault.event} at ${server.storageFault.at} could not write: ${server.storageFault.message}`);
+  }
   for (const other of otherServers) output.line(`hook server of another runner build: running (pid ${other.pid}, since ${other.since}, build ${other.build}) — ${other.socket}`);
   output.line(runs.length === 0 ? `no hook runs yet (log: ${stateDir})` : 'last hook runs:');
-  for (const hookRun of runs) output.line(`  ${hookRun.time}  ${hookRun.event.padEnd(16)} ${hookRun.outcome.padEnd(14)} ${String(hookRun.ms).padStart(5)} ms`);
+  for (const hookRun of runs) {
+    // A failure's reason (an error class, a named disk fault; never content) follows its run.
+    const reason = hookRun.outcome === 'failed' && hookRun.detail !== undefined ? `  ${hookRun.detail}` : '';
+    output.line(`  ${hookRun.time}  ${hookRun.event.padEnd(16)} ${hookRun.outcome.padEnd(14)} ${String(hookRun.ms).padStart(5)} ms${reason}`);
+  }
   return ExitCode.ok;
 }

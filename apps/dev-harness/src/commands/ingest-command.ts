@@ -3,7 +3,7 @@
 // through, also after a killed run.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseTranscript, type TranscriptParseResult } from '@graphiti-memory/memory-core';
+import { CAPTURE_GRANULARITIES, parseTranscript, type CaptureGranularity, type TranscriptParseResult } from '@graphiti-memory/memory-core';
 import type { FileOutbox, OutboxRecovery } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -20,6 +20,7 @@ interface IngestOptions extends RawCommonOptions {
   /** `true` for a bare `--wait`. */
   readonly wait?: string | boolean;
   readonly resendAfter?: string;
+  readonly granularity?: string;
 }
 
 export const DEFAULT_INGEST_WAIT_SECONDS = 120;
@@ -35,6 +36,7 @@ export const registerIngestCommand: CommandRegistrar = (program, run) => {
         .argument('<file>', 'a transcript: Claude Code JSONL, a VS Code chat session, or plain JSONL')
         .option('--format <format>', `${TRANSCRIPT_FORMAT_CHOICES.join(' | ')} (default auto)`)
         .option('--wait [seconds]', `wait until every message is confirmed stored (default ${DEFAULT_INGEST_WAIT_SECONDS} s); exit 1 if some are not`)
+        .option('--granularity <granularity>', 'session: one digest episode per group per session (default, as capture.granularity); turn: one episode per message')
         .option(
           '--resend-after <seconds>',
           `send a message again when it stays unconfirmed this long while the server shows no progress (default ${DEFAULT_RESEND_AFTER_SECONDS})`,
@@ -70,10 +72,13 @@ async function ingest(context: CommandContext, file: string, raw: IngestOptions)
   const sessionId = sessionOf(parsed);
   if (sessionId !== undefined) output.info(`session id: ${sessionId} (forget it with: forget --scope session --session ${sessionId})`);
 
-  const memory = await openHarnessMemory(context, { resendAfterSeconds });
+  const granularity = parseGranularity(raw.granularity);
+  const memory = await openHarnessMemory(context, { resendAfterSeconds, ...(granularity === undefined ? {} : { granularity }) });
   const recovery = reportRecovery(output, memory.outbox);
   memory.ingestion.start();
   for (const turn of parsed.turns) memory.ingestion.enqueue(turn);
+  // A file read to its end is a finished session: its digests close now (capture.granularity session).
+  for (const session of new Set(parsed.turns.map((turn) => turn.sessionId))) memory.ingestion.endSession(session);
   await memory.ingestion.settled();
   const planned = memory.ingestion.stats();
   output.info(
@@ -198,4 +203,12 @@ function explainIncomplete(output: Output, outcome: DeliveryOutcome, url: string
     `${stats.queueDepth} messages were not ${what} within ${limitSeconds} s.${reason}`,
     'They stay in the outbox of --state-dir: run the same command again (with a longer --wait) to continue.',
   );
+}
+
+/** `--granularity`: one of `capture.granularity`'s values. */
+export function parseGranularity(value: string | undefined): CaptureGranularity | undefined {
+  if (value === undefined) return undefined;
+  const found = CAPTURE_GRANULARITIES.find((candidate) => candidate === value);
+  if (found === undefined) throw new UsageError(`--granularity ${JSON.stringify(value)} is not one of ${CAPTURE_GRANULARITIES.join(', ')}; use session (digests) or turn (one episode per message).`);
+  return found;
 }

@@ -1,7 +1,7 @@
 // `graphiti-harness recall QUERY`: memory-core's recall (concurrent per-scope searches under a
 // deadline, merged, superseded facts dropped) and the `<graphiti_memory>` block a prompt gets.
 import { scopeLabel, type MemoryScope, type RecalledFact } from '@graphiti-memory/memory-core';
-import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -33,6 +33,8 @@ export const registerRecallCommand: CommandRegistrar = (program, run) => {
             '',
             'Scopes: --scopes session,workspace,user,team (session needs --session; team needs `team enable`), or auto (picked from the query); default: the configuration\'s recall.scopes (both: session and workspace, and team once enabled).',
             'The deadline is --timeout-ms (at most 10 000 ms): what has not answered by then is left out (timedOut).',
+            'Each fact cites the episode it came from when this machine delivered it: (Claude Code, 2026-11-20); --json gives sources: [{ tool, session, title, at, episode }].',
+            'Forget one source with graphiti-harness forget --episode UUID. A fact naming a workspace path that is gone is marked (recall.stale: mark | drop | off).',
             '',
             'Examples:',
             '  graphiti-harness recall "which package manager do we use"',
@@ -84,7 +86,11 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   return failed ? ExitCode.failure : ExitCode.ok;
 }
 
-/** A recalled fact for `--json`: the wire fields plus scope, rank and superseded. */
+/**
+ * A recalled fact for `--json`: the wire fields plus scope, rank and superseded, its `sources`
+ * (`{ tool, session, title, at, episode }` of each episode delivered from this machine; empty when
+ * none is known here) and `stale` (workspace paths it names that are gone).
+ */
 export function factJson(fact: RecalledFact) {
   return {
     fact: fact.fact,
@@ -98,6 +104,8 @@ export function factJson(fact: RecalledFact) {
     superseded: fact.superseded === true,
     uuid: fact.uuid,
     name: fact.name,
+    sources: fact.sources ?? [],
+    stale: fact.stale ?? [],
   };
 }
 
@@ -116,7 +124,8 @@ function printRecall(
     const validity = `${fact.valid_at ?? '?'} → ${fact.invalid_at ?? 'now'}`;
     const mark = fact.superseded === true ? output.colors.yellow(' (superseded)') : '';
     // Recalled text is data: nothing in it may drive the terminal (escape sequences) or break the block.
-    output.line(`  ${output.colors.dim(`[${scopeLabel(fact)}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}`);
+    const cited = factLineSuffix(fact);
+    output.line(`  ${output.colors.dim(`[${scopeLabel(fact)}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}${cited === '' ? '' : output.colors.yellow(cited)}`);
   }
   if (prompt !== '') {
     output.line();

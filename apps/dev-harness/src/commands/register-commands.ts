@@ -5,6 +5,7 @@ import type { RunCommand } from './command-registrar.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
+import { registerEvalCommand } from './eval-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
@@ -42,6 +43,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerBenchCommand,
     registerTeamCommand,
     registerMigrateCommand,
+    registerEvalCommand,
   ]) {
     register(program, run);
   }

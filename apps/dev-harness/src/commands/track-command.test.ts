@@ -15,7 +15,7 @@ describe('track', () => {
       await fs.mkdir(transcripts);
       const terminal = capturedTerminal({ cwd: folder });
       const running = runHarness(
-        ['track', transcripts, '--idle', '0.2', '--format', 'jsonl', '--json', '--endpoint', emulator.url, '--state-dir', path.join(folder, 'state')],
+        ['track', transcripts, '--granularity', 'turn', '--idle', '0.2', '--format', 'jsonl', '--json', '--endpoint', emulator.url, '--state-dir', path.join(folder, 'state')],
         { terminal },
       );
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,6 +1,7 @@
 // `graphiti-harness track [DIR]`: watches a folder of transcripts (Claude Code's projects folder
 // by default) and ingests each session's new turns once it has been quiet for --idle seconds.
 // Runs until Ctrl-C; what was handed over stays in the durable outbox if sending is cut short.
+import { parseGranularity } from './ingest-command.js';
 import { defaultClaudeCodeProjectsFolder, FileKeyValueStore, TranscriptWatcher } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import type { CommandRegistrar } from './command-registrar.js';
 
 interface TrackOptions extends RawCommonOptions {
   readonly idle?: string;
+  readonly granularity?: string;
   readonly format?: string;
   readonly existing?: boolean;
   readonly resendAfter?: string;
@@ -29,6 +31,7 @@ export const registerTrackCommand: CommandRegistrar = (program, run) => {
       new Command('track')
         .description('watch a folder of transcripts and ingest each session once it goes quiet (Ctrl-C stops)')
         .argument('[dir]', "the folder to watch (default: Claude Code's projects folder)")
+        .option('--granularity <granularity>', 'session: one digest episode per group per session, sent capture.idleMinutes after its last turn (default); turn: one episode per message')
         .option('--idle <seconds>', `quiet time that ends a burst of chat (default ${DEFAULT_TRACK_IDLE_SECONDS})`)
         .option('--format <format>', `${TRANSCRIPT_FORMAT_CHOICES.join(' | ')} (default auto)`)
         .option('--no-existing', 'skip what files hold already; ingest only what is written from now on')
@@ -57,7 +60,8 @@ async function track(context: CommandContext, dir: string | undefined, raw: Trac
   const resendAfterSeconds = raw.resendAfter === undefined ? DEFAULT_RESEND_AFTER_SECONDS : parseSeconds(raw.resendAfter, '--resend-after', { min: 1, max: 86_400 });
   const root = dir === undefined ? defaultClaudeCodeProjectsFolder(terminal.env as NodeJS.ProcessEnv) : path.resolve(terminal.cwd, dir);
 
-  const memory = await openHarnessMemory(context, { resendAfterSeconds });
+  const granularity = parseGranularity(raw.granularity);
+  const memory = await openHarnessMemory(context, { resendAfterSeconds, ...(granularity === undefined ? {} : { granularity }) });
   const backfillTurns =
     raw.backfillTurns === undefined ? memory.configuration.current().capture.backfillTurns : parseInteger(raw.backfillTurns, '--backfill-turns', { min: 0, max: 1000 });
   const offsets = await FileKeyValueStore.open(memory.layout.watcherOffsets);

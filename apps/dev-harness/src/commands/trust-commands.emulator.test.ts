@@ -25,7 +25,7 @@ const harness = (args: readonly string[]) => runCommand(folder, args);
 async function ingest(session: string, lines = SAMPLE_TRANSCRIPT): Promise<void> {
   const file = path.join(folder, `${session}.jsonl`);
   await fs.writeFile(file, lines);
-  const run = await harness(['ingest', file, '--session', session, '--wait', '20', '--json', '--endpoint', emulator.url]);
+  const run = await harness(['ingest', file, '--granularity', 'turn', '--session', session, '--wait', '20', '--json', '--endpoint', emulator.url]);
   expect(run.exitCode, run.err).toBe(0);
 }
 
@@ -48,15 +48,16 @@ describe('forget', () => {
     emulator.setFaults({ messages: { errorRate: 1, errorStatus: 503 } });
     const file = path.join(folder, 'queued.jsonl');
     await fs.writeFile(file, SAMPLE_TRANSCRIPT);
-    const failing = await harness(['ingest', file, '--session', 'queued', '--wait', '1', '--json', '--endpoint', emulator.url]);
+    const failing = await harness(['ingest', file, '--granularity', 'turn', '--session', 'queued', '--wait', '1', '--json', '--endpoint', emulator.url]);
     expect(failing.exitCode).toBe(1);
     const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
     expect(forgot.exitCode, forgot.err).toBe(0);
     expect(forgot.json()).toMatchObject({ dequeued: 8 });
     emulator.setFaults({});
     const postsBefore = emulator.requests.filter((request) => request.route === 'messages').length;
-    const again = await harness(['ingest', file, '--session', 'queued', '--wait', '5', '--json', '--endpoint', emulator.url]);
-    expect(again.json()).toMatchObject({ enqueued: 0, duplicates: 8 });
+    const again = await harness(['ingest', file, '--granularity', 'turn', '--session', 'queued', '--wait', '5', '--json', '--endpoint', emulator.url]);
+    // The forgotten turns are not even planned again (forgotten turns stay forgotten), so none is offered to the ledger.
+    expect(again.json()).toMatchObject({ enqueued: 0 });
     expect(emulator.requests.filter((request) => request.route === 'messages').length).toBe(postsBefore);
     expect(emulator.state.episodes()).toEqual([]);
   });

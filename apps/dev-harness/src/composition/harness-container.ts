@@ -12,6 +12,7 @@ import {
   errorClassOf,
   normaliseEndpoint,
   USER_KEY_STORAGE_KEY,
+  type CaptureGranularity,
   type ConsentStore,
   type ForgetService,
   type Ingestion,
@@ -42,6 +43,8 @@ export interface HarnessMemoryOptions {
   /** Hold promotions of directives for review (`pending`); default true, as the setting. */
   readonly review?: boolean;
   readonly maxFacts?: number;
+  /** `capture.granularity` for this run (`ingest --granularity`); default: the configuration's. */
+  readonly granularity?: CaptureGranularity;
   /** Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL. */
   readonly preflight?: boolean;
   /** A workspace folder other than --workspace (the demo uses a fresh one, so it touches no real group). */
@@ -93,6 +96,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
         ...(options.autoPromote === undefined ? {} : { autoPromote: options.autoPromote }),
         ...(options.review === undefined ? {} : { review: options.review }),
         ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
+        ...(options.granularity === undefined ? {} : { granularity: options.granularity }),
       }),
       client,
       endpoint: normalisedEndpoint,

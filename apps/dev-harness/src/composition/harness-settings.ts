@@ -3,7 +3,7 @@
 // command decides itself on top: running a command is opting in (enabled, for its endpoint), and
 // `--scopes`, `--timeout-ms` and `--max-facts` apply to that run.
 import { directivesPromoted } from '@graphiti-memory/agent-hooks';
-import type { MemorySettings } from '@graphiti-memory/memory-core';
+import type { CaptureGranularity, MemorySettings } from '@graphiti-memory/memory-core';
 import { memorySettingsFor, type MemorySettingsOverrides, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import type { CommonOptions } from '../cli/common-options.js';
 
@@ -22,6 +22,8 @@ export interface HarnessSettingsInput {
   /** Directive promotions wait for `pending approve`; default: the configuration's (on). */
   readonly review?: boolean;
   readonly maxFacts?: number;
+  /** `capture.granularity` for this run; default: the configuration's. */
+  readonly granularity?: CaptureGranularity;
 }
 
 /** The raw settings object for memory-core's `ConfiguredMemorySettings`. */
@@ -34,6 +36,7 @@ export function harnessSettings(input: HarnessSettingsInput): MemorySettings {
     timeoutMs: clamp(options.timeoutMs, REQUEST_TIMEOUT_BOUNDS),
     maxQueueSize: HARNESS_MAX_QUEUE_SIZE,
     ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+    ...(input.granularity === undefined ? {} : { capture: { granularity: input.granularity } }),
     // `--scopes session,workspace,…` names where this run's turns go; `user` is reached by promotion only.
     ...(listed === undefined ? {} : { scopes: ingestScopes(listed) }),
     autoPromote: {

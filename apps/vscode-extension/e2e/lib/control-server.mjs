@@ -5,9 +5,9 @@
 import http from 'node:http';
 
 /**
- * @param {{ emulator: any, model?: any, page: () => any, artifactsDirectory: string, onReport: (report: any) => void, onDone: (outcome: any) => void }} options
+ * @param {{ emulator: any, model?: any, page: () => any, artifactsDirectory: string, screenshotsDirectory?: string, onReport: (report: any) => void, onDone: (outcome: any) => void }} options
  */
-export async function startControlServer({ emulator, model, page, artifactsDirectory, onReport, onDone }) {
+export async function startControlServer({ emulator, model, page, artifactsDirectory, screenshotsDirectory, onReport, onDone }) {
   const needModel = () => {
     if (!model) throw new Error('this session has no scripted Copilot model (set copilot: true on the session in run.mjs)');
     return model;
@@ -60,9 +60,49 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       return { texts: await locator.allInnerTexts() };
     },
     'POST /ui/screenshot': async (body) => {
-      const file = `${artifactsDirectory}/${String(body.name).replace(/[^a-z0-9-]/gi, '_')}.png`;
+      // The main screens go to the screenshots folder (kept as CI artifacts); failures beside the logs.
+      const name = String(body.name).replace(/[^a-z0-9-]/gi, '_');
+      const folder = name.startsWith('failed-') || screenshotsDirectory === undefined ? artifactsDirectory : screenshotsDirectory;
+      const file = `${folder}/${name}.png`;
       await page().screenshot({ path: file });
       return { file };
+    },
+    // How many elements match (with `hasText`, only those containing it): attributes such as
+    // aria-checked are part of the selector.
+    'POST /ui/count': async (body) => {
+      const locator = page().locator(body.selector, body.hasText === undefined ? {} : { hasText: body.hasText });
+      return { count: await locator.count() };
+    },
+    // Attributes of each element that matches (`names`), e.g. the checked state of walkthrough steps.
+    'POST /ui/attributes': async (body) =>
+      page()
+        .locator(body.selector)
+        .evaluateAll((elements, names) => elements.map((element) => Object.fromEntries(names.map((name) => [name, element.getAttribute(name)]))), body.names),
+    // Clicks an element of the workbench (the status item: `.statusbar-item` with its text).
+    'POST /ui/click': async (body) => {
+      // Inline actions of a tree row show on hover only: `hover` names the row, `selector` is then inside it.
+      const scope = body.hover ? page().locator(body.hover.selector, { hasText: body.hover.hasText }).first() : page();
+      if (body.hover) await scope.hover({ timeout: body.timeoutMs ?? 10_000 });
+      const locator = scope.locator(body.selector, body.hasText === undefined ? {} : { hasText: body.hasText }).first();
+      await locator.waitFor({ state: body.force ? 'attached' : 'visible', timeout: body.timeoutMs ?? 10_000 });
+      await locator.click({ force: body.force ?? false });
+      return { ok: true };
+    },
+    // Types into the open quick input (an input box or a quick pick) and accepts it; with `title`,
+    // once the input showing that title is open (the palette's own input is the same widget).
+    'POST /ui/type': async (body) => {
+      if (body.title) {
+        await page().locator('.quick-input-widget .quick-input-title', { hasText: body.title }).first().waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      }
+      const input = page().locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      await input.fill(body.text);
+      await page().keyboard.press('Enter');
+      return { ok: true };
+    },
+    'POST /ui/press': async (body) => {
+      await page().keyboard.press(body.key);
+      return { ok: true };
     },
     'POST /done': (body) => {
       onDone(body);

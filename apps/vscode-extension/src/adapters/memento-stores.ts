@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import { isConsentCategory, type ConsentCategory, type ConsentRecord, type ConsentStore, type KeyValueStore } from '@graphiti-memory/memory-core';
 import type { Clock } from '@graphiti-memory/memory-core';
+import type { ConsentHistory } from '../consent/consent-history.js';
 
 const KEY_PREFIX = 'graphitiMemory.';
 
@@ -20,8 +21,10 @@ export class MementoKeyValueStore implements KeyValueStore {
 }
 
 export const CONSENT_KEY = 'graphitiMemory.consent';
+/** Set by Revoke Consent, cleared by a new consent: the status says "consent revoked", not "needs consent". */
+export const CONSENT_REVOKED_KEY = 'graphitiMemory.consentRevoked';
 
-export class MementoConsentStore implements ConsentStore {
+export class MementoConsentStore implements ConsentStore, ConsentHistory {
   readonly #listeners = new Set<() => void>();
   /**
    * `categoriesInUse` gives the categories the settings switch on now: a record written before
@@ -46,12 +49,19 @@ export class MementoConsentStore implements ConsentStore {
   async grant(endpoint: string, categories: readonly ConsentCategory[] = this.categoriesInUse()): Promise<void> {
     const record: ConsentRecord = { endpoint, grantedAt: new Date(this.clock.now()).toISOString(), categories: withMemoryChat(categories) };
     await this.workspaceState.update(CONSENT_KEY, record);
+    await this.workspaceState.update(CONSENT_REVOKED_KEY, undefined);
     this.#notify();
   }
 
   async revoke(): Promise<void> {
+    const had = this.workspaceState.get(CONSENT_KEY) !== undefined;
     await this.workspaceState.update(CONSENT_KEY, undefined);
+    if (had) await this.workspaceState.update(CONSENT_REVOKED_KEY, true);
     this.#notify();
+  }
+
+  revoked(): boolean {
+    return this.workspaceState.get<boolean>(CONSENT_REVOKED_KEY) === true && this.get() === undefined;
   }
 
   /** Called after consent was granted or revoked (the status bar and gate-driven features follow it). */

@@ -73,6 +73,14 @@ describe('VsCodeSettingsSource', () => {
     expect(origins).toMatchObject({ endpoint: 'user', 'recall.maxFacts': 'project', 'recall.timeoutMs': 'vscode', serverKind: 'env', includeGitMetadata: 'default' });
   });
 
+  it('reads recall.stale from VS Code, else from the files (a project file only more strictly)', () => {
+    expect(configured().current().recall.stale).toBe('mark');
+    writeJson(projectFile, { recall: { stale: 'drop' } });
+    expect(configured().current().recall.stale).toBe('drop');
+    presetSettings({ 'graphitiMemory.recall.stale': 'off' });
+    expect(configured().current().recall.stale).toBe('off');
+  });
+
   it("keeps VS Code's defaults when no file sets a value (git metadata off)", () => {
     const settings = configured().current();
     expect(settings).toMatchObject({ enabled: false, endpoint: 'http://localhost:8000', includeGitMetadata: false, groupIdStrategy: 'hashed' });

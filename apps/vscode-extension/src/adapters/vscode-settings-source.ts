@@ -47,11 +47,15 @@ export const SETTING_KEYS = [
   'recall.timeoutMs',
   'recall.maxFacts',
   'recall.scopes',
+  'recall.stale',
   'capture.vscodeChat',
   'capture.claudeCode',
   'capture.backfillTurns',
   'team.consent',
   'team.displayName',
+  'capture.granularity',
+  'capture.idleMinutes',
+  'capture.digestTurns',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

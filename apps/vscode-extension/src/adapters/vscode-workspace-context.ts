@@ -34,6 +34,11 @@ export class VsCodeWorkspaceContext implements WorkspaceContext {
     return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
   }
 
+  /** The folders on this machine's disk (the stale check looks paths up there; remote folders have none). */
+  localFolderPaths(): readonly string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  }
+
   /** As written in the git config; memory-core normalises it into one spelling for every tool. */
   gitRemote(): string | undefined {
     const fromConfig = this.#remoteFromConfig();

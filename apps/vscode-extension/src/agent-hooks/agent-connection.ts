@@ -181,7 +181,7 @@ function agentSettings(settings: MemorySettings) {
     scopes: settings.scopes === 'both' ? ['session', 'workspace'] : [settings.scopes],
     groupIdStrategy: settings.groupIdStrategy,
     includeGitMetadata: settings.includeGitMetadata,
-    recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes },
+    recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes, stale: settings.recall.stale },
   };
 }
 

@@ -75,7 +75,7 @@ export class ConnectAgentsCommands implements Contribution {
     }
     const answer = await vscode.window.showWarningMessage(
       `Connect ${AGENTS} to Graphiti Memory at ${settings.endpoint}?`,
-      { modal: true, detail: describeAgentConnection(settings.endpoint) },
+      { modal: true, detail: `${describeAgentConnection(settings.endpoint)}\n\n${CLAUDE_HOOKS_NOTE}` },
       CONNECT,
     );
     if (answer !== CONNECT) return { ok: false, message: 'Nothing was connected.' };
@@ -87,6 +87,7 @@ export class ConnectAgentsCommands implements Contribution {
         `Graphiti Memory: ${AGENTS} are connected to ${settings.endpoint}. New agent sessions recall memory and store their turns.`,
         true,
       );
+      void this.#offerClaudeHooksOff();
       return { ...result, files: change.files };
     } catch (error) {
       return this.#tell('error', `Graphiti Memory: connecting ${AGENTS} failed: ${reason(error)}. Fix that and run the command again.`, false);
@@ -113,6 +114,21 @@ export class ConnectAgentsCommands implements Contribution {
     }
   }
 
+  /** With `chat.useClaudeHooks` on, VS Code also runs the Claude Code entries: each prompt would be recalled twice. */
+  async #offerClaudeHooksOff(): Promise<boolean> {
+    const chat = vscode.workspace.getConfiguration('chat');
+    if (chat.get<boolean>(CLAUDE_HOOKS_SETTING) !== true) return false;
+    const answer = await vscode.window.showWarningMessage(
+      'VS Code\'s chat.useClaudeHooks is on: Copilot agent mode would run the Claude Code hooks as well as its own, so each prompt would be recalled twice. Turn it off?',
+      TURN_CLAUDE_HOOKS_OFF,
+    );
+    if (answer !== TURN_CLAUDE_HOOKS_OFF) return false;
+    const values = chat.inspect<boolean>(CLAUDE_HOOKS_SETTING);
+    if (values?.workspaceValue !== undefined) await chat.update(CLAUDE_HOOKS_SETTING, false, vscode.ConfigurationTarget.Workspace);
+    await chat.update(CLAUDE_HOOKS_SETTING, false, vscode.ConfigurationTarget.Global);
+    return true;
+  }
+
   async #refresh(): Promise<void> {
     try {
       if (await this.connection.refresh()) this.channel.info('agents: the hook runner and its commands were updated to this version');
@@ -132,6 +148,12 @@ export class ConnectAgentsCommands implements Contribution {
     return { ok, message };
   }
 }
+
+const CLAUDE_HOOKS_SETTING = 'useClaudeHooks';
+export const TURN_CLAUDE_HOOKS_OFF = 'Turn chat.useClaudeHooks Off';
+/** Said before connecting: VS Code may offer to run Claude Code's hooks in Copilot chat too. */
+export const CLAUDE_HOOKS_NOTE =
+  'If VS Code then offers to use Claude Code hooks in chat (chat.useClaudeHooks), decline: Copilot already gets its own entry, and with both each prompt is recalled twice.';
 
 /** The failure's message: paths and causes from our own code and the file system, never content. */
 function reason(error: unknown): string {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, testHost, updateSettings } from '../test-support/vscode-double.js';
 import { AgentConnection } from './agent-connection.js';
-import { CONNECT, DISCONNECT, type AgentCommandResult } from './connect-agents-command.js';
+import { CLAUDE_HOOKS_NOTE, CONNECT, DISCONNECT, TURN_CLAUDE_HOOKS_OFF, type AgentCommandResult } from './connect-agents-command.js';
 
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace', 'graphitiMemory.recall.maxFacts': 7 };
@@ -70,9 +70,19 @@ describe('Connect Copilot Agent and Claude Code', () => {
     answerMessages(CONNECT);
     expect((await harness.command<AgentCommandResult>('graphitiMemory.connectAgents')).ok).toBe(true);
     expect(readJson(userConfig)).toMatchObject({ groupIdStrategy: 'raw', recall: { maxFacts: 7, enabled: true } });
-    updateSettings({ 'graphitiMemory.groupIdStrategy': 'hashed', 'graphitiMemory.recall.maxFacts': 4 });
+    updateSettings({ 'graphitiMemory.groupIdStrategy': 'hashed', 'graphitiMemory.recall.maxFacts': 4, 'graphitiMemory.recall.stale': 'drop' });
     await waitFor(() => readJson(userConfig)['groupIdStrategy'] === 'hashed', 5000, 'the user config to follow the setting');
-    expect(readJson(userConfig)).toMatchObject({ recall: { maxFacts: 4, enabled: true } });
+    expect(readJson(userConfig)).toMatchObject({ recall: { maxFacts: 4, enabled: true, stale: 'drop' } });
+  });
+
+  it("warns about chat.useClaudeHooks (each prompt recalled twice) before and after connecting, and turns it off on request", async () => {
+    const harness = await activateExtension({ settings: { ...ON, 'chat.useClaudeHooks': true }, consented: true });
+    shipRunner(harness);
+    answerMessages(CONNECT, undefined, TURN_CLAUDE_HOOKS_OFF);
+    expect((await harness.command<AgentCommandResult>('graphitiMemory.connectAgents')).ok).toBe(true);
+    expect(testHost().shownMessages[0]?.detail).toContain(CLAUDE_HOOKS_NOTE);
+    await waitFor(() => testHost().settings.get('chat.useClaudeHooks') === false, 3000, 'chat.useClaudeHooks turned off');
+    expect(testHost().shownMessages.find((message) => message.items.includes(TURN_CLAUDE_HOOKS_OFF))?.message).toContain('recalled twice');
   });
 
   it('asks first, naming the endpoint and what is sent; declining writes nothing', async () => {

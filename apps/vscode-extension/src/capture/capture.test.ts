@@ -67,7 +67,7 @@ function claudeCodeTurn(sessionId: string, id: string, prompt: string, answer: s
 
 describe('capture.vscodeChat', () => {
   it('ingests each finished turn of any participant once; cancelled turns, drafts and @memory turns are skipped', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'workspace' }, consented: true });
     const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, 'session-1.jsonl'), sessionLog());
@@ -88,7 +88,7 @@ describe('capture.vscodeChat', () => {
   });
 
   it('skips a file of an unknown format version with one log line', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true }, consented: true });
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn' }, consented: true });
     const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, 'future.jsonl'), sessionLog(99));
@@ -101,7 +101,7 @@ describe('capture.vscodeChat', () => {
   });
 
   it('reads a session once it went quiet, without a manual scan', async () => {
-    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
+    harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'workspace' }, consented: true });
     const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
     fs.mkdirSync(folder, { recursive: true });
     const capture = harness.container.get(CaptureContribution);
@@ -113,7 +113,7 @@ describe('capture.vscodeChat', () => {
 
   it('keeps what it handed over across a restart: nothing sent twice, nothing written meanwhile skipped', async () => {
     harness = await activateExtension({
-      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
       consented: true,
     });
     const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
@@ -130,7 +130,7 @@ describe('capture.vscodeChat', () => {
     updateSettings({ 'graphitiMemory.capture.vscodeChat': false });
     await capture.stopAll();
     fs.appendFileSync(file, `${JSON.stringify({ kind: 2, k: ['requests'], v: [request('request_5', 'Which region?', 'Frankfurt.', 1)] })}\n`);
-    updateSettings({ 'graphitiMemory.capture.vscodeChat': true });
+    updateSettings({ 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn' });
     // A new watcher, with only the stored offsets and turn ids to go by: it hands over the new turn alone.
     await capture.scanNow();
     await waitFor(() => userMessages(harness!).length === 3, 5000, 'the new turn sent');
@@ -142,7 +142,7 @@ describe('capture.vscodeChat', () => {
 
   it('ingests only the newest capture.backfillTurns turns of a session it meets for the first time', async () => {
     harness = await activateExtension({
-      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace', 'graphitiMemory.capture.backfillTurns': 1 },
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'workspace', 'graphitiMemory.capture.backfillTurns': 1 },
     });
     // The session exists before capture starts (memory waits for consent until then).
     const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
@@ -175,7 +175,7 @@ describe('capture.claudeCode', () => {
     const file = path.join(folder, 'c0ffee.jsonl');
     fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', 'A stale lock.', 0));
     harness = await activateExtension({
-      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
       consented: true,
     });
     // Handed over once the session is quiet (150 ms in tests).

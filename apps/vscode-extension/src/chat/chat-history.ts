@@ -10,6 +10,10 @@ export interface MemoryResultMetadata {
   readonly command?: string | undefined;
   readonly factsUsed?: number;
   readonly gateOpen?: boolean;
+  /** `/recall` answered that recall is off. */
+  readonly recallOff?: boolean;
+  /** The user's question of an answer turn: what "Show what memory recalls" recalls for. */
+  readonly question?: string;
 }
 
 export function isMemoryMetadata(value: unknown): value is MemoryResultMetadata {
@@ -48,11 +52,26 @@ export function historyMessages(context: vscode.ChatContext): HistoryMessage[] {
   return messages;
 }
 
-/** The line `@memory` appends after an answer: kept out of the history sent to the model. */
-export function memoryFooter(facts: number, outcome: string): string {
+/**
+ * What `@memory` appends after an answer: how memory did and, when it contributed, each fact used
+ * with its dates (`facts`: lines from `factLine`). Kept out of the history sent to the model.
+ */
+export function memoryFooter(facts: number | readonly string[], outcome: string): string {
   if (outcome === 'timeout') return `\n\n---\n_Memory was too slow to answer in time: answered without it._`;
   if (outcome === 'error') return `\n\n---\n_Memory is unreachable: answered without it._`;
-  if (facts === 0) return '';
-  return `\n\n---\n_Graphiti memory: ${facts} fact${facts === 1 ? '' : 's'} used._`;
+  const count = typeof facts === 'number' ? facts : facts.length;
+  if (count === 0) return '';
+  const summary = `\n\n---\n_Graphiti memory: ${count} fact${count === 1 ? '' : 's'} used._`;
+  return typeof facts === 'number' ? summary : `${summary}\n\n${facts.map((line) => `- ${line}`).join('\n')}`;
 }
-const FOOTER_PATTERN = /\n\n---\n_(?:Graphiti memory|Memory)[^\n]*_\s*$/;
+/** The footer and everything after it (the fact list is part of it). */
+const FOOTER_PATTERN = /\n\n---\n_(?:Graphiti memory|Memory)[^\n]*_[\s\S]*$/;
+
+/**
+ * One recalled fact for the chat, as data: one line, Markdown neutralised (recalled text must not
+ * become a link, a heading or markup), then its dates and scope.
+ */
+export function factLine(text: string, dates: string, scope: string): string {
+  const plain = text.replace(/\s+/g, ' ').trim().replace(/[\\`*_[\]<>|#!~(){}]/g, (character) => `\\${character}`);
+  return `${plain} _(${dates}, ${scope})_`;
+}

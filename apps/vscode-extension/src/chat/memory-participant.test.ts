@@ -11,12 +11,18 @@ import {
   createChatContext,
   createChatRequest,
   FakeLanguageModel,
+  LanguageModelError,
   noCancellation,
+  testHost,
 } from '../test-support/vscode-double.js';
-import { PARTICIPANT_ID } from './memory-participant.js';
+import * as vscodeApi from 'vscode';
+import { factLine, historyMessages, memoryFooter } from './chat-history.js';
+import { FACT_SCHEME } from './fact-references.js';
+import { ASKED_CONTEXT, modelFailure, PARTICIPANT_ID, RECALL_OFF_ANSWER } from './memory-participant.js';
 
 
-const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true };
+// Per-message episodes: these tests look at the messages of each turn (session digests are core's).
+const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.capture.granularity': 'turn' };
 
 async function ask(prompt: string, options: { model?: FakeLanguageModel; command?: string; token?: vscode.CancellationToken; history?: vscode.ChatContext['history'] } = {}) {
   const participant = chatRegistrations().participants.get(PARTICIPANT_ID);
@@ -65,6 +71,80 @@ describe('@memory', () => {
     expect(model.lastPrompt()).toContain('<graphiti_memory>');
     expect(model.lastPrompt()).toContain('Fly.io');
     expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used/);
+  });
+
+  it('lists the facts it used as references named by the fact and its date, each opening the fact', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    await ask('We deploy the API with Fly.io.');
+    await storedInBothGroups(harness);
+    const { stream, result } = await ask('How do we deploy the API?');
+    const used = (result.metadata as { factsUsed: number }).factsUsed;
+    // Listed under the answer too, each with its dates and scope.
+    expect(stream.text()).toMatch(/Graphiti memory: \d+ facts? used\._\n\n- We deploy the API with Fly\.io.* _\(since \d{4}-\d{2}-\d{2}, (session|workspace)\)_/);
+    const references = stream.parts.filter((part) => part.kind === 'reference').map((part) => vscodeApi.Uri.parse(part.kind === 'reference' ? part.value : ''));
+    expect(used).toBeGreaterThan(0);
+    expect(references).toHaveLength(used);
+    expect(references[0]?.scheme).toBe(FACT_SCHEME);
+    expect(references.map((uri) => uri.path)).toContainEqual(expect.stringMatching(/^\/We deploy the API with Fly\.io.* \(since \d{4}-\d{2}-\d{2}\)$/));
+    const document = await vscodeApi.workspace.openTextDocument(references[0]!);
+    expect(document.getText()).toMatch(/Fly\.io/);
+    expect(document.getText()).toMatch(/- Holds: since \d{4}-\d{2}-\d{2}/);
+    expect(document.getText()).toMatch(/- Came from: 1 episode\(s\): /);
+    // The walkthrough's "Ask @memory" step completes on this.
+    expect(testHost().contextKeys.get(ASKED_CONTEXT)).toBe(true);
+  });
+
+  it('keeps the fact list out of the history sent to the model, and neutralises Markdown in recalled text', async () => {
+    expect(factLine('See [this](command:evil) *now*', 'since 2026-01-02', 'user')).toBe('See \\[this\\]\\(command:evil\\) \\*now\\* _(since 2026-01-02, user)_');
+    const footer = memoryFooter(['A fact _(since 2026-01-02, workspace)_'], 'hit');
+    const history = [
+      new ChatRequestTurn('Question?', undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart(`The answer.${footer}`)], { metadata: { sessionId: 's' } }, PARTICIPANT_ID),
+    ] as unknown as vscode.ChatContext['history'];
+    expect(historyMessages(createChatContext(history))).toEqual([
+      { role: 'user', text: 'Question?' },
+      { role: 'assistant', text: 'The answer.' },
+    ]);
+  });
+
+  it('offers "Show what memory recalls" for the question just asked, not a fixed sentence', async () => {
+    await activateExtension({ settings: ON, consented: true });
+    const { result } = await ask('Which database does staging use?');
+    const participant = chatRegistrations().participants.get(PARTICIPANT_ID)!;
+    const followups = (await participant.followupProvider?.provideFollowups(result, createChatContext([]), noCancellation())) ?? [];
+    expect(followups).toEqual([{ prompt: 'Which database does staging use?', command: 'recall', label: 'Show what memory recalls' }]);
+  });
+
+  it("says a fact once per chat session: a later turn's recall leaves out what an earlier turn gave, unless it changed", async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    await ask('We deploy the API with Fly.io.');
+    await storedInBothGroups(harness);
+    const first = await ask('How do we deploy the API?');
+    expect(first.result.metadata).toMatchObject({ factsUsed: 1 });
+    const turn = (prompt: string, result: vscode.ChatResult) => [
+      new ChatRequestTurn(prompt, undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart('Noted, thanks.')], result, PARTICIPANT_ID),
+    ];
+    const history = turn('How do we deploy the API?', first.result) as unknown as vscode.ChatContext['history'];
+    const second = await ask('And where do we deploy the API?', { history });
+    // Recall found the fact again; the prompt carries it once (with the conversation), the turn adds none.
+    expect(second.model.lastPrompt().match(/deploy the API with Fly\.io/g)).toHaveLength(1);
+    expect(second.result.metadata).toMatchObject({ factsUsed: 0 });
+    expect(second.stream.text()).not.toMatch(/facts? used/);
+
+    // Graphiti changed the fact: the next turn gives the new version, and only it.
+    // (The turn went to its session's group and the workspace's: both copies change.)
+    const stored = harness.emulator.state.facts().filter((fact) => fact.fact.includes('Fly.io'));
+    expect(stored.length).toBeGreaterThan(0);
+    for (const fact of stored) fact.fact = 'We deploy the API with Fly.io in two regions';
+    const third = await ask('How do we deploy the API now?', { history: [...history, ...turn('And where do we deploy the API?', second.result)] as unknown as vscode.ChatContext['history'] });
+    expect(third.result.metadata).toMatchObject({ factsUsed: 1 });
+    expect(third.model.lastPrompt()).toContain('Fly.io in two regions');
+    expect(third.model.lastPrompt().match(/deploy the API with Fly\.io/g)).toHaveLength(1);
+
+    // Another chat session is given the fact again.
+    const other = await ask('How do we deploy the API?');
+    expect(other.result.metadata).toMatchObject({ factsUsed: 1 });
   });
 
   it('keeps the session id of the conversation across turns', async () => {
@@ -130,5 +210,57 @@ describe('@memory', () => {
     expect(forget.stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.forgetWorkspace', title: 'Forget Workspace Memory…' });
     const status = await ask('', { command: 'status' });
     expect(status.stream.text()).toContain('Memory is off');
+    expect(status.stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.enable', title: 'Enable Here' });
   });
 });
+
+describe('@memory while recall is off (the default)', () => {
+  const RECALL_OFF = { 'graphitiMemory.enabled': true };
+
+  it('/recall says recall is off, with a button that turns it on, and searches nothing', async () => {
+    const harness = await activateExtension({ settings: RECALL_OFF, consented: true });
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy with Fly.io.' });
+    const { stream, result } = await ask('how do we deploy?', { command: 'recall' });
+    expect(stream.text()).toBe(RECALL_OFF_ANSWER);
+    expect(stream.text()).not.toContain('holds no facts');
+    expect(stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+    expect(result.metadata).toMatchObject({ recallOff: true });
+    expect(harness.emulator.requests.some((request) => request.path === '/search')).toBe(false);
+  });
+
+  it('an answer ends with a footer saying recall is off (kept out of the history) and the same button', async () => {
+    await activateExtension({ settings: RECALL_OFF, consented: true });
+    const { stream, model } = await ask('how do we deploy?');
+    expect(stream.text()).toContain('Noted, thanks.');
+    expect(stream.text()).toContain('Memory recall is off: answered without looking anything up.');
+    expect(stream.parts).toContainEqual({ kind: 'button', command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+    const history = [
+      new ChatRequestTurn('how do we deploy?', undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart(stream.text())], { metadata: { sessionId: 's' } }, PARTICIPANT_ID),
+    ] as unknown as vscode.ChatContext['history'];
+    const next = await ask('and the database?', { history, model });
+    expect(next.model.lastPrompt()).not.toContain('recall is off');
+  });
+
+  it('with recall on, no footer about it', async () => {
+    await activateExtension({ settings: ON, consented: true });
+    const { stream } = await ask('how do we deploy?');
+    expect(stream.text()).not.toContain('recall is off');
+  });
+});
+
+describe('@memory without a chat model', () => {
+  it('says a model is needed and how to get one, instead of a bare "Language model unavailable"', async () => {
+    await activateExtension({ settings: ON, consented: true });
+    const model = new FakeLanguageModel({ failWith: new Error('Language model unavailable') });
+    const { result } = await ask('hello', { model });
+    expect(result.errorDetails?.message).toContain('@memory needs a chat model and none is available');
+    expect(result.errorDetails?.message).toContain('model picker');
+  });
+
+  it('names a model the extension may not use as such', () => {
+    expect(modelFailure(LanguageModelError.NoPermissions())).toContain('may not use the chosen chat model');
+    expect(modelFailure(LanguageModelError.NotFound())).toContain('none is available');
+  });
+});
+

@@ -1,23 +1,59 @@
 // `@memory`: recall under its deadline (fail-open) → the prompt (prompt-tsx) → the model the user
 // picked → streamed answer with how many facts were used → the finished turn enqueued. Slash
 // commands /remember, /recall, /forget, /status. A Graphiti outage never fails the turn.
+// Say it once: a session's recall gives only facts its earlier turns did not (ChatSessionFacts).
 import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
-import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-elements';
+import { formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
-import { historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
+import { nextStep } from '../status/status-commands.js';
+import { factDates } from '../episodes/memory-tree.js';
+import { ChatSessionFacts } from './chat-session-facts.js';
+import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
+import { RecalledFactDocuments } from './fact-references.js';
 import { MemoryChatPrompt } from './memory-prompt.js';
 import { parseRememberArguments } from './remember-arguments.js';
 
 export const PARTICIPANT_ID = 'graphiti-memory.memory';
+/** Set once `@memory` answered in this window: completes the walkthrough's "Ask @memory" step. */
+export const ASKED_CONTEXT = 'graphitiMemory.askedMemory';
+
+/** The last question of the conversation (for a result whose metadata predates `question`). */
+function lastQuestion(context: vscode.ChatContext | undefined): string | undefined {
+  const history = context?.history ?? [];
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    const turn = history[index];
+    if (turn instanceof vscode.ChatRequestTurn && turn.command === undefined) return turn.prompt;
+  }
+  return undefined;
+}
+
+/** `/recall` while `recall.enabled` is off (the default): why nothing is looked up, and how to change it. */
+export const RECALL_OFF_ANSWER =
+  'Recall is off, so memory looks nothing up: what you promote is stored, but not used in answers. Turn recall on to let `@memory` (and `/recall`) search what memory holds; your questions are then sent to your Graphiti server as searches.';
+/** The `@memory` footer while recall is off; matched (and dropped from history) by chat-history's footer pattern. */
+export const RECALL_OFF_FOOTER = '\n\n---\n_Memory recall is off: answered without looking anything up._';
+
+/** A model failure in user words: no model at all is its own case, with the way out. */
+export function modelFailure(error: unknown): string {
+  const code = error instanceof vscode.LanguageModelError ? error.code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'NotFound' || /unavailable|not found|no model/i.test(message)) {
+    return '@memory needs a chat model and none is available. Sign in to GitHub Copilot, or pick another model in the chat view\'s model picker, then ask again.';
+  }
+  if (code === 'NoPermissions') {
+    return '@memory may not use the chosen chat model: allow Graphiti Memory to use it when VS Code asks, or pick another model.';
+  }
+  return `The chat model could not answer (${message}). Try again, or pick another model.`;
+}
 
 export function gateExplanation(decision: GateDecision): string {
   if (decision.open) return 'Memory is on.';
@@ -40,6 +76,8 @@ export function gateExplanation(decision: GateDecision): string {
 
 @injectable()
 export class MemoryParticipant implements Contribution {
+  #asked = false;
+
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(RecallService) private readonly recall: RecallService,
@@ -49,13 +87,15 @@ export class MemoryParticipant implements Contribution {
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
     @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(ChatSessionFacts) private readonly sessionFacts: ChatSessionFacts,
+    @inject(RecalledFactDocuments) private readonly factDocuments: RecalledFactDocuments,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
       this.points.setChatParticipant(PARTICIPANT_ID, {
         handle: (request, chatContext, stream, token) => this.handle(request, chatContext, stream, token),
-        followups: (result) => this.followups(result),
+        followups: (result, chatContext) => this.followups(result, chatContext),
       }),
     );
   }
@@ -102,16 +142,23 @@ export class MemoryParticipant implements Contribution {
     try {
       const recalled = decision.open
         ? await this.recall.recall(request.prompt, { sessionId, signal: abort.signal })
-        : { facts: [], outcome: 'skipped' as const };
+        : { facts: [], outcome: 'skipped' as const, skippedBecause: 'gate-closed' as const };
       if (token.isCancellationRequested) return { metadata: { sessionId } };
+      // Memory of a chat session is kept for its chat: the facts given earlier stay in the prompt once.
+      const facts = await this.sessionFacts.notYetGiven(sessionId, recalled.facts).catch(() => [...recalled.facts]);
+      // A fact given again because it changed replaces its earlier version.
+      const earlierFacts = this.sessionFacts.givenEarlier(sessionId).filter((earlier) => !facts.some((fact) => fact.uuid === earlier.uuid));
       const { messages } = await renderPrompt(
         MemoryChatPrompt,
-        { facts: recalled.facts, history: historyMessages(context), request: request.prompt },
+        { facts, earlierFacts, history: historyMessages(context), request: request.prompt },
         { modelMaxPromptTokens: request.model.maxInputTokens },
         request.model,
         undefined,
         token,
       );
+      // Only what the budget let into the prompt was given.
+      const sent = promptText(messages);
+      await this.sessionFacts.given(sessionId, facts.filter((fact) => sent.includes(sanitiseFactText(fact.fact)))).catch(() => undefined);
       let answer = '';
       try {
         const response = await request.model.sendRequest(messages, {}, token);
@@ -121,14 +168,26 @@ export class MemoryParticipant implements Contribution {
           stream.markdown(fragment);
         }
       } catch (error) {
-        if (error instanceof vscode.LanguageModelError) {
-          this.logger.warn('model request failed', { code: error.code });
-          return { errorDetails: { message: `The language model could not answer: ${error.message}` }, metadata: { sessionId } };
-        }
-        throw error;
+        // Whatever the model's request throws is the model's failure (VS Code's "Language model unavailable" included).
+        if (token.isCancellationRequested) return { metadata: { sessionId } };
+        this.logger.warn('model request failed', { code: error instanceof vscode.LanguageModelError ? error.code : errorClassOf(error) });
+        return { errorDetails: { message: modelFailure(error) }, metadata: { sessionId } };
       }
-      const footer = memoryFooter(recalled.facts.length, recalled.outcome);
+      const recallOff = decision.open && recalled.outcome === 'skipped' && recalled.skippedBecause === 'recall-disabled';
+      // The facts used, each a reference (listed under "Used N references", with its date).
+      for (const fact of facts) stream.reference(this.factDocuments.uriOf(fact));
+      const footer = recallOff
+        ? RECALL_OFF_FOOTER
+        : memoryFooter(
+            facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope)),
+            recalled.outcome,
+          );
       if (footer !== '') stream.markdown(footer);
+      if (recallOff) stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+      if (!this.#asked) {
+        this.#asked = true;
+        void vscode.commands.executeCommand('setContext', ASKED_CONTEXT, true);
+      }
       if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
       if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
       this.ingestion.enqueue({
@@ -138,7 +197,8 @@ export class MemoryParticipant implements Contribution {
         assistant: { text: answer, timestamp: new Date().toISOString() },
         participant: PARTICIPANT_ID,
       });
-      const metadata: MemoryResultMetadata = { sessionId, factsUsed: recalled.facts.length, gateOpen: decision.open };
+      // The question comes back to `followups`, which recalls for it ("Show what memory recalls").
+      const metadata: MemoryResultMetadata = { sessionId, factsUsed: facts.length, gateOpen: decision.open, question: request.prompt };
       return { metadata };
     } finally {
       cancellation.dispose();
@@ -186,16 +246,27 @@ export class MemoryParticipant implements Contribution {
       stream.markdown('Ask what to recall, e.g. `/recall how do we deploy?`');
       return { metadata };
     }
+    if (!this.status.snapshot().recallEnabled) {
+      stream.markdown(RECALL_OFF_ANSWER);
+      stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+      return { metadata: { ...metadata, recallOff: true } };
+    }
     const abort = new AbortController();
     const cancellation = token.onCancellationRequested(() => abort.abort());
     try {
       const recalled = await this.recall.recall(request.prompt, { sessionId, signal: abort.signal });
-      if (recalled.outcome === 'timeout' || recalled.outcome === 'error') {
-        stream.markdown(`Memory did not answer in time (${recalled.outcome}). Try again, or run "Graphiti Memory: Test Connection".`);
+      if (recalled.outcome === 'skipped' && recalled.skippedBecause === 'recall-not-consented') {
+        stream.markdown('Recall is on, but you have not agreed to send your questions as searches, so nothing was looked up.');
+        stream.button({ command: 'graphitiMemory.enable', title: 'Review and Consent' });
+      } else if (recalled.outcome === 'timeout') {
+        stream.markdown('Memory did not answer in time. Try again, or run "Graphiti Memory: Test Connection".');
+      } else if (recalled.outcome === 'error') {
+        stream.markdown('Memory could not reach Graphiti. Try again, or run "Graphiti Memory: Test Connection".');
       } else if (recalled.facts.length === 0) {
         stream.markdown('Memory holds no facts about that yet.');
       } else {
         stream.markdown(`Graphiti memory recalls ${recalled.facts.length} fact${recalled.facts.length === 1 ? '' : 's'}:\n\n${recalled.facts.map(formatFactLine).join('\n')}`);
+        for (const fact of recalled.facts) stream.reference(this.factDocuments.uriOf(fact));
       }
       return { metadata: { ...metadata, factsUsed: recalled.facts.length } };
     } finally {
@@ -212,18 +283,29 @@ export class MemoryParticipant implements Contribution {
   private showStatus(stream: vscode.ChatResponseStream, sessionId: string): vscode.ChatResult {
     const snapshot = this.status.refresh();
     stream.markdown(`**Graphiti Memory:** ${snapshot.summary}`);
-    if (snapshot.state === 'off' || snapshot.state === 'needsConsent') stream.button({ command: 'graphitiMemory.enable', title: 'Enable Graphiti Memory' });
+    // The same next step as Show Status and the status menu.
+    const next = nextStep(snapshot);
+    if (next !== undefined) stream.button({ command: next.command, title: next.title });
     stream.button({ command: 'graphitiMemory.testConnection', title: 'Test Connection' });
     return { metadata: { sessionId, command: 'status' } };
   }
 
-  followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  followups(result: vscode.ChatResult, context?: vscode.ChatContext): vscode.ChatFollowup[] {
     const metadata = isMemoryMetadata(result.metadata) ? result.metadata : undefined;
     if (metadata === undefined || result.errorDetails !== undefined) return [];
     if (metadata.command === undefined && metadata.gateOpen === true) {
-      return [{ prompt: 'what do you remember about this?', command: 'recall', label: 'Show what memory recalls' }];
+      const question = metadata.question ?? lastQuestion(context);
+      if (question === undefined || question.trim() === '') return [];
+      return [{ prompt: question, command: 'recall', label: 'Show what memory recalls' }];
     }
     if (metadata.command === 'recall') return [{ prompt: '', command: 'remember', label: 'Remember something new' }];
     return [];
   }
+}
+
+/** The text of the prompt's messages (the language-model API's text parts). */
+function promptText(messages: readonly vscode.LanguageModelChatMessage[]): string {
+  return messages
+    .map((message) => message.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join(''))
+    .join('\n');
 }

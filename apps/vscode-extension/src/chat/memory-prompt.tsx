@@ -1,5 +1,5 @@
 // The prompt of `@memory`: instructions, the recalled facts as one `<graphiti_memory>` block, the
-// conversation so far, and the request. Under a tight budget old history goes first, then facts;
+// conversation so far (with the facts earlier turns gave, once), and the request. Under a tight budget old history goes first, then facts;
 // the instructions and the request always stay.
 import { AssistantMessage, PrioritizedList, PromptElement, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
 import type { RecalledFact } from '@graphiti-memory/memory-core';
@@ -11,7 +11,10 @@ export interface HistoryMessage {
 }
 
 export interface MemoryChatPromptProps extends BasePromptElementProps {
+  /** Facts this turn adds: not given by an earlier turn of the session, or changed since. */
   readonly facts: readonly RecalledFact[];
+  /** Facts earlier turns of the session gave: part of the conversation, pruned with it. */
+  readonly earlierFacts?: readonly RecalledFact[];
   readonly history: readonly HistoryMessage[];
   readonly request: string;
 }
@@ -33,6 +36,11 @@ export class MemoryChatPrompt extends PromptElement<MemoryChatPromptProps> {
           </UserMessage>
         ) : undefined}
         <PrioritizedList priority={50} descending={false} flexGrow={1}>
+          {(this.props.earlierFacts ?? []).length > 0 ? (
+            <UserMessage>
+              <GraphitiMemory facts={this.props.earlierFacts ?? []} />
+            </UserMessage>
+          ) : undefined}
           {this.props.history.map((message) =>
             message.role === 'user' ? <UserMessage>{message.text}</UserMessage> : <AssistantMessage>{message.text}</AssistantMessage>,
           )}

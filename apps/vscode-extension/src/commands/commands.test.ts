@@ -16,11 +16,13 @@ describe('commands', () => {
   it('Promote to Memory asks kind → scope → text, prefilled from the selection', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
     testHost().activeEditor = { selectedText: 'Releases are cut on Mondays.' };
-    answerQuickPicks('procedure', 'workspace');
+    answerQuickPicks('Procedure', 'This workspace');
     answerInputBoxes('Releases are cut on Mondays.');
     const result = await harness.command<{ ok: boolean; groupId: string }>('graphitiMemory.promote');
     expect(result.ok).toBe(true);
     expect(testHost().shownInputBoxes[0]?.options?.value).toBe('Releases are cut on Mondays.');
+    // Kinds by name, not by id.
+    expect(testHost().shownQuickPicks[0]?.items.map((item) => item.label)).toEqual(['Decision', 'Lesson learned', 'Preference', 'Procedure', 'Task update', 'Terminology']);
     await waitFor(() => harness!.emulator.requests.some((request) => request.path === '/messages'), 5000, 'the promotion sent');
     const body = harness.emulator.requests.find((request) => request.path === '/messages')?.body as { group_id: string; messages: { content: string }[] };
     expect(body.group_id).toBe(result.groupId);
@@ -30,7 +32,7 @@ describe('commands', () => {
   it('Promote to the team scope first asks for the team consent in a modal naming who can read it', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
     const shown: string[] = [];
-    answerQuickPicks('decision', 'team');
+    answerQuickPicks('Decision', 'Your team');
     answerMessages((message) => {
       shown.push(`${message.message} ${JSON.stringify(message)}`);
       return undefined;
@@ -40,7 +42,7 @@ describe('commands', () => {
     expect(shown.join('\n')).toContain('anyone who uses this Graphiti server with this repository');
     expect(vscode.workspace.getConfiguration('graphitiMemory').get('team.consent')).not.toBe(true);
 
-    answerQuickPicks('decision', 'team');
+    answerQuickPicks('Decision', 'Your team');
     answerMessages(SHARE_WITH_TEAM);
     answerInputBoxes('Releases ship on Tuesdays.');
     const result = await harness.command<{ ok: boolean; reason: string }>('graphitiMemory.promote');
@@ -65,6 +67,8 @@ describe('commands', () => {
     answerMessages(undefined);
     expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(false);
     expect(harness.emulator.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    // Declining is not a problem: no warning after the dialog.
+    expect(testHost().shownMessages.filter((message) => !message.modal)).toEqual([]);
     answerMessages(FORGET);
     expect((await harness.command<{ ok: boolean }>('graphitiMemory.forgetWorkspace')).ok).toBe(true);
     expect(harness.emulator.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([

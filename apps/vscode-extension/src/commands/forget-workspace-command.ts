@@ -6,7 +6,7 @@ import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { ForgetService, Logger, MemoryGate, type ForgetRequest } from '@graphiti-memory/memory-core';
+import { ForgetService, Logger, MemoryConfiguration, MemoryGate, type ForgetRequest, type GateDecision } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { recordForgetInTier } from '../memory/local-tier-updates.js';
 import { describeFailure, errorClass } from './describe-error.js';
@@ -21,6 +21,8 @@ export interface ForgetResult {
   readonly deletedGroups?: readonly string[];
   /** Queued messages dropped before they were sent. */
   readonly dequeued?: number;
+  /** The user declined the confirmation. */
+  readonly cancelled?: boolean;
 }
 
 const WHAT: Record<'workspace' | 'user' | 'session', { readonly title: string; readonly detail: string }> = {
@@ -45,6 +47,7 @@ export class ScopeForgetter {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(ForgetService) private readonly service: ForgetService,
     @inject(Logger) private readonly logger: Logger,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
 
   async forget(scope: 'workspace' | 'user', options?: { readonly confirm?: boolean }): Promise<ForgetResult>;
@@ -54,33 +57,52 @@ export class ScopeForgetter {
     options: { readonly sessionId?: string; readonly label?: string; readonly confirm?: boolean } = {},
   ): Promise<ForgetResult> {
     const decision = this.gate.evaluate();
-    if (!decision.open) return { ok: false, message: 'Graphiti Memory is off (or waits for consent) here, so nothing was deleted.' };
+    const refused = forgetRefusal(decision);
+    if (refused !== undefined) return { ok: false, message: refused };
+    // Off or without consent, a user can still delete their own data: only delete requests go out.
+    const endpoint = decision.open ? decision.endpoint : this.configuration.current().endpoint;
     const request: ForgetRequest = scope === 'session' ? { scope, sessionId: options.sessionId ?? '' } : { scope };
     if (scope === 'session' && (options.sessionId ?? '').trim() === '') return { ok: false, message: 'Pick a chat session in the Graphiti Memory view.' };
     const targets = await this.service.plan(request);
     if (targets.length === 0) return { ok: false, message: `There is no ${scope} memory group here (open a folder first).` };
-    if (options.confirm !== false) {
+    if (options.confirm !== false || !decision.open) {
       const what = WHAT[scope];
       const sessions = targets.filter((target) => target.scope === 'session').length;
+      const detail = scope === 'workspace' ? `${what.detail} (${targets.length} group(s), ${sessions} of them chat sessions.)` : what.detail;
       const answer = await vscode.window.showWarningMessage(
-        `Forget ${scope === 'session' && options.label ? `the memory of "${options.label}"` : what.title} stored in Graphiti at ${decision.endpoint}?`,
-        { modal: true, detail: scope === 'workspace' ? `${what.detail} (${targets.length} group(s), ${sessions} of them chat sessions.)` : what.detail },
+        `Forget ${scope === 'session' && options.label ? `the memory of "${options.label}"` : what.title} stored in Graphiti at ${endpoint}?`,
+        {
+          modal: true,
+          detail: decision.open
+            ? detail
+            : `${detail}\n\nMemory is off here, so this contacts ${endpoint} only to delete: it sends the group ids to delete, no chat content.`,
+        },
         FORGET,
       );
-      if (answer !== FORGET) return { ok: false, message: 'Nothing was deleted.' };
+      if (answer !== FORGET) return { ok: false, cancelled: true, message: 'Nothing was deleted.' };
     }
     try {
       await stopHookProcesses(process.env, await sharedStateDirectory(process.env));
       const result = await this.service.forget(request).finally(() => recordForgetInTier({ gate: this.gate, logger: this.logger }, targets.map((target) => target.groupId)));
       this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
       const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';
+      const unreachable = result.failed.every((failure) => (failure.kind === 'connection' || failure.kind === 'timeout') && result.owed.includes(failure.groupId));
+      if (result.failed.length > 0 && unreachable) {
+        // Forgotten here already (nothing queued is sent, the turns are never captured again); the delete is owed.
+        return {
+          ok: true,
+          deletedGroups: result.deletedGroups,
+          dequeued: result.dequeued,
+          message: `Graphiti Memory: Graphiti at ${endpoint} is unreachable; queued memories were dropped; the ${scope} memory will be deleted from it when it is back (on the next delivery, or run \`graphiti-harness forget --retry\`).`,
+        };
+      }
       if (result.failed.length > 0) {
         const first = result.failed[0];
         return {
           ok: false,
           deletedGroups: result.deletedGroups,
           dequeued: result.dequeued,
-          message: `Graphiti Memory: ${result.failed.length} of ${targets.length} group(s) could not be deleted (${first?.errorClass ?? 'error'}); run the forget again to retry them.${dropped}`,
+          message: `Graphiti Memory: ${result.failed.length} of ${targets.length} group(s) could not be deleted (${first?.errorClass ?? 'error'}); ${result.owed.length > 0 ? 'they are deleted on the next delivery, or run the forget again' : 'run the forget again to retry them'}.${dropped}`,
         };
       }
       return {
@@ -91,8 +113,23 @@ export class ScopeForgetter {
       };
     } catch (error) {
       this.logger.warn('forget failed', { scope, errorClass: errorClass(error) });
-      return { ok: false, message: describeFailure(decision.endpoint, error, 'Forgetting') };
+      return { ok: false, message: describeFailure(endpoint, error, 'Forgetting') };
     }
+  }
+}
+
+/** Why nothing can be forgotten from here, or `undefined` when a forget may contact the server. */
+function forgetRefusal(decision: GateDecision): string | undefined {
+  if (decision.open) return undefined;
+  switch (decision.reason) {
+    case 'untrusted':
+      return 'Graphiti Memory sends nothing from an untrusted workspace, not even a delete: trust the workspace first, then forget.';
+    case 'invalid-settings':
+      return 'Graphiti Memory cannot forget while a setting is invalid: fix it (see "Graphiti Memory: Show Status"), then forget.';
+    case 'no-endpoint':
+      return 'Graphiti Memory has no server to forget from: set graphitiMemory.endpoint to the server that holds the memory, then forget.';
+    default:
+      return undefined;
   }
 }
 

@@ -17,10 +17,25 @@ export const KIND_DESCRIPTIONS: Record<string, string> = {
   terminology: 'What a word means here',
 };
 
-export const SCOPE_ITEMS: readonly { readonly label: PromotionScope; readonly description: string }[] = [
-  { label: 'workspace', description: 'This project: every chat in this workspace can recall it' },
-  { label: 'user', description: 'You: recalled in every workspace' },
-  { label: 'team', description: 'Your team: anyone who uses this Graphiti server with this repository (asks first)' },
+/** Kinds by name, as people say them ("Lesson learned"); the id is what is sent. */
+export const KIND_NAMES: Record<string, string> = {
+  decision: 'Decision',
+  lesson_learned: 'Lesson learned',
+  preference: 'Preference',
+  procedure: 'Procedure',
+  task_update: 'Task update',
+  terminology: 'Terminology',
+};
+
+/** The name of a promotion kind (its id when unknown). */
+export function kindName(kind: string): string {
+  return KIND_NAMES[kind] ?? kind;
+}
+
+export const SCOPE_ITEMS: readonly { readonly label: string; readonly scope: PromotionScope; readonly description: string }[] = [
+  { label: 'This workspace', scope: 'workspace', description: 'This project: every chat in this workspace can recall it' },
+  { label: 'You, in every workspace', scope: 'user', description: 'Your personal memory: recalled in every workspace' },
+  { label: 'Your team', scope: 'team', description: 'Anyone who uses this Graphiti server with this repository (asks first)' },
 ];
 
 export interface PromoteArguments {
@@ -37,12 +52,12 @@ export async function askPromotion(given: PromoteArguments, prefill: string): Pr
     given.kind ??
     (
       await vscode.window.showQuickPick(
-        PROMOTION_KINDS.map((label) => ({ label, description: KIND_DESCRIPTIONS[label] ?? '' })),
+        PROMOTION_KINDS.map((kind) => ({ label: kindName(kind), description: KIND_DESCRIPTIONS[kind] ?? '', id: kind })),
         { title: 'Promote to Memory (1/3): what kind of memory?' },
       )
-    )?.label;
+    )?.id;
   if (kind === undefined) return undefined;
-  const scope = given.scope ?? (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'Promote to Memory (2/3): whose memory?' }))?.label;
+  const scope = given.scope ?? (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'Promote to Memory (2/3): whose memory?' }))?.scope;
   if (scope === undefined) return undefined;
   // The team scope is shared beyond this user: its own consent first, naming who can read it.
   if (scope === 'team' && !(await askTeamConsent())) return undefined;
@@ -78,7 +93,10 @@ export class PromoteCommand implements Contribution {
     if (asked === undefined) return { ok: false, reason: 'cancelled', message: 'Nothing was promoted.' };
     const outcome = promotionResult(await this.promotion.promote(asked));
     if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, asked, outcome);
-    if (outcome.ok) void vscode.window.showInformationMessage(`Graphiti Memory: queued a ${asked.kind} for ${asked.scope} memory.`);
+    if (outcome.ok) {
+      const where = asked.scope === 'user' ? 'your personal memory' : "this workspace's memory";
+      void vscode.window.showInformationMessage(`Graphiti Memory: "${kindName(asked.kind)}" kept for ${where}; it is being sent to your server.`);
+    }
     else void vscode.window.showWarningMessage(`Graphiti Memory: ${outcome.message}`);
     return outcome;
   }

@@ -5,10 +5,11 @@
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import type { GraphitiApi, GraphitiServerKind, ServerFace } from '@graphiti-memory/graphiti-client';
-import { endpointProblem, Logger, MemoryConfiguration, runSmokeTest, SETTINGS_SECTION, SystemClock } from '@graphiti-memory/memory-core';
+import { endpointProblem, Ingestion, Logger, MemoryConfiguration, runSmokeTest, SETTINGS_SECTION, SystemClock } from '@graphiti-memory/memory-core';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { createProbeClient } from '../adapters/graphiti-connection.js';
 import type { Contribution } from '../composition/tokens.js';
+import { MemoryStatus } from '../status/memory-status.js';
 import { describeFailure, errorClass } from './describe-error.js';
 import { showOutcome } from './show-outcome.js';
 
@@ -45,6 +46,8 @@ export class TestConnectionCommand implements Contribution {
     @inject(ApiKeyStore) private readonly apiKeys: ApiKeyStore,
     @inject(Logger) private readonly logger: Logger,
     @inject(SmokeTestTiming) private readonly timing: SmokeTestTiming,
+    @inject(MemoryStatus) private readonly status: MemoryStatus,
+    @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'retryNow'>,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -56,6 +59,13 @@ export class TestConnectionCommand implements Contribution {
   async run(requested?: unknown): Promise<TestConnectionResult> {
     const result = await this.#run(requested);
     this.logger.info('test connection', { mode: result.mode, ok: result.ok });
+    // Cancelling is the user's choice, not a problem: no message at all.
+    if (result.mode === undefined) return result;
+    if (result.ok && result.endpoint === this.configuration.current().endpoint) {
+      // The server answers: the status follows at once, and queued messages go without waiting out the backoff.
+      this.ingestion.retryNow();
+      this.status.recordHealthy();
+    }
     return showOutcome(result);
   }
 

@@ -28,6 +28,11 @@ describe('Test Connection', () => {
     answerMessages(undefined);
     expect(await test()).toMatchObject({ ok: false, mode: undefined });
     expect(testHost().shownMessages.some((message) => message.modal && message.items.includes(RUN_SMOKE_TEST))).toBe(true);
+    // Cancelling is not a problem: no warning toast.
+    expect(testHost().shownMessages.filter((message) => message.severity === 'warning' && !message.modal)).toHaveLength(0);
+    answerQuickPicks(undefined);
+    expect(await test()).toMatchObject({ ok: false, mode: undefined });
+    expect(testHost().shownMessages.filter((message) => !message.modal).map((message) => message.message)).toEqual([`Graphiti at ${harness.emulator.url} is healthy (REST service).`]);
   });
 
   it('says the server is unreachable, with the URL and what to try', async () => {

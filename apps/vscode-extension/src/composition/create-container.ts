@@ -3,7 +3,7 @@
 import { Container, type ContainerModule } from 'inversify';
 import type * as vscode from 'vscode';
 import { createStateModules, type EndpointGroupRegistry } from '@graphiti-memory/agent-hooks';
-import { AuditLog, createMemoryModule, errorClassOf, GroupRegistry } from '@graphiti-memory/memory-core';
+import { AuditLog, createMemoryModule, EpisodeSources, errorClassOf, GroupRegistry } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
 import { createExtensionModule } from './extension-module.js';
 import { Contribution } from './tokens.js';
@@ -17,6 +17,8 @@ export function createContainer(context: vscode.ExtensionContext, channel: vscod
       Promise.allSettled([
         container.get<AuditLog>(AuditLog).flush(),
         (container.get<GroupRegistry>(GroupRegistry) as Partial<EndpointGroupRegistry>).flushOpened?.(),
+        // Flushes only the records already opened: nothing is opened at shutdown.
+        container.get<EpisodeSources>(EpisodeSources).flush(),
       ]),
   });
   return container;

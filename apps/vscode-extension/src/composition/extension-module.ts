@@ -18,8 +18,12 @@ import {
   TelemetrySink,
   UserKeyReadiness,
   WorkspaceContext,
+  WorkspaceFiles,
   WorkspaceStore,
+  InMemorySaidOnceStore,
+  SaidOnceStore,
 } from '@graphiti-memory/memory-core';
+import { NodeWorkspaceFiles } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore, SecretApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentConnection } from '../agent-hooks/agent-connection.js';
 import { AgentHookPlaces, defaultAgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
@@ -31,7 +35,9 @@ import { MementoConsentStore, MementoKeyValueStore } from '../adapters/memento-s
 import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
+import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
+import { RecalledFactDocuments } from '../chat/fact-references.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
 import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
 import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.js';
@@ -40,8 +46,10 @@ import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } fro
 import { ConsentContribution } from '../consent/consent-contribution.js';
 import { TeamConsentContribution } from '../consent/team-consent.js';
 import { ConsentEvents } from '../consent/consent-events.js';
+import { ConsentHistory } from '../consent/consent-history.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { PendingBadgeContribution } from '../episodes/pending-badge.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
@@ -53,6 +61,10 @@ import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
 import { StatusBarContribution } from '../status/status-bar-contribution.js';
 import { StatusCommands } from '../status/status-commands.js';
+import { DEFAULT_HEALTH_PROBE_TIMING, HealthProbe, HealthProbeTiming } from '../status/health-probe.js';
+import { StatusMenuCommand } from '../status/status-menu-command.js';
+import { DisableCommands } from '../consent/disable-commands.js';
+import { ProjectTrustPrompt } from '../trust/project-trust-prompt.js';
 import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
 import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
 
@@ -76,6 +88,12 @@ export const CONTRIBUTIONS = [
   PendingMemoriesContribution,
   ShowWhatWasSentCommand,
   TeamConsentContribution,
+  StatusMenuCommand,
+  HealthProbe,
+  DisableCommands,
+  ProjectTrustPrompt,
+  PendingBadgeContribution,
+  RecalledFactDocuments,
 ] as const;
 
 export interface ExtensionModuleOptions {
@@ -98,7 +116,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       .toDynamicValue(({ get }) => new RecallHealthTelemetry(new LogTelemetry(logger), () => get<MemoryStatus>(MemoryStatus)))
       .inSingletonScope();
     bind(SettingsSource).to(VsCodeSettingsSource).inSingletonScope();
-    bind(WorkspaceContext).toConstantValue(new VsCodeWorkspaceContext());
+    const workspaceContext = new VsCodeWorkspaceContext();
+    bind(WorkspaceContext).toConstantValue(workspaceContext);
+    // The stale check of recall: paths facts name, looked up (never read) in the workspace's folders.
+    bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => workspaceContext.localFolderPaths()));
     bind(MementoConsentStore)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);
@@ -107,6 +128,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       .inSingletonScope();
     bind(ConsentStore).toService(MementoConsentStore);
     bind(ConsentEvents).toService(MementoConsentStore);
+    bind(ConsentHistory).toService(MementoConsentStore);
     bind(GlobalStore).toConstantValue(new MementoKeyValueStore(context.globalState));
     bind(WorkspaceStore).toConstantValue(new MementoKeyValueStore(context.workspaceState));
     const apiKeys = new SecretApiKeyStore(context.secrets);
@@ -124,6 +146,9 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
 
     // The extension's own services.
     bind(MemoryStatus).toSelf().inSingletonScope();
+    // Say it once: what each @memory chat session was given, in process (hashes; the facts for its prompt).
+    bind(SaidOnceStore).toConstantValue(new InMemorySaidOnceStore());
+    bind(ChatSessionFacts).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
     bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
     bind(UserMemoryKey).toSelf().inSingletonScope();
@@ -136,6 +161,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(SearchMemoryTool).toSelf().inSingletonScope();
     bind(RememberTool).toSelf().inSingletonScope();
     bind(SmokeTestTiming).toConstantValue(DEFAULT_SMOKE_TEST_TIMING);
+    bind(HealthProbeTiming).toConstantValue(DEFAULT_HEALTH_PROBE_TIMING);
     bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
     bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath));
     bind(AgentConnection).toSelf().inSingletonScope();

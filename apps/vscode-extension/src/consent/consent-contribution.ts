@@ -13,6 +13,7 @@ import { ConsentFlow, type ConsentAnswer } from './consent-flow.js';
 import { MemorySwitchRecorder } from './memory-switch-recorder.js';
 
 const SECTION = 'graphitiMemory';
+export const FORGET_STORED = 'Forget Workspace Memory…';
 
 export interface EnableResult {
   readonly answer: ConsentAnswer;
@@ -82,16 +83,22 @@ export class ConsentContribution implements Contribution {
       if (!this.configuration.current().enabled) await updateSetting('enabled', true);
       return this.#report(answer, true, `Graphiti Memory is on for this workspace, sending to ${this.configuration.current().endpoint}.`);
     }
-    return this.#report(answer, this.configuration.current().enabled, 'Graphiti Memory stays off: nothing was sent.');
+    // Declining is the user's choice: said plainly, not as a warning.
+    const message = 'Graphiti Memory stays off: nothing was sent.';
+    void vscode.window.showInformationMessage(message);
+    return { answer, enabled: this.configuration.current().enabled, message };
   }
 
   async revoke(): Promise<{ readonly ok: boolean; readonly message: string }> {
     const had = this.consent.get() !== undefined;
     await this.consent.revoke();
     const message = had
-      ? 'Graphiti Memory: consent revoked. Nothing more is sent from this workspace until you consent again.'
+      ? 'Graphiti Memory is off here: consent revoked, nothing more is sent from this workspace. What was stored stays on the server until you forget it.'
       : 'Graphiti Memory: this workspace had not given consent; nothing is sent.';
-    void vscode.window.showInformationMessage(message);
+    // Offered, not pushed: forgetting after a revoke asks first and names the server it contacts.
+    void Promise.resolve(had ? vscode.window.showInformationMessage(message, FORGET_STORED) : vscode.window.showInformationMessage(message)).then((choice) => {
+      if (choice === FORGET_STORED) void vscode.commands.executeCommand('graphitiMemory.forgetWorkspace');
+    });
     return { ok: true, message };
   }
 

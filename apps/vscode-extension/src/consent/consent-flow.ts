@@ -18,6 +18,8 @@ import { CATEGORY_DETAIL, CATEGORY_LABEL } from './category-descriptions.js';
 export type ConsentAnswer = 'granted' | 'already-granted' | 'declined' | 'untrusted' | 'invalid-settings' | 'no-endpoint';
 
 export const ALLOW = 'Allow';
+/** Allows, and also turns recall on (off by default): its own choice, as it sends questions too. */
+export const ALLOW_WITH_RECALL = 'Allow and Recall into Prompts';
 export const TURN_OFF = 'Turn Memory Off';
 /** Declines a category: its setting stays on, nothing of it is sent. */
 export const DONT_SEND = "Don't Send";
@@ -126,16 +128,20 @@ export class ConsentFlow {
           `Graphiti Memory will send to the Graphiti server at ${endpoint}:`,
           ...describeWhatIsSent(settings),
           ...(extra.includes('agentHooks') ? [`• ${capitalised(CATEGORY_DETAIL.agentHooks)}.`] : []),
+          ...(settings.recall.enabled
+            ? []
+            : ['', `Recall is off: memory is stored but not used in answers. "${ALLOW_WITH_RECALL}" also lets @memory look up what memory holds before answering, sending your questions as searches.`]),
           '',
           'Consent applies to this workspace and this endpoint only. Revoke it any time with "Graphiti Memory: Revoke Consent".',
         ].join('\n'),
       },
-      ALLOW,
-      TURN_OFF,
+      ...(settings.recall.enabled ? [ALLOW, TURN_OFF] : [ALLOW, ALLOW_WITH_RECALL, TURN_OFF]),
     );
-    if (answer === ALLOW) {
+    if (answer === ALLOW || answer === ALLOW_WITH_RECALL) {
       this.#dismissed.delete(endpoint);
-      await this.consent.grant(endpoint, [...categoriesInUse(settings), ...extra]);
+      const recall = answer === ALLOW_WITH_RECALL;
+      await this.consent.grant(endpoint, [...categoriesInUse(settings), ...extra, ...(recall ? (['recallQueries'] as const) : [])]);
+      if (recall) await updateSetting('recall.enabled', true);
       return 'granted';
     }
     this.#dismissed.add(endpoint);

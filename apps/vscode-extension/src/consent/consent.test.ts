@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { FileMemorySwitches, type MemorySwitchesRecord } from '@graphiti-memory/memory-node-storage';
-import { answerMessages, grantWorkspaceTrust, testHost, updateSettings } from '../test-support/vscode-double.js';
+import { answerMessages, grantWorkspaceTrust, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
 import { ALLOW, DONT_SEND, TURN_OFF } from './consent-flow.js';
 
 
@@ -50,8 +50,12 @@ describe('consent', () => {
     updateSettings({ 'graphitiMemory.endpoint': harness.emulator.url });
     const revoked = await harness.command<{ ok: boolean }>('graphitiMemory.revokeConsent');
     expect(revoked.ok).toBe(true);
-    const status = await harness.command<{ state: string }>('graphitiMemory.showStatus');
-    expect(status.state).toBe('needsConsent');
+    const status = await harness.command<{ state: string; summary: string }>('graphitiMemory.showStatus');
+    // A revoke is the user's choice: "off — consent revoked", not an amber to-do.
+    expect(status.state).toBe('revoked');
+    expect(status.summary).toContain('you revoked consent');
+    expect(windowRegistry().statusBarItems[0]?.text).toContain('Memory: off — consent revoked');
+    expect(windowRegistry().statusBarItems[0]?.backgroundColor).toBeUndefined();
   });
 
   it('asks about the new endpoint after a dialog for the old one is answered', async () => {
@@ -122,7 +126,7 @@ describe('consent per data category', () => {
   it('asks when capture.vscodeChat is turned on after consent; declining keeps it on but inert and sends nothing', async () => {
     const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.scopes': 'workspace' }, consented: true });
     answerMessages(DONT_SEND, undefined, ALLOW);
-    updateSettings({ 'graphitiMemory.capture.vscodeChat': true });
+    updateSettings({ 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn' });
     await waitFor(() => consentDialogs().length === 1, 2000, 'the category consent dialog');
     expect(consentDialogs()[0]?.message).toContain('other chats of this workspace');
     expect(consentDialogs()[0]?.detail).toContain('GitHub Copilot included');

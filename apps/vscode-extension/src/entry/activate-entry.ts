@@ -90,7 +90,9 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
   }
 
   for (const view of Object.values(contributes.views ?? {}).flat()) {
-    context.subscriptions.push(vscode.window.createTreeView(view.id, { treeDataProvider: points.view(view.id), showCollapseAll: true }));
+    const treeView = vscode.window.createTreeView(view.id, { treeDataProvider: points.view(view.id), showCollapseAll: true });
+    points.treeViews.set(view.id, treeView);
+    context.subscriptions.push(treeView);
   }
 
   const enabledAndTrusted = (): boolean => vscode.workspace.isTrusted && vscode.workspace.getConfiguration(SECTION).get<boolean>('enabled', false);
@@ -135,14 +137,15 @@ function entryStatus(): { readonly state: MemoryState; readonly queueDepth: numb
   const configuration = vscode.workspace.getConfiguration(SECTION);
   const enabled = configuration.get<boolean>('enabled', false) && configuration.get<string>('endpoint', '') !== '';
   return enabled && !vscode.workspace.isTrusted
-    ? { state: 'untrusted', queueDepth: 0, summary: 'Memory is off in an untrusted workspace: nothing is sent or recalled.' }
-    : { state: 'off', queueDepth: 0, summary: 'Memory is off: nothing is sent. Run "Graphiti Memory: Enable in This Workspace" to turn it on.' };
+    ? { state: 'untrusted', queueDepth: 0, summary: 'Memory is off in an untrusted workspace: nothing is sent or recalled. Trust the workspace to use it.' }
+    : { state: 'off', queueDepth: 0, summary: 'Memory is off here: nothing is sent or recalled. Choose "Enable Here" (Graphiti Memory: Enable in This Workspace) to turn it on.' };
 }
 
 const OFF_SNAPSHOT: StatusSnapshot = {
   state: 'off',
   gate: { open: false, reason: 'disabled' },
   enabled: false,
+  recallEnabled: false,
   endpoint: '',
   queueDepth: 0,
   deadLetters: 0,
@@ -158,8 +161,13 @@ class EntryContributionPoints implements ContributionPoints, vscode.Disposable {
   readonly #participants = new Map<string, ChatParticipantBehaviour>();
   readonly #tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   readonly #views = new Map<string, ForwardingTreeDataProvider>();
+  readonly treeViews = new Map<string, vscode.TreeView<unknown>>();
 
   constructor(readonly statusBarItem: vscode.StatusBarItem) {}
+
+  treeView(viewId: string): vscode.TreeView<unknown> | undefined {
+    return this.treeViews.get(viewId);
+  }
 
   participant(id: string): ChatParticipantBehaviour | undefined {
     return this.#participants.get(id);

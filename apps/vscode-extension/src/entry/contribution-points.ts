@@ -18,5 +18,7 @@ export interface ContributionPoints {
   setTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable;
   /** Data of a view declared in package.json `contributes.views`. */
   setTreeDataProvider<T>(viewId: string, provider: vscode.TreeDataProvider<T>): vscode.Disposable;
+  /** The tree view the entry created for a view of package.json (its badge, title, message). */
+  treeView?(viewId: string): vscode.TreeView<unknown> | undefined;
 }
 export const ContributionPoints = Symbol.for('graphiti-memory.vscode.ContributionPoints');

@@ -1,18 +1,35 @@
 // The nodes of the "Graphiti Memory" view and how each one looks.
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
-import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
+import type { GroupRecord, PendingMemory } from '@graphiti-memory/memory-core';
+import { factDates, type CuratedMemory, type Turn } from './memory-tree.js';
 
-export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
+export type EpisodeScope = 'workspace' | 'user' | 'session';
 
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
   | { readonly type: 'pending'; readonly memory: PendingMemory }
-  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user' | 'team'; readonly groupId: string }
-  | { readonly type: 'sessions'; readonly sessions: readonly GroupRecord[] }
+  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user'; readonly groupId: string }
+  | { readonly type: 'curatedRoot'; readonly memories: readonly CuratedMemory[] }
+  | { readonly type: 'factsRoot'; readonly query: string | undefined }
+  | { readonly type: 'fact'; readonly fact: ShownFact }
+  /** Conversations: the sessions, or the workspace's turns when no session group was written. */
+  | { readonly type: 'sessions'; readonly sessions: readonly GroupRecord[]; readonly turns?: readonly Turn[] }
+  | { readonly type: 'turn'; readonly scope: EpisodeScope; readonly turn: Turn }
   | { readonly type: 'session'; readonly record: GroupRecord }
   | { readonly type: 'episode'; readonly scope: EpisodeScope; readonly episode: Episode }
-  | { readonly type: 'message'; readonly text: string };
+  | { readonly type: 'message'; readonly text: string; readonly command?: vscode.Command };
+
+/** A fact as the view shows it: the text, its dates, and where it came from when known. */
+export interface ShownFact {
+  readonly uuid: string;
+  readonly fact: string;
+  readonly valid_at: string | null;
+  readonly invalid_at: string | null;
+  readonly expired_at: string | null;
+  readonly created_at: string;
+  readonly source: string | undefined;
+}
 
 const LABEL_MAX = 80;
 
@@ -36,24 +53,54 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       return item;
     }
     case 'scope': {
-      if (node.scope === 'team') {
-        // Shared with teammates: no "forget scope" here (it would delete theirs); `forget --scope team` removes your own.
-        const item = new vscode.TreeItem('Team memory', vscode.TreeItemCollapsibleState.Collapsed);
-        item.tooltip = 'Promoted memories shared with anyone who uses this Graphiti server with this repository, with their authors.';
-        item.contextValue = 'graphitiMemory.teamScope';
-        item.iconPath = new vscode.ThemeIcon('organization');
-        item.id = `scope:${node.groupId}`;
-        return item;
-      }
       const item = new vscode.TreeItem(node.scope === 'workspace' ? 'Workspace memory' : 'User memory', vscode.TreeItemCollapsibleState.Expanded);
       item.contextValue = 'graphitiMemory.scope';
       item.iconPath = new vscode.ThemeIcon(node.scope === 'workspace' ? 'folder-library' : 'account');
       item.id = `scope:${node.groupId}`;
       return item;
     }
+    case 'curatedRoot': {
+      const item = new vscode.TreeItem(`Curated memories (${node.memories.length})`, vscode.TreeItemCollapsibleState.Expanded);
+      item.tooltip = 'Decisions, preferences, procedures and other memories you promoted or approved.';
+      item.iconPath = new vscode.ThemeIcon('pinned');
+      item.id = 'curated';
+      return item;
+    }
+    case 'factsRoot': {
+      const label = node.query === undefined ? 'What memory knows' : `What memory knows about "${shortened(node.query)}"`;
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.tooltip = 'Facts Graphiti extracted from your memories. Search to ask about something in particular.';
+      item.iconPath = new vscode.ThemeIcon('lightbulb');
+      item.contextValue = node.query === undefined ? 'graphitiMemory.facts' : 'graphitiMemory.factsSearched';
+      // A new id per query, so VS Code does not keep the previous search's children.
+      item.id = `facts:${node.query ?? ''}`;
+      return item;
+    }
+    case 'fact': {
+      const { fact } = node;
+      const item = new vscode.TreeItem(shortened(fact.fact), vscode.TreeItemCollapsibleState.None);
+      item.description = factDates(fact);
+      const tooltip = new vscode.MarkdownString().appendText(fact.fact).appendMarkdown('\n\n').appendText(factDates(fact));
+      tooltip.appendMarkdown('\n\n').appendText(fact.source ?? 'Source unknown: this Graphiti server does not say which episode a fact came from.');
+      item.tooltip = tooltip;
+      item.iconPath = new vscode.ThemeIcon(fact.invalid_at === null && fact.expired_at === null ? 'lightbulb' : 'history');
+      item.id = `fact:${fact.uuid}`;
+      return item;
+    }
+    case 'turn': {
+      const { turn } = node;
+      const first = turn.question ?? turn.episodes[0];
+      const item = new vscode.TreeItem(shortened(first === undefined ? turn.key : episodeTitle(first)), vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = turn.at.slice(0, 10);
+      item.tooltip = turn.answer === undefined ? undefined : new vscode.MarkdownString().appendText(episodeTitle(turn.answer));
+      item.iconPath = new vscode.ThemeIcon('comment');
+      item.id = `turn:${node.scope}:${turn.key}`;
+      return item;
+    }
     case 'sessions': {
-      const item = new vscode.TreeItem(`Chat sessions (${node.sessions.length})`, vscode.TreeItemCollapsibleState.Collapsed);
-      item.tooltip = 'Each chat session of this workspace has its own memory group.';
+      const count = node.sessions.length > 0 ? node.sessions.length : (node.turns?.length ?? 0);
+      const item = new vscode.TreeItem(`Conversations (${count})`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.tooltip = node.sessions.length > 0 ? 'The chat sessions of this workspace, each with its turns.' : 'The chat turns stored for this workspace.';
       item.iconPath = new vscode.ThemeIcon('comment-discussion');
       item.id = 'sessions';
       return item;
@@ -70,18 +117,20 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     }
     case 'message': {
       const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-      item.iconPath = new vscode.ThemeIcon('info');
+      item.iconPath = new vscode.ThemeIcon(node.command === undefined ? 'info' : 'search');
+      if (node.command !== undefined) item.command = node.command;
       return item;
     }
     case 'episode': {
       const { episode } = node;
       const item = new vscode.TreeItem(shortened(episodeTitle(episode)), vscode.TreeItemCollapsibleState.None);
-      const team = node.scope === 'team';
-      // Team memories show who shared them: `[team · Alice]`, `[team]` without a name.
-      item.description = team ? `${episode.valid_at.slice(0, 10)} · ${scopeLabel({ scope: 'team', author: parsePromotionEpisode(episode)?.author })}` : episode.valid_at.slice(0, 10);
+      item.description = episode.valid_at.slice(0, 10);
       item.tooltip = new vscode.MarkdownString().appendText(episode.content);
-      item.contextValue = team ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';
-      item.iconPath = new vscode.ThemeIcon(episode.name.includes('.promotion.') ? 'pin' : 'comment');
+      item.contextValue = 'graphitiMemory.episode';
+      const promotion = episode.name.includes('.promotion.');
+      item.iconPath = new vscode.ThemeIcon(promotion ? 'pin' : 'comment');
+      const kind = promotion ? /<graphiti_episode kind="([a-z_]+)"/.exec(episode.content)?.[1] : undefined;
+      if (kind !== undefined) item.description = `${kind.replace(/_/g, ' ')} · ${node.scope} · ${episode.valid_at.slice(0, 10)}`;
       item.id = `episode:${episode.uuid}`;
       return item;
     }

@@ -1,9 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { activateExtension, waitFor } from '../test-support/extension-harness.js';
+import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
-import { answerMessages } from '../test-support/vscode-double.js';
-import { DELETE } from './episodes-view.js';
+import {
+  answerMessages,
+  answerQuickPicks,
+  chatRegistrations,
+  ChatResponseStreamDouble,
+  createChatContext,
+  createChatRequest,
+  FakeLanguageModel,
+  noCancellation,
+  testHost,
+  windowRegistry,
+} from '../test-support/vscode-double.js';
+import { PARTICIPANT_ID } from '../chat/memory-participant.js';
+import { DELETE, EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
 
+async function ask(prompt: string): Promise<void> {
+  const participant = chatRegistrations().participants.get(PARTICIPANT_ID);
+  if (!participant) throw new Error('the participant is not registered');
+  await participant.requestHandler(createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }) }), createChatContext([]), new ChatResponseStreamDouble().asStream(), noCancellation());
+}
+
+/** The view's nodes; at the top, without the "Recall is off" row (its own test covers it). */
+async function children(node?: EpisodeNode): Promise<EpisodeNode[]> {
+  const nodes = (await episodesProvider().getChildren(node)) ?? [];
+  return node === undefined ? nodes.filter((found) => (found.type as string) !== 'recallOff') : nodes;
+}
+
+async function labels(nodes: readonly EpisodeNode[]): Promise<string[]> {
+  return Promise.all(nodes.map(async (node) => String((await episodesProvider().getTreeItem(node)).label)));
+}
+
+function messagesRequests(harness: Harness): number {
+  return harness.emulator.requests.filter((request) => request.path === '/messages').length;
+}
 
 
 describe('episodes view', () => {
@@ -13,13 +44,98 @@ describe('episodes view', () => {
     expect(harness.emulator.requests).toEqual([]);
   });
 
-  it('lists recent episodes per scope and deletes one after confirmation', async () => {
+  it('is empty while memory is on but holds nothing (the welcome view says what to do)', async () => {
+    await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true }, consented: true });
+    expect(await episodesProvider().getChildren()).toEqual([]);
+  });
+
+  it('shows pending, curated, what memory knows and conversations in this order: an approved directive once, turns inside their session', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.enabled': true }, consented: true });
+    await ask('preference: Tabs, not spaces.');
+    await waitFor(() => messagesRequests(harness) >= 2, 5000, 'the turn sent to the session and the workspace');
+    await harness.emulator.idle();
+
+    let roots = await children();
+    expect(roots.map((node) => node.type)).toEqual(['pendingRoot', 'curatedRoot', 'factsRoot', 'sessions']);
+    expect(await labels(roots)).toEqual(['Pending memories (1)', 'Curated memories (0)', 'What memory knows', 'Conversations (1)']);
+    const [pending] = await children(roots[0]);
+    expect(await harness.command<{ ok: boolean }>('graphitiMemory.pending.approve', pending)).toMatchObject({ ok: true });
+    await waitFor(() => harness.emulator.state.episodes().some((episode) => episode.name.includes('.promotion.')), 5000, 'the promotion stored');
+    await harness.emulator.idle();
+
+    roots = await children();
+    expect(roots.map((node) => node.type)).toEqual(['curatedRoot', 'factsRoot', 'sessions']);
+    // Once, as the memory it became; the question that carried it is a turn of its conversation.
+    const curated = await children(roots[0]);
+    expect(await labels(curated)).toEqual(['Tabs, not spaces.']);
+    expect((await episodesProvider().getTreeItem(curated[0]!)).description).toMatch(/^preference · workspace · \d{4}-\d{2}-\d{2}$/);
+    const sessions = await children(roots[2]);
+    expect(sessions.map((node) => node.type)).toEqual(['session']);
+    const turns = await children(sessions[0]);
+    expect(await labels(turns)).toEqual(['preference: Tabs, not spaces.']);
+    expect(await labels(await children(turns[0]))).toEqual(['preference: Tabs, not spaces.', 'Noted.']);
+
+    // What memory knows: the facts extracted from the memories, with where each came from.
+    const facts = (await children(roots[1])).filter((node) => node.type === 'fact');
+    expect(facts.length).toBeGreaterThan(0);
+    const tabs = facts.find((node) => node.type === 'fact' && /Tabs, not spaces/.test(node.fact.fact));
+    // Shown as the fact alone, without the episode tags the emulator's extraction keeps.
+    expect(facts.map((node) => (node.type === 'fact' ? node.fact.fact : '')).filter((text) => /graphiti_episode/.test(text) || text === '')).toEqual([]);
+    expect(tabs?.type === 'fact' ? tabs.fact.source : undefined).toMatch(/^from (workspace|session) memory, \d{4}-\d{2}-\d{2}: "/);
+    expect(String((await episodesProvider().getTreeItem(tabs!)).description)).toMatch(/^since \d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('says why it cannot search while recall is off, and sends nothing', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const off = await harness.command<{ ok: boolean; message: string }>('graphitiMemory.searchMemory', 'deploy');
+    expect(off).toMatchObject({ ok: false });
+    expect(off.message).toMatch(/recall is off/);
+    expect(testHost().shownMessages.at(-1)?.message).toMatch(/recall is off/);
+    expect(harness.emulator.requests.filter((request) => request.path === '/search')).toEqual([]);
+  });
+
+  it('searches what memory knows against Graphiti and shows the facts under the query', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true }, consented: true });
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy the billing API with Fly.io.' });
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod for validation.' });
+    await waitFor(() => harness.emulator.state.facts().length >= 2, 5000, 'the facts extracted');
+    const result = await harness.command<{ ok: boolean; facts: number; message: string }>('graphitiMemory.searchMemory', 'billing deploy');
+    expect(result, result.message).toMatchObject({ ok: true });
+    const search = harness.emulator.requests.filter((request) => request.path === '/search');
+    expect(search.map((request) => (request.body as { query: string }).query)).toContain('billing deploy');
+    const roots = await children();
+    const factsRoot = roots.find((node) => node.type === 'factsRoot');
+    expect(await labels([factsRoot!])).toEqual(['What memory knows about "billing deploy"']);
+    const shown = (await children(factsRoot)).filter((node) => node.type === 'fact');
+    const texts = shown.map((node) => (node.type === 'fact' ? node.fact.fact : ''));
+    expect(texts.some((text) => text.startsWith('We deploy the billing API with Fly.io'))).toBe(true);
+    expect(texts.some((text) => text.startsWith('We use zod'))).toBe(false);
+    // The fact cites the curated memory it came from, which the view shows.
+    expect(shown[0]?.type === 'fact' ? shown[0].fact.source : undefined).toMatch(/^from workspace memory, \d{4}-\d{2}-\d{2}: "We deploy the billing API with Fly\.io\."$/);
+    expect(await harness.command('graphitiMemory.clearMemorySearch')).toMatchObject({ ok: true });
+    expect(await labels([(await children()).find((node) => node.type === 'factsRoot')!])).toEqual(['What memory knows']);
+  });
+
+  it('puts the count of pending memories on the view and says when new ones wait', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.autoPromote.enabled': true }, consented: true });
+    const view = windowRegistry().treeViews.get(EPISODES_VIEW)!;
+    await ask('decision: We release on Tuesdays.');
+    await waitFor(() => view.badge?.value === 1, 5000, 'the badge to show 1');
+    expect(view.badge?.tooltip).toBe('1 memory waits for your review');
+    await waitFor(() => testHost().shownMessages.some((shown) => /1 new memory waits for your review/.test(shown.message)), 5000, 'the notification');
+    expect(testHost().shownMessages.find((shown) => /waits for your review/.test(shown.message))?.items).toEqual(['Review']);
+    const [pending] = await children((await children())[0]);
+    await harness.command('graphitiMemory.pending.reject', pending);
+    await waitFor(() => view.badge === undefined, 5000, 'the badge to go');
+  });
+
+  it('lists curated memories and deletes one after confirmation', async () => {
     const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     await waitFor(() => harness!.emulator.state.episodes().length === 1, 5000, 'the episode stored');
-    const scopes = (await episodesProvider().getChildren()) ?? [];
-    expect(scopes.map((node) => (node.type === 'scope' ? node.scope : node.type))).toEqual(['workspace', 'user']);
-    const episodes = (await episodesProvider().getChildren(scopes[0])) ?? [];
+    const roots = await children();
+    expect(roots.map((node) => node.type)).toEqual(['curatedRoot', 'factsRoot', 'sessions']);
+    const episodes = await children(roots[0]);
     expect(episodes).toHaveLength(1);
     const item = await episodesProvider().getTreeItem(episodes[0]!);
     expect(item.label).toBe('We use zod.');
@@ -28,5 +144,33 @@ describe('episodes view', () => {
     const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.deleteEpisode', episodes[0]);
     expect(result.ok).toBe(true);
     expect(harness.emulator.state.episodes()).toEqual([]);
+  });
+
+  it('forgets the user scope from the view title menu, after a pick and a confirmation', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    await harness.command('graphitiMemory.promote', { kind: 'preference', scope: 'user', text: 'I prefer pnpm.' });
+    await waitFor(() => harness.emulator.state.episodes().length === 1, 5000, 'the user memory stored');
+    const userGroup = harness.emulator.state.episodes()[0]!.group_id;
+    answerQuickPicks('User memory');
+    answerMessages((shown) => shown.items.find((item) => /forget/i.test(item)));
+    const result = await harness.command<{ ok: boolean }>('graphitiMemory.episodes.forgetScope');
+    expect(result.ok).toBe(true);
+    expect(harness.emulator.requests.some((request) => request.method === 'DELETE' && request.path === `/group/${userGroup}`)).toBe(true);
+  });
+
+  it('says recall is off in its first row, which turns it on; the row leaves once recall is on', async () => {
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    const first = (await episodesProvider().getChildren())?.[0];
+    expect(first?.type).toBe('recallOff');
+    const item = await episodesProvider().getTreeItem(first!);
+    expect(item.label).toBe('Recall is off: answers do not use memory');
+    expect(item.command?.command).toBe('graphitiMemory.enableRecall');
+    let changed = 0;
+    episodesProvider().onDidChangeTreeData?.(() => (changed += 1));
+    answerMessages(undefined, undefined);
+    await harness.command(item.command!.command);
+    // The view is told at once (no manual refresh), and the row is gone.
+    expect(changed).toBeGreaterThan(0);
+    expect((await episodesProvider().getChildren())?.map((node) => node.type)).not.toContain('recallOff');
   });
 });

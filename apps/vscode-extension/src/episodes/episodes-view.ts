@@ -1,29 +1,50 @@
-// The "Graphiti Memory" view: pending memories (review), the workspace, its chat sessions (from the
-// registry of written groups: title or first prompt line, date) and the user scope, each expandable
-// to its recent episodes; refresh, delete an episode, forget a session or a scope (all confirmed).
-// Empty while the gate is closed, so the welcome view (package.json viewsWelcome, keyed on
-// `graphitiMemory.state`) explains how to turn memory on.
-import { inject, injectable } from 'inversify';
+// The "Graphiti Memory" view, in the order a user looks for things: pending memories (review),
+// curated memories (promoted and approved, each once), what memory knows (facts, searchable, with
+// the episode each came from when the server cites it) and conversations (chat sessions with their
+// turns inside). Refresh, delete an episode, forget one source, a session or a scope (all confirmed). Empty while the gate
+// is closed or nothing is stored, so the welcome view (package.json viewsWelcome, keyed on
+// `graphitiMemory.state`) says what to do.
+import { inject, injectable, optional } from 'inversify';
 import * as vscode from 'vscode';
-import { GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryConfiguration, MemoryGate, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
+import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
+import { EpisodeSources, forgetEpisode, GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, RecallService, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
+import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
-import { treeItemOf, type EpisodeNode } from './episode-nodes.js';
+import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
+import { curatedMemories, factSource, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
+import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
 
 export const EPISODES_VIEW = 'graphitiMemory.episodes';
 export const RECENT_EPISODES = 25;
+/** Episodes read per scope to find its curated memories among the chat turns. */
+export const SCANNED_EPISODES = 100;
+/** Facts shown: those extracted from the newest memories, or a search's best. */
+export const FACTS_SHOWN = 20;
 export const DELETE = 'Delete';
+const UNREACHABLE = 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"';
+const SEARCH_COMMAND: vscode.Command = { command: 'graphitiMemory.searchMemory', title: 'Search Memory' };
+
+export interface SearchResult {
+  readonly ok: boolean;
+  readonly facts: number;
+  readonly message: string;
+}
 
 @injectable()
 export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode> {
   readonly #changed = new vscode.EventEmitter<EpisodeNode | undefined>();
   readonly onDidChangeTreeData = this.#changed.event;
+  /** What the view loaded last, by episode uuid: where a fact came from. */
+  readonly #sources = new Map<string, EpisodeSource>();
+  #scopes: readonly ScopedEpisodes[] = [];
+  #search: { readonly query: string; readonly facts: readonly FactResult[] } | undefined;
 
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
@@ -32,7 +53,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(GroupRegistry) private readonly registry: GroupRegistry,
     @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(Logger) private readonly logger: Logger,
-    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(RecallService) private readonly recall: RecallService,
   ) {}
 
   refresh(): void {
@@ -40,7 +61,10 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   }
 
   getTreeItem(node: EpisodeNode): vscode.TreeItem {
-    return treeItemOf(node);
+    const item = treeItemOf(node);
+    // A search's results open by themselves.
+    if (node.type === 'factsRoot' && node.query !== undefined) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    return item;
   }
 
   async getChildren(node?: EpisodeNode): Promise<EpisodeNode[]> {
@@ -49,12 +73,22 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     switch (node.type) {
       case 'pendingRoot':
         return (await this.#pending()).map((memory) => ({ type: 'pending' as const, memory }));
+      case 'curatedRoot':
+        return node.memories.length === 0
+          ? [{ type: 'message', text: 'Nothing curated yet: promote a decision or preference, or approve a pending one.', command: { command: 'graphitiMemory.promote', title: 'Promote to Memory' } }]
+          : node.memories.map(({ scope, episode }) => ({ type: 'episode' as const, scope, episode }));
+      case 'factsRoot':
+        return this.#facts(node.query);
       case 'sessions':
-        return node.sessions.map((record) => ({ type: 'session' as const, record }));
+        return node.sessions.length > 0
+          ? node.sessions.map((record) => ({ type: 'session' as const, record }))
+          : (node.turns ?? []).map((turn) => ({ type: 'turn' as const, scope: 'workspace' as const, turn }));
+      case 'session':
+        return this.#turns(node.record.groupId);
+      case 'turn':
+        return node.turn.episodes.map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
       case 'scope':
         return this.#episodes(node.groupId, node.scope);
-      case 'session':
-        return this.#episodes(node.record.groupId, 'session');
       default:
         return [];
     }
@@ -72,16 +106,51 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     }
   }
 
-  async #roots(): Promise<EpisodeNode[]> {
-    // The team group only once the user consented to the team scope.
-    const team = this.configuration.current().team.consent ? (['team'] as const) : [];
-    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user', ...team]), this.sessionsOfWorkspace(), this.#pending()]);
-    const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
-    for (const group of resolved) {
-      if (group.scope !== 'workspace' && group.scope !== 'user' && group.scope !== 'team') continue;
-      roots.push({ type: 'scope', scope: group.scope, groupId: group.groupId });
-      if (group.scope === 'workspace' && sessions.length > 0) roots.push({ type: 'sessions', sessions });
+  /** Searches what memory knows (workspace and user facts) and shows the result in the view. */
+  async search(query: string): Promise<SearchResult> {
+    if (query.trim() === '') {
+      this.#search = undefined;
+      this.refresh();
+      return { ok: true, facts: 0, message: 'The search was cleared.' };
     }
+    const result = await this.recall.recall(query, { scopes: ['workspace', 'user'], maxFacts: FACTS_SHOWN, keepSuperseded: true, timeoutMs: 5_000 });
+    if (result.outcome === 'skipped') {
+      const message =
+        result.skippedBecause === 'recall-disabled' || result.skippedBecause === 'recall-not-consented'
+          ? 'Searching sends your words to Graphiti as a recall query, and recall is off (or not consented). Turn on "Recall" in the Graphiti Memory settings to search.'
+          : 'Graphiti Memory is off here: nothing was searched.';
+      return { ok: false, facts: 0, message };
+    }
+    if (result.outcome === 'timeout' || result.outcome === 'error') {
+      return { ok: false, facts: 0, message: `Graphiti did not answer the search (${result.outcome}). Run "Graphiti Memory: Test Connection".` };
+    }
+    this.#search = { query, facts: result.facts };
+    this.refresh();
+    return { ok: true, facts: result.facts.length, message: `${result.facts.length} fact${result.facts.length === 1 ? '' : 's'} about "${query}".` };
+  }
+
+  async #roots(): Promise<EpisodeNode[]> {
+    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user']), this.sessionsOfWorkspace(), this.#pending()]);
+    const scopes: ScopedEpisodes[] = [];
+    let unreachable = false;
+    await Promise.all(
+      resolved.map(async ({ scope, groupId }) => {
+        if (scope !== 'workspace' && scope !== 'user') return;
+        const episodes = await this.#load(groupId, scope, SCANNED_EPISODES);
+        if (episodes === undefined) unreachable = true;
+        else scopes.push({ scope, episodes });
+      }),
+    );
+    this.#scopes = scopes;
+    const curated = curatedMemories(scopes);
+    const workspaceTurns = sessions.length > 0 ? [] : turnsOf(scopes.find((group) => group.scope === 'workspace')?.episodes ?? []);
+    const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
+    if (unreachable) roots.push({ type: 'message', text: UNREACHABLE });
+    // Nothing stored and nothing searched: the welcome view says what to do.
+    if (roots.length === 0 && curated.length === 0 && sessions.length === 0 && workspaceTurns.length === 0 && this.#search === undefined) return [];
+    roots.push({ type: 'curatedRoot', memories: curated });
+    roots.push({ type: 'factsRoot', query: this.#search?.query });
+    roots.push({ type: 'sessions', sessions, ...(sessions.length > 0 ? {} : { turns: workspaceTurns }) });
     return roots;
   }
 
@@ -94,18 +163,84 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     }
   }
 
-  async #episodes(groupId: string, scope: 'workspace' | 'user' | 'session' | 'team'): Promise<EpisodeNode[]> {
+  /** Facts of a search, or those Graphiti extracted from the newest memories the view loaded. */
+  async #facts(query: string | undefined): Promise<EpisodeNode[]> {
+    const search: EpisodeNode = { type: 'message', text: query === undefined ? 'Search what memory knows…' : 'Search again or clear…', command: SEARCH_COMMAND };
+    if (query !== undefined && this.#search?.query === query) {
+      // Sources resolved now: the view has loaded the episodes they cite by the time it opens this.
+      const facts = this.#search.facts.map((fact) => this.#shown(fact, fact.episodes ?? [])).filter((fact) => fact.fact !== '').map((fact) => ({ type: 'fact' as const, fact }));
+      return [search, ...(facts.length > 0 ? facts : [{ type: 'message' as const, text: 'No facts match.' }])];
+    }
+    const client = this.connection.current();
+    if (client === undefined) return [search];
+    // Curated memories first, then the newest turns: their facts, each once.
+    const edges = new Map<string, Episode>();
+    const episodes = [...curatedMemories(this.#scopes).map((memory) => memory.episode), ...this.#scopes.flatMap((group) => group.episodes).reverse()];
+    for (const episode of episodes) for (const edge of episode.entity_edges) if (!edges.has(edge)) edges.set(edge, episode);
+    const loaded = await Promise.all(
+      [...edges.keys()].slice(0, FACTS_SHOWN).map(async (uuid) => {
+        try {
+          if (client.getEntityEdge === undefined) return undefined;
+          const fact = await client.getEntityEdge(uuid);
+          return this.#shown(fact, [edges.get(uuid)?.uuid ?? '', ...(fact.episodes ?? [])]);
+        } catch (error) {
+          // A fact deleted since (404) or a failed read: left out, the rest still shows.
+          this.logger.info('episodes view: reading a fact failed', { errorClass: errorClass(error) });
+          return undefined;
+        }
+      }),
+    );
+    // A fact that is nothing but markup says nothing: left out.
+    const facts = loaded.filter((fact): fact is ShownFact => fact !== undefined && fact.fact !== '').sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    if (facts.length > 0) return [search, ...facts.map((fact) => ({ type: 'fact' as const, fact }))];
+    // Graphiti's MCP server does not say which facts an episode gave: there, only a search shows them.
+    const empty = edges.size === 0 && episodes.length > 0 ? 'Search to see what memory knows about something.' : 'No facts yet: Graphiti extracts them a little after a memory is stored.';
+    return [search, { type: 'message', text: empty }];
+  }
+
+  #shown(fact: FactResult, cited: readonly string[]): ShownFact {
+    const episodes = [...new Set(cited.filter((uuid) => uuid !== ''))];
+    return {
+      uuid: fact.uuid,
+      // Shown as data: one line, without the episode tags a fact may have been extracted with.
+      fact: sanitiseFactText(fact.fact.replace(/<\/?graphiti_episode[^>]*>/g, ' ')),
+      valid_at: fact.valid_at,
+      invalid_at: fact.invalid_at,
+      expired_at: fact.expired_at,
+      created_at: fact.created_at,
+      source: factSource({ episodes }, this.#sources),
+    };
+  }
+
+  async #turns(groupId: string): Promise<EpisodeNode[]> {
+    const episodes = await this.#load(groupId, 'session', RECENT_EPISODES * 2);
+    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
+    const turns = turnsOf(episodes);
+    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => ({ type: 'turn' as const, scope: 'session' as const, turn }));
+  }
+
+  /** A group's newest episodes (oldest first, as Graphiti answers), remembered as fact sources; `undefined` when unreachable. */
+  async #load(groupId: string, scope: EpisodeScope, lastN: number): Promise<readonly Episode[] | undefined> {
     const client = this.connection.current();
     if (client === undefined) return [];
     try {
-      const episodes = await client.getEpisodes(groupId, { lastN: RECENT_EPISODES });
-      if (episodes.length === 0) return [{ type: 'message', text: 'No episodes yet' }];
-      // /episodes answers oldest first; the view shows the newest first.
-      return [...episodes].reverse().map((episode) => ({ type: 'episode' as const, scope, episode }));
+      const episodes = await client.getEpisodes(groupId, { lastN });
+      // Bounded: a long session of browsing must not grow it without end.
+      if (this.#sources.size > 5_000) this.#sources.clear();
+      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: episodeTitle(episode), at: episode.valid_at });
+      return episodes;
     } catch (error) {
       this.logger.warn('episodes view: loading failed', { scope, errorClass: errorClass(error) });
-      return [{ type: 'message', text: 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"' }];
+      return undefined;
     }
+  }
+
+  async #episodes(groupId: string, scope: 'workspace' | 'user'): Promise<EpisodeNode[]> {
+    const episodes = await this.#load(groupId, scope, RECENT_EPISODES);
+    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
+    if (episodes.length === 0) return [{ type: 'message', text: 'No episodes yet' }];
+    // /episodes answers oldest first; the view shows the newest first.
+    return [...episodes].reverse().map((episode) => ({ type: 'episode' as const, scope, episode }));
   }
 }
 
@@ -119,19 +254,23 @@ export class EpisodesViewContribution implements Contribution {
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
+    @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
     let last = '';
     context.subscriptions.push(
-      this.points.setTreeDataProvider(EPISODES_VIEW, this.provider),
+      this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
+      vscode.commands.registerCommand('graphitiMemory.episodes.forgetEpisode', (node?: EpisodeNode) => this.forgetEpisode(node)),
+      vscode.commands.registerCommand('graphitiMemory.searchMemory', (query?: unknown) => this.search(query)),
+      vscode.commands.registerCommand('graphitiMemory.clearMemorySearch', () => this.provider.search('')),
       this.status.onDidChange((snapshot) => {
-        // New writes show up as the queue moves; the gate opening or closing changes everything.
-        const key = `${snapshot.gate.open}:${snapshot.delivery?.counters.enqueued ?? 0}`;
+        // New writes show up as the queue moves; any change of state (failing → on, recall on) shows at once.
+        const key = `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}:${snapshot.delivery?.counters.enqueued ?? 0}`;
         if (key !== last) {
           last = key;
           this.provider.refresh();
@@ -140,9 +279,25 @@ export class EpisodesViewContribution implements Contribution {
     );
   }
 
+  /** Asks what to search for (unless `query` says), then shows the facts in the view. */
+  async search(query?: unknown): Promise<SearchResult> {
+    const text =
+      typeof query === 'string'
+        ? query
+        : await vscode.window.showInputBox({
+            title: 'Search what Graphiti Memory knows',
+            prompt: "Facts of this workspace's and your own memory that match. Your words are sent to your Graphiti server as a search. Leave empty to clear the search.",
+            placeHolder: 'e.g. how do we deploy?',
+          });
+    if (text === undefined) return { ok: false, facts: 0, message: 'Nothing was searched.' };
+    const result = await this.provider.search(text);
+    if (!result.ok) void vscode.window.showWarningMessage(`Graphiti Memory: ${result.message}`);
+    else if (text.trim() !== '') void vscode.commands.executeCommand(`${EPISODES_VIEW}.focus`);
+    return result;
+  }
+
   async deleteEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
     if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
-    if (node.scope === 'team') return { ok: false, message: 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.' };
     const decision = this.gate.evaluate();
     const client = this.connection.current();
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was deleted.' };
@@ -164,11 +319,45 @@ export class EpisodesViewContribution implements Contribution {
     }
   }
 
-  async forgetScope(node?: EpisodeNode): Promise<ForgetResult> {
-    if (node?.type !== 'scope') return { ok: false, message: 'Pick a scope in the Graphiti Memory view.' };
-    // The team group is shared: deleting it here would delete teammates' memories too.
-    if (node.scope === 'team') return { ok: false, message: 'The team scope is shared: remove what you shared with `graphiti-harness forget --scope team`.' };
-    return this.#report(await this.forgetter.forget(node.scope));
+  /** "Forget This Source": the episode and (found through its facts' `episodes`) the facts only it supports. */
+  async forgetEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
+    if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    const decision = this.gate.evaluate();
+    const client = this.connection.current();
+    if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was forgotten.' };
+    const answer = await vscode.window.showWarningMessage(
+      `Forget the episode "${node.episode.name}" and the facts only it supports?`,
+      { modal: true, detail: 'Facts other episodes also support stay. Recalled facts cite this episode until it is forgotten.' },
+      DELETE,
+    );
+    if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
+    try {
+      const result = await forgetEpisode(client, node.episode.uuid, { groupId: node.episode.group_id, ...(this.episodeSources === undefined ? {} : { sources: this.episodeSources }) });
+      this.provider.refresh();
+      return showOutcome({ ok: true, message: `The episode was forgotten, with ${result.deletedFacts.length} facts only it supported.` });
+    } catch (error) {
+      this.logger.warn('forget episode failed', { errorClass: errorClass(error) });
+      const message = describeFailure(decision.endpoint, error, 'Forgetting the episode');
+      void vscode.window.showWarningMessage(message);
+      return { ok: false, message };
+    }
+  }
+
+  /** Forgets a scope: a scope node's, the one named (`'workspace'`, `'user'`), or the one picked. */
+  async forgetScope(node?: EpisodeNode | 'workspace' | 'user'): Promise<ForgetResult> {
+    let scope = node === 'workspace' || node === 'user' ? node : node?.type === 'scope' ? node.scope : undefined;
+    if (scope === undefined) {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'Workspace memory', description: "this workspace's memories and chat sessions", scope: 'workspace' as const },
+          { label: 'User memory', description: 'your own memories, in every workspace', scope: 'user' as const },
+        ],
+        { title: 'Forget which memory? You will be asked to confirm.' },
+      );
+      if (picked === undefined) return { ok: false, message: 'Nothing was forgotten.' };
+      scope = picked.scope;
+    }
+    return this.#report(await this.forgetter.forget(scope));
   }
 
   async forgetSession(node?: EpisodeNode): Promise<ForgetResult> {

@@ -64,7 +64,7 @@ describe('review of pending memories (autoPromote.review, on by default)', () =>
 
   it('holds an auto-promoted directive of a chat turn for review: the turn is sent, the memory is not', async () => {
     harness = await activateExtension({
-      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.autoPromote.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'workspace' },
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.autoPromote.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'workspace' },
       consented: true,
     });
     const text = 'Noted for later.\ndecision (workspace): adopt zod for settings';

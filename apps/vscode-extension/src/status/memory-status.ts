@@ -1,8 +1,7 @@
 // One snapshot of how memory is doing, for the status bar, Show Status, /status and the welcome
-// view: the gate, delivery (queue depth, failing, accepted-but-not-processed) and the last recall.
-// Recomputed on events only (settings, consent, trust, delivery stats, recall outcomes): none of
-// its inputs changes with time alone (ingestion decides "failing"/"not processing" in a pass and
-// tells its stats listeners), so nothing polls.
+// view: the gate, delivery (queue depth, failing, accepted-but-not-processed), the last recall and
+// whether recall is on. Recomputed on events only (settings, consent, trust, delivery stats, recall
+// outcomes, a health probe that got an answer); the HealthProbe is what looks while it is failing.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import {
@@ -18,6 +17,7 @@ import {
 } from '@graphiti-memory/memory-core';
 import { CATEGORY_LABEL } from '../consent/category-descriptions.js';
 import { ConsentEvents } from '../consent/consent-events.js';
+import { ConsentHistory } from '../consent/consent-history.js';
 import type { MemoryState } from './status-presentation.js';
 
 export type { MemoryState } from './status-presentation.js';
@@ -26,6 +26,8 @@ export interface StatusSnapshot {
   readonly state: MemoryState;
   readonly gate: GateDecision;
   readonly enabled: boolean;
+  /** `recall.enabled`: whether @memory looks facts up before answering. */
+  readonly recallEnabled: boolean;
   readonly endpoint: string;
   readonly queueDepth: number;
   /** Messages that will not be sent again on their own ("Retry Dead Letters"). */
@@ -53,6 +55,7 @@ export class MemoryStatus implements vscode.Disposable {
     @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'stats' | 'onDidChangeStats'>,
     @inject(ConsentEvents) consentEvents: ConsentEvents,
     @inject(ConsentStore) private readonly consent: ConsentStore,
+    @inject(ConsentHistory) private readonly history: ConsentHistory,
   ) {
     const refresh = () => this.refresh();
     this.#subscriptions.push(
@@ -70,20 +73,29 @@ export class MemoryStatus implements vscode.Disposable {
     this.refresh();
   }
 
+  /** Graphiti answered (a health probe, Test Connection): an earlier failed recall no longer says "failing". */
+  recordHealthy(): void {
+    if (this.#lastRecall !== 'timeout' && this.#lastRecall !== 'error') return;
+    this.#lastRecall = undefined;
+    this.refresh();
+  }
+
   snapshot(): StatusSnapshot {
     const gate = this.gate.evaluate();
     const settings = this.configuration.current();
     const problems = this.configuration.problems();
     const delivery = safeStats(this.ingestion);
-    const state = stateOf(gate, delivery, this.#lastRecall);
+    const state = stateOf(gate, delivery, this.#lastRecall, this.history.revoked());
     const queueDepth = delivery?.queueDepth ?? 0;
     const inert = gate.open ? inertCategories(this.consent.get(), settings) : [];
     const deadLetters = delivery?.deadLetters ?? 0;
-    const summary = summaryOf(state, gate, settings.endpoint, queueDepth, delivery, problems);
+    const summary = summaryOf(state, gate, settings.endpoint, queueDepth, problems);
+    const recallOff = settings.recall.enabled ? [] : [RECALL_OFF_SUMMARY];
     return {
       state,
       gate,
       enabled: settings.enabled,
+      recallEnabled: settings.recall.enabled,
       endpoint: settings.endpoint,
       queueDepth,
       deadLetters,
@@ -93,9 +105,10 @@ export class MemoryStatus implements vscode.Disposable {
       inertCategories: inert,
       summary: [
         summary,
-        ...(deadLetters > 0 ? [`${deadLetters} dead letter(s) will not be sent on their own: run "Graphiti Memory: Retry Dead Letters".`] : []),
+        ...(state === 'ok' || state === 'failing' || state === 'notProcessing' ? recallOff : []),
+        ...(deadLetters > 0 ? [`${deadLetters} message(s) could not be sent after several tries and wait for you: choose "Retry Unsent Messages" in the status menu.`] : []),
         ...(inert.length > 0
-          ? [`On but not sent, as you have not agreed to them: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')} (run "Graphiti Memory: Enable in This Workspace" to agree).`]
+          ? [`Not sent until you agree to it: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')}. Choose "Give Consent" in the status menu.`]
           : []),
       ].join(' '),
     };
@@ -126,7 +139,10 @@ function safeStats(ingestion: Pick<Ingestion, 'stats'>): IngestionStats | undefi
   }
 }
 
-function stateOf(gate: GateDecision, delivery: IngestionStats | undefined, lastRecall: RecallOutcomeKind | undefined): MemoryState {
+/** Said wherever memory is on but recall is off (the default): stored memories are not used in answers. */
+export const RECALL_OFF_SUMMARY = 'Recall is off: @memory answers without looking anything up in memory. Choose "Turn Recall On" to use what memory holds.';
+
+function stateOf(gate: GateDecision, delivery: IngestionStats | undefined, lastRecall: RecallOutcomeKind | undefined, revoked: boolean): MemoryState {
   if (!gate.open) {
     switch (gate.reason) {
       case 'untrusted':
@@ -134,6 +150,7 @@ function stateOf(gate: GateDecision, delivery: IngestionStats | undefined, lastR
       case 'invalid-settings':
         return 'invalid';
       case 'no-consent':
+        return revoked ? 'revoked' : 'needsConsent';
       case 'consent-for-other-endpoint':
         return 'needsConsent';
       default:
@@ -145,30 +162,26 @@ function stateOf(gate: GateDecision, delivery: IngestionStats | undefined, lastR
   return 'ok';
 }
 
-function summaryOf(
-  state: MemoryState,
-  gate: GateDecision,
-  endpoint: string,
-  queueDepth: number,
-  delivery: IngestionStats | undefined,
-  problems: readonly string[],
-): string {
+function summaryOf(state: MemoryState, gate: GateDecision, endpoint: string, queueDepth: number, problems: readonly string[]): string {
+  const waiting = queueDepth > 0 ? ` ${queueDepth} message(s) wait and will be sent when it answers.` : '';
   switch (state) {
     case 'off':
       return gate.open === false && gate.reason === 'no-endpoint'
-        ? 'Memory is off: no endpoint is set (graphitiMemory.endpoint).'
-        : 'Memory is off: nothing is sent. Run "Graphiti Memory: Enable in This Workspace" to turn it on.';
+        ? 'Memory is off: no Graphiti server is set. Choose "Open Settings" and set the endpoint.'
+        : 'Memory is off here: nothing is sent or recalled. Choose "Enable Here" (Graphiti Memory: Enable in This Workspace) to turn it on.';
     case 'untrusted':
-      return 'Memory is off in an untrusted workspace: nothing is sent or recalled.';
+      return 'Memory is off in an untrusted workspace: nothing is sent or recalled. Trust the workspace to use it.';
     case 'invalid':
       return `Memory is off because a setting or config file is invalid: ${problems.join('; ')}`;
     case 'needsConsent':
-      return `Memory is enabled but waits for your consent to send to ${endpoint}.`;
+      return `Memory is turned on but waits for your consent before sending anything to ${endpoint}. Choose "Give Consent".`;
+    case 'revoked':
+      return `Memory is off here: you revoked consent, so nothing is sent to ${endpoint}. You can still forget what was stored. Choose "Give Consent" to turn it back on.`;
     case 'ok':
-      return `Memory is on (${endpoint}); ${queueDepth} message(s) waiting for delivery.`;
+      return queueDepth > 0 ? `Memory is on (${endpoint}); ${queueDepth} message(s) are being sent.` : `Memory is on (${endpoint}).`;
     case 'failing':
-      return `Graphiti at ${endpoint} is failing (${delivery?.lastErrorClass ?? 'recall timed out or failed'}); chat goes on without memory and ${queueDepth} message(s) wait for delivery. Run "Graphiti Memory: Test Connection".`;
+      return `Memory cannot reach Graphiti at ${endpoint}: chat goes on without memory, and it checks again on its own.${waiting} Choose "Test Connection" to check now.`;
     case 'notProcessing':
-      return `Graphiti at ${endpoint} accepts messages but does not process them (its worker may have stopped); restart the server. ${queueDepth} message(s) wait.`;
+      return `Graphiti at ${endpoint} accepts messages but does not store them (its worker may have stopped): restart the server.${waiting}`;
   }
 }

@@ -42,7 +42,7 @@ export class StatusCommands implements Contribution {
     // The status follows: retrying changes the delivery stats it listens to.
     const retried = this.ingestion.retryDeadLetters();
     void vscode.window.showInformationMessage(
-      retried === 0 ? 'Graphiti Memory: no dead letters to retry.' : `Graphiti Memory: sending ${retried} dead letter(s) again.`,
+      retried === 0 ? 'Graphiti Memory: every message was sent; nothing to retry.' : `Graphiti Memory: sending ${retried} message(s) again.`,
     );
     return retried;
   }
@@ -52,20 +52,44 @@ export class StatusCommands implements Contribution {
     const configuration = this.settings instanceof VsCodeSettingsSource ? this.settings.effective() : undefined;
     const agents = (await this.agents.connected().catch(() => [])).map((target) => AGENT_NAMES[target]);
     const delivery = snapshot.delivery;
-    const detail = delivery
-      ? `queue ${delivery.queueDepth} · dead letters ${delivery.deadLetters} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}`
-      : undefined;
+    // The counters are for the log (content-free), not for the notification's plain words.
+    if (delivery) {
+      this.channel.info(
+        `status: ${snapshot.state} · queue ${delivery.queueDepth} · dead letters ${delivery.deadLetters} · enqueued ${delivery.counters.enqueued} · sent ${delivery.counters.sent} · confirmed ${delivery.counters.confirmed} · retried ${delivery.counters.retried} · dropped ${delivery.counters.dropped} · dead-lettered ${delivery.counters.deadLettered}${delivery.lastErrorClass ? ` · last error ${delivery.lastErrorClass}` : ''}`,
+      );
+    }
     const connected = agents.length > 0 ? ` Connected agents: ${agents.join(', ')}.` : '';
     const message = `Graphiti Memory: ${snapshot.summary}${connected}`;
     const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    // The next step first (as in the status menu), then the details.
+    const next = nextStep(snapshot);
+    const choices = [...(next === undefined ? [] : [next.title]), ...(configuration === undefined ? [] : [SHOW_CONFIGURATION]), OPEN_LOG, TEST_CONNECTION];
     // Not awaited: the caller gets the snapshot at once, the notification stays until dismissed.
-    const choices = configuration === undefined ? [OPEN_LOG, TEST_CONNECTION] : [SHOW_CONFIGURATION, OPEN_LOG, TEST_CONNECTION];
-    void Promise.resolve(show(detail ? `${message} (${detail})` : message, ...choices)).then((choice) => {
+    void Promise.resolve(show(message, ...choices)).then((choice) => {
       if (choice === OPEN_LOG) this.channel.show(true);
       if (choice === TEST_CONNECTION) void vscode.commands.executeCommand('graphitiMemory.testConnection');
       if (choice === SHOW_CONFIGURATION && configuration !== undefined) void showConfiguration(configuration);
+      if (next !== undefined && choice === next.title) void vscode.commands.executeCommand(next.command);
     });
     return { ...snapshot, agents, configuration };
+  }
+}
+
+/** The one action Show Status offers first for a state, if any. */
+export function nextStep(snapshot: Pick<StatusSnapshot, 'state' | 'recallEnabled' | 'deadLetters'>): { readonly title: string; readonly command: string } | undefined {
+  switch (snapshot.state) {
+    case 'off':
+      return { title: 'Enable Here', command: 'graphitiMemory.enable' };
+    case 'needsConsent':
+    case 'revoked':
+      return { title: 'Give Consent', command: 'graphitiMemory.enable' };
+    case 'ok':
+      if (snapshot.deadLetters > 0) return { title: 'Retry Unsent Messages', command: 'graphitiMemory.retryDeadLetters' };
+      return snapshot.recallEnabled ? undefined : { title: 'Turn Recall On', command: 'graphitiMemory.enableRecall' };
+    case 'failing':
+      return snapshot.deadLetters > 0 ? { title: 'Retry Unsent Messages', command: 'graphitiMemory.retryDeadLetters' } : undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 // before the runtime loads) and the runtime's status bar contribution; imports nothing heavy.
 import * as vscode from 'vscode';
 
-export type MemoryState = 'off' | 'untrusted' | 'invalid' | 'needsConsent' | 'ok' | 'failing' | 'notProcessing';
+export type MemoryState = 'off' | 'untrusted' | 'invalid' | 'needsConsent' | 'revoked' | 'ok' | 'failing' | 'notProcessing';
 
 export const STATUS_BAR_ID = 'graphitiMemory.status';
 export const STATE_CONTEXT_KEY = 'graphitiMemory.state';
@@ -12,9 +12,11 @@ const PRESENTATION: Record<MemoryState, { readonly icon: string; readonly label:
   untrusted: { icon: '$(shield)', label: 'off (untrusted)' },
   invalid: { icon: '$(error)', label: 'invalid settings', color: 'statusBarItem.errorBackground' },
   needsConsent: { icon: '$(question)', label: 'needs consent', color: 'statusBarItem.warningBackground' },
+  // Revoking is a choice, not a to-do: no warning colour.
+  revoked: { icon: '$(circle-slash)', label: 'off — consent revoked' },
   ok: { icon: '$(database)', label: 'on' },
-  failing: { icon: '$(warning)', label: 'failing', color: 'statusBarItem.errorBackground' },
-  notProcessing: { icon: '$(warning)', label: 'not processing', color: 'statusBarItem.warningBackground' },
+  failing: { icon: '$(warning)', label: "can't reach Graphiti", color: 'statusBarItem.errorBackground' },
+  notProcessing: { icon: '$(warning)', label: 'server not processing', color: 'statusBarItem.warningBackground' },
 };
 
 /** What the status bar shows: the state, how many messages wait, and one line for the tooltip. */
@@ -26,19 +28,22 @@ export interface StatusView {
   readonly summary: string;
 }
 
-/** The status bar text for a state: `$(database) Memory: on · 3 queued`. */
+/** The status bar text for a state: `$(database) Memory: on · 3 waiting`. */
 export function statusBarText(view: Pick<StatusView, 'state' | 'queueDepth' | 'deadLetters'>): string {
   const presentation = PRESENTATION[view.state];
-  const queued = view.queueDepth > 0 ? ` · ${view.queueDepth} queued` : '';
-  const dead = (view.deadLetters ?? 0) > 0 ? ` · ${view.deadLetters} dead` : '';
-  return `${presentation.icon} Memory: ${presentation.label}${queued}${dead}`;
+  const queued = view.queueDepth > 0 ? ` · ${view.queueDepth} waiting` : '';
+  const unsent = (view.deadLetters ?? 0) > 0 ? ` · ${view.deadLetters} not sent` : '';
+  return `${presentation.icon} Memory: ${presentation.label}${queued}${unsent}`;
 }
 
-/** Creates the status bar item (click → Show Status); the runtime updates it once loaded. */
+/** The command the status item runs: a quick pick of the next steps that fit the state. */
+export const STATUS_MENU_COMMAND = 'graphitiMemory.statusMenu';
+
+/** Creates the status bar item (click → the status menu); the runtime updates it once loaded. */
 export function createStatusBarItem(): vscode.StatusBarItem {
   const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Right, 100);
   item.name = 'Graphiti Memory';
-  item.command = 'graphitiMemory.showStatus';
+  item.command = STATUS_MENU_COMMAND;
   return item;
 }
 
@@ -48,6 +53,6 @@ export function showStatus(item: vscode.StatusBarItem, view: StatusView): void {
   item.text = statusBarText(view);
   item.tooltip = `Graphiti Memory: ${view.summary}`;
   item.backgroundColor = presentation.color === undefined ? undefined : new vscode.ThemeColor(presentation.color);
-  item.accessibilityInformation = { label: `Graphiti Memory ${presentation.label}, ${view.queueDepth} queued` };
+  item.accessibilityInformation = { label: `Graphiti Memory ${presentation.label}, ${view.queueDepth} waiting to be sent` };
   void vscode.commands.executeCommand('setContext', STATE_CONTEXT_KEY, view.state);
 }

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { AgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
 import { CaptureTiming } from '../capture/capture-contribution.js';
 import { SmokeTestTiming } from '../commands/test-connection-command.js';
+import { HealthProbeTiming } from '../status/health-probe.js';
 import { recordWorkspaceTrust } from '../consent/memory-switch-recorder.js';
 import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
 import { activateEntry, type GraphitiMemoryApi } from '../entry/activate-entry.js';
@@ -137,6 +138,7 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
 
 function shortenTimings(container: Container): void {
   container.rebindSync(SmokeTestTiming).toConstantValue({ pollIntervalMs: 20, timeoutMs: 2000 });
+  container.rebindSync(HealthProbeTiming).toConstantValue({ firstDelayMs: 50, maxDelayMs: 200, timeoutMs: 1000 });
   container.rebindSync(CaptureTiming).toConstantValue({ vscodeChatIdleMs: 50, claudeCodeIdleMs: 150, debounceMs: 20, folderCheckMs: 60_000 });
   container.bind(IngestionOptions).toConstantValue({ idleRecheckMs: 50, pollIntervalMs: 20, maxPollIntervalMs: 100, retryDelayMs: 20, maxRetryDelayMs: 100 });
 }

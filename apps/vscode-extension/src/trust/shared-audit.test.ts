@@ -8,7 +8,7 @@ import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-sto
 import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
-import { chatRegistrations, LanguageModelTextPart, noCancellation, windowRegistry } from '../test-support/vscode-double.js';
+import { chatRegistrations, LanguageModelTextPart, noCancellation, testHost, windowRegistry } from '../test-support/vscode-double.js';
 import { SEARCH_TOOL } from '../tools/memory-tools.js';
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.review': false };
@@ -53,12 +53,14 @@ describe('one audit log for every tool', () => {
     expect(query?.bytes).toBe('which platform hosts the API'.length);
     expect(fs.existsSync(path.join(harness.context.globalStorageFolder, 'audit-log.jsonl'))).toBe(false);
 
-    const shown = await harness.command<{ entries: number; text: string }>('graphitiMemory.showWhatWasSent');
+    const shown = await harness.command<{ entries: number; text: string }>('graphitiMemory.showWhatWasSent', {});
     expect(shown.entries).toBe(5);
     for (const expected of ['vscode-extension', 'graphiti-harness', 'agent-hooks', 'search_memory_facts (MCP)', 'POST /search (REST)', 'recall query', 'gm_user_legacy', 'gm_session_harness']) {
       expect(shown.text).toContain(expected);
     }
     expect(shown.text).not.toMatch(/Fly\.io|platform hosts/);
-    expect(windowRegistry().shownDocuments.at(-1)?.text).toBe(shown.text);
+    // Shown in the Markdown preview of a read-only document, not in an editor.
+    expect(windowRegistry().shownDocuments).toEqual([]);
+    expect(testHost().executedCommands.some((executed) => executed.command === 'markdown.showPreview')).toBe(true);
   });
 });

@@ -1,16 +1,62 @@
 // Show What Was Sent: the audit log every tool writes — each request of the extension, the harness
-// and the agent hooks that carried memory content or a query off the machine — rendered as a
-// read-only Markdown document: when, which tool, where, over which face and operation, which groups,
-// episode names, size and redactions. Never the content itself (the log does not hold it).
+// and the agent hooks that carried memory content or a query off the machine — as a read-only
+// document of its own scheme, opened in the Markdown preview (never an unsaved editor): when, which
+// tool, where, over which face and operation, which groups, episode names, size and redactions.
+// Filterable by tool and time through a quick pick. Never the content itself (the log does not hold it).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { AuditLog, type AuditEntry } from '@graphiti-memory/memory-core';
+import { AUDIT_TOOLS, AuditLog, Logger, errorClassOf, type AuditEntry, type AuditTool } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
+
+/** The scheme of the read-only document: VS Code cannot save or edit it. */
+export const SENT_SCHEME = 'graphiti-memory-sent';
+
+/** Which requests to show: one tool's, and since how many hours ago (all when absent). */
+export interface AuditFilter {
+  readonly tool?: AuditTool;
+  readonly hours?: number;
+}
+
+export const TIME_CHOICES: readonly { readonly label: string; readonly hours?: number }[] = [
+  { label: 'Any time' },
+  { label: 'Last hour', hours: 1 },
+  { label: 'Last 24 hours', hours: 24 },
+  { label: 'Last 7 days', hours: 24 * 7 },
+];
+const ALL_TOOLS = 'All tools';
+
+export function applyFilter(entries: readonly AuditEntry[], filter: AuditFilter, now: Date = new Date()): AuditEntry[] {
+  const since = filter.hours === undefined ? undefined : now.getTime() - filter.hours * 3_600_000;
+  return entries.filter((entry) => (filter.tool === undefined || entry.tool === filter.tool) && (since === undefined || Date.parse(entry.at) >= since));
+}
+
+export function describeFilter(filter: AuditFilter): string {
+  const time = TIME_CHOICES.find((choice) => choice.hours === filter.hours)?.label.toLowerCase() ?? `last ${filter.hours} hours`;
+  return `${filter.tool ?? 'every tool'}, ${filter.hours === undefined ? 'any time' : time}`;
+}
+
+/** The document's address for a filter: one per filter, so each keeps its own preview. */
+export function sentUri(filter: AuditFilter): vscode.Uri {
+  const query = new URLSearchParams();
+  if (filter.tool !== undefined) query.set('tool', filter.tool);
+  if (filter.hours !== undefined) query.set('hours', String(filter.hours));
+  return vscode.Uri.from({ scheme: SENT_SCHEME, path: '/What Was Sent.md', query: query.toString() });
+}
+
+export function filterOf(uri: vscode.Uri): AuditFilter {
+  const query = new URLSearchParams(uri.query);
+  const tool = query.get('tool');
+  const hours = Number(query.get('hours'));
+  return {
+    ...(tool !== null && (AUDIT_TOOLS as readonly string[]).includes(tool) ? { tool: tool as AuditTool } : {}),
+    ...(query.has('hours') && Number.isFinite(hours) && hours > 0 ? { hours } : {}),
+  };
+}
 
 /** Newest entries shown; older ones stay in the log (rotated by size). */
 export const AUDIT_ENTRIES_SHOWN = 500;
 
-export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new Date()): string {
+export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new Date(), filter?: AuditFilter): string {
   const lines = [
     '# Graphiti Memory: what was sent',
     '',
@@ -18,8 +64,9 @@ export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new D
     'Only where it went and how much is recorded here: never the content.',
     '',
   ];
+  if (filter !== undefined) lines.push(`Showing: ${describeFilter(filter)}. Run "Graphiti Memory: Show What Was Sent" again for another filter.`, '');
   if (entries.length === 0) {
-    lines.push('_Nothing has been sent yet._');
+    lines.push(filter === undefined ? '_Nothing has been sent yet._' : '_Nothing was sent that matches this filter._');
     return `${lines.join('\n')}\n`;
   }
   const shown = [...entries].reverse().slice(0, AUDIT_ENTRIES_SHOWN);
@@ -48,19 +95,84 @@ function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+export interface ShowWhatWasSentResult {
+  readonly ok: boolean;
+  readonly entries: number;
+  readonly text: string;
+  readonly uri?: string;
+}
+
 @injectable()
-export class ShowWhatWasSentCommand implements Contribution {
-  constructor(@inject(AuditLog) private readonly audit: AuditLog) {}
+export class ShowWhatWasSentCommand implements Contribution, vscode.TextDocumentContentProvider {
+  readonly #changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.#changed.event;
+
+  constructor(
+    @inject(AuditLog) private readonly audit: AuditLog,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
 
   register(context: vscode.ExtensionContext): void {
-    context.subscriptions.push(vscode.commands.registerCommand('graphitiMemory.showWhatWasSent', () => this.run()));
+    context.subscriptions.push(
+      this.#changed,
+      vscode.workspace.registerTextDocumentContentProvider(SENT_SCHEME, this),
+      vscode.commands.registerCommand('graphitiMemory.showWhatWasSent', (filter?: unknown) => this.run(filter)),
+    );
   }
 
-  async run(): Promise<{ readonly ok: boolean; readonly entries: number; readonly text: string }> {
-    const entries = await this.audit.read();
-    const text = renderAuditLog(entries);
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
-    await vscode.window.showTextDocument(document, { preview: true });
-    return { ok: true, entries: entries.length, text };
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const filter = filterOf(uri);
+    return renderAuditLog(applyFilter(await this.audit.read(), filter), new Date(), filter);
   }
+
+  /** Asks for a filter (unless `filter` gives one: `{ tool?, hours? }`), then opens the preview. */
+  async run(filterArgument?: unknown): Promise<ShowWhatWasSentResult> {
+    const entries = await this.audit.read();
+    const filter = filterArgument === undefined ? await this.#pickFilter(entries) : parseFilter(filterArgument);
+    if (filter === undefined) return { ok: false, entries: 0, text: '' };
+    const shown = applyFilter(entries, filter);
+    const text = renderAuditLog(shown, new Date(), filter);
+    const uri = sentUri(filter);
+    // An open preview of the same filter shows the log as it is now.
+    this.#changed.fire(uri);
+    try {
+      await vscode.commands.executeCommand('markdown.showPreview', uri);
+    } catch (error) {
+      // Without the built-in Markdown extension: the same read-only document, as text.
+      this.logger.info('show what was sent: no Markdown preview; showing the document', { errorClass: errorClassOf(error) });
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+    }
+    return { ok: true, entries: shown.length, text, uri: uri.toString() };
+  }
+
+  async #pickFilter(entries: readonly AuditEntry[]): Promise<AuditFilter | undefined> {
+    const count = (items: readonly AuditEntry[]) => `${items.length} request${items.length === 1 ? '' : 's'}`;
+    const tools = AUDIT_TOOLS.filter((tool) => entries.some((entry) => entry.tool === tool));
+    const toolPick = await vscode.window.showQuickPick(
+      [{ label: ALL_TOOLS, description: count(entries) }, ...tools.map((tool) => ({ label: tool, description: count(applyFilter(entries, { tool })) }))],
+      { title: 'Show What Was Sent (1/2): from which tool?', placeHolder: 'Requests that carried memory off this machine, by the tool that sent them' },
+    );
+    if (toolPick === undefined) return undefined;
+    const tool = (AUDIT_TOOLS as readonly string[]).includes(toolPick.label) ? (toolPick.label as AuditTool) : undefined;
+    const timePick = await vscode.window.showQuickPick(
+      TIME_CHOICES.map((choice) => ({
+        label: choice.label,
+        description: count(applyFilter(entries, { ...(tool === undefined ? {} : { tool }), ...(choice.hours === undefined ? {} : { hours: choice.hours }) })),
+      })),
+      { title: 'Show What Was Sent (2/2): since when?' },
+    );
+    if (timePick === undefined) return undefined;
+    const hours = TIME_CHOICES.find((choice) => choice.label === timePick.label)?.hours;
+    return { ...(tool === undefined ? {} : { tool }), ...(hours === undefined ? {} : { hours }) };
+  }
+}
+
+/** A filter given to the command (by a test, a link or another extension), checked. */
+function parseFilter(value: unknown): AuditFilter {
+  if (typeof value !== 'object' || value === null) return {};
+  const { tool, hours } = value as { tool?: unknown; hours?: unknown };
+  return {
+    ...(typeof tool === 'string' && (AUDIT_TOOLS as readonly string[]).includes(tool) ? { tool: tool as AuditTool } : {}),
+    ...(typeof hours === 'number' && hours > 0 ? { hours } : {}),
+  };
 }

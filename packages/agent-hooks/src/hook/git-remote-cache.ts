@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { readGitFacts, type GitFacts } from '../composition/git-facts.js';
 
 interface CacheEntry {
@@ -48,7 +49,8 @@ export async function readGitRemoteCached(folder: string, stateDirectory: string
     try {
       await fs.mkdir(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
       const entry: CacheEntry = { configPath: config, configMtimeMs: mtime, remote: facts.remote ?? null };
-      await fs.writeFile(cacheFile, JSON.stringify(entry), { mode: 0o600 });
+      // Atomic, under a name of its own per write: concurrent prompts of one hook server share this file.
+      await writeFileAtomic(cacheFile, JSON.stringify(entry), { mode: 0o600 });
     } catch {
       // Not cached: the next run asks git again.
     }

@@ -14,7 +14,9 @@ import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
+import { waitForOpenDigests } from './digest-wait.js';
 import { refreshTier } from './local-tier.js';
+import { refreshableTierGroups } from './tier-groups.js';
 import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
 
@@ -90,10 +92,13 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
     await writeDrainerInfo(files.drainerInfo, { pid: process.pid, since: new Date().toISOString() });
     let confirmed = 0;
     let pending = 0;
+    let owed = 0;
     for (let round = 0; round < ROUNDS && !leave.signal.aborted; round++) {
       closedBy = await stillOpen();
       if (closedBy !== undefined) break;
       memory ??= await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger() });
+      // Deletes a forget owes (it ran while Graphiti was unreachable) go first, even with nothing queued.
+      owed = await carryOutOwedDeletes(memory, leave.signal);
       await adoptHookJournals(memory);
       memory.ingestion?.start();
       const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS, signal: leave.signal });
@@ -101,19 +106,39 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
       pending = result?.pending ?? 0;
       if (pending === 0 && (await memory.outbox?.otherJournalCount()) === 0) break;
     }
+    if (memory !== undefined && closedBy === undefined && !leave.signal.aborted) {
+      // Session digests still open (a Stop without SessionEnd): stay until they close on idle.
+      const digests = await waitForOpenDigests(context, memory, leave.signal);
+      confirmed += digests.confirmed;
+      if (digests.confirmed > 0 || digests.pending > 0) pending = digests.pending;
+    }
     if (closedBy !== undefined || leave.signal.aborted) {
       // Stop sending now; what is queued stays in the outbox (released with the journal at close).
       await memory?.ingestion?.stop();
       return closedBy ?? { outcome: 'stopped', detail: 'asked to stop; queued messages stay in the outbox' };
     }
     if (memory !== undefined) await refreshWorkspaceTier(context, memory);
-    return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending` };
+    const owedDetail = owed > 0 ? `, ${owed} group deletes still owed` : '';
+    return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending${owedDetail}` };
   } finally {
     clearInterval(watcher);
     process.off('SIGTERM', onStopRequest);
     await memory?.close().catch(() => undefined);
     await removeDrainerInfo(files.drainerInfo, process.pid).catch(() => undefined);
     await release().catch(() => undefined);
+  }
+}
+
+/** Carries out the deletes forgets owe; returns how many are still owed. Never throws. */
+async function carryOutOwedDeletes(memory: HookMemory, signal: AbortSignal): Promise<number> {
+  try {
+    const owed = (await memory.forget?.owed()) ?? [];
+    if (owed.length === 0) return 0;
+    const result = await memory.forget?.retryOwed({ timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0, signal });
+    return result?.failed.length ?? owed.length;
+  } catch {
+    // The record could not be read or written: the next drain pass tries again (and sends nothing to those groups).
+    return 0;
   }
 }
 
@@ -124,13 +149,9 @@ async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): P
   const team = groups.find((group) => group.scope === 'team')?.groupId;
   if (workspace === undefined) return;
   try {
-    const refresh = await refreshTier(
-      memory.api,
-      memory.guard,
-      { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) },
-      () => new Date(),
-      AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    );
+    const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
+    if (readable === undefined) return;
+    const refresh = await refreshTier(memory.api, memory.guard, readable, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
     await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.

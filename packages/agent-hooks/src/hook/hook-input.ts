@@ -12,6 +12,8 @@ export interface HookEvent {
   readonly prompt: string | undefined;
   /** Stop (Claude Code): the text of the reply it stopped with, which its transcript may not hold yet. */
   readonly lastAssistantMessage?: string;
+  /** SessionStart: why the session starts (Claude Code: startup, resume, clear, compact; Copilot: new). */
+  readonly source?: string;
 }
 
 export type HookInputRead = { readonly ok: true; readonly hook: HookEvent } | { readonly ok: false; readonly reason: 'bad-json' | 'unknown-event' };
@@ -32,6 +34,7 @@ export function parseHookInput(text: string, fallbackEvent?: string): HookInputR
   const named = stringField(record, 'hook_event_name') ?? stringField(record, 'hookEventName') ?? fallbackEvent;
   const event = HOOK_EVENT_NAMES.find((candidate) => candidate === named);
   if (event === undefined) return { ok: false, reason: 'unknown-event' };
+  const source = stringField(record, 'source');
   return {
     ok: true,
     hook: {
@@ -40,6 +43,7 @@ export function parseHookInput(text: string, fallbackEvent?: string): HookInputR
       transcriptPath: stringField(record, 'transcript_path') ?? stringField(record, 'transcriptPath'),
       cwd: stringField(record, 'cwd'),
       prompt: typeof record['prompt'] === 'string' ? record['prompt'] : undefined,
+      ...(source === undefined ? {} : { source }),
       ...(typeof record['last_assistant_message'] === 'string' && record['last_assistant_message'].trim() !== '' ? { lastAssistantMessage: record['last_assistant_message'] } : {}),
     },
   };

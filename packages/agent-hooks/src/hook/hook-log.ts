@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { makePrivateFolder, PRIVATE_FILE_MODE, tightenStateFolder } from '@graphiti-memory/memory-node-storage';
+import { isStorageFaultCode, makePrivateFolder, PRIVATE_FILE_MODE, tightenStateFolder } from '@graphiti-memory/memory-node-storage';
 
 export interface HookRun {
   readonly time: string;
@@ -30,25 +30,38 @@ export function hookLogFolder(stateDirectory: string): string {
   return path.join(stateDirectory, HOOK_LOG_FOLDER);
 }
 
+/**
+ * Runs a full or read-only disk would not take, per state folder, in this process (a warm hook
+ * server): written ahead of the next run that can be, so the fault that refused them is logged
+ * once space returns. Bounded; the oldest go first.
+ */
+const unwritten = new Map<string, HookRun[]>();
+const MAX_UNWRITTEN = 50;
+
 /** Appends a run (and, for failures, a log line); never throws. */
 export async function recordHookRun(stateDirectory: string, run: HookRun): Promise<void> {
+  const waiting = [...(unwritten.get(stateDirectory) ?? []), run].slice(-MAX_UNWRITTEN);
+  unwritten.delete(stateDirectory);
   try {
     // Every run passes here: a state folder an older version left open to others is closed once.
     await tightenStateFolder(stateDirectory);
     const folder = hookLogFolder(stateDirectory);
     await makePrivateFolder(folder);
     const runs = path.join(folder, RUNS_FILE);
-    await fs.appendFile(runs, `${JSON.stringify(run)}\n`, { mode: PRIVATE_FILE_MODE });
-    if (run.detail !== undefined) {
-      await fs.appendFile(path.join(folder, LOG_FILE), `${run.time} ${run.event} ${run.outcome} ${run.detail}\n`, { mode: PRIVATE_FILE_MODE });
+    await fs.appendFile(runs, waiting.map((each) => `${JSON.stringify(each)}\n`).join(''), { mode: PRIVATE_FILE_MODE });
+    const failures = waiting.filter((each) => each.detail !== undefined);
+    if (failures.length > 0) {
+      await fs.appendFile(path.join(folder, LOG_FILE), failures.map((each) => `${each.time} ${each.event} ${each.outcome} ${each.detail}\n`).join(''), { mode: PRIVATE_FILE_MODE });
     }
     const size = (await fs.stat(runs)).size;
     if (size > MAX_RUNS_BYTES) {
       const lines = (await fs.readFile(runs, 'utf8')).split('\n').filter((line) => line !== '');
       await fs.writeFile(runs, `${lines.slice(-KEEP_RUNS).join('\n')}\n`, { mode: PRIVATE_FILE_MODE });
     }
-  } catch {
-    // The log is a convenience: a read-only state folder must not turn into a failed hook.
+  } catch (error) {
+    // The log is a convenience: a read-only state folder must not turn into a failed hook. A
+    // refused write keeps the runs for the next attempt (torn halves of it are skipped on read).
+    if (isStorageFaultCode((error as NodeJS.ErrnoException).code)) unwritten.set(stateDirectory, waiting);
   }
 }
 

@@ -61,6 +61,16 @@ export async function readHookServerInfo(file: string): Promise<Partial<HookServ
 }
 
 /** What a server did with its connections, for `hooks status` and tests (absent from older servers). */
+/** The last write a disk refused in a run of this server (code and path only), until a later run wrote. */
+export interface HookServerStorageFault {
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+  /** When the run failed (ISO time). */
+  readonly at: string;
+  readonly event: string;
+}
+
 export interface HookServerConnections {
   /** Open now. */
   readonly open: number;
@@ -96,7 +106,7 @@ export type HookServerFrame =
   | { readonly kind: 'deadline'; readonly ms: number }
   | { readonly kind: 'done'; readonly output: string }
   | { readonly kind: 'mismatch'; readonly build: string; readonly protocol: number }
-  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number; readonly connections?: HookServerConnections }
+  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number; readonly connections?: HookServerConnections; readonly storageFault?: HookServerStorageFault }
   | { readonly kind: 'stopping' };
 
 export function hookServerEnabled(env: NodeJS.ProcessEnv): boolean {

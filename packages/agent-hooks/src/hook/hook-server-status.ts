@@ -12,10 +12,11 @@ import {
   hookServerPlace,
   HOOK_SERVER_VARIABLE,
   readHookServerInfo,
+  type HookServerStorageFault,
 } from './hook-server-place.js';
 
 export type HookServerStatus =
-  | { readonly running: true; readonly pid: number; readonly since: string; readonly build: string; readonly socket: string }
+  | { readonly running: true; readonly pid: number; readonly since: string; readonly build: string; readonly socket: string; readonly storageFault?: HookServerStorageFault }
   | { readonly running: false; readonly socket: string | null; readonly reason: string };
 
 export interface RunningHookServer {
@@ -33,7 +34,7 @@ export async function hookServerStatus(env: NodeJS.ProcessEnv, build: string | u
   if (place === undefined) return { running: false, socket: null, reason: 'its private folder is not safely ours; hooks run in their own process' };
   const answer = await pingHookServer(place, build, HOOK_SERVER_PROTOCOL);
   if (answer?.kind !== 'pong' || answer.build !== build) return { running: false, socket: place.socket, reason: 'not running (the next hook event starts it while memory is on with consent)' };
-  return { running: true, pid: answer.pid, since: answer.since, build: answer.build, socket: place.socket };
+  return { running: true, pid: answer.pid, since: answer.since, build: answer.build, socket: place.socket, ...(answer.storageFault === undefined ? {} : { storageFault: answer.storageFault }) };
 }
 
 /**

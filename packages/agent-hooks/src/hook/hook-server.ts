@@ -11,7 +11,7 @@ import lockfile from 'proper-lockfile';
 import { userConfigDirectory } from '@graphiti-memory/memory-node-storage';
 import { ANSWER_MARGIN_MS, pingHookServer } from './hook-forward.js';
 import { appendHookLog } from './hook-log.js';
-import { frameReader, HOOK_SERVER_PROTOCOL, MAX_REQUEST_BYTES, type HookServerConnections, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest } from './hook-server-place.js';
+import { frameReader, HOOK_SERVER_PROTOCOL, MAX_REQUEST_BYTES, type HookServerConnections, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest, type HookServerStorageFault } from './hook-server-place.js';
 import { runHook } from './run-hook.js';
 import { runnerBuild } from './runner-build.js';
 import { sweepDeadServers } from './dead-servers.js';
@@ -32,6 +32,8 @@ const UNNAMED_DEADLINE_MS = 15_000;
 const LOCK_STALE_MS = 10_000;
 /** Run outcomes after which the server leaves (the next allowed event starts one again). */
 const SWITCHED_OFF = ['disabled', 'no-consent', 'no-endpoint', 'untrusted', 'bad-memory-switches'];
+/** Events that write the outbox: one that succeeds shows the disk takes writes again. */
+const DURABLE_EVENTS = ['Stop', 'SessionEnd'];
 
 export interface HookServerOptions {
   readonly place: HookServerPlace;
@@ -79,6 +81,7 @@ class HookServer {
   /** Open connections, and whether each has sent its request yet. */
   readonly #sockets = new Map<net.Socket, { taken: boolean }>();
   #counts = { refused: 0, timedOut: 0, oversized: 0 };
+  #storageFault: HookServerStorageFault | undefined;
   #idle: NodeJS.Timeout | undefined;
   #check: NodeJS.Timeout | undefined;
   #stopping = false;
@@ -163,7 +166,10 @@ class HookServer {
       if (!socket.destroyed) socket.write(`${JSON.stringify(frame)}\n`);
     };
     // Any runner may ask who runs (`hooks status`, a starting server) or ask it to leave.
-    if (request.kind === 'ping') return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL, connections: this.connections });
+    if (request.kind === 'ping') {
+      const fault = this.#storageFault === undefined ? {} : { storageFault: this.#storageFault };
+      return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL, connections: this.connections, ...fault });
+    }
     if (request.kind === 'stop') {
       send({ kind: 'stopping' });
       void this.#stop();
@@ -207,6 +213,9 @@ class HookServer {
       via: 'server',
       build: this.info.build,
     });
+    // A disk that refused a write is named by `hooks status` until a later Stop writes again.
+    if (summary.storageFault !== undefined) this.#storageFault = { ...summary.storageFault, at: new Date().toISOString(), event: summary.event };
+    else if (DURABLE_EVENTS.includes(summary.event) && summary.outcome !== 'failed') this.#storageFault = undefined;
     // Memory turned off, consent withdrawn or the folder untrusted (in config or the memory
     // switches: Disconnect, `hooks uninstall`, the extension): nothing to keep warm.
     if (!summary.consented && SWITCHED_OFF.includes(summary.outcome)) void this.#stop();

@@ -14,6 +14,7 @@ import {
   type MemoryScope,
   type PromotionScope,
   type RecalledFact,
+  type SaidMemory,
   type SecretGuard,
 } from '@graphiti-memory/memory-core';
 import { fitMemoryLines, formatFactLine, orderByRank, sanitiseFactText } from '@graphiti-memory/prompt-elements';
@@ -310,6 +311,12 @@ function repeatsAPromotion(fact: TierFact, promoted: readonly TierPromotion[]): 
   });
 }
 
+/** A rendered brief and what it gave the session (for say-it-once). */
+export interface RenderedBrief {
+  readonly text: string;
+  readonly said: SaidMemory;
+}
+
 /**
  * The brief: promoted decisions, preferences, procedures and terminology, then the top current
  * facts (each memory once: a fact a promotion already says is left out), as one `<graphiti_memory>`
@@ -317,14 +324,28 @@ function repeatsAPromotion(fact: TierFact, promoted: readonly TierPromotion[]): 
  * session's own group, whose facts alone of all session facts may be shown.
  */
 export async function renderBrief(tier: LocalTier | undefined, budget: number, now: Date, sessionGroup?: string): Promise<string | undefined> {
+  return (await briefOf(tier, budget, now, sessionGroup))?.text;
+}
+
+/** `renderBrief`, and which promotions and facts made it into the block. */
+export async function briefOf(tier: LocalTier | undefined, budget: number, now: Date, sessionGroup?: string): Promise<RenderedBrief | undefined> {
   if (tier === undefined) return undefined;
   const header = `Workspace brief from the local memory cache (updated ${describeAge(tier.updatedAt, now)} ago).`;
   const promoted = BRIEF_KINDS.flatMap((kind) => tier.promoted.filter((promotion) => promotion.kind === kind));
-  const lines = [
-    ...promoted.map((promotion) => `- [${sanitiseFactText(scopeLabel(promotion))} ${promotion.kind}] ${sanitiseFactText(promotion.text)}`),
-    ...orderByRank(visibleFacts(tier, now, sessionGroup).filter((fact) => !repeatsAPromotion(fact, promoted))).map(formatFactLine),
-  ];
-  return (await fitMemoryLines(lines, budget, estimateTokens, { header: [header], overflow: 'skip' }))?.text;
+  const facts = orderByRank(visibleFacts(tier, now, sessionGroup).filter((fact) => !repeatsAPromotion(fact, promoted)));
+  const lines = [...promoted.map((promotion) => `- [${sanitiseFactText(scopeLabel(promotion))} ${promotion.kind}] ${sanitiseFactText(promotion.text)}`), ...facts.map(formatFactLine)];
+  const fitted = await fitMemoryLines(lines, budget, estimateTokens, { header: [header], overflow: 'skip' });
+  if (fitted === undefined) return undefined;
+  const givenPromotions = fitted.keptIndexes.filter((index) => index < promoted.length).flatMap((index) => promoted[index] ?? []);
+  const givenFacts = fitted.keptIndexes.filter((index) => index >= promoted.length).flatMap((index) => facts[index - promoted.length] ?? []);
+  return {
+    text: fitted.text,
+    said: {
+      facts: givenFacts,
+      texts: givenPromotions.map((promotion) => promotion.text),
+      episodes: givenPromotions.flatMap((promotion) => (promotion.episodeUuid === undefined ? [] : [promotion.episodeUuid])),
+    },
+  };
 }
 
 /**

@@ -2,12 +2,18 @@
 // `<graphiti_memory>` block as `@memory`; when Graphiti misses the deadline, the local tier's
 // matching facts, marked as cached with their age. Nothing found: nothing printed. Recalled facts
 // go into the tier with their group, so a session's facts are only ever shown in that session.
-import { fitMemoryBlock } from '@graphiti-memory/prompt-elements';
+// Say it once: what the session's brief or earlier recalls already gave it (the host keeps it in the
+// conversation; Copilot's agent loop only for the turn, see context-lifetime.ts) is left out unless
+// it changed, and what this recall gives is recorded.
+import { NOTHING_SAID, unsaidFacts, type RecalledFact } from '@graphiti-memory/memory-core';
+import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
+import { fitMemoryBlock, orderByRank } from '@graphiti-memory/prompt-elements';
 import type { HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import { estimateTokens, renderCachedRecall, type TierFact } from './local-tier.js';
 import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
+import { contextLifetime } from './context-lifetime.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
@@ -25,33 +31,63 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const sessionId = context.hook.sessionId;
   const recalledAt = now();
-  const [result, groups] = await Promise.all([
+  const saidOnce = sessionId === undefined ? undefined : new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
+  const [result, groups, said] = await Promise.all([
     memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
     memory.groups.resolveMany(['session', 'workspace', 'user', 'team'], sessionId === undefined ? {} : { sessionId }),
+    // An unreadable record costs a repeat, never the recall.
+    saidOnce === undefined || sessionId === undefined ? NOTHING_SAID : saidOnce.said(sessionId).catch(() => NOTHING_SAID),
   ]);
   const groupOf = new Map(groups.map((group) => [group.scope, group.groupId]));
   const workspace = groupOf.get('workspace');
   const store = new LocalTierStore(context.stateDirectory, now);
   const missed = result.timedOut || (result.errors.length > 0 && result.errors.length >= result.scopes.length);
   if (result.facts.length > 0) {
-    const fitted = await fitMemoryBlock(result.facts, HOOK_RECALL_BUDGET, estimateTokens);
+    const unsaid = await unsaidFacts(result.facts, said);
+    const fitted = unsaid.length === 0 ? undefined : await fitMemoryBlock(unsaid, HOOK_RECALL_BUDGET, estimateTokens);
+    const writes: Array<Promise<unknown>> = [];
+    if (saidOnce !== undefined && sessionId !== undefined) writes.push(recordGiven(saidOnce, sessionId, context, fitted === undefined ? [] : given(unsaid, fitted.keptIndexes)));
     if (workspace !== undefined) {
       const facts = result.facts.flatMap((fact): TierFact[] => {
         const groupId = groupOf.get(fact.scope);
         // A fact is cached only with its group: without it, a session fact could not be kept to its session.
         return groupId === undefined ? [] : [{ ...fact, groupId }];
       });
-      // The tier is a cache: writing it must not cost the prompt its recall.
-      await boundedTierWrite(store.addRecalledFacts(context.endpoint, workspace, facts, recalledAt));
+      writes.push(store.addRecalledFacts(context.endpoint, workspace, facts, recalledAt));
     }
+    // Both records are bounded waits: neither may cost the prompt its recall.
+    await boundedTierWrite(Promise.all(writes.map((write) => write.catch(() => undefined))));
     if (fitted !== undefined) return { outcome: result.timedOut ? 'context-partial' : 'context', context: fitted.text };
+    // Everything found was given to this session before: nothing new to say.
+    if (unsaid.length === 0) return { outcome: 'said-before', detail: `${result.facts.length} facts` };
   }
+  // Where hook context lasts one turn, what this turn was given is gone by the next prompt.
+  if (saidOnce !== undefined && sessionId !== undefined && contextLifetime(context.hook) === 'turn') await boundedTierWrite(saidOnce.record(sessionId, {}, { fresh: true }));
   if (missed) {
-    const tier = workspace === undefined ? undefined : await store.read(context.endpoint, workspace);
+    const read = workspace === undefined ? undefined : await store.read(context.endpoint, workspace);
+    const tier = read === undefined ? undefined : { ...read, facts: await unsaidFacts(read.facts, said) };
     const cached = await renderCachedRecall(tier, query, context.config.maxFacts, HOOK_RECALL_BUDGET, now(), groupOf.get('session'));
     const detail = result.timedOut ? 'deadline' : (result.errors[0]?.errorClass ?? 'error');
     if (cached !== undefined) return { outcome: 'cached', context: cached, detail };
     return { outcome: 'missed', detail };
   }
   return { outcome: 'empty' };
+}
+
+/** The facts of `unsaid` the block kept (it orders them by rank). */
+function given(unsaid: readonly RecalledFact[], keptIndexes: readonly number[]): RecalledFact[] {
+  const ordered = orderByRank(unsaid);
+  return keptIndexes.flatMap((index) => {
+    const fact = ordered[index];
+    return fact === undefined ? [] : [fact];
+  });
+}
+
+/**
+ * Records what this prompt gave. Where the host keeps hook context for one turn only (Copilot's
+ * agent loop), the next prompt starts with nothing given: the record is emptied instead.
+ */
+function recordGiven(store: FileSaidOnceStore, sessionId: string, context: HookContext, facts: readonly RecalledFact[]): Promise<void> {
+  if (contextLifetime(context.hook) === 'turn') return store.record(sessionId, {}, { fresh: true });
+  return facts.length === 0 ? Promise.resolve() : store.record(sessionId, { facts });
 }

@@ -3,7 +3,7 @@
 // bad stdin ends with nothing printed and a line in the state folder's hook log, and the caller
 // exits 0. Without consent for the configured endpoint nothing touches the network.
 import { errorClassOf } from '@graphiti-memory/memory-core';
-import type { Environment } from '@graphiti-memory/memory-node-storage';
+import { storageFaultOf, type Environment, type StorageFault } from '@graphiti-memory/memory-node-storage';
 import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
 import { openHookMemory, type HookMemory } from './hook-memory.js';
@@ -37,6 +37,8 @@ export interface HookRunSummary {
   readonly outcome: string;
   /** Memory is on with consent for the endpoint: worth keeping a hook server warm. */
   readonly consented: boolean;
+  /** The write the disk refused, when that is why the run failed (content-free: code and path). */
+  readonly storageFault?: StorageFault;
 }
 
 const DRAIN_EVENT = JSON.stringify({ hook_event_name: 'Stop' });
@@ -56,6 +58,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
   let event = options.event ?? 'unknown';
   let consented = false;
   let result: HandlerResult;
+  let fault: StorageFault | undefined;
   try {
     // The drainer reads no stdin: it runs as a Stop of the workspace it was started for.
     const resolved = await resolveHookContext(options.drain ? DRAIN_EVENT : io.stdinText, options, io.env, io.cwd);
@@ -81,7 +84,9 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       if (result.drain === true && io.drainer !== undefined) (await import('./hook-drainer.js')).spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
     }
   } catch (error) {
-    result = { outcome: 'failed', detail: errorClassOf(error) };
+    // A write the disk refused is named (code, file, what to do); anything else by its class.
+    fault = storageFaultOf(error);
+    result = { outcome: 'failed', detail: fault?.message ?? errorClassOf(error) };
   }
   if (options.ignored.length > 0 && result.detail === undefined) result = { ...result, detail: `ignored flags: ${options.ignored.join(' ')}` };
   if (stateDirectory !== undefined) {
@@ -95,7 +100,7 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
       ...(io.build === undefined ? {} : { build: io.build }),
     });
   }
-  return { stateDirectory, event, outcome: result.outcome, consented };
+  return { stateDirectory, event, outcome: result.outcome, consented, ...(fault === undefined ? {} : { storageFault: fault }) };
 }
 
 async function handleEvent(context: HookContext, startedAt: number, now: () => Date): Promise<HandlerResult> {

@@ -3,10 +3,15 @@
 // promote or forget wrote here) gets one bounded refresh first; a stale one is refreshed in the
 // background by the drainer. The brief shows this session's facts only, never another session's.
 // How many memories await review is said always; the brief follows `recall.enabled`.
+// What the brief gives is recorded for the session (hashes only), so the session's recalls do not
+// say it again; a new, cleared or compacted conversation starts that record anew, a resumed one adds.
+import type { SaidMemory } from '@graphiti-memory/memory-core';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import type { HandlerResult } from './handler-result.js';
-import { describeAge, emptyTier, refreshTier, renderBrief, withRefresh, type TierRefresh } from './local-tier.js';
+import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
+import { briefOf, describeAge, emptyTier, refreshTier, withRefresh, type TierRefresh } from './local-tier.js';
+import { refreshableTierGroups } from './tier-groups.js';
 import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
 
@@ -41,13 +46,9 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
     let refresh: TierRefresh | undefined;
     try {
       const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
-      refresh = await refreshTier(
-        memory.api,
-        memory.guard,
-        { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) },
-        now,
-        AbortSignal.timeout(remaining),
-      );
+      const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
+      if (readable === undefined) throw new Error('the workspace group was forgotten; its delete is still owed');
+      refresh = await refreshTier(memory.api, memory.guard, readable, now, AbortSignal.timeout(remaining));
       drain = false;
     } catch {
       detail = 'graphiti-unavailable';
@@ -58,8 +59,18 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
       tier = withRefresh(tier ?? emptyTier(context.endpoint, workspace, now()), refresh, now());
     }
   }
-  const brief = await renderBrief(tier, context.config.briefBudget, now(), groupOf('session'));
+  const rendered = await briefOf(tier, context.config.briefBudget, now(), groupOf('session'));
+  if (sessionId !== undefined) await boundedTierWrite(recordBrief(context, sessionId, rendered?.said ?? {}));
+  const brief = rendered?.text;
   const extra = detail === undefined ? {} : { detail };
   if (brief === undefined) return tier === undefined && detail !== undefined ? { outcome: 'no-brief', detail, drain: true } : { outcome: 'empty', drain, ...extra };
   return { outcome: tier === undefined ? 'brief' : `brief (${describeAge(tier.updatedAt, now())} old)`, context: brief, drain, ...extra };
+}
+
+/** Records what the brief gave; only a resumed conversation still holds what was given before. */
+async function recordBrief(context: HookContext, sessionId: string, said: SaidMemory): Promise<void> {
+  const store = new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
+  await store.record(sessionId, said, { fresh: context.hook.source !== 'resume' });
+  // Old sessions' records go now and then: a session start is rare enough to pay for it.
+  await store.expire();
 }

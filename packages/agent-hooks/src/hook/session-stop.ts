@@ -14,7 +14,7 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
   if (!Array.isArray(finished)) return { outcome: finished.outcome };
   const turns = context.hook.event === 'Stop' && context.hook.lastAssistantMessage !== undefined ? await withLastReply(transcriptPath, read, finished, context.hook.lastAssistantMessage) : finished;
   const backfillTurns = backfillTurnsOf(context.config);
-  const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns });
+  const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns, sessionEnded: context.hook.event === 'SessionEnd' });
   // Counts only: the runs log never holds content.
   const detail = [
     captured.turns > 0 ? `${captured.turns} turns` : undefined,

@@ -70,9 +70,9 @@ describe('session facts in the hooks', () => {
     const first = await handlePromptSubmit(context('UserPromptSubmit', 'a', 'the flaky login test'), memory(facts), Date.now(), NOW);
     expect(first.context).toContain('flaky login test');
 
+    // Said once: session A was given both facts, so its cached recall repeats neither.
     const cachedInA = await handlePromptSubmit(context('UserPromptSubmit', 'a', 'the flaky login test'), memory('timeout'), Date.now(), NOW);
-    expect(cachedInA).toMatchObject({ outcome: 'cached' });
-    expect(cachedInA.context).toContain('flaky login test');
+    expect(cachedInA).toMatchObject({ outcome: 'missed' });
 
     const cachedInB = await handlePromptSubmit(context('UserPromptSubmit', 'b', 'the flaky login test'), memory('timeout'), Date.now(), NOW);
     expect(cachedInB.context).toContain('runs on Playwright');
@@ -83,5 +83,56 @@ describe('session facts in the hooks', () => {
     expect(briefInB.context).toContain('runs on Playwright');
     expect(briefInB.context).not.toContain('flaky login test');
     expect((await handleSessionStart(context('SessionStart', 'a'), memory('timeout'), Date.now(), NOW)).context).toContain('flaky login test');
+  });
+});
+
+describe('say it once in the hooks', () => {
+  const decision = recalled('w-1', 'We deploy the billing API with Fly.io', 'workspace');
+  const other = { ...recalled('w-2', 'Tests run with vitest', 'workspace'), rank: 1 };
+
+  it("leaves out of a session's recall what its earlier recall gave, says a changed fact again, and a new session gets all", async () => {
+    const first = await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([decision]), Date.now(), NOW);
+    expect(first.context).toContain('Fly.io');
+    const second = await handlePromptSubmit(context('UserPromptSubmit', 'a', 'deploy and tests'), memory([decision, other]), Date.now(), NOW);
+    expect(second.context).toContain('vitest');
+    expect(second.context).not.toContain('Fly.io');
+    expect(await handlePromptSubmit(context('UserPromptSubmit', 'a', 'deploy and tests'), memory([decision, other]), Date.now(), NOW)).toMatchObject({ outcome: 'said-before' });
+    const changed = { ...decision, fact: 'We deploy the billing API with Render' };
+    expect((await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([changed]), Date.now(), NOW)).context).toContain('Render');
+    expect((await handlePromptSubmit(context('UserPromptSubmit', 'b', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
+  });
+
+  it('a SessionStart of a new, cleared or compacted conversation starts over; a resumed one keeps what was given', async () => {
+    await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([decision]), Date.now(), NOW);
+    const resumed = { ...context('SessionStart', 'a'), hook: { ...context('SessionStart', 'a').hook, source: 'resume' } } as HookContext;
+    await handleSessionStart(resumed, memory('timeout'), Date.now(), NOW);
+    expect(await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([decision]), Date.now(), NOW)).toMatchObject({ outcome: 'said-before' });
+    const compacted = { ...context('SessionStart', 'a'), hook: { ...context('SessionStart', 'a').hook, source: 'compact' } } as HookContext;
+    // Graphiti is unreachable and the tier holds the fact: the brief gives it again, so the recall still does not.
+    expect((await handleSessionStart(compacted, memory('timeout'), Date.now(), NOW)).context).toContain('Fly.io');
+    expect(await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([decision]), Date.now(), NOW)).toMatchObject({ outcome: 'said-before' });
+    // A cleared conversation whose brief is empty (another workspace's tier) hears the fact again from recall.
+    await fs.rm(path.join(stateDirectory, 'tier'), { recursive: true, force: true });
+    const cleared = { ...context('SessionStart', 'a'), hook: { ...context('SessionStart', 'a').hook, source: 'clear' } } as HookContext;
+    expect((await handleSessionStart(cleared, memory('timeout'), Date.now(), NOW)).context).toBeUndefined();
+    expect((await handlePromptSubmit(context('UserPromptSubmit', 'a', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
+  });
+});
+
+describe("say it once in Copilot's agent loop (hook context lasts one turn)", () => {
+  const decision = recalled('w-1', 'We deploy the billing API with Fly.io', 'workspace');
+  const copilot = (event: 'UserPromptSubmit' | 'SessionStart', prompt?: string): HookContext => {
+    const base = context(event, 'copilot-1', prompt);
+    return { ...base, hook: { ...base.hook, transcriptPath: path.join(stateDirectory, 'Code', 'User', 'workspaceStorage', 'f00d', 'GitHub.copilot-chat', 'transcripts', 'copilot-1.jsonl') } } as HookContext;
+  };
+
+  it("leaves out of a turn's recall what the same turn's SessionStart brief gave, and gives it again in the next turn", async () => {
+    // The tier knows the fact (an earlier recall of another session), so the brief lists it.
+    await handlePromptSubmit(context('UserPromptSubmit', 'other', 'how do we deploy'), memory([decision]), Date.now(), NOW);
+    expect((await handleSessionStart(copilot('SessionStart'), memory('timeout'), Date.now(), NOW)).context).toContain('Fly.io');
+    expect(await handlePromptSubmit(copilot('UserPromptSubmit', 'how do we deploy'), memory([decision]), Date.now(), NOW)).toMatchObject({ outcome: 'said-before' });
+    // The next turn's request no longer holds the first turn's hook context: recall gives it.
+    expect((await handlePromptSubmit(copilot('UserPromptSubmit', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
+    expect((await handlePromptSubmit(copilot('UserPromptSubmit', 'how do we deploy'), memory([decision]), Date.now(), NOW)).context).toContain('Fly.io');
   });
 });

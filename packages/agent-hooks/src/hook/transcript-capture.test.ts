@@ -12,6 +12,7 @@ import { captureTranscript, readTranscriptTurns, type CaptureTarget } from './tr
 class RecordingTarget implements CaptureTarget {
   readonly enqueued: ChatTurn[] = [];
   readonly backfills: number[] = [];
+  readonly ended: string[] = [];
   flushes = 0;
   readonly ingestion = {
     enqueue: (turn: ChatTurn): void => void this.enqueued.push(turn),
@@ -22,6 +23,7 @@ class RecordingTarget implements CaptureTarget {
       return selected.length;
     },
     settled: async (): Promise<void> => {},
+    endSession: (sessionId: string): void => void this.ended.push(sessionId),
   };
   readonly outbox = { flush: async (): Promise<void> => void this.flushes++ };
 }
@@ -63,7 +65,7 @@ const copilotStart = copilotLine('session.start', 'e0', { sessionId: 'copilot-1'
 async function stop(target: CaptureTarget, options: { readonly sessionEnded?: boolean; readonly backfillTurns?: number } = {}) {
   const turns = await readTranscriptTurns(transcript, { sessionEnded: options.sessionEnded ?? false });
   if (!Array.isArray(turns)) throw new Error(`transcript not read: ${turns.outcome}`);
-  return captureTranscript(target, stateDirectory, transcript, turns, { backfillTurns: options.backfillTurns ?? 20 });
+  return captureTranscript(target, stateDirectory, transcript, turns, { backfillTurns: options.backfillTurns ?? 20, sessionEnded: options.sessionEnded ?? false });
 }
 
 const ids = (turns: readonly ChatTurn[]): string[] => turns.map((turn) => turn.id);
@@ -212,3 +214,15 @@ describe("Claude Code's lazily written transcript", () => {
   });
 });
 
+describe('session digests at SessionEnd', () => {
+  it('closes the session (its open digest segment) at SessionEnd, also when no turn is new, and not at Stop', async () => {
+    await fs.writeFile(transcript, claudeTurns(1, 2));
+    const target = new RecordingTarget();
+    await stop(target);
+    expect(target.ended).toEqual([]);
+    await stop(target, { sessionEnded: true });
+    expect(target.ended).toEqual(['claude-1']);
+    expect(ids(target.enqueued)).toEqual(['u-1', 'u-2']);
+    expect(target.flushes).toBe(2);
+  });
+});

@@ -8,6 +8,8 @@
 //   only the newest `capture.backfillTurns` turns are sent; the older ones count as taken.
 // - Once: the transcript's taken turn ids are kept in the state folder, and the delivery ledger
 //   refuses what was already enqueued, so repeated events never send a turn twice.
+// - Digests (capture.granularity `session`): taken turns wait in the session's open segment (beside
+//   the outbox); SessionEnd closes it, otherwise idle time or `capture.digestTurns` does.
 import { promises as fs } from 'node:fs';
 import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type Ingestion, type TranscriptFilterPreset } from '@graphiti-memory/memory-core';
 import { FileTranscriptLedger, transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
@@ -36,13 +38,15 @@ export interface TranscriptReadOptions {
 
 /** What a capture needs of the hook's memory: the durable outbox behind ingestion. */
 export interface CaptureTarget {
-  readonly ingestion: Pick<Ingestion, 'enqueue' | 'backfill' | 'settled'> | undefined;
+  readonly ingestion: (Pick<Ingestion, 'enqueue' | 'backfill' | 'settled' | 'endSession'> & Partial<Pick<Ingestion, 'stats'>>) | undefined;
   readonly outbox: { flush(): Promise<void> } | undefined;
 }
 
 export interface CaptureOptions {
   /** `capture.backfillTurns`: the newest turns taken from a transcript met for the first time. */
   readonly backfillTurns: number;
+  /** SessionEnd: the session's open digest segments close now. */
+  readonly sessionEnded?: boolean;
 }
 
 /** The finished turns of the transcript, in file order. */
@@ -90,7 +94,15 @@ export async function captureTranscript(
   const ledger = new FileTranscriptLedger({ filePath: transcriptLedgerFile(stateDirectory, transcriptPath) });
   const taken = await ledger.taken();
   const fresh = turns.filter((turn) => taken?.has(takenKey(turn)) !== true);
-  if (fresh.length === 0) return { turns: 0, olderTurnsLeftOut: 0 };
+  const ended = options.sessionEnded === true ? [...new Set(turns.map((turn) => turn.sessionId))] : [];
+  if (fresh.length === 0) {
+    if (ended.length === 0) return { turns: 0, olderTurnsLeftOut: 0 };
+    // Nothing new, but turns of earlier Stops may wait in an open segment: it closes now.
+    for (const sessionId of ended) ingestion.endSession(sessionId);
+    await ingestion.settled();
+    await target.outbox?.flush();
+    return { turns: 0, olderTurnsLeftOut: 0 };
+  }
   let queued = fresh.length;
   if (taken === undefined) {
     // Never seen: memory-core's bounded backfill keeps the newest turns.
@@ -98,9 +110,14 @@ export async function captureTranscript(
   } else {
     for (const turn of fresh) ingestion.enqueue(turn);
   }
+  for (const sessionId of ended) ingestion.endSession(sessionId);
   await ingestion.settled();
   // Durable before the turns are marked taken: a crash in between re-offers them to the ledger.
   await target.outbox?.flush();
+  // Admission that failed (its lock or the ledger could not be written) leaves them staged, in
+  // memory only: not taken, so the next Stop offers them again.
+  const staged = ingestion.stats?.().staged ?? 0;
+  if (staged > 0) throw new Error(`captureTranscript: the outbox did not take ${staged} staged item(s); the turns stay untaken and the next Stop offers them again`);
   await ledger.add(fresh.map(takenKey));
   return { turns: queued, olderTurnsLeftOut: fresh.length - queued };
 }

@@ -10,6 +10,8 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
+  EpisodeSources,
+  ForgetLedger,
   ForgetService,
   GlobalStore,
   GraphitiConnection,
@@ -30,6 +32,7 @@ import {
   TelemetrySink,
   USER_KEY_STORAGE_KEY,
   WorkspaceContext,
+  WorkspaceFiles,
   WorkspaceStore,
   type KeyValueStore,
   type GraphitiApi as MemoryApi,
@@ -40,6 +43,7 @@ import {
   FileKeyValueStore,
   FileOutbox,
   makePrivateFolder,
+  NodeWorkspaceFiles,
   stateLayout,
   tightenStateFolder,
   type ResolvedMemoryConfig,
@@ -111,6 +115,10 @@ export interface OpenedMemory {
   readonly promotion: PromotionService | undefined;
   readonly forget: ForgetService | undefined;
   readonly registry: GroupRegistry | undefined;
+  /** The record of delivered episodes (citations; forgetting one episode). */
+  readonly episodeSources: EpisodeSources;
+  /** What forgets recorded at this endpoint (groups whose delete is owed, forgotten turns). */
+  readonly forgotten: ForgetLedger;
   /** Stops ingestion (appending what was staged) and closes the stores; idempotent. The client stays open. */
   close(): Promise<void>;
 }
@@ -124,6 +132,8 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   const container = new Container();
   container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(options.settings));
   container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, options.git));
+  // The stale check: paths recalled facts name, looked up (never read) in this workspace.
+  container.bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => [options.workspaceFolder]));
   container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: options.userKey }));
   container.bind(ConsentStore).toConstantValue(options.consent);
   container.bind(GroupRecorderOptions).toConstantValue({ tool: options.tool });
@@ -146,7 +156,9 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   // Every request that carries memory content or a query is recorded in the shared audit log (metadata only).
   container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
 
-  const closers: Array<() => Promise<unknown>> = [() => audit.flush()];
+  const episodeSources = container.get<EpisodeSources>(EpisodeSources);
+  // What confirmation recorded of delivered episodes is written before the process ends.
+  const closers: Array<() => Promise<unknown>> = [() => audit.flush(), () => episodeSources.flush()];
   let workspaceStore: KeyValueStore = new InMemoryKeyValueStore();
   let outbox: FileOutbox | undefined;
   let registry: GroupRegistry | undefined;
@@ -165,8 +177,14 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
-      await ingestion?.dispose();
+      // Every store is closed even when ingestion's last flush failed (a full or read-only disk):
+      // an outbox left open keeps its journal locked while this process lives (a warm hook server).
+      const disposed = await ingestion?.dispose().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
       await Promise.allSettled([outbox?.close(), ...closers.map((closer) => closer())]);
+      if (disposed !== undefined) throw disposed.error;
     })());
   if (needs.send === true && needs.adoptJournals === true && outbox !== undefined) await adoptLeftoverJournals(outbox);
 
@@ -187,6 +205,8 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
     registry,
+    episodeSources,
+    forgotten: container.get<ForgetLedger>(ForgetLedger),
     close,
   };
 }

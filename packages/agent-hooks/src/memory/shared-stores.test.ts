@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory } from '@graphiti-memory/memory-node-storage';
-import { EndpointGroupRegistry } from './shared-stores.js';
+import { EndpointForgetLedger, EndpointGroupRegistry } from './shared-stores.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const folders: string[] = [];
@@ -32,6 +32,25 @@ describe('EndpointGroupRegistry', () => {
     const reopened = new EndpointGroupRegistry(async () => storage, () => endpoint, quiet);
     expect((await reopened.list()).map((record) => record.groupId)).toEqual(['gm_session_aaa']);
     expect(fs.readdirSync(path.join(storage, 'endpoints'))).toHaveLength(2);
+  });
+});
+
+describe('EndpointForgetLedger', () => {
+  it('keeps what forgets owe per endpoint, shared by every tool opening the same state folder; with no state folder it reads empty and refuses to record', async () => {
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-forgotten-'));
+    folders.push(storage);
+    let endpoint = 'http://a.example:8000';
+    const harness = new EndpointForgetLedger(async () => storage, () => endpoint, quiet);
+    const extension = new EndpointForgetLedger(async () => storage, () => 'http://a.example:8000', quiet);
+    expect((await extension.read()).groups).toEqual([]);
+    await harness.forgetGroups(['gm_workspace_w'], 5);
+    expect((await extension.read()).groups).toEqual([{ groupId: 'gm_workspace_w', forgottenAt: 5, deletionOwed: true }]);
+    endpoint = 'http://b.example:8000';
+    expect((await harness.read()).groups).toEqual([]);
+
+    const nowhere = new EndpointForgetLedger(async () => undefined, () => endpoint, quiet);
+    expect((await nowhere.read()).groups).toEqual([]);
+    await expect(nowhere.forgetGroups(['gm_workspace_w'], 5)).rejects.toThrow(/state folder/);
   });
 });
 

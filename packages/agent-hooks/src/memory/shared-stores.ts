@@ -8,6 +8,8 @@ import {
   errorClassOf,
   InMemoryGroupRegistry,
   type AuditLog,
+  type ForgetLedger,
+  type ForgetRecord,
   type GroupRecord,
   type GroupRegistry,
   type GroupWrite,
@@ -18,6 +20,7 @@ import {
   adoptAuditLog,
   adoptPendingMemories,
   FileAuditLog,
+  FileForgetLedger,
   FileGroupRegistry,
   FilePendingMemoryStore,
   endpointStateFiles,
@@ -85,6 +88,57 @@ export class EndpointGroupRegistry implements GroupRegistry {
       });
       return new InMemoryGroupRegistry();
     }
+  }
+}
+
+/**
+ * What forgets left for later at the endpoint in force, one file per endpoint in the shared state
+ * folder (`endpoints/<hash>/forgotten.json`), read by every tool before it sends or plans a turn.
+ * Unlike the registry it has no in-memory fallback: a forget that cannot be recorded fails loudly,
+ * and a read that fails stops sending (memory-core's callers), rather than send what was forgotten.
+ */
+export class EndpointForgetLedger implements ForgetLedger {
+  readonly #ledgers = new Map<string, FileForgetLedger>();
+
+  constructor(
+    private readonly stateFolder: () => Promise<string | undefined>,
+    private readonly endpoint: () => string,
+    private readonly logger: Logger,
+  ) {}
+
+  async read(): Promise<ForgetRecord> {
+    let ledger: FileForgetLedger;
+    try {
+      ledger = await this.#open();
+    } catch {
+      // No state folder: no forget could have been recorded either.
+      return { groups: [], turns: new Set() };
+    }
+    return ledger.read();
+  }
+
+  async forgetGroups(groupIds: readonly string[], at: number): Promise<void> {
+    await (await this.#open()).forgetGroups(groupIds, at);
+  }
+
+  async forgetTurns(turnKeys: readonly string[]): Promise<void> {
+    await (await this.#open()).forgetTurns(turnKeys);
+  }
+
+  async deleted(groupIds: readonly string[]): Promise<void> {
+    await (await this.#open()).deleted(groupIds);
+  }
+
+  async #open(): Promise<FileForgetLedger> {
+    const endpoint = this.endpoint();
+    let ledger = this.#ledgers.get(endpoint);
+    if (ledger === undefined) {
+      const stateFolder = await this.stateFolder();
+      if (stateFolder === undefined) throw new Error('the record of forgotten groups needs the shared state folder, and there is none; check the state folder setting.');
+      ledger = new FileForgetLedger({ filePath: endpointStateFiles(stateFolder, endpoint).forgetLedger, logger: this.logger });
+      this.#ledgers.set(endpoint, ledger);
+    }
+    return ledger;
   }
 }
 

@@ -2,11 +2,12 @@
 // (each harness command, each hook run) and the extension's runtime load these modules. Each store
 // opens on first use, in the folder `stateDirectory()` names and (for delivery state) for the
 // endpoint the settings name at that moment: nothing touches the disk while memory is off.
-import { AuditLog, GroupRegistry, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
 import { createNodeStorageModule, relocateOutboxJournals, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
-import { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './shared-stores.js';
+import { EndpointEpisodeSources } from './endpoint-episode-sources.js';
+import { EndpointForgetLedger, EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './shared-stores.js';
 
 export interface StateModuleOptions {
   /** The shared state folder, found when a store first opens (the extension reads the configuration then). */
@@ -24,7 +25,7 @@ export interface StateModuleOptions {
   readonly legacyFolder?: string;
 }
 
-/** AuditLog, PendingMemoryStore and GroupRegistry of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
+/** AuditLog, PendingMemoryStore, GroupRegistry, EpisodeSources and ForgetLedger of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
 export function createStateModules(options: StateModuleOptions): ContainerModule[] {
   const { stateDirectory, legacyFolder } = options;
   const stores = new ContainerModule(({ bind }) => {
@@ -38,6 +39,22 @@ export function createStateModules(options: StateModuleOptions): ContainerModule
       .toResolvedValue(
         (configuration: MemoryConfiguration, logger: Logger) =>
           new EndpointGroupRegistry(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
+        [MemoryConfiguration, Logger],
+      )
+      .inSingletonScope();
+    // What confirmation learns of each delivered episode, and what recall cites facts from.
+    bind(EpisodeSources)
+      .toResolvedValue(
+        (configuration: MemoryConfiguration, logger: Logger) =>
+          new EndpointEpisodeSources(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
+        [MemoryConfiguration, Logger],
+      )
+      .inSingletonScope();
+    // What forgets owe (group deletes) and keep forgotten (turns), read before anything is sent.
+    bind(ForgetLedger)
+      .toResolvedValue(
+        (configuration: MemoryConfiguration, logger: Logger) =>
+          new EndpointForgetLedger(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
         [MemoryConfiguration, Logger],
       )
       .inSingletonScope();

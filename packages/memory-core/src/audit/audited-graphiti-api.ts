@@ -1,7 +1,7 @@
 // A GraphitiApi that records every request carrying memory content (add-messages) or a query
 // (search) in the audit log before sending it, so ingestion, promotion and recall are audited
 // without knowing about it. Only metadata is recorded: never the content, never the query text.
-import type { AddMessagesRequest, Result, SearchQuery, SearchResults } from '@graphiti-memory/graphiti-client';
+import type { AddMessagesRequest, FactResult, Result, SearchQuery, SearchResults } from '@graphiti-memory/graphiti-client';
 import { APP_NAME } from '../mapping/turn-mapping.js';
 import type { GraphitiApi, GraphitiCallOptions, GraphitiConnection } from '../ports.js';
 import type { AuditEntry, AuditFace, AuditLog, AuditTool } from './audit-log.js';
@@ -59,6 +59,16 @@ export class AuditedGraphitiApi implements GraphitiApi {
 
   deleteGroup(...args: Parameters<GraphitiApi['deleteGroup']>) {
     return this.inner.deleteGroup(...args);
+  }
+
+  getEntityEdge(uuid: string, options?: GraphitiCallOptions): Promise<FactResult> {
+    if (this.inner.getEntityEdge === undefined) return Promise.reject(new Error('this Graphiti connection cannot read facts by uuid'));
+    return this.inner.getEntityEdge(uuid, options);
+  }
+
+  deleteEntityEdge(uuid: string, options?: GraphitiCallOptions): Promise<Result> {
+    if (this.inner.deleteEntityEdge === undefined) return Promise.reject(new Error('this Graphiti connection cannot delete facts'));
+    return this.inner.deleteEntityEdge(uuid, options);
   }
 
   async #face(options: GraphitiCallOptions | undefined): Promise<{ readonly kind: AuditFace } | undefined> {

@@ -1,23 +1,26 @@
-// Forget: the groups a request covers (forget-policy), their queued messages dequeued first (so the
-// drain cannot send them after the delete) and their pending memories dropped, then each group
-// deleted on the server and dropped from the registry. A group whose delete failed stays in the registry, so forgetting again retries it.
+// Forget: the groups a request covers (forget-policy) are recorded as forgotten first (durably,
+// per endpoint: no process sends what was queued for them, their turns are never planned again,
+// and their delete is owed), their queued messages dequeued and their pending memories dropped —
+// all before the network is touched, so a forget works offline — then each group is deleted on
+// the server and dropped from the registry. A delete that fails stays owed: the next drain pass,
+// `forget --retry` or any later forget carries it out. The group stays in the registry until then.
 import { inject, injectable, optional } from 'inversify';
 import { errorClassOf } from '../errors/graphiti-failure.js';
-import { GraphitiConnection, Logger, type GraphitiApi, type GraphitiCallOptions } from '../ports.js';
+import { deliveryKey } from '../ingestion/in-memory-delivery-ledger.js';
+import { Clock, GraphitiConnection, IngestionStorage, Logger, type GraphitiApi, type GraphitiCallOptions } from '../ports.js';
 import { GroupRegistry } from '../registry/group-registry.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
 import { PendingMemoryStore } from '../review/pending-memory-store.js';
+import { ForgetLedger, forgottenTurnKeyOfName } from './forget-ledger.js';
+import { OwedDeletions, type OwedDeletionsResult } from './owed-deletions.js';
 import { QueuedGroups } from './queued-groups.js';
+
+import type { ForgetFailure } from './owed-deletions.js';
+export type { ForgetFailure } from './owed-deletions.js';
 
 /** Episodes of the team group listed to find this user's (the newest first on neither face: enough for years of promotions). */
 const TEAM_FORGET_LISTING = 10_000;
-
-export interface ForgetFailure {
-  readonly groupId: string;
-  readonly errorClass: string;
-  readonly message: string;
-}
 
 export interface ForgetResult {
   /** Groups deleted on the server (and dropped from the registry). */
@@ -30,6 +33,15 @@ export interface ForgetResult {
   readonly droppedPending: number;
   /** Groups whose delete failed; they stay in the registry. */
   readonly failed: readonly ForgetFailure[];
+  /**
+   * Groups whose delete is recorded as owed (they failed now): carried out when Graphiti is back
+   * (the next drain pass, `forget --retry`). Empty where no forget ledger is bound.
+   */
+  readonly owed: readonly string[];
+  /** Turns of those groups recorded as forgotten (never planned again, under any session id). */
+  readonly forgottenTurns: number;
+  /** Deletes an earlier forget owed, carried out now. */
+  readonly earlierDeleted: readonly string[];
 }
 
 @injectable()
@@ -41,6 +53,10 @@ export class ForgetService {
     @inject(Logger) private readonly logger: Logger,
     @inject(GroupRegistry) @optional() private readonly registry?: GroupRegistry,
     @inject(PendingMemoryStore) @optional() private readonly pending?: PendingMemoryStore,
+    @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
+    @inject(ForgetLedger) @optional() private readonly ledger?: ForgetLedger,
+    @inject(IngestionStorage) @optional() private readonly storage?: IngestionStorage,
+    @inject(Clock) @optional() private readonly clock?: Pick<Clock, 'now'>,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -54,40 +70,94 @@ export class ForgetService {
   }
 
   /**
-   * Dequeues and deletes every group `request` covers. Throws only when there is no connection
-   * (nothing changed then); per-group delete failures are reported in `failed`.
+   * Records the forget, dequeues and drops locally, then deletes every group `request` covers.
+   * Throws only when there is no connection (nothing changed then); a delete that fails is reported
+   * in `failed` and, with a forget ledger, stays owed (`owed`) until Graphiti is back.
    */
   async forget(request: ForgetRequest, options: GraphitiCallOptions = {}): Promise<ForgetResult> {
     const api = this.connection.current();
     if (api === undefined) throw new Error('forget: no Graphiti endpoint is configured, so nothing can be deleted; set the endpoint first.');
     const targets = await this.plan(request);
     const groupIds = targets.map((target) => target.groupId);
+    // A team forget of this user's part deletes their episodes, never the shared group: it is not
+    // owed as a group delete (a later retry would delete every author's memories).
+    const ownTeam = targets.filter((target) => target.scope === 'team' && !('all' in request) && request.scope === 'team' && request.allAuthors !== true);
+    const wholeGroups = groupIds.filter((groupId) => !ownTeam.some((target) => target.groupId === groupId));
+    // Durable before anything else: a live process re-reads it before each send, and a crash
+    // from here on still leaves the delete owed.
+    await this.owedDeletions?.owe(wholeGroups, this.clock?.now() ?? Date.now());
     const dequeued = await this.queued.dequeue(groupIds);
+    // After the dequeue: it took over dead processes' journals, whose keys count too.
+    const forgottenTurns = await this.forgetTurns(groupIds);
     // Pending memories kept before they named their group: only the user scope has one group to match.
     const droppedPending = (await this.pending?.forgetGroups(groupIds, targets.some((target) => target.scope === 'user') ? ['user'] : [])) ?? 0;
-    const deletedGroups: string[] = [];
-    const failed: ForgetFailure[] = [];
+    const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
+    const now = await this.deleteGroups(api, wholeGroups, options);
+    const deletedGroups = [...now.deleted];
+    const failed = [...now.failed];
     let deletedEpisodes: number | undefined;
-    for (const target of targets) {
-      const { groupId } = target;
+    for (const { groupId } of ownTeam) {
       try {
-        if (target.scope === 'team' && !('all' in request) && request.scope === 'team' && request.allAuthors !== true) {
-          // The group is shared: delete only this user's episodes; the record goes once none is left.
-          const own = await this.forgetOwnTeamEpisodes(api, groupId, options);
-          deletedEpisodes = own.deleted;
-          if (own.complete) deletedGroups.push(groupId);
-          else failed.push({ groupId, errorClass: 'PartialForget', message: 'some of your team episodes could not be deleted; run forget --scope team again' });
-          continue;
-        }
-        await api.deleteGroup(groupId, options);
-        deletedGroups.push(groupId);
+        const own = await this.forgetOwnTeamEpisodes(api, groupId, options);
+        deletedEpisodes = own.deleted;
+        if (own.complete) deletedGroups.push(groupId);
+        else failed.push({ groupId, errorClass: 'PartialForget', message: 'some of your team episodes could not be deleted; run forget --scope team again' });
       } catch (error) {
         failed.push({ groupId, errorClass: errorClassOf(error), message: error instanceof Error ? error.message : String(error) });
       }
     }
-    await this.registry?.remove(deletedGroups);
-    this.logger.info('forget: groups deleted', { deleted: deletedGroups.length, failed: failed.length, dequeued, droppedPending });
-    return { deletedGroups, dequeued, droppedPending, failed, ...(deletedEpisodes === undefined ? {} : { deletedEpisodes }) };
+    const ownDeleted = deletedGroups.filter((groupId) => !now.deleted.includes(groupId));
+    await this.registry?.remove(ownDeleted);
+    const earlierDeleted = earlier.length > 0 && deletedGroups.length > 0 ? (await this.deleteGroups(api, earlier, options)).deleted : [];
+    const owed = this.owedDeletions?.recorded === true ? now.failed.map((failure) => failure.groupId) : [];
+    this.logger.info('forget: groups deleted', { deleted: deletedGroups.length, failed: failed.length, owed: owed.length, dequeued, droppedPending, forgottenTurns });
+    return {
+      deletedGroups,
+      dequeued,
+      droppedPending,
+      failed,
+      owed,
+      forgottenTurns,
+      earlierDeleted,
+      ...(deletedEpisodes === undefined ? {} : { deletedEpisodes }),
+    };
+  }
+
+  /** Carries out the deletes earlier forgets owe (`forget --retry`); what fails stays owed. */
+  async retryOwed(options: GraphitiCallOptions = {}): Promise<OwedDeletionsResult> {
+    const api = this.connection.current();
+    if (api === undefined) throw new Error('forget: no Graphiti endpoint is configured, so nothing can be deleted; set the endpoint first.');
+    return this.owedDeletions?.carryOut(api, options) ?? { deleted: [], failed: [] };
+  }
+
+  /** The groups whose delete is owed. */
+  async owed(): Promise<string[]> {
+    return (await this.owedDeletions?.owed()) ?? [];
+  }
+
+  private async deleteGroups(api: GraphitiApi, groupIds: readonly string[], options: GraphitiCallOptions): Promise<OwedDeletionsResult> {
+    return (this.owedDeletions ?? new OwedDeletions(this.logger, undefined, this.registry)).carryOut(api, options, groupIds);
+  }
+
+  /**
+   * The turns the delivery ledger knows for these groups (sent or queued, by any process of this
+   * endpoint), recorded as forgotten by the hash of their id: a resumed transcript that carries
+   * them under a new session id plans nothing for them.
+   */
+  private async forgetTurns(groupIds: readonly string[]): Promise<number> {
+    if (this.ledger === undefined || this.storage === undefined || groupIds.length === 0) return 0;
+    const store = await this.storage.open();
+    const keys = (await store.ledger.keys?.()) ?? [];
+    const prefixes = groupIds.map((groupId) => deliveryKey(groupId, ''));
+    const turnKeys = new Set<string>();
+    for (const key of keys) {
+      const prefix = prefixes.find((candidate) => key.startsWith(candidate));
+      if (prefix === undefined) continue;
+      const turnKey = await forgottenTurnKeyOfName(key.slice(prefix.length));
+      if (turnKey !== undefined) turnKeys.add(turnKey);
+    }
+    if (turnKeys.size > 0) await this.ledger.forgetTurns([...turnKeys]);
+    return turnKeys.size;
   }
 
   /**

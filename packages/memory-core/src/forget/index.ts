@@ -2,3 +2,16 @@
 export { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
 export { ForgetService, type ForgetFailure, type ForgetResult } from './forget-service.js';
 export { IngestionQueuedGroups, QueuedGroups } from './queued-groups.js';
+export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './episode-forgetting.js';
+export {
+  ForgetLedger,
+  forgottenTurnKey,
+  forgottenTurnKeyOfName,
+  InMemoryForgetLedger,
+  MAX_FORGOTTEN_TURNS,
+  recordForgotten,
+  withForgottenGroups,
+  type ForgetRecord,
+  type ForgottenGroup,
+} from './forget-ledger.js';
+export { OwedDeletions, type OwedDeletionsResult } from './owed-deletions.js';

@@ -1,7 +1,9 @@
 // Confirming: sent records are looked for by name in their group's `/episodes`; found ones leave
 // the outbox, and ones the tracker deems lost are sent again — or, after `maxAttempts` sends,
 // become dead letters.
+import type { Episode } from '@graphiti-memory/graphiti-client';
 import type { GraphitiApi, OutboxRecord } from '../ports.js';
+import type { EpisodeSource } from '../sources/episode-sources.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure } from './delivery-failure.js';
 import { groupByGroupId } from './delivery-state.js';
@@ -56,10 +58,10 @@ export class DeliveryConfirmer {
   async #pollGroup(api: GraphitiApi, groupId: string, records: readonly OutboxRecord[], timeoutMs: number): Promise<void> {
     const { state, tracker, clock, logger, host } = this.context;
     const lastN = this.#episodesWindow(records);
-    let names: Set<string>;
+    let byName: Map<string, Episode>;
     try {
       const episodes = await api.getEpisodes(groupId, { lastN }, { timeoutMs, maxRetries: 0, signal: host.signal });
-      names = new Set(episodes.map((episode) => episode.name));
+      byName = new Map(episodes.map((episode) => [episode.name, episode]));
       state.pollFailures = 0;
     } catch (error) {
       if (host.disposed) return;
@@ -74,8 +76,11 @@ export class DeliveryConfirmer {
       return;
     }
     const now = clock.now();
-    const found = records.filter((record) => record.message.name !== undefined && names.has(record.message.name));
-    if (found.length > 0) this.#confirm(groupId, found, now);
+    const found = records.filter((record) => record.message.name !== undefined && byName.has(record.message.name));
+    if (found.length > 0) {
+      this.#confirm(groupId, found, now);
+      this.#recordSources(found, byName);
+    }
     const foundIds = new Set(found.map((record) => record.id));
     const due = records.filter((record) => !foundIds.has(record.id) && tracker.resendDue(record, now));
     if (due.length > 0) this.#resend(groupId, due, now);
@@ -96,6 +101,21 @@ export class DeliveryConfirmer {
       messages: records.length,
       latencyMs: Math.round(totalLatency / records.length),
     });
+  }
+
+  /** The episodes found, under their uuids, with the source their records carried (for citations). */
+  #recordSources(records: readonly OutboxRecord[], byName: ReadonlyMap<string, Episode>): void {
+    const { episodeSources } = this.context;
+    if (episodeSources === undefined) return;
+    const sources: EpisodeSource[] = [];
+    for (const record of records) {
+      const episode = record.message.name === undefined ? undefined : byName.get(record.message.name);
+      if (episode === undefined || record.source === undefined) continue;
+      // The time the message was sent with (REST's `valid_at`); MCP's episodes carry only the time they were processed.
+      const at = record.message.timestamp ?? (episode.valid_at || episode.created_at);
+      sources.push({ ...record.source, episode: episode.uuid, groupId: record.groupId, at });
+    }
+    if (sources.length > 0) episodeSources.record(sources);
   }
 
   #resend(groupId: string, due: readonly OutboxRecord[], now: number): void {

@@ -3,6 +3,7 @@
 // storage by the IngestionService and handed to both.
 import type { Clock, Logger, Outbox, TelemetrySink } from '../ports.js';
 import type { MemoryConfiguration } from '../settings/index.js';
+import type { EpisodeSources } from '../sources/episode-sources.js';
 import type { DeliveryBounds } from './delivery-bounds.js';
 import type { DeliveryState } from './delivery-state.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
@@ -27,4 +28,6 @@ export interface DeliveryContext {
   readonly telemetry: TelemetrySink;
   readonly options: IngestionOptions;
   readonly host: DeliveryHost;
+  /** The local record of delivered episodes: confirmation records each found episode's source there. */
+  readonly episodeSources?: EpisodeSources;
 }

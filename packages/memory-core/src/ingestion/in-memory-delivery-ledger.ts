@@ -15,7 +15,7 @@ export const DEFAULT_LEDGER_CAPACITY = 100_000;
  */
 @injectable()
 export class InMemoryDeliveryLedger implements DeliveryLedger {
-  private readonly keys = new Set<string>();
+  private readonly known = new Set<string>();
   private capacity = DEFAULT_LEDGER_CAPACITY;
 
   /** A ledger that remembers at most `capacity` keys (the injected one uses the default). */
@@ -26,19 +26,23 @@ export class InMemoryDeliveryLedger implements DeliveryLedger {
   }
 
   has(key: string): boolean {
-    return this.keys.has(key);
+    return this.known.has(key);
   }
 
   add(key: string): void {
-    if (this.keys.has(key)) return;
-    this.keys.add(key);
-    if (this.keys.size > this.capacity) {
-      const oldest = this.keys.values().next();
-      if (!oldest.done) this.keys.delete(oldest.value);
+    if (this.known.has(key)) return;
+    this.known.add(key);
+    if (this.known.size > this.capacity) {
+      const oldest = this.known.values().next();
+      if (!oldest.done) this.known.delete(oldest.value);
     }
   }
 
+  async keys(): Promise<readonly string[]> {
+    return [...this.known];
+  }
+
   get size(): number {
-    return this.keys.size;
+    return this.known.size;
   }
 }

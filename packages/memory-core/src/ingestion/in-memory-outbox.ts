@@ -22,6 +22,7 @@ interface MutableRecord {
   readonly id: string;
   readonly groupId: string;
   readonly message: OutboxEntry['message'];
+  readonly source?: OutboxEntry['source'];
   readonly enqueuedAt: number;
   state: 'pending' | 'sent';
   attempts: number;
@@ -40,7 +41,7 @@ export class InMemoryOutbox implements Outbox {
   private pendingCount = 0;
   /** Drops by reason, since creation: lets tests and status pages see what policy removed. */
   readonly droppedByReason: Record<OutboxDropReason, number> = { overflow: 0, 'dead-letter': 0, forgotten: 0 };
-  private readonly dead = new Map<string, DeadLetter & { readonly message: OutboxEntry['message'] }>();
+  private readonly dead = new Map<string, DeadLetter & Pick<MutableRecord, 'message' | 'source'>>();
 
   constructor(
     @inject(MemoryConfiguration) private readonly limits: OutboxLimits,
@@ -55,6 +56,7 @@ export class InMemoryOutbox implements Outbox {
         id,
         groupId: entry.groupId,
         message: entry.message,
+        ...(entry.source === undefined ? {} : { source: entry.source }),
         enqueuedAt,
         state: 'pending',
         attempts: 0,
@@ -117,6 +119,7 @@ export class InMemoryOutbox implements Outbox {
         groupId: record.groupId,
         name: record.message.name,
         message: record.message,
+        ...(record.source === undefined ? {} : { source: record.source }),
         enqueuedAt: record.enqueuedAt,
         attempts: record.attempts,
         deadAt: this.clock.now(),
@@ -159,7 +162,15 @@ export class InMemoryOutbox implements Outbox {
     const chosen = this.chooseDead(ids);
     for (const letter of chosen) {
       this.dead.delete(letter.id);
-      this.records.set(letter.id, { id: letter.id, groupId: letter.groupId, message: letter.message, enqueuedAt: this.clock.now(), state: 'pending', attempts: 0 });
+      this.records.set(letter.id, {
+        id: letter.id,
+        groupId: letter.groupId,
+        message: letter.message,
+        ...(letter.source === undefined ? {} : { source: letter.source }),
+        enqueuedAt: this.clock.now(),
+        state: 'pending',
+        attempts: 0,
+      });
       this.pendingCount++;
     }
     return chosen.length;
@@ -171,7 +182,7 @@ export class InMemoryOutbox implements Outbox {
     return chosen.length;
   }
 
-  private chooseDead(ids: readonly string[] | undefined): (DeadLetter & { readonly message: OutboxEntry['message'] })[] {
+  private chooseDead(ids: readonly string[] | undefined): (DeadLetter & Pick<MutableRecord, 'message' | 'source'>)[] {
     if (ids === undefined) return [...this.dead.values()];
     return ids.flatMap((id) => {
       const letter = this.dead.get(id);
@@ -230,6 +241,7 @@ function snapshot(record: MutableRecord): OutboxRecord {
     id: record.id,
     groupId: record.groupId,
     message: record.message,
+    ...(record.source === undefined ? {} : { source: record.source }),
     enqueuedAt: record.enqueuedAt,
     state: record.state,
     attempts: record.attempts,

@@ -175,7 +175,7 @@ async function setupWithPolicy(
   const policy = createPolicyServices({
     api: client,
     clock,
-    settings: { enabled: true, endpoint: emulator.url, ...settings },
+    settings: { enabled: true, endpoint: emulator.url, capture: { granularity: 'turn' }, ...settings },
     consentFor: consent ? emulator.url : null,
   });
   const outbox = new InMemoryOutbox(policy.configuration, clock);

@@ -155,6 +155,21 @@ describe('IngestionService: sending', () => {
     expect(graphiti.episodeNames()).toEqual(['test.turn.t1.user', 'test.turn.t1.assistant']);
   });
 
+  it('retryNow ends the backoff at once (the server answered a probe), and the state leaves failing', async () => {
+    const { service, graphiti } = createIngestionFixture({ options: { retryDelayMs: 60_000, maxRetryDelayMs: 60_000 } });
+    graphiti.addMessagesFailures = [fakeGraphitiError('server', { status: 500 })];
+    service.enqueue(makeTurn(1));
+    await service.drain();
+    expect(service.stats().state).toBe('failing');
+    await service.drain();
+    expect(graphiti.messagesCallCount).toBe(1); // backing off for a minute
+    service.retryNow();
+    expect(service.stats().state).toBe('sending');
+    await service.drain();
+    expect(graphiti.messagesCallCount).toBe(2);
+    expect(graphiti.episodeNames()).toEqual(['test.turn.t1.user', 'test.turn.t1.assistant']);
+  });
+
   it('dead-letters a 422 with its reason, sending the rest of the batch one by one', async () => {
     const { service, graphiti, telemetry, outbox } = createIngestionFixture();
     graphiti.invalidMessage = (message) => message.name === 'test.turn.t2.user';
@@ -335,6 +350,23 @@ describe('IngestionService: loop, waiting and disposal', () => {
       pending: 2,
     });
     await service.dispose();
+  });
+
+  it('dispose closes the storage even when the last flush fails (a full disk), then reports the failure', async () => {
+    const { service, outbox, connection } = createIngestionFixture();
+    connection.client = undefined;
+    service.enqueue(makeTurn(1));
+    await service.settled();
+    const refused = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    outbox.flush = () => Promise.reject(refused);
+    let closed = 0;
+    const close = outbox.close.bind(outbox);
+    outbox.close = () => {
+      closed++;
+      return close();
+    };
+    await expect(service.dispose()).rejects.toBe(refused);
+    expect(closed).toBe(1);
   });
 
   it('dispose appends staged turns and keeps them in the outbox', async () => {

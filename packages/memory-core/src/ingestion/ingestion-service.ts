@@ -1,8 +1,13 @@
 import { inject, injectable, optional } from 'inversify';
+import { SessionDigests } from '../digest/session-digests.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
+import { ForgetLedger, recordForgotten } from '../forget/forget-ledger.js';
+import { OwedDeletions } from '../forget/owed-deletions.js';
 import { MemoryGate } from '../gate/index.js';
 import { TurnPlanner } from '../planning/index.js';
 import { GroupRecorder } from '../registry/group-recorder.js';
+import { EpisodeSources } from '../sources/episode-sources.js';
+import { MessageSourceStamp } from '../sources/message-source-stamp.js';
 import {
   Clock,
   GraphitiConnection,
@@ -11,8 +16,10 @@ import {
   TelemetrySink,
   type ChatTurn,
   type DeadLetter,
+  type GraphitiApi,
   type IngestionStore,
   type OutboxEntry,
+  type OutboxRecord,
 } from '../ports.js';
 import { MemoryConfiguration } from '../settings/index.js';
 import { DeliveryBounds } from './delivery-bounds.js';
@@ -24,7 +31,7 @@ import { DrainLoop } from './drain-loop.js';
 import { IngestionOptions, resolveIngestionOptions } from './ingestion-options.js';
 import type { ConfirmationResult, IngestionState, IngestionStats } from './ingestion-stats.js';
 import type { Ingestion } from './ingestion.js';
-import { MessageSender } from './message-sender.js';
+import { MessageSender, type SendHold } from './message-sender.js';
 import { StorageHandle } from './storage-handle.js';
 import { TurnStaging } from './turn-staging.js';
 
@@ -47,6 +54,7 @@ export class IngestionService implements Ingestion {
   private readonly state = new DeliveryState();
   private readonly tracker: DeliveryTracker;
   private readonly staging: TurnStaging;
+  private readonly digests: SessionDigests;
   private readonly storage: StorageHandle;
   private delivery: Delivery | undefined;
   private readonly lifetime = new AbortController();
@@ -61,12 +69,16 @@ export class IngestionService implements Ingestion {
     @inject(IngestionStorage) storage: IngestionStorage,
     @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
     @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(MemoryConfiguration) configuration: MemoryConfiguration,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
     @inject(Logger) private readonly logger: Logger,
     @inject(TelemetrySink) telemetry: TelemetrySink,
     @inject(IngestionOptions) @optional() options?: Partial<IngestionOptions>,
     @inject(GroupRecorder) @optional() recorder?: GroupRecorder,
+    @inject(MessageSourceStamp) @optional() sourceStamp?: MessageSourceStamp,
+    @inject(EpisodeSources) @optional() episodeSources?: EpisodeSources,
+    @inject(ForgetLedger) @optional() private readonly forgetLedger?: ForgetLedger,
+    @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -83,7 +95,19 @@ export class IngestionService implements Ingestion {
     this.storage = new StorageHandle(storage, ({ outbox }) => {
       const bounds = new DeliveryBounds(outbox, state, configuration, clock, logger, telemetry);
       const tracker = this.tracker;
-      const context: DeliveryContext = { outbox, state, tracker, bounds, configuration, clock, logger, telemetry, options: this.options, host };
+      const context: DeliveryContext = {
+        outbox,
+        state,
+        tracker,
+        bounds,
+        configuration,
+        clock,
+        logger,
+        telemetry,
+        options: this.options,
+        host,
+        ...(episodeSources === undefined ? {} : { episodeSources }),
+      };
       this.delivery = { sender: new MessageSender(context), confirmer: new DeliveryConfirmer(context, createdAt) };
     });
     this.loop = new DrainLoop(
@@ -98,12 +122,25 @@ export class IngestionService implements Ingestion {
       },
       clock,
     );
-    this.staging = new TurnStaging(planner, this.storage, state, clock, logger, telemetry, this.options, {
-      admitted: () => this.wake(),
-      changed: () => this.notify(),
-      // The local registry of written groups (what forget covers) learns of every accepted message.
-      ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
-    });
+    this.digests = new SessionDigests(() => configuration.current());
+    this.staging = new TurnStaging(
+      planner,
+      this.storage,
+      state,
+      clock,
+      logger,
+      telemetry,
+      this.options,
+      {
+        admitted: () => this.wake(),
+        changed: () => this.notify(),
+        // The local registry of written groups (what forget covers) learns of every accepted message.
+        ...(recorder === undefined ? {} : { accepted: (accepted) => recorder.accepted(accepted) }),
+        // Each message carries its source to confirmation, which records it under the episode's uuid.
+        ...(sourceStamp === undefined || episodeSources === undefined ? {} : { stamp: (entries, turn) => sourceStamp.stamp(entries, turn) }),
+      },
+      this.digests,
+    );
   }
 
   /** The outbox once storage is open. */
@@ -152,6 +189,12 @@ export class IngestionService implements Ingestion {
     return selected.length;
   }
 
+  /** The session's open digest segments close now (see `Ingestion.endSession`). */
+  endSession(sessionId: string): void {
+    if (this.disposed) return;
+    this.staging.push({ close: { sessionId } });
+  }
+
   // -------------------------------------------------------------------------------------------
   // Lifecycle
 
@@ -184,10 +227,15 @@ export class IngestionService implements Ingestion {
     this.lifetime.abort();
     await this.loop.stop();
     await this.passRun;
-    await this.outbox?.flush();
-    await this.storage.close();
-    this.notify();
-    this.listeners.clear();
+    try {
+      await this.outbox?.flush();
+    } finally {
+      // Closed even when the flush failed (a full or read-only disk): storage left open would keep
+      // its journal locked, and its records from every other process, while this one lives.
+      await this.storage.close();
+      this.notify();
+      this.listeners.clear();
+    }
   }
 
   /** One pass: confirm what is due, then send what is pending (unless backing off). */
@@ -253,8 +301,9 @@ export class IngestionService implements Ingestion {
     if (groupIds.length === 0) return 0;
     await this.settled();
     // Storage is opened for it: an earlier run may have left messages of these groups queued.
-    const { outbox } = await this.storage.open();
-    const removed = await outbox.forgetGroups(groupIds);
+    const store = await this.storage.open();
+    // Open digest segments of these groups are dropped too: their turns never leave the machine.
+    const removed = (await store.outbox.forgetGroups(groupIds)) + (await this.digests.forgetGroups(groupIds, store));
     if (removed > 0) this.logger.info('ingestion: queued messages of forgotten groups removed', { messages: removed, groups: groupIds.length });
     this.notify();
     return removed;
@@ -275,6 +324,15 @@ export class IngestionService implements Ingestion {
     }
     this.notify();
     return moved;
+  }
+
+  /** Ends the backoff after failed sends (the server answered a probe) and wakes the loop. */
+  retryNow(): void {
+    if (this.state.backoffUntil === 0 && this.state.sendFailures === 0) return;
+    this.state.sendFailures = 0;
+    this.state.backoffUntil = 0;
+    this.wake();
+    this.notify();
   }
 
   /** Deletes dead letters (all when `ids` is omitted) for good. Returns how many. */
@@ -351,6 +409,9 @@ export class IngestionService implements Ingestion {
     }
     const poll = this.tracker.nextPollIn(now);
     if (poll !== undefined) candidates.push(poll);
+    // An open digest segment falls idle: the pass closes it.
+    const digest = this.digests.nextDueIn(now);
+    if (digest !== undefined) candidates.push(digest);
     return candidates.length === 0 ? undefined : Math.min(...candidates);
   }
 
@@ -368,17 +429,62 @@ export class IngestionService implements Ingestion {
       return;
     }
     // The gate is open: storage is needed now (also for what an earlier run left queued).
-    const { outbox } = await this.storage.open();
+    const store = await this.storage.open();
+    const { outbox } = store;
+    // Digest segments that fell idle (also another process's, or a crashed session's) close into
+    // the outbox first; the segments are read each pass, as other processes add to them.
+    if (await this.digests.refresh(store, this.clock.now())) {
+      this.staging.push({ close: {} });
+      await this.settled();
+    }
     const delivery = this.delivery;
     if (delivery === undefined) throw new Error('ingestion: storage opened without its delivery parts; this is a bug');
     if (!(await outbox.acquireDrain())) {
       this.setBlocked('another process drains the outbox');
       return;
     }
+    const sending = this.clock.now() >= this.state.backoffUntil;
+    const hold = await this.forgottenHold(api, outbox, sending);
+    if (hold === undefined) return;
     this.state.blockedReason = undefined;
     await delivery.confirmer.confirmInFlight(api);
-    if (!this.disposed && this.clock.now() >= this.state.backoffUntil) await delivery.sender.sendPending(api);
+    if (!this.disposed && sending) await delivery.sender.sendPending(api, hold);
     this.notify();
+  }
+
+  /**
+   * What forgets recorded (by any process, read afresh before each pass): records of forgotten
+   * groups enqueued up to their forget are dropped, never sent — also those a forget could not
+   * dequeue (a live process's journal). Deletes a forget still owes are carried out first (when
+   * the pass may send); a group whose delete failed is held, so nothing new reaches it before
+   * its delete (which would take the new messages with it). `undefined`: the record could not be
+   * read, so nothing is sent in this pass.
+   */
+  private async forgottenHold(api: GraphitiApi, outbox: IngestionStore['outbox'], sending: boolean): Promise<SendHold | undefined> {
+    if (this.forgetLedger === undefined) return { forgotten: () => false, held: () => false };
+    let record;
+    try {
+      record = await this.forgetLedger.read();
+    } catch (error) {
+      this.logger.error('ingestion: the record of forgotten groups is unreadable; nothing is sent until it is', { errorClass: errorClassOf(error) });
+      this.setBlocked('the record of forgotten groups is unreadable');
+      return undefined;
+    }
+    const owed = new Set(record.groups.filter((group) => group.deletionOwed).map((group) => group.groupId));
+    if (owed.size > 0 && sending && this.owedDeletions !== undefined && !this.disposed) {
+      const result = await this.owedDeletions.carryOut(api, { timeoutMs: this.configuration.current().timeoutMs, maxRetries: 0, signal: this.lifetime.signal }, [...owed]);
+      for (const groupId of result.deleted) owed.delete(groupId);
+    }
+    const forgotten = (candidate: OutboxRecord): boolean => recordForgotten(record, candidate.groupId, candidate.enqueuedAt);
+    const inFlight = (await outbox.inFlight()).filter(forgotten);
+    if (inFlight.length > 0) {
+      outbox.markDropped(
+        inFlight.map((candidate) => candidate.id),
+        'forgotten',
+      );
+      this.logger.info('ingestion: sent messages of forgotten groups dropped', { messages: inFlight.length });
+    }
+    return { forgotten, held: (groupId) => owed.has(groupId) };
   }
 
   private setBlocked(reason: string): void {

@@ -11,6 +11,11 @@ export interface Ingestion {
   enqueueEntries(entries: readonly OutboxEntry[]): void;
   /** Enqueues the newest `limit` of `turns` (oldest first); returns how many were staged. */
   backfill(turns: readonly ChatTurn[], options: { readonly limit: number }): number;
+  /**
+   * The session ended (SessionEnd, an imported file read to its end): its open digest segments
+   * close now instead of after `capture.idleMinutes`. Returns at once, like `enqueue`.
+   */
+  endSession(sessionId: string): void;
   /** Starts delivery (opening storage first, also for what an earlier run left queued). */
   start(): void;
   /** Stops delivery after the pass under way; `start` resumes it. Staging goes on. */
@@ -28,6 +33,8 @@ export interface Ingestion {
   deadLetters(): readonly DeadLetter[];
   /** Sends dead letters (all when `ids` is omitted) again; returns how many. */
   retryDeadLetters(ids?: readonly string[]): number;
+  /** The server answered again (a health probe, Test Connection): ends the send backoff and sends now. */
+  retryNow(): void;
   /** Deletes dead letters (all when `ids` is omitted) for good; returns how many. */
   dropDeadLetters(ids?: readonly string[]): number;
   /** Stops delivery, appends what is staged, flushes and closes the storage it opened. */

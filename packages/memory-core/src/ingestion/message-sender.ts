@@ -16,21 +16,40 @@ const MAX_IN_FLIGHT_PER_GROUP = MAX_EPISODES_PER_POLL / 2;
 /** Pending records read per pass. */
 const PENDING_PER_PASS = 1000;
 
+/** What a forget holds back from a pass (`IngestionService` reads it before each pass). */
+export interface SendHold {
+  /** Forgotten: dropped, never sent. */
+  forgotten(record: OutboxRecord): boolean;
+  /** The group's delete is still owed: its records wait. */
+  held(groupId: string): boolean;
+}
+
+const NO_HOLD: SendHold = { forgotten: () => false, held: () => false };
+
 export class MessageSender {
   /** Ids handed out by `pending` and sent in this pass; the rest are given back at its end. */
   #attempted = new Set<string>();
 
   constructor(private readonly context: DeliveryContext) {}
 
-  async sendPending(api: GraphitiApi): Promise<void> {
-    const { configuration, outbox, bounds, state, host } = this.context;
+  async sendPending(api: GraphitiApi, hold: SendHold = NO_HOLD): Promise<void> {
+    const { configuration, outbox, bounds, state, host, logger } = this.context;
     const settings = configuration.current();
     const batchSize = Math.max(1, Math.floor(settings.maxBatchSize));
     const offered = await outbox.pending(Math.max(PENDING_PER_PASS, batchSize));
-    const records = bounds.expire(offered);
+    const forgotten = offered.filter((record) => hold.forgotten(record));
+    if (forgotten.length > 0) {
+      outbox.markDropped(
+        forgotten.map((record) => record.id),
+        'forgotten',
+      );
+      logger.info('ingestion: queued messages of forgotten groups dropped before sending', { messages: forgotten.length });
+    }
+    const records = bounds.expire(offered.filter((record) => !forgotten.includes(record)));
     this.#attempted = new Set();
     try {
       for (const [groupId, group] of groupByGroupId(records)) {
+        if (hold.held(groupId)) continue;
         let room = MAX_IN_FLIGHT_PER_GROUP - (state.inFlightByGroup.get(groupId) ?? 0);
         for (let start = 0; start < group.length && room > 0; start += batchSize) {
           if (host.disposed) return;

@@ -3,6 +3,8 @@
 // ledger and appends as one step for every process sharing it. Off the chat path, never lossy:
 // messages the outbox refuses wait here and are admitted later. The storage is opened here on
 // first need (planned messages to admit); until it is open, staging is the one, bounded, buffer.
+import { isDigestMessageName } from '../digest/digest-format.js';
+import type { SessionDigests } from '../digest/session-digests.js';
 import type { TurnPlanner } from '../planning/index.js';
 import { isAllowedInGroup } from '../scopes/team-scope.js';
 import type { ChatTurn, Clock, IngestionStore, Logger, OutboxEntry, TelemetrySink } from '../ports.js';
@@ -15,7 +17,12 @@ import type { IngestionOptions } from './ingestion-options.js';
 /** More staged items than this while storage opens means something is wrong: the oldest are dropped. */
 export const MAX_STAGED_WHILE_OPENING = 1000;
 
-export type StagedItem = { readonly turn: ChatTurn } | { readonly entries: readonly OutboxEntry[] };
+export type StagedItem =
+  | { readonly turn: ChatTurn }
+  /** Ready messages; `turns`: those planned from a turn (session digests gather them), when re-staged. */
+  | { readonly entries: readonly OutboxEntry[]; readonly turns?: ReadonlyMap<OutboxEntry, ChatTurn> }
+  /** Close the digests that are due; `sessionId`: that session ended, its segments close now. */
+  | { readonly close: { readonly sessionId?: string } };
 
 export interface StagingHooks {
   /** New messages are in the outbox: the drain loop should look. */
@@ -24,6 +31,8 @@ export interface StagingHooks {
   changed(): void;
   /** Entries this admission accepted (new to the ledger), with the turns they were planned from. */
   accepted?(accepted: readonly AcceptedEntry[]): Promise<void>;
+  /** The entries with their source (tool, session) attached, kept on the outbox record until confirmation. */
+  stamp?(entries: readonly OutboxEntry[], turn?: ChatTurn): Promise<readonly OutboxEntry[]>;
 }
 
 /** Ingestion's storage as staging sees it: opened on first need. */
@@ -49,6 +58,7 @@ export class TurnStaging {
     private readonly telemetry: TelemetrySink,
     private readonly options: Pick<IngestionOptions, 'idleRecheckMs'>,
     private readonly hooks: StagingHooks,
+    private readonly digests?: SessionDigests,
   ) {}
 
   push(item: StagedItem): void {
@@ -73,7 +83,7 @@ export class TurnStaging {
   /** Messages waiting, a turn counted as one. */
   messageEstimate(): number {
     let count = 0;
-    for (const item of this.#staged) count += 'turn' in item ? 1 : item.entries.length;
+    for (const item of this.#staged) count += 'turn' in item ? 1 : 'entries' in item ? item.entries.length : 0;
     return count;
   }
 
@@ -103,12 +113,17 @@ export class TurnStaging {
       this.#staged = [];
       const entries: OutboxEntry[] = [];
       const turnOf = new Map<OutboxEntry, ChatTurn>();
+      const endedSessions = new Set<string>();
+      let closeDue = false;
       let turns = 0;
       for (const item of batch) {
-        if ('turn' in item) {
+        if ('close' in item) {
+          closeDue = true;
+          if (item.close.sessionId !== undefined) endedSessions.add(item.close.sessionId);
+        } else if ('turn' in item) {
           turns++;
           try {
-            const planned = await this.planner.plan(item.turn);
+            const planned = await this.#stamp(await this.planner.plan(item.turn), item.turn);
             for (const entry of planned) turnOf.set(entry, item.turn);
             entries.push(...planned);
           } catch (error) {
@@ -117,7 +132,12 @@ export class TurnStaging {
             });
           }
         } else {
-          entries.push(...item.entries);
+          if (item.turns === undefined) entries.push(...(await this.#stamp(item.entries)));
+          else {
+            // Re-staged after a refused admission: stamped already, with the turns they came from.
+            entries.push(...item.entries);
+            for (const [entry, turn] of item.turns) turnOf.set(entry, turn);
+          }
         }
       }
       if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
@@ -127,23 +147,50 @@ export class TurnStaging {
         this.logger.error('ingestion: messages for the team group that are not promoted memories were refused', { messages: refused.length });
         entries.splice(0, entries.length, ...entries.filter(isAllowedInGroup));
       }
-      // Nothing to admit (the gate was closed, every turn empty): storage is not opened for it.
-      if (entries.length === 0) continue;
+      // Nothing to admit or close (the gate was closed, every turn empty): storage is not opened for it.
+      if (entries.length === 0 && !closeDue) continue;
       let unknown: OutboxEntry[] = [];
+      let gathered = false;
+      let admit: readonly OutboxEntry[] = entries;
       try {
         const store = await this.storage.open();
+        let collected: Awaited<ReturnType<SessionDigests['collect']>> | undefined;
+        if (this.digests !== undefined) {
+          collected = await this.digests.collect(entries, turnOf, store, this.clock.now(), { endedSessions, closeDue });
+          // From here the turn messages wait in their segments: a failure below re-stages only the rest.
+          gathered = true;
+          admit = collected.admit;
+        }
         // What the ledger does not know before admission is what admission accepts.
-        if (this.hooks.accepted !== undefined) unknown = this.#unknown(entries, store);
-        await this.#admit(entries, store);
+        if (this.hooks.accepted !== undefined) unknown = this.#unknown(admit, store);
+        await this.#admit(admit, store);
+        if (collected !== undefined) {
+          await this.digests?.closed(collected.closing, store);
+          await this.hooks.accepted?.(collected.added);
+        }
       } catch (error) {
         // Nothing accepted is lost: the planned messages wait here and are admitted later.
-        this.#staged.unshift({ entries });
+        const rest = gathered ? admit.filter((entry) => !isDigestMessageName(entry.message.name ?? '')) : entries;
+        if (rest.length > 0) this.#staged.unshift({ entries: rest, turns: turnOf });
+        for (const sessionId of endedSessions) this.#staged.push({ close: { sessionId } });
+        if (gathered || closeDue) this.#staged.push({ close: {} });
         this.#retryAt = this.clock.now() + this.options.idleRecheckMs;
         this.#failing = true;
         this.logger.error('ingestion: the outbox refused new messages; trying again later', { errorClass: errorClassOf(error) });
         return;
       }
       await this.hooks.accepted?.(unknown.map((entry) => ({ entry, turn: turnOf.get(entry) })));
+    }
+  }
+
+  /** Entries with their source; without it (no stamp bound, or it failed) as they are: a citation is never worth a message. */
+  async #stamp(entries: readonly OutboxEntry[], turn?: ChatTurn): Promise<readonly OutboxEntry[]> {
+    if (this.hooks.stamp === undefined || entries.length === 0) return entries;
+    try {
+      return await this.hooks.stamp(entries, turn);
+    } catch (error) {
+      this.logger.warn('ingestion: the source of captured messages could not be recorded', { errorClass: errorClassOf(error) });
+      return entries;
     }
   }
 

@@ -4,6 +4,7 @@
 import type { Message } from '@graphiti-memory/graphiti-client';
 import { inject, injectable, optional } from 'inversify';
 import { parseDirectives } from '../directives/directive-parser.js';
+import { ForgetLedger, forgottenTurnKey } from '../forget/forget-ledger.js';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { APP_NAME, isoTimestamp, turnToMessages } from '../mapping/turn-mapping.js';
 import { formatOwnershipContext, neutraliseEpisodeTags } from '../promotion/episode-format.js';
@@ -63,6 +64,7 @@ export class DefaultTurnPlanner implements TurnPlanner {
     @inject(Clock) private readonly clock: Clock,
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
     @inject(PendingMemoryStore) @optional() private readonly pending?: PendingMemoryStore,
+    @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
   ) {}
 
   async plan(turn: ChatTurn): Promise<readonly OutboxEntry[]> {
@@ -70,6 +72,8 @@ export class DefaultTurnPlanner implements TurnPlanner {
       this.telemetry.emit({ type: 'dropped', messages: turn.assistant ? 2 : 1, reason: 'gate-closed' });
       return [];
     }
+    // A forgotten turn stays forgotten under any session id (a resumed transcript copies it): no group gets it again.
+    if (this.forgotten !== undefined && (await this.forgotten.read()).turns.has(await forgottenTurnKey(turn.id))) return [];
     const configured = this.configuration.current();
     // System prompts stay unsent while their category is on but not agreed to.
     const settings = { ...configured, includeSystemMessages: configured.includeSystemMessages && this.gate.evaluate('systemPrompts').open };

@@ -2,10 +2,11 @@
 // arrived by the deadline is merged and returned, the rest aborted. It fails open — no facts,
 // never an exception — because chat must never wait on or break because of memory.
 import type { FactResult } from '@graphiti-memory/graphiti-client';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
+import { ForgetLedger } from '../forget/forget-ledger.js';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope, type RecalledFact } from '../ports.js';
-import { GroupIdResolver } from '../scopes/group-id-resolver.js';
+import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
 import { parsePromotionEpisode } from '../promotion/episode-format.js';
@@ -14,10 +15,15 @@ import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
 import { guardRecalledFacts } from './recalled-fact-guard.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
+import { EpisodeSources } from '../sources/episode-sources.js';
+import { WorkspaceFiles, type StaleSetting } from '../stale/workspace-files.js';
+import { annotateFacts } from './fact-annotation.js';
 
 
 /** How far past the recall deadline a search's own timeout lies (see the search call). */
 const SEARCH_TIMEOUT_MARGIN_MS = 1_000;
+/** The least time citations and the stale check get when the searches used up the deadline. */
+const ANNOTATION_FLOOR_MS = 10;
 export interface RecallOptions {
   /** A scope setting (`auto` reads the query) or the scopes themselves; `recall.scopes` by default. */
   readonly scopes?: RecallScopeSetting | readonly MemoryScope[];
@@ -88,7 +94,24 @@ export class DefaultRecallService implements RecallService {
     @inject(Clock) private readonly clock: Clock,
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
     @inject(SecretGuard) private readonly secretGuard: SecretGuard,
+    @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
+    @inject(WorkspaceFiles) @optional() private readonly workspaceFiles?: WorkspaceFiles,
+    @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
   ) {}
+
+  /**
+   * Groups whose delete a forget still owes (it ran while Graphiti was unreachable) are not
+   * searched: what they hold was forgotten. A record that cannot be read leaves none to search.
+   */
+  private async unforgotten(groups: readonly ResolvedGroup[]): Promise<ResolvedGroup[]> {
+    if (this.forgotten === undefined) return [...groups];
+    try {
+      const owed = new Set((await this.forgotten.read()).groups.filter((group) => group.deletionOwed).map((group) => group.groupId));
+      return groups.filter((group) => !owed.has(group.groupId));
+    } catch {
+      return [];
+    }
+  }
 
   async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
     const started = this.clock.now();
@@ -105,10 +128,12 @@ export class DefaultRecallService implements RecallService {
         const errors = scopes.map((scope) => ({ scope, errorClass: 'NoConnection' }));
         return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error', undefined, 'error');
       }
-      const groups = await this.groups.resolveMany(scopes, options.sessionId === undefined ? {} : { sessionId: options.sessionId });
+      const groups = await this.unforgotten(await this.groups.resolveMany(scopes, options.sessionId === undefined ? {} : { sessionId: options.sessionId }));
       scopes = groups.map((group) => group.scope);
       if (groups.length === 0) return this.finish(started, { facts: [], timedOut: false, scopes, errors: [] }, 'skipped', 'no-scope');
 
+      // The record of delivered episodes loads while the searches run, so citing costs little after them.
+      this.episodeSources?.find([]).catch(() => undefined);
       const outcomes = new Map<MemoryScope, SearchOutcome>();
       const searchAbort = new AbortController();
       const searches = groups.map(async ({ scope, groupId }) => {
@@ -142,10 +167,11 @@ export class DefaultRecallService implements RecallService {
         else found.push({ scope, facts: outcome.facts });
       }
       // Recalled text is data: every caller (prompt, terminal, tier) gets it past the secret guard.
-      const facts = await guardRecalledFacts(
+      const guarded = await guardRecalledFacts(
         this.secretGuard,
         mergeFacts(found, { maxFacts, now: this.clock.now(), keepSuperseded: options.keepSuperseded === true }),
       );
+      const facts = await this.annotate(guarded, settings.stale, Math.max(ANNOTATION_FLOOR_MS, timeoutMs - (this.clock.now() - started)));
       // Telemetry counts a late scope as a timeout; the caller shows the facts that did arrive.
       const measured = timedOut ? 'timeout' : facts.length > 0 ? 'hit' : errors.length === groups.length ? 'error' : 'miss';
       const outcome = facts.length > 0 ? 'hit' : timedOut ? 'timeout' : errors.length > 0 ? 'error' : 'miss';
@@ -154,6 +180,18 @@ export class DefaultRecallService implements RecallService {
       // A broken invariant below (hashing, a misbehaving port): still no exception into chat.
       const errors = scopes.map((scope) => ({ scope, errorClass: errorClassOf(error) }));
       return this.finish(started, { facts: [], timedOut: false, scopes, errors }, 'error', undefined, 'error');
+    }
+  }
+
+  /** Sources and the stale check (local), bounded by what is left of the deadline: late, the facts go as they are. */
+  private async annotate(facts: readonly RecalledFact[], stale: StaleSetting, withinMs: number): Promise<readonly RecalledFact[]> {
+    if (facts.length === 0 || (this.episodeSources === undefined && (this.workspaceFiles === undefined || stale === 'off'))) return facts;
+    const stopTimer = new AbortController();
+    const late = this.clock.sleep(withinMs, stopTimer.signal).then(() => facts);
+    try {
+      return await Promise.race([annotateFacts(facts, { sources: this.episodeSources, files: this.workspaceFiles }, stale), late]);
+    } finally {
+      stopTimer.abort();
     }
   }
 

@@ -83,14 +83,19 @@ export class GroupRecorder {
     return writes;
   }
 
-  private async titleOf(text: string): Promise<string | undefined> {
-    const line = text
-      .split(/\r?\n/)
-      .map((part) => part.trim())
-      .find((part) => part !== '');
-    if (line === undefined) return undefined;
-    // Guard the whole line before cutting it, so a cut cannot hide a secret from the scanner.
-    const guarded = (await this.secretGuard.redact(line)).text.replace(/\s+/g, ' ');
-    return guarded.length <= TITLE_MAX_CHARS ? guarded : `${guarded.slice(0, TITLE_MAX_CHARS - 1)}…`;
+  private titleOf(text: string): Promise<string | undefined> {
+    return guardedTitle(this.secretGuard, text);
   }
+}
+
+/** The first non-empty line of `text`, secret-guarded, on one line, at most `TITLE_MAX_CHARS`. */
+export async function guardedTitle(secretGuard: SecretGuard, text: string): Promise<string | undefined> {
+  const line = text
+    .split(/\r?\n/)
+    .map((part) => part.trim())
+    .find((part) => part !== '');
+  if (line === undefined) return undefined;
+  // Guard the whole line before cutting it, so a cut cannot hide a secret from the scanner.
+  const guarded = (await secretGuard.redact(line)).text.replace(/\s+/g, ' ');
+  return guarded.length <= TITLE_MAX_CHARS ? guarded : `${guarded.slice(0, TITLE_MAX_CHARS - 1)}…`;
 }

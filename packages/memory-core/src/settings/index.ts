@@ -8,6 +8,7 @@
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
 export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './memory-configuration.js';
 export {
+  CAPTURE_GRANULARITIES,
   DEFAULT_SETTINGS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
@@ -21,6 +22,7 @@ export {
   SETTINGS_SECTION,
   TEAM_AUDIENCE,
   TEAM_DISPLAY_NAME_MAX_CHARS,
+  type CaptureGranularity,
   type GroupIdStrategy,
   type IngestScopeSetting,
   type MemorySettings,

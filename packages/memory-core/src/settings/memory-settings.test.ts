@@ -19,9 +19,9 @@ describe('DEFAULT_SETTINGS', () => {
       includeGitMetadata: false,
       includeSystemMessages: false,
       autoPromote: { enabled: false, review: true },
-      recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both' },
-      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20 },
+      recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
       team: { consent: false, displayName: '' },
+      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 },
     } satisfies MemorySettings);
   });
 
@@ -50,7 +50,16 @@ describe('parseMemorySettings', () => {
     const result = parseMemorySettings({ enabled: true, recall: { enabled: true, maxFacts: 5, scopes: 'auto' } });
     expect(result.ok).toBe(true);
     expect(result.settings.enabled).toBe(true);
-    expect(result.settings.recall).toEqual({ enabled: true, timeoutMs: 750, maxFacts: 5, scopes: 'auto' });
+    expect(result.settings.recall).toEqual({ enabled: true, timeoutMs: 750, maxFacts: 5, scopes: 'auto', stale: 'mark' });
+  });
+
+  it('takes recall.stale mark, drop or off (mark by default) and refuses anything else, naming the setting', () => {
+    expect(parseMemorySettings({}).settings.recall.stale).toBe('mark');
+    expect(parseMemorySettings({ 'recall.stale': 'drop' }).settings.recall.stale).toBe('drop');
+    expect(parseMemorySettings({ recall: { stale: 'off' } }).settings.recall.stale).toBe('off');
+    const refused = parseMemorySettings({ 'recall.stale': 'hide' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.problems.join('\n')).toContain('recall.stale');
   });
 
   it('accepts flat dotted keys, with or without the graphitiMemory prefix', () => {
@@ -63,7 +72,7 @@ describe('parseMemorySettings', () => {
     expect(result.ok).toBe(true);
     expect(result.settings.recall.timeoutMs).toBe(500);
     expect(result.settings.autoPromote.enabled).toBe(true);
-    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20 });
+    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 });
     expect(result.settings.scopes).toBe('session');
   });
 

@@ -2,6 +2,7 @@
 // bounds. Parsing never lets a bad value through half-applied: any problem yields the defaults,
 // disabled, plus a readable message per problem naming the setting.
 import { z } from 'zod';
+import { STALE_SETTINGS } from '../stale/workspace-files.js';
 import { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
 
 /** The prefix of every setting in the host (VS Code's `graphitiMemory.*`); used in problem texts. */
@@ -27,6 +28,10 @@ export const TEAM_DISPLAY_NAME_MAX_CHARS = 64;
 export const SERVER_KIND_SETTINGS = ['auto', 'rest', 'mcp'] as const;
 export type ServerKindSetting = (typeof SERVER_KIND_SETTINGS)[number];
 
+/** `session`: one digest episode per group per session segment; `turn`: one episode per message. */
+export const CAPTURE_GRANULARITIES = ['session', 'turn'] as const;
+export type CaptureGranularity = (typeof CAPTURE_GRANULARITIES)[number];
+
 export const GROUP_ID_STRATEGIES = ['hashed', 'raw'] as const;
 export type GroupIdStrategy = (typeof GROUP_ID_STRATEGIES)[number];
 
@@ -39,6 +44,8 @@ export const SETTING_BOUNDS = {
   recallTimeoutMs: { min: 50, max: 10_000 },
   recallMaxFacts: { min: 1, max: 50 },
   backfillTurns: { min: 0, max: 1000 },
+  idleMinutes: { min: 1, max: 1440 },
+  digestTurns: { min: 1, max: 100 },
   maxAttempts: { min: 1, max: 1000 },
   maxAgeHours: { min: 1, max: 8760 },
 } as const;
@@ -82,6 +89,8 @@ export const memorySettingsSchema = z.object({
       timeoutMs: boundedInteger(SETTING_BOUNDS.recallTimeoutMs, 750),
       maxFacts: boundedInteger(SETTING_BOUNDS.recallMaxFacts, 10),
       scopes: z.union([z.enum(RECALL_SCOPE_SETTINGS), z.array(z.enum(MEMORY_SCOPES)).min(1).readonly()]).default('both'),
+      // A fact naming a workspace path that is gone: marked `(may be stale: …)`, left out, or not checked.
+      stale: z.enum(STALE_SETTINGS).default('mark'),
     })
     .prefault({}),
   // The opt-in team scope: promoted memories shared with everyone on this server in this repository.
@@ -103,6 +112,11 @@ export const memorySettingsSchema = z.object({
       claudeCode: z.boolean().default(false),
       // An existing session met for the first time: only its newest turns are ingested.
       backfillTurns: boundedInteger(SETTING_BOUNDS.backfillTurns, 20),
+      // Each episode costs a round of LLM extraction on the server: a session goes as digests.
+      granularity: z.enum(CAPTURE_GRANULARITIES).default('session'),
+      // A digest closes after this long without a new turn, at session end, or every digestTurns turns.
+      idleMinutes: boundedInteger(SETTING_BOUNDS.idleMinutes, 5),
+      digestTurns: boundedInteger(SETTING_BOUNDS.digestTurns, 10),
     })
     .prefault({}),
 });

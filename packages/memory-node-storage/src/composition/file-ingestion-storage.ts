@@ -12,6 +12,7 @@ import {
   type Logger,
   type OutboxLimits,
 } from '@graphiti-memory/memory-core';
+import { FileDigestSegmentStore } from '../digest/file-digest-segment-store.js';
 import { FileOutbox, type FileOutboxOptions } from '../outbox/file-outbox.js';
 
 /** Where the outbox lies, decided when it is first opened (the extension: the endpoint in force then). */
@@ -75,7 +76,8 @@ export class FileIngestionStorage implements IngestionStorage {
         ...(limits === undefined ? {} : { maxQueueSize: () => limits.current().maxQueueSize }),
         ...outbox,
       });
-      return { outbox: fileOutbox, ledger: fileOutbox.deliveryLedger };
+      // Open digest segments live beside the journals: the same folder, the same owner-only files.
+      return { outbox: fileOutbox, ledger: fileOutbox.deliveryLedger, segments: new FileDigestSegmentStore(outbox.directory, logger) };
     } catch (error) {
       if (inMemoryFallback !== true) throw error;
       logger?.warn('durable outbox unavailable; queued messages will not survive a reload', {

@@ -8,11 +8,13 @@ import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  CAPTURE_GRANULARITIES,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
   MEMORY_SCOPES,
   parseMemorySettings,
   RECALL_SCOPE_SETTINGS,
+  STALE_SETTINGS,
   SERVER_KIND_SETTINGS,
   TRANSCRIPT_FILTER_PRESETS,
   type IngestScopeSetting,
@@ -65,13 +67,21 @@ const configFileSchema = z.strictObject({
       maxFacts: z.number().optional(),
       // A named selection, or the scopes themselves (`["session","workspace","team"]`).
       scopes: z.union([z.enum(RECALL_SCOPE_SETTINGS), z.array(z.enum(MEMORY_SCOPES)).min(1)]).optional(),
+      stale: z.enum(STALE_SETTINGS).optional(),
     })
     .optional(),
   // The opt-in team scope: `consent` is the user's agreement that anyone using this server with the
   // repository reads what they promote there; `displayName` is stored with it.
   team: z.strictObject({ consent: z.boolean().optional(), displayName: z.string().optional() }).optional(),
   capture: z
-    .strictObject({ vscodeChat: z.boolean().optional(), claudeCode: z.boolean().optional(), backfillTurns: z.number().optional() })
+    .strictObject({
+      vscodeChat: z.boolean().optional(),
+      claudeCode: z.boolean().optional(),
+      backfillTurns: z.number().optional(),
+      granularity: z.enum(CAPTURE_GRANULARITIES).optional(),
+      idleMinutes: z.number().optional(),
+      digestTurns: z.number().optional(),
+    })
     .optional(),
   filter: z
     .string()

@@ -18,6 +18,14 @@ type Rule =
   | 'only-hashed'
   /** Only a preset that keeps no more than the one below. */
   | 'stricter-filter'
+  /** Only session digests (`turn` sends an episode per message: more of the server's extraction). */
+  | 'only-digests'
+  /**
+   * `recall.stale`: only a mode that lets no more possibly stale facts into a prompt than the one
+   * below (`drop` < `mark` < `off`). `off` from an untrusted file would widen what is injected
+   * unmarked, so it is ignored there, like a wider filter.
+   */
+  | 'stricter-stale'
   /** Never from an untrusted project file (where memory goes, or is kept). */
   | 'never';
 
@@ -41,12 +49,17 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'recall.timeoutMs': 'at-most',
   'recall.maxFacts': 'at-most',
   'recall.scopes': 'recall-subset',
+  'recall.stale': 'stricter-stale',
   // Sharing with a team is the user's own decision: a repository may only turn it off.
   'team.consent': 'only-false',
   'team.displayName': 'never',
   'capture.vscodeChat': 'only-false',
   'capture.claudeCode': 'only-false',
   'capture.backfillTurns': 'at-most',
+  // Sooner or smaller digests only narrow; per-message episodes or bigger digests widen.
+  'capture.granularity': 'only-digests',
+  'capture.idleMinutes': 'at-most',
+  'capture.digestTurns': 'at-most',
   filter: 'stricter-filter',
   'brief.budget': 'at-most',
   stateDir: 'never',
@@ -62,6 +75,8 @@ const RECALL_SCOPES: Readonly<Record<string, readonly string[]>> = {
   auto: ['session', 'workspace', 'team', 'auto'],
   all: ['session', 'workspace', 'team', 'auto', 'user'],
 };
+/** How many possibly stale facts each `recall.stale` mode lets through, least first. */
+const STALE_ORDER = ['drop', 'mark', 'off'];
 /** How much of a transcript each preset keeps, least first (`undefined` is the reader's default, `compact`). */
 const FILTER_ORDER = ['conversation', 'compact', 'full'];
 
@@ -89,6 +104,12 @@ export function wideningReason(key: string, value: unknown, below: unknown): str
       return FILTER_ORDER.indexOf(String(value ?? 'compact')) <= FILTER_ORDER.indexOf(String(below ?? 'compact'))
         ? undefined
         : `a project file may only choose a stricter filter (below: ${String(below ?? 'compact')})`;
+    case 'only-digests':
+      return value === 'session' ? undefined : 'a project file may only choose session digests';
+    case 'stricter-stale':
+      return STALE_ORDER.indexOf(String(value)) >= 0 && STALE_ORDER.indexOf(String(value)) <= STALE_ORDER.indexOf(String(below ?? 'mark'))
+        ? undefined
+        : `a project file may only check more strictly (drop, then mark; below: ${String(below ?? 'mark')})`;
     case 'never':
       return 'a project file may not set it';
   }

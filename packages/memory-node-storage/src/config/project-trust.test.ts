@@ -99,6 +99,18 @@ describe('an untrusted project file', () => {
     expect(narrowed.ignored).toEqual([]);
   });
 
+  it('cannot choose per-message episodes or bigger digests, and may choose smaller or sooner ones', async () => {
+    await writeJson(userConfigPath(env), { ...USER, enabled: true });
+    await writeJson(projectFile, { capture: { granularity: 'turn', digestTurns: 50, idleMinutes: 60 } });
+    const widening = await resolved();
+    expect(widening.settings.capture).toMatchObject({ granularity: 'session', digestTurns: 10, idleMinutes: 5 });
+    expect(widening.ignored.map((entry) => entry.key).sort()).toEqual(['capture.digestTurns', 'capture.granularity', 'capture.idleMinutes']);
+    await writeJson(projectFile, { capture: { granularity: 'session', digestTurns: 4, idleMinutes: 2 } });
+    const narrowing = await resolved();
+    expect(narrowing.settings.capture).toMatchObject({ granularity: 'session', digestTurns: 4, idleMinutes: 2 });
+    expect(narrowing.ignored).toEqual([]);
+  });
+
   it('repeating the user value is not a widening (nothing ignored)', async () => {
     await writeJson(userConfigPath(env), { ...USER, enabled: true });
     await writeJson(projectFile, { enabled: true, endpoint: 'http://user.example:8000/' });

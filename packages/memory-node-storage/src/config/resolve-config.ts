@@ -3,7 +3,7 @@
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
 // consent or move where memory is kept. An untrusted project file may only narrow what is sent
 // (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
-import { DEFAULT_SETTINGS, normaliseEndpoint, type GroupIdStrategy, type IngestScopeSetting, type RecallScopesSetting } from '@graphiti-memory/memory-core';
+import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type GroupIdStrategy, type IngestScopeSetting, type RecallScopesSetting, type StaleSetting } from '@graphiti-memory/memory-core';
 import {
   checkConfigValues,
   ingestScopesOf,
@@ -55,10 +55,18 @@ export interface ConfigSettings {
   readonly includeSystemMessages: boolean;
   readonly autoPromote: { readonly enabled: boolean; readonly review: boolean };
   /** Which scopes a recall searches: `recall.scopes`. */
-  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopesSetting };
+  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopesSetting; readonly stale: StaleSetting };
   /** The opt-in team scope: consent (who can read it) and the name stored with what this user shares. */
   readonly team: { readonly consent: boolean; readonly displayName: string };
-  readonly capture: { readonly vscodeChat: boolean; readonly claudeCode: boolean; readonly backfillTurns: number };
+  readonly capture: {
+    readonly vscodeChat: boolean;
+    readonly claudeCode: boolean;
+    readonly backfillTurns: number;
+    /** `session`: digests (one episode per group per session segment); `turn`: one per message. */
+    readonly granularity: CaptureGranularity;
+    readonly idleMinutes: number;
+    readonly digestTurns: number;
+  };
   /** Transcript filter preset; `undefined` = the transcript reader's default. */
   readonly filter: string | undefined;
   readonly brief: { readonly budget: number };

@@ -3,6 +3,7 @@
 // operation touches the file at a time (a promise chain), so a compaction never races a write.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isStorageFaultCode, StorageWriteError } from '../stores/storage-fault.js';
 import { encodeJournalLine } from './journal-line.js';
 
 /** State files hold chat text: readable and writable by the user only (ignored on Windows). */
@@ -82,6 +83,7 @@ export class JournalFile {
   /** Resolves when every entry queued so far is written and fsynced. */
   flush(): Promise<void> {
     if (this.#durableSequence >= this.#queuedSequence) return Promise.resolve();
+    if (this.#closed) return Promise.reject(new Error(`Journal ${this.filePath} was closed with entries the disk refused; they were not written. Open a new outbox.`));
     const promise = new Promise<void>((resolve, reject) => {
       this.#waiters.push({ sequence: this.#queuedSequence, resolve, reject });
     });
@@ -138,13 +140,23 @@ export class JournalFile {
     });
   }
 
-  /** Flushes, then closes the file. Later appends throw. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    await this.flush().catch(() => undefined);
+  /**
+   * Flushes, then closes the file whatever the flush did: a disk that refuses the last batch must
+   * not keep the file (and the caller's lock) open. Resolves with the flush's error when entries
+   * could not be written (they are discarded), else `undefined`. Later appends throw.
+   */
+  async close(): Promise<unknown> {
+    if (this.#closed) return undefined;
+    const unwritten = await this.flush().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     this.#closed = true;
     this.#clearTimer();
-    await this.#schedule(() => this.#handle.close());
+    this.#queued = [];
+    this.#rejectWaiters(Number.POSITIVE_INFINITY, unwritten ?? new Error('closed'));
+    await this.#schedule(() => this.#handle.close()).catch(() => undefined);
+    return unwritten;
   }
 
   #clearTimer(): void {
@@ -202,11 +214,18 @@ export class JournalFile {
     const remaining: FlushWaiter[] = [];
     for (const waiter of this.#waiters) {
       if (waiter.sequence <= sequence) {
-        waiter.reject(new Error(`Writing the outbox journal ${this.filePath} failed (${describe(error)}); the batch is kept and retried. Check free disk space and permissions.`));
+        waiter.reject(writeFailure(this.filePath, error));
       } else remaining.push(waiter);
     }
     this.#waiters = remaining;
   }
+}
+
+/** A refused write (full disk, read-only, permissions) keeps its code and names the journal. */
+function writeFailure(filePath: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (isStorageFaultCode(code)) return new StorageWriteError(code, filePath, error);
+  return new Error(`Writing the outbox journal ${filePath} failed (${describe(error)}); the batch is kept and retried. Check free disk space and permissions.`, { cause: error });
 }
 
 function describe(error: unknown): string {

@@ -36,7 +36,9 @@ export async function tryLock(target: string, timing: LockTiming, onCompromised:
       },
     });
     const lockPath = `${target}.lock`;
-    const inode = (await fs.stat(lockPath)).ino;
+    // The inode and the birth time: a lock folder removed and made again often gets the same inode.
+    const made = await fs.stat(lockPath);
+    const sameFolder = (current: { ino: number; birthtimeMs: number }): boolean => current.ino === made.ino && current.birthtimeMs === made.birthtimeMs;
     return {
       get compromised() {
         return state.compromised;
@@ -44,7 +46,7 @@ export async function tryLock(target: string, timing: LockTiming, onCompromised:
       verify: async () => {
         if (state.compromised || state.released) return false;
         const current = await fs.stat(lockPath).catch(() => undefined);
-        if (current?.ino === inode) return true;
+        if (current !== undefined && sameFolder(current)) return true;
         if (!state.compromised) {
           state.compromised = true;
           onCompromised(Object.assign(new Error(`The lock ${lockPath} was removed or replaced by another process.`), { code: 'ECOMPROMISED' }));

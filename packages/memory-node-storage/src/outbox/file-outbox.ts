@@ -112,12 +112,13 @@ export class FileOutbox implements Outbox {
     const added = new Set<string>();
     for (const entry of entries) {
       const id = `${this.#idPrefix}-${(this.#nextId++).toString(36)}`;
-      const record: MutableOutboxRecord = { id, groupId: entry.groupId, message: entry.message, enqueuedAt: at, state: 'pending', attempts: 0, sentAt: undefined, offeredAt: undefined };
+      const source = entry.source === undefined ? {} : { source: entry.source };
+      const record: MutableOutboxRecord = { id, groupId: entry.groupId, message: entry.message, ...source, enqueuedAt: at, state: 'pending', attempts: 0, sentAt: undefined, offeredAt: undefined };
       this.#index.live.set(id, record);
       added.add(id);
       const key = ledgerKeyOf(entry.groupId, entry.message.name);
       if (key !== undefined) this.deliveryLedger.carriedByJournal(key);
-      this.journal.append({ t: 'enqueued', id, groupId: entry.groupId, message: entry.message, enqueuedAt: at } satisfies OutboxJournalEntry);
+      this.journal.append({ t: 'enqueued', id, groupId: entry.groupId, message: entry.message, ...source, enqueuedAt: at } satisfies OutboxJournalEntry);
     }
     const dropped = this.#enforceLimit();
     const droppedNew = dropped.filter((id) => added.has(id)).length;
@@ -329,15 +330,22 @@ export class FileOutbox implements Outbox {
     if (offered.length > 0) this.markPending(offered.map((record) => record.id));
     this.#closed = true;
     this.deliveryLedger.close();
-    await this.journal.close();
-    await this.#drain.release();
-    if (this.#index.live.size === 0 && this.#index.dead.size === 0 && !this.#fenced) {
-      // The journal is the only durable copy of its ledger keys: they move to the shared file first.
-      if (await this.deliveryLedger.saveJournalKeys()) await fs.rm(this.journal.filePath, { force: true });
-      else this.options.logger?.warn('outbox: saving delivery-ledger keys failed; the journal is kept');
+    // A journal the disk refuses (full, read-only) is still closed and its lock released: a live
+    // process that kept it would keep its records from every other process until it exits.
+    // What never reached the disk is not kept; its transcript offers it again (not marked taken).
+    const unwritten = await this.journal.close();
+    if (unwritten !== undefined) this.options.logger?.error('outbox: closed with writes the disk refused; the journal is left for adoption', { code: errorCode(unwritten) });
+    try {
+      await this.#drain.release().catch(() => undefined);
+      if (unwritten === undefined && this.#index.live.size === 0 && this.#index.dead.size === 0 && !this.#fenced) {
+        // The journal is the only durable copy of its ledger keys: they move to the shared file first.
+        if (await this.deliveryLedger.saveJournalKeys()) await fs.rm(this.journal.filePath, { force: true }).catch(() => undefined);
+        else this.options.logger?.warn('outbox: saving delivery-ledger keys failed; the journal is kept');
+      }
+    } finally {
+      // With records left, the released lock lets the next process adopt this journal at once.
+      await this.ownLock.release();
     }
-    // With records left, the released lock lets the next process adopt this journal at once.
-    await this.ownLock.release();
   }
 
   /** What opening and adoption found. */

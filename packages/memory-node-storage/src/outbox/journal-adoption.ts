@@ -123,7 +123,16 @@ export interface AdoptionTarget {
  * then the `adopted` marker, then the keys into the shared ledger file), then deletes the orphans.
  * Returns how many records were imported. On failure the orphans are unlocked and left in place.
  */
-export async function importOrphans(directory: string, orphans: readonly OrphanJournal[], target: AdoptionTarget): Promise<number> {
+export async function importOrphans(directory: string, candidates: readonly OrphanJournal[], target: AdoptionTarget): Promise<number> {
+  // A lock lost since it was taken (this process stalled past staleLockMs while reading, and
+  // another adopter took the journal over) means its records are that adopter's: importing them
+  // too would send them twice. Checked on disk just before the import, which is one durable write.
+  const orphans: OrphanJournal[] = [];
+  for (const orphan of candidates) {
+    if (await orphan.lock.verify()) orphans.push(orphan);
+    else await orphan.lock.release();
+  }
+  if (orphans.length === 0) return 0;
   const imported: MutableOutboxRecord[] = [];
   const adoptedKeys = new Set<string>();
   for (const orphan of orphans) {

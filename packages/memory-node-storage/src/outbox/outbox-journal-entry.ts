@@ -34,6 +34,8 @@ export interface MutableOutboxRecord {
   readonly id: string;
   readonly groupId: string;
   readonly message: OutboxEntry['message'];
+  /** Who captured it: recorded under the episode's uuid once delivery is confirmed. */
+  readonly source?: OutboxEntry['source'];
   /** Reset when a dead letter is retried: its age counts from then. */
   enqueuedAt: number;
   state: 'pending' | 'sent' | 'dead';
@@ -91,6 +93,7 @@ export function recordFromEntry(entry: OutboxRecordFields): MutableOutboxRecord 
     id: entry.id,
     groupId: entry.groupId,
     message: entry.message,
+    ...(entry.source === undefined ? {} : { source: entry.source }),
     enqueuedAt: entry.enqueuedAt,
     state: entry.state === 'sent' || entry.state === 'dead' ? entry.state : 'pending',
     attempts: entry.attempts ?? 0,
@@ -108,6 +111,7 @@ export function entryFromRecord(record: MutableOutboxRecord): OutboxJournalEntry
     id: record.id,
     groupId: record.groupId,
     message: record.message,
+    ...(record.source === undefined ? {} : { source: record.source }),
     enqueuedAt: record.enqueuedAt,
     ...(record.state === 'pending' ? {} : { state: record.state }),
     ...(record.deadAt === undefined ? {} : { deadAt: record.deadAt }),
@@ -137,6 +141,7 @@ export function publicRecord(record: MutableOutboxRecord): OutboxRecord {
     id: record.id,
     groupId: record.groupId,
     message: record.message,
+    ...(record.source === undefined ? {} : { source: record.source }),
     enqueuedAt: record.enqueuedAt,
     state: record.state === 'sent' ? 'sent' : 'pending',
     attempts: record.attempts,

@@ -63,6 +63,10 @@ export interface EndpointStateFiles {
   readonly watcherOffsets: string;
   /** Every group written to at this endpoint (what forget covers). */
   readonly groupRegistry: string;
+  /** Every episode delivered to this endpoint, with its tool, session and day (what citations name). */
+  readonly episodeSources: string;
+  /** What forgets left for later (`FileForgetLedger`): groups never to send to, deletes owed, forgotten turns. */
+  readonly forgetLedger: string;
 }
 
 /** The endpoint's and the workspace's files, beside the shared ones. */
@@ -100,6 +104,8 @@ export function endpointStateFiles(stateDirectory: string, endpoint: string): En
     legacyLedgerFile: path.join(endpointFolder, 'delivery-ledger.journal'),
     watcherOffsets: path.join(endpointFolder, 'watcher-offsets.json'),
     groupRegistry: path.join(endpointFolder, 'group-registry.json'),
+    episodeSources: path.join(endpointFolder, 'episode-sources.json'),
+    forgetLedger: path.join(endpointFolder, 'forgotten.json'),
   };
 }
 
@@ -129,4 +135,15 @@ export function transcriptLedgerFile(stateDirectory: string, transcriptPath: str
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
+
+/** The folder of the per-session records of what was injected (`FileSaidOnceStore`). */
+export function saidOnceDirectory(stateDirectory: string): string {
+  return path.join(sharedStateFiles(stateDirectory).hooksDirectory, 'sessions');
+}
+
+/** One chat session's record of what was injected at an endpoint (hashes only). */
+export function saidOnceFile(stateDirectory: string, endpoint: string, sessionId: string): string {
+  const key = createHash('sha256').update(`${endpoint}\n${sessionId}`).digest('hex').slice(0, 24);
+  return path.join(saidOnceDirectory(stateDirectory), `${key}.json`);
 }

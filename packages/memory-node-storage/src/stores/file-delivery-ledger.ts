@@ -80,6 +80,12 @@ export class FileDeliveryLedger implements DeliveryLedger {
     return { tornLines: loaded.tornLines, corruptLines: loaded.corruptLines };
   }
 
+  /** Every key known, after learning what the other writers accepted (memory-core's ledger port). */
+  async keys(): Promise<readonly string[]> {
+    await this.refresh();
+    return [...this.#keys];
+  }
+
   /** Learns what the other writers of the folder accepted since the last call. */
   async refresh(): Promise<void> {
     for (const key of await this.#foreign.readNew()) this.remember(key);

@@ -184,6 +184,12 @@ const tests = [
       for (const written of [COPILOT_HOOKS_FILE, CLAUDE_SETTINGS]) assert.doesNotMatch(fs.readFileSync(written, 'utf8'), /api[-_]?key/i);
       const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
       assert.deepEqual(status.agents, ['Copilot agent mode', 'Claude Code']);
+      // 11c follows each turn's user and assistant episodes: per-message capture in the shared config
+      // the hooks read (by default a session goes as one digest at SessionEnd or idle; the harness's
+      // hook tests and the Claude Code CLI test cover digests).
+      const configFile = path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'graphiti-memory', 'config.json');
+      const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+      fs.writeFileSync(configFile, JSON.stringify({ ...config, capture: { ...config.capture, granularity: 'turn' } }, null, 2));
     },
   },
   {
@@ -200,6 +206,9 @@ const tests = [
       const firstUser = lastUserText(first);
       assert.ok(firstUser.includes(HOOK_CONTEXT), `no hook context in the user message the model got: ${firstUser.slice(0, 2000)}`);
       assert.match(firstUser, MEMORY_BLOCK, `the model's user message has no memory block with the decision: ${firstUser.slice(0, 2000)}`);
+      // Said once: Copilot puts the SessionStart brief and the UserPromptSubmit recall into this one
+      // message; the recall found the decision too but leaves out what the brief gave.
+      assert.equal(firstUser.match(/Fly\.io/g)?.length, 1, `the decision is not in the user message exactly once: ${firstUser.slice(0, 3000)}`);
       // The tool round went through Copilot's tool (it read the workspace README), and the request
       // after it still carries the turn's hook context, unchanged.
       const afterTool = rest.find((body) => body.messages.some((message) => message.role === 'tool'));
@@ -229,7 +238,8 @@ const tests = [
       };
       const first = await waitFor('the agent turn to reach Graphiti as a user and an assistant message', async () => turnMessages(await sentMessages(), DEPLOY_PROMPT), 45_000, 500).catch(explain);
       // A second turn of the same session: no SessionStart this time, so the memory in its request
-      // is UserPromptSubmit's recall alone; its Stop reads the whole transcript again.
+      // is UserPromptSubmit's recall alone (Copilot keeps hook context for one turn, so the recall
+      // gives the decision again); its Stop reads the whole transcript again.
       const runsBefore = (await copilotHookRuns()).length;
       const [second] = await askAgent(SECOND_PROMPT);
       const secondUser = lastUserText(second);

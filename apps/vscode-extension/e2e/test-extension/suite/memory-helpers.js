@@ -110,7 +110,8 @@ async function grantConsent() {
     'consent to be recorded',
     async () => {
       const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
-      if (status?.state !== 'needsConsent') return true;
+      // After Revoke Consent the state is "revoked": it waits for consent just the same.
+      if (status?.state !== 'needsConsent' && status?.state !== 'revoked') return true;
       if (!(await dialogVisible())) void vscode.commands.executeCommand('graphitiMemory.enable');
       await control('POST /ui/click-button', { name: 'Allow', exact: true, timeoutMs: 5_000 }).catch(() => undefined);
       return false;

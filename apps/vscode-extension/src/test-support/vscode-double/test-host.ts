@@ -44,6 +44,8 @@ export interface ActiveEditorDouble {
 export interface TestHostState {
   /** Settings by full key (`graphitiMemory.endpoint`); missing keys read the manifest default. */
   readonly settings: Map<string, unknown>;
+  /** Where `update` wrote a setting (`ConfigurationTarget`); absent: the user settings. One value per key. */
+  readonly settingTargets: Map<string, number>;
   trusted: boolean;
   workspaceFolders: { uri: vscode.Uri; name: string; index: number }[] | undefined;
   workspaceName: string | undefined;
@@ -65,6 +67,7 @@ export interface TestHostState {
 function freshState(): TestHostState {
   return {
     settings: new Map(),
+    settingTargets: new Map(),
     trusted: true,
     workspaceFolders: undefined,
     workspaceName: undefined,
@@ -110,6 +113,7 @@ export function updateSettings(values: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) state.settings.delete(key);
     else state.settings.set(key, value);
+    state.settingTargets.delete(key);
   }
   state.configurationChanged.fire({
     affectsConfiguration: (section: string) =>

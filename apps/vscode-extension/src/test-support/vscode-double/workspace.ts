@@ -2,20 +2,26 @@
 // the defaults the extension's own manifest declares, so tests see what a fresh install sees.
 import fs from 'node:fs';
 import type * as vscode from 'vscode';
-import { Disposable } from './basics.js';
+import { CancellationTokenSource, Disposable } from './basics.js';
 import { clipboard } from './authentication.js';
 import { onTestHostReset, testHost } from './test-host.js';
 
 interface ManifestProperty {
   readonly default?: unknown;
 }
+type ManifestConfiguration = { readonly properties: Record<string, ManifestProperty> };
 const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, ManifestProperty> } };
+  contributes: { configuration: ManifestConfiguration | readonly ManifestConfiguration[] };
 };
+// One object, or (settings grouped into categories) an array of them.
+const manifestProperties: Record<string, ManifestProperty> = Object.assign(
+  {},
+  ...[manifest.contributes.configuration].flat().map((section) => section.properties),
+) as Record<string, ManifestProperty>;
 
 /** The default of a setting as the manifest declares it. */
 export function manifestDefault(key: string): unknown {
-  return manifest.contributes.configuration.properties[key]?.default;
+  return manifestProperties[key]?.default;
 }
 
 function readSetting(key: string): unknown {
@@ -38,16 +44,21 @@ class WorkspaceConfigurationDouble {
   inspect<T>(key: string) {
     const full = this.#key(key);
     const settings = testHost().settings;
+    const value = settings.get(full) as T | undefined;
+    // One value per key, reported at the level it was last written to (user settings unless told).
+    const target = testHost().settingTargets.get(full);
     return {
       key: full,
       defaultValue: manifestDefault(full) as T | undefined,
-      globalValue: settings.get(full) as T | undefined,
+      ...(target === 2 ? { workspaceValue: value } : target === 3 ? { workspaceFolderValue: value } : { globalValue: value }),
     };
   }
-  update(key: string, value: unknown): Thenable<void> {
+  update(key: string, value: unknown, target?: boolean | number | null): Thenable<void> {
     const full = this.#key(key);
     if (value === undefined) testHost().settings.delete(full);
     else testHost().settings.set(full, value);
+    if (typeof target === 'number' && target !== 1 && value !== undefined) testHost().settingTargets.set(full, target);
+    else testHost().settingTargets.delete(full);
     testHost().configurationChanged.fire({
       affectsConfiguration: (section: string) => full === section || full.startsWith(`${section}.`),
     });
@@ -55,13 +66,29 @@ class WorkspaceConfigurationDouble {
   }
 }
 
+const contentProviders = new Map<string, vscode.TextDocumentContentProvider>();
+onTestHostReset(() => contentProviders.clear());
+
 export const workspace = {
   getConfiguration(section?: string) {
     return new WorkspaceConfigurationDouble(section) as unknown as vscode.WorkspaceConfiguration;
   },
-  async openTextDocument(options: { readonly language?: string; readonly content?: string }): Promise<vscode.TextDocument> {
+  async openTextDocument(options: vscode.Uri | { readonly language?: string; readonly content?: string }): Promise<vscode.TextDocument> {
+    if ('scheme' in options) {
+      // A document of a content provider's scheme: read-only, its text from the provider.
+      const provider = contentProviders.get(options.scheme);
+      if (provider === undefined) throw new Error(`vscode double: no content provider for ${options.toString()}`);
+      const text = (await provider.provideTextDocumentContent(options, new CancellationTokenSource().token)) ?? '';
+      const languageId = options.path.endsWith('.md') ? 'markdown' : 'plaintext';
+      return { uri: options, languageId, isUntitled: false, getText: () => text } as unknown as vscode.TextDocument;
+    }
     const text = options.content ?? '';
     return { languageId: options.language ?? 'plaintext', isUntitled: true, getText: () => text } as unknown as vscode.TextDocument;
+  },
+  registerTextDocumentContentProvider(scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable {
+    if (contentProviders.has(scheme)) throw new Error(`vscode double: a content provider for '${scheme}' already exists`);
+    contentProviders.set(scheme, provider);
+    return new Disposable(() => contentProviders.delete(scheme));
   },
   get onDidChangeConfiguration() {
     return testHost().configurationChanged.event;

@@ -1,0 +1,125 @@
+// The cold path of the agent hook: no hook server (the first prompt after login or after its idle
+// while), so the BUILT runner loads its core itself, with the core's V8 code cache. It must print
+// exactly what the warm server prints, and a cache file that is damaged, truncated or another
+// core's must never cost the answer (V8 aborts the process on a damaged one it is handed). Real
+// processes against the emulator over HTTP; who answered is read from the run log.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOOK_SERVER_VARIABLE, hookServerStatus, runnerBuild } from '@graphiti-memory/agent-hooks';
+import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { readConfigFile, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { additionalContext, harnessSucceeds, loggedRuns, runNode, waitFor, type ProcessRun } from './hook-processes.js';
+import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
+
+const runner = hookRunnerFile();
+const COLD = { [HOOK_SERVER_VARIABLE]: 'off' };
+
+let test: HookTest;
+let sessions = 0;
+
+/** A UserPromptSubmit of a new session each time (say-it-once would leave a repeated one empty). */
+function prompt(script: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessRun> {
+  const input = { session_id: `session-${++sessions}`, transcript_path: path.join(test.root, 'none.jsonl'), cwd: test.workspace, hook_event_name: 'UserPromptSubmit', prompt: 'Which package manager do we use here?' };
+  return runNode(test, [script, '--event', 'UserPromptSubmit'], JSON.stringify(input), { env });
+}
+
+async function lastRun(): Promise<{ outcome: string; via?: string } | undefined> {
+  return (await loggedRuns(test.stateDir)).at(-1);
+}
+
+async function installWithFact(): Promise<void> {
+  const { emulator, stateDir, workspace } = test;
+  await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  await harnessSucceeds(test, ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+  await emulator.idle();
+  // A busy machine must not turn a cold answer into a missed deadline: this compares output, not time.
+  const file = userConfigPath(test.env);
+  const current = await readConfigFile(file);
+  await updateConfigFile(file, { recall: { ...(current.ok ? current.values.recall : {}), timeoutMs: 5_000 } });
+}
+
+/** The built runner's two files copied to a folder of this test: its code cache is this test's own. */
+async function copiedRunner(): Promise<{ entry: string; folder: string }> {
+  const build = runnerBuild(runner);
+  if (build === undefined) throw new Error('dist/hook-runner.cjs names no hook-runner-core-*.cjs beside it: build agent-hooks');
+  const folder = path.join(test.root, 'runner');
+  await fs.mkdir(folder, { recursive: true });
+  const core = `hook-runner-core-${build}.cjs`;
+  await fs.copyFile(path.join(path.dirname(runner), core), path.join(folder, core));
+  await fs.copyFile(runner, path.join(folder, 'hook-runner.cjs'));
+  return { entry: path.join(folder, 'hook-runner.cjs'), folder };
+}
+
+async function cacheFileIn(folder: string): Promise<string> {
+  const caches = (await fs.readdir(folder)).filter((name) => name.endsWith('.cache'));
+  expect(caches).toHaveLength(1);
+  return path.join(folder, caches[0] ?? '');
+}
+
+/** Answered in the runner's own process with the promoted fact, cleanly. */
+async function expectColdAnswer(run: ProcessRun, expected: string): Promise<void> {
+  expect(run, run.stderr).toMatchObject({ exitCode: 0, stderr: '' });
+  expect(run.stdout).toBe(expected);
+  expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+}
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+beforeEach(async () => {
+  test = await startHookTest('hook-cold-');
+});
+
+afterEach(() => endHookTest(test));
+
+describe('the cold hook path', { timeout: 90_000 }, () => {
+  it('prints exactly what the warm hook server prints for the same prompt', async () => {
+    await installWithFact();
+    const cold = await prompt(runner, COLD);
+    expect(cold.exitCode).toBe(0);
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+    expect(additionalContext(cold)).toContain('We always use pnpm');
+    // The first event with the server allowed answers in-process and starts it; the next is served warm.
+    await prompt(runner);
+    await waitFor(async () => {
+      const build = runnerBuild(runner);
+      return build !== undefined && (await hookServerStatus(test.env, build)).running;
+    }, 'the hook server to start');
+    const warm = await prompt(runner);
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'server' });
+    expect(warm.stdout).toBe(cold.stdout);
+  });
+
+  it('ignores a damaged, truncated or foreign code cache: same answer, exit 0, a good cache written again', async () => {
+    await installWithFact();
+    const { entry, folder } = await copiedRunner();
+    const first = await prompt(entry, COLD);
+    expect(await lastRun()).toMatchObject({ outcome: 'context', via: 'in-process' });
+    const expected = first.stdout;
+    expect(additionalContext(first)).toContain('We always use pnpm');
+    const cacheFile = await cacheFileIn(folder);
+    if (process.platform !== 'win32') expect((await fs.stat(cacheFile)).mode & 0o777).toBe(0o600);
+    const good = await fs.readFile(cacheFile);
+    await expectColdAnswer(await prompt(entry, COLD), expected);
+
+    const damaged = Buffer.from(good);
+    // Bytes in the middle of V8's data, its header and the length intact: V8 would take it and abort.
+    for (let index = Math.floor(damaged.length / 3); index < damaged.length / 3 + 70_000; index += 37) damaged[index] = (damaged[index] ?? 0) ^ 0x5a;
+    const otherCore = new vm.Script('module.exports = { answer: 42 };').createCachedData();
+    const foreign = Buffer.concat([createHash('sha256').update(otherCore).digest(), otherCore]);
+    for (const [what, bytes] of [
+      ['damaged', damaged],
+      ['truncated', good.subarray(0, 1_000)],
+      ['empty', Buffer.alloc(0)],
+      ["another core's", foreign],
+    ] as const) {
+      await fs.writeFile(cacheFile, bytes, { mode: 0o600 });
+      await expectColdAnswer(await prompt(entry, COLD), expected);
+      // Replaced after the event by a cache of this core, which the next run uses.
+      expect((await fs.readFile(cacheFile)).equals(bytes), `the ${what} cache to be replaced`).toBe(false);
+      await expectColdAnswer(await prompt(entry, COLD), expected);
+    }
+  });
+});

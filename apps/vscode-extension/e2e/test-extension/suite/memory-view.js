@@ -1,0 +1,237 @@
+// The memory-view session (issue 23): what a user sees of memory in the real VS Code — the view's
+// sections in order with the pending badge and notice, Show What Was Sent as a read-only preview
+// with its filter, the facts an @memory answer used and its follow-up, the walkthrough — and a
+// screenshot of each main screen (run.mjs fails the run when one is missing).
+const vscode = require('vscode');
+const { assert, control, waitFor, sleep, runTests } = require('./harness.js');
+const { setSetting, networkRequests, isSearchRequest, receivedPrompts, submitChat, nextPrompt, grantConsent } = require('./memory-helpers.js');
+const { answerCategoryDialog } = require('./trust.js');
+
+const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
+const WALKTHROUGH = `${EXTENSION_ID}#graphitiMemory.start`;
+const VIEW_ROWS = '.monaco-list-row';
+const DIRECTIVE = 'Tabs, not spaces.';
+const QUESTION = 'How do we deploy the billing API?';
+
+/** Visible texts of the tree rows (the Explorer's file rows come first, then the memory view's). */
+async function rowTexts() {
+  const { texts } = await control('POST /ui/text', { selector: VIEW_ROWS });
+  return texts.map((text) => text.replace(/\s+/g, ' ').trim());
+}
+
+/** The query of a search request, on either face. */
+function searchQuery(request) {
+  return request.path === '/search' ? request.body?.query : request.body?.params?.arguments?.query;
+}
+
+/** Whether the walkthrough shows `step` as complete (VS Code marks its step button aria-checked). */
+async function stepDone(step) {
+  const steps = await control('POST /ui/attributes', { selector: '[data-step-id]', names: ['data-step-id', 'aria-checked'] });
+  return steps.some((found) => found['data-step-id'].endsWith(`#${step}`) && found['aria-checked'] === 'true');
+}
+
+async function stepStates() {
+  return JSON.stringify(await control('POST /ui/attributes', { selector: '[data-step-id]', names: ['data-step-id', 'aria-checked'] }));
+}
+
+/** Lines of the extension's log (no content, by design) that mention `about`: why a view step failed. */
+async function memoryLog(about) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const folder = await vscode.commands.executeCommand('graphitiE2e.extensionLogsFolder');
+  const lines = [];
+  const visit = (directory) => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      const file = path.join(directory, entry.name);
+      if (entry.isDirectory()) visit(file);
+      else if (/Graphiti Memory/.test(entry.name)) lines.push(...fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(about)));
+    }
+  };
+  visit(folder);
+  return lines.slice(-10).join(' / ');
+}
+
+const tests = [
+  {
+    name: 'v1 the walkthrough lists the five steps, which complete on the real events: memory on, Test Connection',
+    fn: async () => {
+      await vscode.extensions.getExtension(EXTENSION_ID).activate();
+      // Opened first, as a new user would: VS Code follows the steps' events from then on.
+      await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+      const titles = ['Set your Graphiti endpoint', 'Test the connection', 'Turn memory on and consent', 'Ask @memory your first question', 'Connect the Copilot agent and Claude Code'];
+      await waitFor('the walkthrough to show its steps', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.getting-started-step' });
+        return titles.every((title) => texts.some((text) => text.includes(title)));
+      });
+      for (const step of ['testConnection', 'enable', 'ask']) assert.equal(await stepDone(step), false, `${step} was complete from the start: ${await stepStates()}`);
+
+      await setSetting('enabled', true);
+      await grantConsent();
+      await waitFor('the "Turn memory on" step to be complete', () => stepDone('enable')).catch(async (error) => {
+        throw new Error(`${error.message}; steps: ${await stepStates()}`);
+      });
+      await setSetting('recall.enabled', true);
+      await answerCategoryDialog(/recall queries/);
+      await setSetting('autoPromote.enabled', true);
+
+      // From the command palette, as a user runs it (a command run by another extension is not a UI event).
+      await control('POST /ui/run-command', { title: 'Graphiti Memory: Test Connection' });
+      await waitFor('the "Test the connection" step to be complete', () => stepDone('testConnection')).catch(async (error) => {
+        throw new Error(`${error.message}; steps: ${await stepStates()}`);
+      });
+      // The step re-renders the page, which closes Test Connection's choice of check.
+      await control('POST /ui/press', { key: 'Escape' });
+      await sleep(500);
+      await control('POST /ui/screenshot', { name: 'walkthrough' });
+    },
+  },
+  {
+    name: 'v2 the view shows pending, curated, what memory knows and conversations in order, with a badge and a notice',
+    fn: async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy the billing API with Fly.io.' });
+      const before = (await receivedPrompts()).length;
+      await submitChat(`@memory preference: ${DIRECTIVE}`);
+      await nextPrompt(before);
+      const notice = await waitFor('the notice that a memory waits for review', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.notification-list-item-message' });
+        return texts.find((text) => /new memory waits for your review/.test(text));
+      });
+      assert.match(notice, /Nothing is stored until you approve/);
+      await control('POST /ui/screenshot', { name: 'pending-notification' });
+      // The badge on the Explorer, where the view lives, counts what waits.
+      await vscode.commands.executeCommand('graphitiMemory.episodes.focus');
+      const badge = await waitFor('the pending badge', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.activitybar .badge .badge-content' });
+        return texts.find((text) => text.trim() === '1');
+      });
+      assert.equal(badge.trim(), '1');
+      const sections = ['Pending memories (1)', 'Curated memories (1)', 'What memory knows', 'Conversations (1)'];
+      const rows = await waitFor('the four sections in the view', async () => {
+        // The emulator stores the promotion a moment after it was sent.
+        await vscode.commands.executeCommand('graphitiMemory.episodes.refresh');
+        const texts = await rowTexts();
+        return sections.every((section) => texts.includes(section)) ? texts : undefined;
+      }, 30_000, 500);
+      const positions = sections.map((section) => rows.indexOf(section));
+      assert.deepEqual([...positions].sort((a, b) => a - b), positions, `sections out of order: ${rows.join(' | ')}`);
+
+      // Approve the directive from its row: it shows once, as a curated memory.
+      await control('POST /ui/click', {
+        selector: '.action-label[aria-label^="Approve"]',
+        hover: { selector: VIEW_ROWS, hasText: `preference (workspace): ${DIRECTIVE}` },
+      });
+      await waitFor('the approval to be confirmed', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.notification-list-item-message' });
+        return texts.find((text) => /preference is stored in workspace memory/.test(text));
+      });
+      const after = await waitFor('the approved memory among the curated ones, the badge gone', async () => {
+        await vscode.commands.executeCommand('graphitiMemory.episodes.refresh');
+        const texts = await rowTexts();
+        const { texts: badges } = await control('POST /ui/text', { selector: '.activitybar .badge .badge-content' });
+        return texts.includes('Curated memories (2)') && !texts.some((text) => text.startsWith('Pending memories')) && !badges.includes('1') ? texts : undefined;
+      }, 30_000, 1_000);
+      assert.equal(after.filter((text) => text.startsWith(DIRECTIVE)).length, 1, `the directive is not shown once: ${after.join(' | ')}`);
+      assert.ok(after.indexOf('Curated memories (2)') < after.indexOf('Conversations (1)'), after.join(' | '));
+      // What memory knows, searched from the command palette: the facts Graphiti holds about the
+      // words typed, each with its date, under the query.
+      // (The curated memories folded away: the Explorer leaves the view few rows.)
+      await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'Curated memories (2)' });
+      await control('POST /ui/run-command', { title: 'Graphiti Memory: Search Memory' });
+      await control('POST /ui/type', { title: 'Search what Graphiti Memory knows', text: 'billing deploy' });
+      await waitFor('the searched facts with their dates under "What memory knows"', async () => {
+        const texts = await rowTexts();
+        const root = texts.indexOf('What memory knows about "billing deploy"');
+        return root >= 0 && texts.slice(root + 1).some((text) => /^We deploy the billing API with Fly\.io.*since \d{4}-\d{2}-\d{2}$/.test(text));
+      }).catch(async (error) => {
+        throw new Error(`${error.message}; rows: ${(await rowTexts()).join(' | ')}; log: ${await memoryLog('episodes view')}`);
+      });
+      await control('POST /ui/screenshot', { name: 'memory-view-sections' });
+    },
+  },
+  {
+    name: 'v3 Show What Was Sent opens a read-only preview, filtered by tool and time, never an unsaved editor',
+    fn: async () => {
+      await control('POST /ui/run-command', { title: 'Graphiti Memory: Show What Was Sent' });
+      await control('POST /ui/pick', { label: 'vscode-extension' });
+      await control('POST /ui/pick', { label: 'Last hour' });
+      const tab = await waitFor('the What Was Sent preview tab', async () =>
+        vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((candidate) => /What Was Sent/.test(candidate.label)),
+      );
+      assert.ok(tab.input instanceof vscode.TabInputWebview, `What Was Sent is not a preview: ${tab.label}`);
+      assert.equal(tab.isDirty, false);
+      const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((candidate) => candidate.label));
+      assert.ok(!tabs.some((label) => /^Untitled/.test(label)), `an untitled editor is open: ${tabs.join(', ')}`);
+      assert.ok(!vscode.workspace.textDocuments.some((document) => document.isUntitled), 'an untitled document exists');
+      // The preview reads the document of its own scheme (read-only: VS Code cannot save it).
+      const sent = await waitFor('the preview to open the What Was Sent document', async () =>
+        vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'graphiti-memory-sent'),
+      );
+      assert.match(sent.getText(), /Showing: vscode-extension, last hour\./);
+      assert.match(sent.getText(), /POST \/messages|add_memory/);
+      assert.doesNotMatch(sent.getText(), /Tabs, not spaces|Fly\.io/, 'content reached the audit view');
+      await sleep(1_000);
+      await control('POST /ui/screenshot', { name: 'what-was-sent' });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    },
+  },
+  {
+    name: 'v4 an @memory answer lists the facts it used, and its follow-up recalls for the question asked',
+    fn: async () => {
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      await sleep(500);
+      await control('POST /emulator/reset');
+      const before = (await receivedPrompts()).length;
+      await submitChat(`@memory ${QUESTION}`);
+      await nextPrompt(before);
+      // Under the answer: how many facts memory contributed, and each with its dates.
+      const answer = await waitFor('the facts used under the answer', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.interactive-item-container' });
+        return texts.find((text) => /Graphiti memory: 1 fact used\.[\s\S]*We deploy the billing API with Fly\.io.*\(since \d{4}-\d{2}-\d{2}, workspace\)/.test(text));
+      }, 30_000, 500);
+      assert.ok(answer);
+      // And as references (VS Code groups them with the answer's steps): each named by the fact and its date.
+      await control('POST /ui/click', { selector: '.interactive-item-container >> text=/Completed \\d+ steps?/' });
+      const label = await waitFor('"Used 1 reference" among the steps', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.chat-used-context-label' });
+        return texts.find((text) => /Used 1 reference/.test(text));
+      });
+      await control('POST /ui/click', { selector: '.chat-used-context-label', hasText: label.trim() });
+      await waitFor('the fact with its date among the references', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.chat-used-context-list' });
+        return texts.find((text) => /We deploy the billing API with Fly\.io.*\(since \d{4}-\d{2}-\d{2}\)/s.test(text));
+      });
+      await control('POST /ui/screenshot', { name: 'chat-memory-references' });
+
+      const { count } = await control('POST /ui/count', { selector: '.interactive-session-followups', hasText: 'Show what memory recalls' });
+      assert.ok(count > 0, 'the "Show what memory recalls" follow-up is not shown');
+      await control('POST /emulator/reset');
+      await control('POST /ui/click', { selector: '.interactive-session-followups a, .interactive-session-followups .monaco-button', hasText: 'Show what memory recalls' });
+      const queries = await waitFor('the follow-up to search memory', async () => {
+        const found = (await networkRequests()).filter(isSearchRequest).map(searchQuery);
+        return found.length > 0 ? found : undefined;
+      }, 30_000, 500);
+      assert.ok(queries.every((query) => query === QUESTION), `the follow-up searched for ${JSON.stringify(queries)}, not the question`);
+
+      // The walkthrough's "Ask @memory" step completed on the first answer.
+      await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+      await waitFor('the "Ask @memory" step to be complete', () => stepDone('ask')).catch(async (error) => {
+        throw new Error(`${error.message}; steps: ${await stepStates()}`);
+      });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    },
+  },
+  {
+    name: 'v5 screenshot of the status item and what clicking it offers',
+    fn: async () => {
+      await control('POST /ui/click', { selector: '.statusbar-item', hasText: 'Memory' }).catch(() =>
+        control('POST /ui/click', { selector: '.statusbar-item[id*="graphiti"]' }),
+      );
+      await sleep(1_000);
+      await control('POST /ui/screenshot', { name: 'status-item' });
+      await control('POST /ui/press', { key: 'Escape' });
+    },
+  },
+];
+
+exports.run = () => runTests(tests);

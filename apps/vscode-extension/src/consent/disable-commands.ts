@@ -1,0 +1,102 @@
+// Disable (this workspace / everywhere) and Turn Recall On: each writes the setting where it takes
+// effect, and Disable also marks the shared memory switches at once, so the agent hooks stop too.
+import { injectable } from 'inversify';
+import * as vscode from 'vscode';
+import { SETTINGS_SECTION } from '@graphiti-memory/memory-core';
+import { showOutcome } from '../commands/show-outcome.js';
+import type { Contribution } from '../composition/tokens.js';
+import { MemorySwitchRecorder } from './memory-switch-recorder.js';
+
+export type DisableTarget = 'workspace' | 'everywhere';
+
+export const DISABLE_HERE = '$(folder) In This Workspace';
+export const DISABLE_EVERYWHERE = '$(globe) Everywhere';
+
+export interface DisableResult {
+  readonly ok: boolean;
+  readonly target: DisableTarget | undefined;
+  readonly message: string;
+}
+
+export interface EnableRecallResult {
+  readonly ok: boolean;
+  readonly target: 'workspace' | 'user';
+  readonly message: string;
+}
+
+type ValueTarget = 'globalValue' | 'workspaceValue' | 'workspaceFolderValue';
+
+@injectable()
+export class DisableCommands implements Contribution {
+  readonly #switches = new MemorySwitchRecorder({
+    environment: process.env,
+    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
+  });
+
+  register(context: vscode.ExtensionContext): void {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('graphitiMemory.disable', (target?: unknown) => this.disable(target)),
+      vscode.commands.registerCommand('graphitiMemory.enableRecall', () => this.enableRecall()),
+    );
+  }
+
+  async disable(requested?: unknown): Promise<DisableResult> {
+    const target = requested === 'workspace' || requested === 'everywhere' ? requested : await this.#askTarget();
+    // Escape is a choice, not a problem: nothing to say.
+    if (target === undefined) return { ok: false, target, message: 'Nothing was changed.' };
+    const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const hasWorkspace = (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+    if (target === 'workspace' && hasWorkspace) {
+      await configuration.update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    } else {
+      await configuration.update('enabled', false, vscode.ConfigurationTarget.Global);
+      // A workspace value of `true` would win over the user value: "everywhere" includes here.
+      const values = configuration.inspect<boolean>('enabled');
+      if (hasWorkspace && values?.workspaceValue === true) await configuration.update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    // The hooks read the switches: written now, not only when the settings event arrives.
+    await this.#switches.enabledChanged(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<boolean>('enabled') ?? {}).catch(() => undefined);
+    const where = target === 'workspace' && hasWorkspace ? 'in this workspace' : 'everywhere (every workspace, and the agent hooks)';
+    return showOutcome({
+      ok: true,
+      target,
+      message: `Graphiti Memory is off ${where}: nothing is sent or recalled. What was waiting stays on this machine, unsent, until you turn memory on again or forget it.`,
+    });
+  }
+
+  /** Turns recall on where `enabled` is set (this workspace, or the user settings); consent for it is asked next. */
+  async enableRecall(): Promise<EnableRecallResult> {
+    const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const hasWorkspace = (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+    const enabledAt = setAt(configuration.inspect<boolean>('enabled'));
+    const recallAt = setAt(configuration.inspect<boolean>('recall.enabled'));
+    // A workspace value (of either) decides here; a user value only when the workspace sets none.
+    const workspace = hasWorkspace && (enabledAt !== 'globalValue' || recallAt === 'workspaceValue' || recallAt === 'workspaceFolderValue');
+    await configuration.update('recall.enabled', true, workspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    const target: EnableRecallResult['target'] = workspace ? 'workspace' : 'user';
+    return showOutcome({
+      ok: true,
+      target,
+      message: `Graphiti Memory recall is on ${workspace ? 'in this workspace' : 'in your user settings'}: @memory looks up what memory holds before answering (your question is sent as a search).`,
+    });
+  }
+
+  async #askTarget(): Promise<DisableTarget | undefined> {
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: DISABLE_HERE, detail: 'Nothing is sent or recalled from this workspace; other workspaces keep their setting', target: 'workspace' as const },
+        { label: DISABLE_EVERYWHERE, detail: 'Nothing is sent or recalled from any workspace, nor by the connected agent hooks', target: 'everywhere' as const },
+      ],
+      { title: 'Graphiti Memory: Disable', placeHolder: 'Turn memory off where?' },
+    );
+    return picked?.target;
+  }
+}
+
+/** The most specific place a setting has a value, if any. */
+function setAt(values: { readonly globalValue?: unknown; readonly workspaceValue?: unknown; readonly workspaceFolderValue?: unknown } | undefined): ValueTarget | undefined {
+  if (values?.workspaceFolderValue !== undefined) return 'workspaceFolderValue';
+  if (values?.workspaceValue !== undefined) return 'workspaceValue';
+  if (values?.globalValue !== undefined) return 'globalValue';
+  return undefined;
+}

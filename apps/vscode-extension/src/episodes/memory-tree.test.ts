@@ -1,0 +1,77 @@
+import type { Episode } from '@graphiti-memory/graphiti-client';
+import { describe, expect, it } from 'vitest';
+import { curatedMemories, factDates, factSource, turnsOf, type EpisodeSource } from './memory-tree.js';
+
+function episode(name: string, validAt: string, content = name, uuid = `uuid-${name}-${validAt}`): Episode {
+  return { uuid, name, group_id: 'g', labels: [], created_at: validAt, source: 'message', source_description: '', content, valid_at: validAt, entity_edges: [] };
+}
+
+const PROMOTION = 'graphiti-memory.promotion.0123456789abcdef0123456789abcdef';
+
+describe('curatedMemories', () => {
+  it('keeps promotions only, each once across groups and retries, newest first', () => {
+    const approvedDirective = episode(PROMOTION, '2026-01-02T00:00:00Z', 'system(system): <graphiti_episode kind="preference">\nTabs, not spaces.\n</graphiti_episode>');
+    const curated = curatedMemories([
+      {
+        scope: 'workspace',
+        episodes: [
+          // The question that carried the directive is a turn, not a memory.
+          episode('graphiti-memory.turn.t1.user', '2026-01-01T00:00:00Z', 'user(user): preference: Tabs, not spaces.'),
+          episode('graphiti-memory.turn.t1.assistant', '2026-01-01T00:00:01Z'),
+          approvedDirective,
+          // The same promotion stored again (a re-send after a lost confirmation) is the same memory.
+          episode(PROMOTION, '2026-01-02T00:00:05Z', approvedDirective.content, 'uuid-resent'),
+          episode('graphiti-memory.promotion.ffffffffffffffffffffffffffffffff', '2026-01-03T00:00:00Z'),
+        ],
+      },
+      { scope: 'user', episodes: [episode('graphiti-memory.promotion.eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', '2025-12-31T00:00:00Z')] },
+    ]);
+    expect(curated.map((memory) => [memory.scope, memory.episode.name])).toEqual([
+      ['workspace', 'graphiti-memory.promotion.ffffffffffffffffffffffffffffffff'],
+      ['workspace', PROMOTION],
+      ['user', 'graphiti-memory.promotion.eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'],
+    ]);
+    expect(curated[1]?.episode.uuid).toBe('uuid-resent');
+  });
+});
+
+describe('turnsOf', () => {
+  it('puts each question with its answer, one turn per turn id, newest first, promotions left out', () => {
+    const turns = turnsOf([
+      episode('graphiti-memory.turn.a.user', '2026-01-01T10:00:00Z'),
+      episode('graphiti-memory.turn.a.assistant', '2026-01-01T10:00:02Z'),
+      episode(PROMOTION, '2026-01-01T11:00:00Z'),
+      episode('graphiti-memory.turn.b.user', '2026-01-02T10:00:00Z'),
+      episode('graphiti-memory.turn.b.assistant', '2026-01-02T10:00:03Z'),
+      episode('graphiti-memory.turn.c.user', '2026-01-03T10:00:00Z'),
+    ]);
+    expect(turns.map((turn) => [turn.key, turn.question?.name, turn.answer?.name, turn.at])).toEqual([
+      ['c', 'graphiti-memory.turn.c.user', undefined, '2026-01-03T10:00:00Z'],
+      ['b', 'graphiti-memory.turn.b.user', 'graphiti-memory.turn.b.assistant', '2026-01-02T10:00:03Z'],
+      ['a', 'graphiti-memory.turn.a.user', 'graphiti-memory.turn.a.assistant', '2026-01-01T10:00:02Z'],
+    ]);
+    expect(turns[1]?.episodes.map((item) => item.name)).toEqual(['graphiti-memory.turn.b.user', 'graphiti-memory.turn.b.assistant']);
+  });
+
+  it('keeps an episode of another shape (a digest) as a turn of its own', () => {
+    const turns = turnsOf([episode('graphiti-memory.digest.s1.0', '2026-01-01T00:00:00Z')]);
+    expect(turns.map((turn) => [turn.key, turn.episodes.length])).toEqual([['graphiti-memory.digest.s1.0', 1]]);
+  });
+});
+
+describe('factSource and factDates', () => {
+  const known = new Map<string, EpisodeSource>([['e1', { scope: 'workspace', title: 'We deploy with Fly.io.', at: '2026-01-02T03:04:05Z' }]]);
+
+  it('names the cited episode the view knows, counts the others, and says nothing without a citation', () => {
+    expect(factSource({ episodes: ['e1', 'e2'] }, known)).toBe('from workspace memory, 2026-01-02: "We deploy with Fly.io." and 1 more');
+    expect(factSource({ episodes: ['e9'] }, known)).toBe('from 1 episode not shown here');
+    expect(factSource({}, known)).toBeUndefined();
+  });
+
+  it('says since when a fact holds, and when a later one superseded it', () => {
+    const base = { valid_at: '2026-01-02T00:00:00Z', invalid_at: null, expired_at: null, created_at: '2026-01-03T00:00:00Z' };
+    expect(factDates(base)).toBe('since 2026-01-02');
+    expect(factDates({ ...base, valid_at: null })).toBe('since 2026-01-03');
+    expect(factDates({ ...base, invalid_at: '2026-02-01T00:00:00Z' })).toBe('2026-01-02 to 2026-02-01 (superseded)');
+  });
+});

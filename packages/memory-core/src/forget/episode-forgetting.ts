@@ -1,0 +1,68 @@
+// Forgetting one source: an episode deleted from Graphiti, with the facts only it supports. MCP's
+// `delete_episode` removes those itself; REST's `DELETE /episode/{uuid}` leaves them, so there the
+// facts the episode produced (its `entity_edges`) are read first and each whose `episodes` names
+// no other episode is deleted too (`DELETE /entity-edge/{uuid}`). A fact whose server does not say
+// which episodes support it (an older REST image) is kept: deleting it could lose another source.
+import type { GraphitiApi, GraphitiCallOptions } from '../ports.js';
+import type { EpisodeSources } from '../sources/episode-sources.js';
+
+/** The routes forgetting an episode uses (graphiti-client's clients, REST and MCP, have them all). */
+export type EpisodeForgetApi = Pick<GraphitiApi, 'serverFace' | 'getEpisodes' | 'getEntityEdge' | 'deleteEntityEdge' | 'deleteEpisode'>;
+
+export interface EpisodeForgetOptions {
+  /** The episode's group; by default the one the record of delivered episodes knows. Needed on REST. */
+  readonly groupId?: string;
+  /** The record of delivered episodes: where the group is looked up, and what forgets the episode after. */
+  readonly sources?: EpisodeSources;
+  readonly callOptions?: GraphitiCallOptions;
+}
+
+export interface EpisodeForgetResult {
+  readonly episode: string;
+  readonly face: 'rest' | 'mcp';
+  /** Facts deleted because this episode alone supported them (REST; MCP cascades without saying which). */
+  readonly deletedFacts: readonly string[];
+  /** Facts other episodes support too: kept. */
+  readonly keptFacts: number;
+  /** Facts whose server did not say which episodes support them: kept. */
+  readonly unknownFacts: number;
+}
+
+/** How many of the group's newest episodes are read to find the episode's facts. */
+const EPISODES_SEARCHED = 1000;
+
+export async function forgetEpisode(api: EpisodeForgetApi, episode: string, options: EpisodeForgetOptions = {}): Promise<EpisodeForgetResult> {
+  const call = options.callOptions ?? {};
+  const face = (await api.serverFace?.(call))?.kind ?? 'rest';
+  const deletedFacts: string[] = [];
+  let keptFacts = 0;
+  let unknownFacts = 0;
+  if (face === 'rest') {
+    const groupId = options.groupId ?? (await options.sources?.find([episode]))?.get(episode)?.groupId;
+    if (groupId === undefined) {
+      throw new Error(
+        `The group of episode ${episode} is not known on this machine (it was not delivered from here). Pass its group id (--group GROUP_ID): on REST the facts only this episode supports are found through its group.`,
+      );
+    }
+    const { getEntityEdge, deleteEntityEdge } = api;
+    if (getEntityEdge === undefined || deleteEntityEdge === undefined) {
+      throw new Error('This Graphiti connection cannot read or delete facts by uuid, so the facts only this episode supports cannot be found; use a graphiti-client connection.');
+    }
+    const found = (await api.getEpisodes(groupId, { lastN: EPISODES_SEARCHED }, call)).find((candidate) => candidate.uuid === episode);
+    for (const edge of found?.entity_edges ?? []) {
+      const fact = await getEntityEdge.call(api, edge, call).catch((error: unknown) => {
+        if ((error as { status?: unknown }).status === 404) return undefined;
+        throw error;
+      });
+      if (fact === undefined) continue;
+      if (fact.episodes === undefined) unknownFacts++;
+      else if (fact.episodes.every((supporting) => supporting === episode)) {
+        await deleteEntityEdge.call(api, edge, call);
+        deletedFacts.push(edge);
+      } else keptFacts++;
+    }
+  }
+  await api.deleteEpisode(episode, call);
+  await options.sources?.remove([episode]);
+  return { episode, face, deletedFacts, keptFacts, unknownFacts };
+}
