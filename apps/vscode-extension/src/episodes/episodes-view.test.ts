@@ -53,7 +53,11 @@ describe('episodes view', () => {
   });
 
   it('shows pending, curated, what memory knows and conversations in this order: an approved directive once, turns inside their session', async () => {
-    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.enabled': true }, consented: true });
+    // Per-message episodes: the test follows one turn's question and answer into its conversation.
+    const harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.enabled': true, 'graphitiMemory.capture.granularity': 'turn' },
+      consented: true,
+    });
     await ask('preference: Tabs, not spaces.');
     await waitFor(() => messagesRequests(harness) >= 2, 5000, 'the turn sent to the session and the workspace');
     await harness.emulator.idle();

@@ -37,7 +37,8 @@ const sentNames = (): string[] =>
     .filter((request) => request.route === 'messages' && request.status === 202)
     .flatMap((request) => ((request.body as { messages?: Array<{ name: string }> }).messages ?? []).map((message) => message.name));
 
-const SETTINGS = { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.scopes': 'both' };
+// Per-message episodes: the test follows one turn's fate (digests have their own forget tests).
+const SETTINGS = { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'both' };
 
 describe('Forget Workspace Memory with Graphiti unreachable', () => {
   it('succeeds and says the groups are deleted when Graphiti is back; the next delivery deletes them first; the forgotten request is never sent again', async () => {
