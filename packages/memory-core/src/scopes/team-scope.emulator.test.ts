@@ -32,7 +32,8 @@ async function person(userKey: string, settings: Record<string, unknown>, folder
   const globalStore = new InMemoryKeyValueStore();
   await globalStore.set(USER_KEY_STORAGE_KEY, userKey);
   bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true, scopes: 'all' }, ...settings },
+    // Per-message capture: the test follows each turn into its group (digests have their own tests).
+    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true, scopes: 'all' }, capture: { granularity: 'turn' }, ...settings },
     consentFor: emulator.url,
     connection: { current: () => client },
     clock: new SystemClock(),
