@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claudeTranscriptLine, hookTestTools, loggedRuns, messagesSent, printedContext, waitFor } from './hook-processes.js';
-import { ensureBuilt, stopHookServer, temporaryHookHome, type HookTest } from './hook-server-fixture.js';
+import { capturePerMessage, ensureBuilt, stopHookServer, temporaryHookHome, type HookTest } from './hook-server-fixture.js';
 
 const git = promisify(execFile);
 
@@ -51,6 +51,8 @@ describe('a team on one Graphiti', () => {
     const consent = await a.harness('team', 'enable', '--yes-share-with-team', '--display-name', 'Alice', '--json');
     expect(JSON.parse(consent.stdout)).toMatchObject({ consent: true, audience: 'anyone who uses this Graphiti server with this repository' });
     await b.harness('team', 'enable', '--yes-share-with-team');
+    // Per-message capture: the test follows Alice's one turn to her groups (digests have their own e2e).
+    await capturePerMessage(alice);
 
     // Alice's chat, captured by the Stop hook from her Claude Code transcript.
     const transcript = path.join(alice.root, 'alice-chat.jsonl');
