@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claudeTranscriptLine, hookTestTools, loggedRuns, messagesSent, printedContext, waitFor } from './hook-processes.js';
@@ -36,6 +37,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   for (const test of [alice, bob]) await stopHookServer(test.env);
+  // A drainer may stay for an open session digest: ask it to leave before the folders go.
+  for (const test of [alice, bob]) await stopHookProcesses(test.env, test.stateDir, 2_000);
   await emulator.close();
   await new Promise((resolve) => setTimeout(resolve, 200));
   for (const test of [alice, bob]) await fs.rm(test.root, { recursive: true, force: true });
