@@ -25,6 +25,8 @@ const VALUES = [
   'normaliseEndpoint', 'normaliseFactText', 'normaliseGitRemote', 'openedIngestionStorage', 'parseClaudeCodeTranscript',
   'parseCopilotAgentTranscript', 'parseJsonlTranscript', 'parseMemorySettings', 'parseTranscript',
   'parseVsCodeChatSession', 'rawGroupId', 'resolveTranscriptFilter', 'runSmokeTest', 'sortGroupRecords', 'tokenEstimate',
+  'isPromotionScope', 'PROMOTION_SCOPES', 'scopeLabel', 'isTeamGroupId', 'MEMORY_SCOPES', 'TEAM_AUDIENCE',
+  'legacySessionGroupId', 'legacyWorkspaceGroupId', 'deliveryKey', 'parsePromotionEpisode', 'UserKeyReadiness',
   'CAPTURE_GRANULARITIES', 'DIGEST_SPEAKER', 'InMemoryDigestSegmentStore', 'digestMaxChars', 'digestMessage', 'digestMessageName', 'isDigestMessageName',
   'asEpisodeSource', 'EpisodeSources', 'forgetEpisode', 'InMemoryEpisodeSources', 'MAX_STALE_CHECKS', 'pathsNamedIn', 'STALE_SETTINGS', 'WorkspaceFiles',
   'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
@@ -49,6 +51,7 @@ const TYPES = [
   'TokenReduction', 'TranscriptFilter', 'TranscriptFilterOption', 'TranscriptFilterPreset',
   'TranscriptFormat', 'TranscriptOptions', 'TranscriptParseResult', 'TranscriptReader',
   'VsCodeChatSessionOptions',
+  'RecallScopesSetting',
   'CaptureGranularity', 'DigestSegment', 'DigestSegmentChange', 'DigestSegmentStore', 'DigestTurn',
   'EpisodeForgetApi', 'EpisodeForgetOptions', 'EpisodeForgetResult', 'EpisodeSource', 'FactSource', 'MessageSource', 'StaleSetting',
   'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
@@ -58,6 +61,7 @@ const TYPES = [
 const EPISODE_FORMAT_VALUES = [
   'formatEpisodeBlock', 'formatOwnershipContext', 'formatPromotionEpisode', 'isPromotionEpisodeName', 'isPromotionKind',
   'neutraliseEpisodeTags', 'parseEpisodeBlock', 'parsePromotionEpisode', 'PROMOTION_KINDS',
+  'isPromotionScope', 'PROMOTION_SCOPES', 'scopeLabel',
 ];
 
 /** The names `file` exports that exist only as types (interfaces, type aliases). */

@@ -164,6 +164,13 @@ export {
   type TranscriptReader,
 } from './transcripts/transcript-types.js';
 export { parseVsCodeChatSession, type VsCodeChatSessionOptions } from './transcripts/vscode-chat-session.js';
+// The team scope (issue 21): who can read it, how its facts are labelled, what may be written there.
+export { isPromotionScope, parsePromotionEpisode, PROMOTION_SCOPES, scopeLabel } from './promotion/episode-format.js';
+export { isTeamGroupId } from './scopes/team-scope.js';
+export { MEMORY_SCOPES, TEAM_AUDIENCE, type RecallScopesSetting } from './settings/memory-settings.js';
+export { legacySessionGroupId, legacyWorkspaceGroupId } from './scopes/legacy-group-ids.js';
+export { deliveryKey } from './ingestion/in-memory-delivery-ledger.js';
+export { UserKeyReadiness } from './scopes/group-id-resolver.js';
 export {
   digestMaxChars,
   digestMessage,

@@ -17,9 +17,9 @@ import type { ConsentCategory } from './gate/consent-categories.js';
 // ---------------------------------------------------------------------------------------------
 // Shared value types
 
-export type MemoryScope = 'session' | 'workspace' | 'user';
+export type MemoryScope = 'session' | 'workspace' | 'user' | 'team';
 /** Fixed merge order of recall and the order scopes are listed in everywhere. */
-export const SCOPE_ORDER: readonly MemoryScope[] = ['session', 'workspace', 'user'];
+export const SCOPE_ORDER: readonly MemoryScope[] = ['session', 'workspace', 'team', 'user'];
 
 /** One finalized chat turn, as any capture path (participant, VS Code chat log, transcript) yields it. */
 export interface ChatTurn {
@@ -41,6 +41,8 @@ export type RecalledFact = FactResult & {
   readonly scope: MemoryScope;
   /** 0 is the most relevant; the merged order of recall. */
   readonly rank: number;
+  /** Team facts: the display name the author of its episode chose, when known. */
+  readonly author?: string;
   /** The fact's `invalid_at` or `expired_at` has passed (present only when such facts are kept). */
   readonly superseded?: boolean;
   /**
@@ -101,6 +103,7 @@ export interface GraphitiApi {
   deleteGroup(groupId: string, options?: GraphitiCallOptions): Promise<Result>;
   /** One fact by uuid (forgetting one source on REST reads which episodes support each fact). */
   getEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
+  /** Removes a fact (REST keeps the facts of a deleted episode; MCP removes them itself). */
   deleteEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
 }
 

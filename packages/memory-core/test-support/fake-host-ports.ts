@@ -19,6 +19,7 @@ import {
   FakeSettingsSource,
   FakeWorkspaceContext,
   InMemoryKeyValueStore,
+  type FakeWorkspaceOptions,
   RecordingLogger,
   RecordingTelemetry,
 } from './fakes.js';
@@ -31,14 +32,18 @@ export interface FakeHostPortsOptions {
   readonly connection: GraphitiConnection;
   /** A `FakeClock` unless given (`SystemClock` for deadlines against the emulator). */
   readonly clock?: Clock;
+  /** The workspace's facts (folders, git remote, account); a trusted default folder unless given. */
+  readonly workspace?: FakeWorkspaceOptions;
+  /** The user's global store (where the user key lives); empty unless given. */
+  readonly globalStore?: InMemoryKeyValueStore;
 }
 
 /** Binds every host port memory-core asks for; a trusted workspace, empty stores, recording logs. */
 export function bindFakeHostPorts(container: Container, options: FakeHostPortsOptions): void {
   container.bind(SettingsSource).toConstantValue(new FakeSettingsSource(options.settings));
-  container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext());
+  container.bind(WorkspaceContext).toConstantValue(new FakeWorkspaceContext(options.workspace));
   container.bind(ConsentStore).toConstantValue(new FakeConsentStore(options.consentFor));
-  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore());
+  container.bind(GlobalStore).toConstantValue(options.globalStore ?? new InMemoryKeyValueStore());
   container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
   container.bind(Clock).toConstantValue(options.clock ?? new FakeClock());
   container.bind(Logger).toConstantValue(new RecordingLogger());

@@ -32,6 +32,8 @@ export interface PolicyServicesOptions {
   /** A `FakeClock` by default; pass `SystemClock` for deadlines against the emulator. */
   readonly clock?: Clock;
   readonly secretGuard?: SecretGuard;
+  /** Where the user key is kept: shared, two services are one person (their groups derive from that key). */
+  readonly globalStore?: InMemoryKeyValueStore;
 }
 
 export function createPolicyServices(options: PolicyServicesOptions = {}) {
@@ -45,7 +47,7 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
     options.consentFor === null ? undefined : (options.consentFor ?? 'http://localhost:8000'),
     clock,
   );
-  const globalStore = new InMemoryKeyValueStore();
+  const globalStore = options.globalStore ?? new InMemoryKeyValueStore();
   const workspaceStore = new InMemoryKeyValueStore();
   const telemetry = new RecordingTelemetry();
   const connection = new FixedGraphitiConnection(options.api);

@@ -2,6 +2,7 @@
 // facts to a person (the `/recall` command, the harness). Kept free of prompt-tsx so it is cheap to
 // test and reuse.
 import type { RecalledFact } from '@graphiti-memory/memory-core';
+import { scopeLabel } from '@graphiti-memory/memory-core/episode-format';
 
 /** The opening and closing tags of the memory block; models are told about this name. */
 export const MEMORY_BLOCK_TAG = 'graphiti_memory';
@@ -56,7 +57,8 @@ export function formatFactLine(fact: RecalledFact): string {
   if (until !== undefined) validity.push(`until ${until}`);
   if (fact.superseded === true) validity.push('superseded');
   if (validity.length === 0) validity.push(`recorded ${formatDay(fact.created_at) ?? 'at an unknown time'}`);
-  return `- [${fact.scope}] ${sanitiseFactText(fact.fact)} (${validity.join('; ')})${factLineSuffix(fact)}`;
+  // `[team · Alice]`: the author's name is text from the server too, so it is sanitised like the fact.
+  return `- [${sanitiseFactText(scopeLabel(fact))}] ${sanitiseFactText(fact.fact)} (${validity.join('; ')})${factLineSuffix(fact)}`;
 }
 
 /**

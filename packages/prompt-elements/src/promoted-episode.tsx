@@ -8,7 +8,7 @@ import { sanitiseFactText } from './fact-lines.js';
 export interface PromotedEpisodeProps extends BasePromptElementProps {
   /** decision, lesson_learned, preference, procedure, task_update or terminology. */
   readonly kind: string;
-  readonly scope: 'workspace' | 'user';
+  readonly scope: 'workspace' | 'user' | 'team';
   readonly text: string;
   /** When it was (or will be) recorded; ISO 8601. */
   readonly recordedAt?: string;

@@ -71,7 +71,7 @@ export function addCommonOptions(command: Command): Command {
     .addOption(new Option('--workspace <path>', 'the workspace folder memory belongs to (default: the current folder)').helpGroup('Common options:'))
     .addOption(new Option('--session <id>', 'chat session id of the session scope').helpGroup('Common options:'))
     .addOption(
-      new Option('--scopes <list>', "this command's scopes: session,workspace,user (or auto / all for recall); default: the config's scopes / recall.scopes").helpGroup(
+      new Option('--scopes <list>', "this command's scopes: session,workspace,user,team (or auto / all for recall; captured turns never go to user or team); default: the config's scopes / recall.scopes").helpGroup(
         'Common options:',
       ),
     )

@@ -2,8 +2,9 @@
 // value it got and what it accepts, so a typo is fixed from the message alone.
 import { UsageError } from './harness-errors.js';
 
-export type HarnessScope = 'session' | 'workspace' | 'user';
-export const HARNESS_SCOPES: readonly HarnessScope[] = ['session', 'workspace', 'user'];
+export type HarnessScope = 'session' | 'workspace' | 'user' | 'team';
+/** `team`: the repository's shared scope (promoted memories only; needs `team enable`). */
+export const HARNESS_SCOPES: readonly HarnessScope[] = ['session', 'workspace', 'user', 'team'];
 
 /** `--scopes`: a comma-separated list of scopes, or `auto` / `all` (recall only picks per query). */
 export type ScopeSelection = { readonly kind: 'list'; readonly scopes: readonly HarnessScope[] } | { readonly kind: 'auto' } | { readonly kind: 'all' };
@@ -15,7 +16,7 @@ function describe(value: string): string {
   return JSON.stringify(value);
 }
 
-/** `--scopes session,workspace` → the listed scopes in the fixed order session, workspace, user. */
+/** `--scopes session,workspace` → the listed scopes in the fixed order session, workspace, user, team. */
 export function parseScopeSelection(value: string, option = '--scopes'): ScopeSelection {
   const items = value
     .split(',')

@@ -2,7 +2,7 @@
 // request of every tool (the extension, the harness, agent hooks) that carried memory content or a
 // query, with time, tool, endpoint, face, operation, groups, episode names, size and redactions.
 // Reads the shared audit log only; it never contacts an endpoint (`--endpoint` only filters).
-import type { AuditEntry } from '@graphiti-memory/memory-core';
+import { isTeamGroupId, type AuditEntry } from '@graphiti-memory/memory-core';
 import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -73,5 +73,7 @@ export function describeEntry(entry: AuditEntry): string {
       : `${entry.episodeNames.length} ${entry.kind === 'promotion' ? 'promotions' : 'messages'}, ${entry.bytes} bytes`;
   const groups = entry.groupIds.length === 1 ? `group ${entry.groupIds[0]}` : `groups ${entry.groupIds.join(', ')}`;
   const how = entry.face === undefined ? entry.operation : `${entry.face} ${entry.operation}`;
-  return `${entry.at}  ${entry.tool ?? 'unknown tool'}  ${how} ${entry.endpoint}  ${groups}  ${what}${redacted}`;
+  // A team group is read by everyone on the server in the repository: say so on every write there.
+  const team = entry.kind !== 'search' && entry.groupIds.some(isTeamGroupId) ? '  [team: shared]' : '';
+  return `${entry.at}  ${entry.tool ?? 'unknown tool'}  ${how} ${entry.endpoint}  ${groups}  ${what}${redacted}${team}`;
 }

@@ -1,5 +1,5 @@
 // `graphiti-harness episodes --scope S --last N`: what Graphiti stored for a scope, newest last.
-import type { MemoryScope } from '@graphiti-memory/memory-core';
+import { parsePromotionEpisode, scopeLabel, type MemoryScope } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -60,12 +60,15 @@ async function episodes(context: CommandContext, raw: EpisodesOptions): Promise<
       valid_at: episode.valid_at,
       source_description: episode.source_description,
       content: episode.content,
+      // Team episodes: who shared it, when they gave a name.
+      ...(scope === 'team' ? { author: parsePromotionEpisode(episode)?.author ?? null } : {}),
     })),
   });
   output.line(`${list.length} episodes in the ${scope} scope (group ${groupId})`);
   for (const episode of list) {
     const preview = episode.content.replace(/\s+/g, ' ');
-    output.line(`  ${output.colors.dim(episode.valid_at)} ${output.colors.cyan(episode.name)}`);
+    const label = scope === 'team' ? ` ${output.colors.dim(`[${scopeLabel({ scope, author: parsePromotionEpisode(episode)?.author })}]`)}` : '';
+    output.line(`  ${output.colors.dim(episode.valid_at)} ${output.colors.cyan(episode.name)}${label}`);
     output.line(`    ${preview.length > PREVIEW_CHARACTERS ? `${preview.slice(0, PREVIEW_CHARACTERS)}…` : preview}`);
   }
   return ExitCode.ok;

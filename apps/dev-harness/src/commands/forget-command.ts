@@ -23,6 +23,7 @@ import type { CommandRegistrar } from './command-registrar.js';
 interface ForgetOptions extends RawCommonOptions {
   readonly scope?: string;
   readonly all?: boolean;
+  readonly allAuthors?: boolean;
   readonly yes?: boolean;
   readonly episode?: string;
   readonly group?: string;
@@ -38,7 +39,8 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
       new Command('forget')
         .description('delete memory groups from Graphiti: a workspace with all its sessions, one session, or everything (asks first)')
         .option('--scope <scope>', HARNESS_SCOPES.join(' | '))
-        .option('--all', 'every group of the registry (the user scope only with --scope user as well)')
+        .option('--all', 'every group of the registry (the user scope only with --scope user as well; never the shared team group)')
+        .option('--all-authors', "with --scope team: delete the whole team group, your teammates' memories included")
         .option('--episode <uuid>', 'one source instead: the episode a citation names, and (on REST) the facts only it supports')
         .option('--group <groupId>', "with --episode: the episode's group, when it was not delivered from this machine (REST needs it)")
         .option('-y, --yes', 'do not ask (needed when not on a terminal)')
@@ -56,6 +58,7 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness forget --scope workspace',
             '  graphiti-harness forget --scope session --session my-session --yes --json',
             '  graphiti-harness forget --all --yes',
+            '  graphiti-harness forget --scope team --yes          (only what you promoted to the team)',
             '  graphiti-harness forget --episode 3f2a…-uuid --yes   (the source a recalled fact cites; recall --json lists sources[].episode)',
             '  graphiti-harness forget --retry',
           ].join('\n'),
@@ -69,8 +72,10 @@ function forgetRequest(raw: ForgetOptions, sessionId: string | undefined): Forge
     if (raw.scope !== undefined && parseScope(raw.scope, ['user'] as const) === 'user') return { all: true, includeUser: true };
     return { all: true };
   }
-  if (raw.scope === undefined) throw new UsageError('forget needs --scope workspace|session|user or --all.');
+  if (raw.scope === undefined) throw new UsageError('forget needs --scope workspace|session|user|team or --all.');
   const scope = parseScope(raw.scope, HARNESS_SCOPES);
+  if (raw.allAuthors === true && scope !== 'team') throw new UsageError('--all-authors goes with --scope team only.');
+  if (scope === 'team') return { scope, allAuthors: raw.allAuthors === true };
   if (scope === 'session') {
     if (sessionId === undefined) throw new UsageError('--scope session needs --session ID (the chat session).');
     return { scope, sessionId };
@@ -81,6 +86,9 @@ function forgetRequest(raw: ForgetOptions, sessionId: string | undefined): Forge
 function describeRequest(request: ForgetRequest): string {
   if ('all' in request) return request.includeUser === true ? 'every group of the registry, the user scope included' : 'every group of the registry';
   if (request.scope === 'workspace') return 'the workspace and all its sessions';
+  if (request.scope === 'team') {
+    return request.allAuthors === true ? "the whole team group, every teammate's memories included" : 'what you promoted to the team scope (your episodes only)';
+  }
   return request.scope === 'session' ? `the session ${request.sessionId}` : 'the user scope';
 }
 
@@ -124,6 +132,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   output.result({
     ok,
     deletedGroups: result.deletedGroups,
+    ...(result.deletedEpisodes === undefined ? {} : { deletedEpisodes: result.deletedEpisodes }),
     dequeued: result.dequeued,
     droppedPending: result.droppedPending,
     failed: result.failed,
@@ -197,7 +206,12 @@ function listTargets(targets: readonly ForgetTarget[]): string {
 }
 
 function report(output: Output, result: ForgetResult, url: string): void {
-  for (const groupId of result.deletedGroups) output.line(`${output.colors.green('✔')} deleted group ${groupId}`);
+  if (result.deletedEpisodes !== undefined) {
+    // A team forget of one's own part: the group stays for the teammates.
+    output.line(`${output.colors.green('✔')} deleted ${result.deletedEpisodes} of your episodes from the team group`);
+  } else {
+    for (const groupId of result.deletedGroups) output.line(`${output.colors.green('✔')} deleted group ${groupId}`);
+  }
   for (const groupId of result.earlierDeleted) output.line(`${output.colors.green('✔')} deleted group ${groupId} (owed by an earlier forget)`);
   if (result.dequeued > 0) output.line(`  ${result.dequeued} queued messages dropped before they were sent`);
   if (result.droppedPending > 0) output.line(`  ${result.droppedPending} pending memories of those groups dropped`);

@@ -1,6 +1,6 @@
 // `graphiti-harness promote TEXT --kind K --scope S`: a curated memory, sent as a
 // `<graphiti_episode>` system message through ingestion (secret guard first: a secret refuses it).
-import { PROMOTION_KINDS } from '@graphiti-memory/memory-core';
+import { PROMOTION_KINDS, TEAM_AUDIENCE } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -23,10 +23,10 @@ export const registerPromoteCommand: CommandRegistrar = (program, run) => {
   program.addCommand(
     addCommonOptions(
       new Command('promote')
-        .description('remember TEXT as a curated memory (decision, preference, …) in the workspace or user scope')
+        .description('remember TEXT as a curated memory (decision, preference, …) in the workspace, user or team scope')
         .argument('<text>', 'the memory, in quotes')
         .requiredOption('--kind <kind>', PROMOTION_KINDS.join(' | '))
-        .requiredOption('--scope <scope>', 'workspace | user')
+        .requiredOption('--scope <scope>', 'workspace | user | team (team: shared with everyone on this server in this repository; needs `team enable`)')
         .option('--wait <seconds>', `how long to wait until it is stored (default ${DEFAULT_PROMOTE_WAIT_SECONDS})`)
         .addHelpText(
           'after',
@@ -37,6 +37,7 @@ export const registerPromoteCommand: CommandRegistrar = (program, run) => {
             'Examples:',
             '  graphiti-harness promote "We use pnpm, never npm." --kind decision --scope workspace',
             '  graphiti-harness promote "I prefer short answers." --kind preference --scope user --endpoint http://localhost:8000',
+            '  graphiti-harness promote "Releases ship on Tuesdays." --kind decision --scope team',
           ].join('\n'),
         ),
     ).action((text: string, raw: PromoteOptions) => run(raw, (context) => promote(context, text, raw))),
@@ -50,7 +51,7 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
   if (!(PROMOTION_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`--kind ${JSON.stringify(kind)} is not a memory kind; use one of ${PROMOTION_KINDS.join(', ')}.`);
   }
-  const scope = parseScope(raw.scope ?? '', ['workspace', 'user'] as const);
+  const scope = parseScope(raw.scope ?? '', ['workspace', 'user', 'team'] as const);
   const waitSeconds = raw.wait === undefined ? DEFAULT_PROMOTE_WAIT_SECONDS : parseSeconds(raw.wait, '--wait');
 
   const memory = await openHarnessMemory(context);
@@ -59,6 +60,18 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
     if (plan.reason === 'secret') {
       throw new HarnessError('the text holds something that looks like a secret (a key, token or password); nothing was sent.', {
         hint: 'Remove the secret from the text and promote it again.',
+        details: { reason: plan.reason },
+      });
+    }
+    if (plan.reason === 'team-not-consented') {
+      throw new HarnessError(`the team scope is not enabled: what you promote there is read by ${TEAM_AUDIENCE}; nothing was sent.`, {
+        hint: 'If you agree, run graphiti-harness team enable --yes-share-with-team [--display-name NAME], then promote again.',
+        details: { reason: plan.reason },
+      });
+    }
+    if (plan.reason === 'no-scope' && scope === 'team') {
+      throw new HarnessError('this workspace has no git remote, so it has no team group (a team is found by its repository\'s remote); nothing was sent.', {
+        hint: 'Add a remote (git remote add origin URL) or pass --workspace PATH of a clone that has one.',
         details: { reason: plan.reason },
       });
     }

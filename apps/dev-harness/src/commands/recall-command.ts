@@ -1,6 +1,6 @@
 // `graphiti-harness recall QUERY`: memory-core's recall (concurrent per-scope searches under a
 // deadline, merged, superseded facts dropped) and the `<graphiti_memory>` block a prompt gets.
-import type { MemoryScope, RecalledFact } from '@graphiti-memory/memory-core';
+import { scopeLabel, type MemoryScope, type RecalledFact } from '@graphiti-memory/memory-core';
 import { factLineSuffix, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -31,7 +31,7 @@ export const registerRecallCommand: CommandRegistrar = (program, run) => {
           'after',
           [
             '',
-            'Scopes: --scopes session,workspace,user (session needs --session), or auto (picked from the query); default: the configuration\'s recall.scopes (both: session and workspace).',
+            'Scopes: --scopes session,workspace,user,team (session needs --session; team needs `team enable`), or auto (picked from the query); default: the configuration\'s recall.scopes (both: session and workspace, and team once enabled).',
             'The deadline is --timeout-ms (at most 10 000 ms): what has not answered by then is left out (timedOut).',
             'Each fact cites the episode it came from when this machine delivered it: (Claude Code, 2026-11-20); --json gives sources: [{ tool, session, title, at, episode }].',
             'Forget one source with graphiti-harness forget --episode UUID. A fact naming a workspace path that is gone is marked (recall.stale: mark | drop | off).',
@@ -99,6 +99,7 @@ export function factJson(fact: RecalledFact) {
     expired_at: fact.expired_at ?? null,
     created_at: fact.created_at,
     scope: fact.scope,
+    ...(fact.author === undefined ? {} : { author: fact.author }),
     rank: fact.rank,
     superseded: fact.superseded === true,
     uuid: fact.uuid,
@@ -124,7 +125,7 @@ function printRecall(
     const mark = fact.superseded === true ? output.colors.yellow(' (superseded)') : '';
     // Recalled text is data: nothing in it may drive the terminal (escape sequences) or break the block.
     const cited = factLineSuffix(fact);
-    output.line(`  ${output.colors.dim(`[${fact.scope}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}${cited === '' ? '' : output.colors.yellow(cited)}`);
+    output.line(`  ${output.colors.dim(`[${scopeLabel(fact)}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}${cited === '' ? '' : output.colors.yellow(cited)}`);
   }
   if (prompt !== '') {
     output.line();

@@ -18,6 +18,8 @@ import { registerRecallCommand } from './recall-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
+import { registerTeamCommand } from './team-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
@@ -39,6 +41,8 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerUserKeyCommand,
     registerConfigCommand,
     registerBenchCommand,
+    registerTeamCommand,
+    registerMigrateCommand,
     registerEvalCommand,
   ]) {
     register(program, run);

@@ -51,6 +51,8 @@ export const SETTING_KEYS = [
   'capture.vscodeChat',
   'capture.claudeCode',
   'capture.backfillTurns',
+  'team.consent',
+  'team.displayName',
   'capture.granularity',
   'capture.idleMinutes',
   'capture.digestTurns',

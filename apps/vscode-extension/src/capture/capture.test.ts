@@ -124,8 +124,8 @@ describe('capture.vscodeChat', () => {
     await capture.scanNow();
     await waitFor(() => userMessages(harness!).length === 2, 5000, 'two turns sent');
     expect(harness.context.workspaceState.keys().some((key) => key.includes('transcript-offset'))).toBe(true);
-    // The session's id is its scope.
-    expect(groupIds(harness)).toEqual(['gm_session_session-1']);
+    // The session's id is its scope, tagged with a hash of the user's key (one person's own group).
+    expect(groupIds(harness)).toEqual([expect.stringMatching(/^gm_session_session-1_u[0-9a-f]{12}$/)]);
 
     updateSettings({ 'graphitiMemory.capture.vscodeChat': false });
     await capture.stopAll();
@@ -185,7 +185,7 @@ describe('capture.claudeCode', () => {
     expect(await harness.container.get(CaptureContribution).scanNow()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(userMessages(harness)).toEqual(['Why does the outbox test fail?', 'And the fix?']);
-    expect(groupIds(harness)).toEqual(['gm_session_c0ffee']);
+    expect(groupIds(harness)).toEqual([expect.stringMatching(/^gm_session_c0ffee_u[0-9a-f]{12}$/)]);
     expect(harness.logText()).not.toContain('outbox test');
   });
 });

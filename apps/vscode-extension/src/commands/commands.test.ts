@@ -6,6 +6,8 @@ import { activateExtension, waitFor } from '../test-support/extension-harness.js
 import { answerInputBoxes, answerMessages, answerQuickPicks, testHost } from '../test-support/vscode-double.js';
 import { ALLOW, DONT_SEND } from '../consent/consent-flow.js';
 import { FORGET } from './forget-workspace-command.js';
+import { SHARE_WITH_TEAM } from '../consent/team-consent.js';
+import * as vscode from 'vscode';
 
 
 const ON = { 'graphitiMemory.enabled': true };
@@ -25,6 +27,29 @@ describe('commands', () => {
     const body = harness.emulator.requests.find((request) => request.path === '/messages')?.body as { group_id: string; messages: { content: string }[] };
     expect(body.group_id).toBe(result.groupId);
     expect(body.messages[0]?.content).toContain('<graphiti_episode kind="procedure" scope="workspace"');
+  });
+
+  it('Promote to the team scope first asks for the team consent in a modal naming who can read it', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    const shown: string[] = [];
+    answerQuickPicks('Decision', 'Your team');
+    answerMessages((message) => {
+      shown.push(`${message.message} ${JSON.stringify(message)}`);
+      return undefined;
+    });
+    const declined = await harness.command<{ ok: boolean; reason: string }>('graphitiMemory.promote');
+    expect(declined).toMatchObject({ ok: false, reason: 'cancelled' });
+    expect(shown.join('\n')).toContain('anyone who uses this Graphiti server with this repository');
+    expect(vscode.workspace.getConfiguration('graphitiMemory').get('team.consent')).not.toBe(true);
+
+    answerQuickPicks('Decision', 'Your team');
+    answerMessages(SHARE_WITH_TEAM);
+    answerInputBoxes('Releases ship on Tuesdays.');
+    const result = await harness.command<{ ok: boolean; reason: string }>('graphitiMemory.promote');
+    expect(vscode.workspace.getConfiguration('graphitiMemory').get('team.consent')).toBe(true);
+    // This test workspace has no git remote, so it has no team group: refused, and said why.
+    expect(result).toMatchObject({ ok: false, reason: 'no-scope' });
+    expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toEqual([]);
   });
 
   it('Promote refuses a secret', async () => {

@@ -4,6 +4,7 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { GroupIdResolver, Logger, MemoryGate, MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
+import { askTeamConsent } from '../consent/team-consent.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, type PromotionResult } from '../memory/promotion-refusals.js';
 
@@ -34,6 +35,7 @@ export function kindName(kind: string): string {
 export const SCOPE_ITEMS: readonly { readonly label: string; readonly scope: PromotionScope; readonly description: string }[] = [
   { label: 'This workspace', scope: 'workspace', description: 'This project: every chat in this workspace can recall it' },
   { label: 'You, in every workspace', scope: 'user', description: 'Your personal memory: recalled in every workspace' },
+  { label: 'Your team', scope: 'team', description: 'Anyone who uses this Graphiti server with this repository (asks first)' },
 ];
 
 export interface PromoteArguments {
@@ -57,6 +59,8 @@ export async function askPromotion(given: PromoteArguments, prefill: string): Pr
   if (kind === undefined) return undefined;
   const scope = given.scope ?? (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'Promote to Memory (2/3): whose memory?' }))?.scope;
   if (scope === undefined) return undefined;
+  // The team scope is shared beyond this user: its own consent first, naming who can read it.
+  if (scope === 'team' && !(await askTeamConsent())) return undefined;
   const text =
     given.text ??
     (await vscode.window.showInputBox({

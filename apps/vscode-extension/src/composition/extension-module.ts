@@ -12,9 +12,11 @@ import {
   GraphitiConnection,
   Logger,
   MemoryConfiguration,
+  MemoryGate,
   SettingsSource,
   SystemClock,
   TelemetrySink,
+  UserKeyReadiness,
   WorkspaceContext,
   WorkspaceFiles,
   WorkspaceStore,
@@ -42,6 +44,7 @@ import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.
 import { PromoteCommand } from '../commands/promote-command.js';
 import { DEFAULT_SMOKE_TEST_TIMING, SmokeTestTiming, TestConnectionCommand } from '../commands/test-connection-command.js';
 import { ConsentContribution } from '../consent/consent-contribution.js';
+import { TeamConsentContribution } from '../consent/team-consent.js';
 import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentHistory } from '../consent/consent-history.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
@@ -51,7 +54,7 @@ import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
-import { UserMemoryKey } from '../user-key/user-memory-key.js';
+import { UserMemoryKey, userKeyReadiness } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { MemoryStatus } from '../status/memory-status.js';
@@ -84,6 +87,7 @@ export const CONTRIBUTIONS = [
   UserKeyContribution,
   PendingMemoriesContribution,
   ShowWhatWasSentCommand,
+  TeamConsentContribution,
   StatusMenuCommand,
   HealthProbe,
   DisableCommands,
@@ -148,6 +152,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(ConsentFlow).toSelf().inSingletonScope();
     bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());
     bind(UserMemoryKey).toSelf().inSingletonScope();
+    // Private groups derive from the user key: the resolver waits for the key in force (issue 21).
+    bind(UserKeyReadiness)
+      .toDynamicValue(({ get }) => userKeyReadiness(get<UserMemoryKey>(UserMemoryKey), get<MemoryGate>(MemoryGate)))
+      .inSingletonScope();
     bind(ScopeForgetter).toSelf().inSingletonScope();
     bind(EpisodesTreeProvider).toSelf().inSingletonScope();
     bind(SearchMemoryTool).toSelf().inSingletonScope();

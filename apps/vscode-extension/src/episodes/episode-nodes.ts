@@ -1,10 +1,10 @@
 // The nodes of the "Graphiti Memory" view and how each one looks.
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
-import type { GroupRecord, PendingMemory } from '@graphiti-memory/memory-core';
+import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
 import { factDates, type CuratedMemory, type Turn } from './memory-tree.js';
 
-export type EpisodeScope = 'workspace' | 'user' | 'session';
+export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
@@ -126,11 +126,14 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       const item = new vscode.TreeItem(shortened(episodeTitle(episode)), vscode.TreeItemCollapsibleState.None);
       item.description = episode.valid_at.slice(0, 10);
       item.tooltip = new vscode.MarkdownString().appendText(episode.content);
-      item.contextValue = 'graphitiMemory.episode';
+      // Team memories are shared: no delete or forget here (it would remove a teammate's), so no menu.
+      item.contextValue = node.scope === 'team' ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';
       const promotion = episode.name.includes('.promotion.');
-      item.iconPath = new vscode.ThemeIcon(promotion ? 'pin' : 'comment');
+      item.iconPath = new vscode.ThemeIcon(node.scope === 'team' ? 'organization' : promotion ? 'pin' : 'comment');
       const kind = promotion ? /<graphiti_episode kind="([a-z_]+)"/.exec(episode.content)?.[1] : undefined;
-      if (kind !== undefined) item.description = `${kind.replace(/_/g, ' ')} · ${node.scope} · ${episode.valid_at.slice(0, 10)}`;
+      // `team · Alice`: who shared it, when the author gave a name.
+      const scope = node.scope === 'team' ? scopeLabel({ scope: 'team', author: parsePromotionEpisode(episode)?.author }) : node.scope;
+      if (kind !== undefined) item.description = `${kind.replace(/_/g, ' ')} · ${scope} · ${episode.valid_at.slice(0, 10)}`;
       item.id = `episode:${episode.uuid}`;
       return item;
     }

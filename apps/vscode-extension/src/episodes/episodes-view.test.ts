@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
@@ -50,8 +53,11 @@ describe('episodes view', () => {
   });
 
   it('shows pending, curated, what memory knows and conversations in this order: an approved directive once, turns inside their session', async () => {
-    // Per-message episodes: each turn is its own episode here (a session digest is one episode per session).
-    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.enabled': true, 'graphitiMemory.capture.granularity': 'turn' }, consented: true });
+    // Per-message episodes: the test follows one turn's question and answer into its conversation.
+    const harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.enabled': true, 'graphitiMemory.capture.granularity': 'turn' },
+      consented: true,
+    });
     await ask('preference: Tabs, not spaces.');
     await waitFor(() => messagesRequests(harness) >= 2, 5000, 'the turn sent to the session and the workspace');
     await harness.emulator.idle();
@@ -173,5 +179,40 @@ describe('episodes view', () => {
     // The view is told at once (no manual refresh), and the row is gone.
     expect(changed).toBeGreaterThan(0);
     expect((await episodesProvider().getChildren())?.map((node) => node.type)).not.toContain('recallOff');
+  });
+
+  it("shows the team's memories among the curated ones with their authors, and never deletes them", async () => {
+    // A repository with a remote: the team scope has a group (consented, with a display name).
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'episodes-team-'));
+    fs.mkdirSync(path.join(workspace, '.git'));
+    fs.writeFileSync(path.join(workspace, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/app.git\n');
+    const harness = await activateExtension({
+      workspaceFolder: workspace,
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.team.consent': true, 'graphitiMemory.team.displayName': 'Alice' },
+      consented: true,
+    });
+    expect(await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'team', text: 'Releases ship on Tuesdays.' })).toMatchObject({ ok: true });
+    expect(await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod for validation.' })).toMatchObject({ ok: true });
+    await waitFor(() => harness.emulator.state.episodes().filter((episode) => episode.name.includes('.promotion.')).length >= 2, 5000, 'both promotions stored');
+    await harness.emulator.idle();
+
+    const curatedRoot = (await children()).find((node) => node.type === 'curatedRoot');
+    const curated = await children(curatedRoot);
+    expect((await labels(curated)).sort()).toEqual(['Releases ship on Tuesdays.', 'We use zod for validation.']);
+    const team = curated.find((node) => node.type === 'episode' && node.scope === 'team');
+    const teamItem = await episodesProvider().getTreeItem(team!);
+    expect(teamItem.description).toMatch(/^decision · team · Alice · \d{4}-\d{2}-\d{2}$/);
+    // No delete or forget in its menu, and the commands refuse it: it is shared with teammates.
+    expect(teamItem.contextValue).toBe('graphitiMemory.teamEpisode');
+    const own = curated.find((node) => node.type === 'episode' && node.scope === 'workspace');
+    expect((await episodesProvider().getTreeItem(own!)).contextValue).toBe('graphitiMemory.episode');
+    answerMessages(DELETE);
+    const deleted = await harness.command<{ ok: boolean; message: string }>('graphitiMemory.episodes.deleteEpisode', team);
+    expect(deleted).toMatchObject({ ok: false });
+    expect(deleted.message).toMatch(/shared.*forget --scope team/);
+    answerMessages(DELETE);
+    expect(await harness.command('graphitiMemory.episodes.forgetEpisode', team)).toMatchObject({ ok: false });
+    expect(harness.emulator.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    expect(harness.emulator.state.episodes().some((episode) => episode.content.includes('Releases ship on Tuesdays.'))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // The "Graphiti Memory" view, in the order a user looks for things: pending memories (review),
-// curated memories (promoted and approved, each once), what memory knows (facts, searchable, with
+// curated memories (promoted and approved, each once; the team's too, with their authors, once the
+// user consented to the team scope, never deletable here), what memory knows (facts, searchable, with
 // the episode each came from when the server cites it) and conversations (chat sessions with their
 // turns inside). Refresh, delete an episode, forget one source, a session or a scope (all confirmed). Empty while the gate
 // is closed or nothing is stored, so the welcome view (package.json viewsWelcome, keyed on
@@ -7,7 +8,20 @@
 import { inject, injectable, optional } from 'inversify';
 import * as vscode from 'vscode';
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
-import { EpisodeSources, forgetEpisode, GraphitiConnection, GroupIdResolver, GroupRegistry, Logger, MemoryGate, RecallService, ReviewQueue, type GroupRecord } from '@graphiti-memory/memory-core';
+import {
+  EpisodeSources,
+  forgetEpisode,
+  GraphitiConnection,
+  GroupIdResolver,
+  GroupRegistry,
+  Logger,
+  MemoryConfiguration,
+  MemoryGate,
+  RecallService,
+  ReviewQueue,
+  type GroupRecord,
+  type MemoryScope,
+} from '@graphiti-memory/memory-core';
 import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
@@ -15,7 +29,7 @@ import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
-import { curatedMemories, factSource, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
+import { curatedMemories, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
@@ -29,6 +43,8 @@ export const SCANNED_EPISODES = 100;
 export const FACTS_SHOWN = 20;
 export const DELETE = 'Delete';
 const UNREACHABLE = 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"';
+/** Team memories are shared with teammates: the view never deletes them (only the harness's forget of your own part). */
+const TEAM_SHARED = 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.';
 const SEARCH_COMMAND: vscode.Command = { command: 'graphitiMemory.searchMemory', title: 'Search Memory' };
 
 export interface SearchResult {
@@ -54,7 +70,13 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(ReviewQueue) private readonly review: ReviewQueue,
     @inject(Logger) private readonly logger: Logger,
     @inject(RecallService) private readonly recall: RecallService,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
+
+  /** The team group is read only once the user consented to the team scope. */
+  #teamScope(): readonly MemoryScope[] {
+    return this.configuration.current().team.consent ? ['team'] : [];
+  }
 
   refresh(): void {
     this.#changed.fire(undefined);
@@ -113,7 +135,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       this.refresh();
       return { ok: true, facts: 0, message: 'The search was cleared.' };
     }
-    const result = await this.recall.recall(query, { scopes: ['workspace', 'user'], maxFacts: FACTS_SHOWN, keepSuperseded: true, timeoutMs: 5_000 });
+    const result = await this.recall.recall(query, { scopes: ['workspace', 'user', ...this.#teamScope()], maxFacts: FACTS_SHOWN, keepSuperseded: true, timeoutMs: 5_000 });
     if (result.outcome === 'skipped') {
       const message =
         result.skippedBecause === 'recall-disabled' || result.skippedBecause === 'recall-not-consented'
@@ -130,13 +152,15 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   }
 
   async #roots(): Promise<EpisodeNode[]> {
-    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user']), this.sessionsOfWorkspace(), this.#pending()]);
+    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user', ...this.#teamScope()]), this.sessionsOfWorkspace(), this.#pending()]);
     const scopes: ScopedEpisodes[] = [];
     let unreachable = false;
     await Promise.all(
       resolved.map(async ({ scope, groupId }) => {
-        if (scope !== 'workspace' && scope !== 'user') return;
-        const episodes = await this.#load(groupId, scope, SCANNED_EPISODES);
+        if (scope !== 'workspace' && scope !== 'user' && scope !== 'team') return;
+        const loaded = await this.#load(groupId, scope, SCANNED_EPISODES);
+        // The team group holds promoted memories only (memory-core refuses anything else there).
+        const episodes = scope === 'team' ? loaded?.filter(isPromotion) : loaded;
         if (episodes === undefined) unreachable = true;
         else scopes.push({ scope, episodes });
       }),
@@ -298,6 +322,7 @@ export class EpisodesViewContribution implements Contribution {
 
   async deleteEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
     if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
     const decision = this.gate.evaluate();
     const client = this.connection.current();
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was deleted.' };
@@ -322,6 +347,7 @@ export class EpisodesViewContribution implements Contribution {
   /** "Forget This Source": the episode and (found through its facts' `episodes`) the facts only it supports. */
   async forgetEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
     if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
     const decision = this.gate.evaluate();
     const client = this.connection.current();
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was forgotten.' };

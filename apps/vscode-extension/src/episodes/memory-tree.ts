@@ -3,7 +3,8 @@
 // where a fact came from. Pure: no VS Code, no network, so the shaping is tested on its own.
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
 
-export type CuratedScope = 'workspace' | 'user';
+// `team`: the repository's shared group (only with the user's consent to the team scope).
+export type CuratedScope = 'workspace' | 'user' | 'team';
 
 /** The episodes of one group of the view, newest first or not: the shaping sorts. */
 export interface ScopedEpisodes {

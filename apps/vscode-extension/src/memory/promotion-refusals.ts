@@ -6,7 +6,9 @@ export const REFUSALS: Record<PromotionRefusal, string> = {
   secret: 'The text looks like it contains a secret (a key, token or password), so it was not stored. Remove the secret and try again.',
   'invalid-kind': 'Unknown kind of memory: use decision, lesson_learned, preference, procedure, task_update or terminology.',
   empty: 'There is nothing to remember: the text is empty.',
-  'no-scope': 'The memory group of that scope is not known here (open a folder for workspace memory).',
+  'no-scope': 'The memory group of that scope is not known here (open a folder for workspace memory; the team scope needs a git remote).',
+  'team-not-consented':
+    'The team scope is not enabled: what you share there is read by anyone who uses this Graphiti server with this repository. Choose the team scope in Promote to Memory to be asked.',
 };
 
 /** A promotion as the extension's commands return it: a refusal carries the message shown. */

@@ -37,7 +37,7 @@ const sentNames = (): string[] =>
     .filter((request) => request.route === 'messages' && request.status === 202)
     .flatMap((request) => ((request.body as { messages?: Array<{ name: string }> }).messages ?? []).map((message) => message.name));
 
-// Per-message episodes, so the test follows one turn's fate (digests have their own tests).
+// Per-message episodes: the test follows one turn's fate (digests have their own forget tests).
 const SETTINGS = { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'both' };
 
 describe('Forget Workspace Memory with Graphiti unreachable', () => {

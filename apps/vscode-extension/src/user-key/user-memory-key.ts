@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { GlobalStore, USER_KEY_STORAGE_KEY, type KeyValueStore } from '@graphiti-memory/memory-core';
+import { GlobalStore, USER_KEY_STORAGE_KEY, type KeyValueStore, type MemoryGate, type UserKeyReadiness } from '@graphiti-memory/memory-core';
 import { SharedUserKeyStore, USER_KEY_PATTERN } from './shared-user-key-store.js';
 
 export type UserKeySource = 'set' | 'account' | 'shared';
@@ -131,4 +131,23 @@ async function accountKey(): Promise<string | undefined> {
     }
   }
   return undefined;
+}
+
+/**
+ * memory-core's resolver waits on this before deriving a person's groups: the first lookup of the key
+ * in force once memory is on (never while it is off: no account lookup then), remembered after that.
+ */
+export function userKeyReadiness(userKey: Pick<UserMemoryKey, 'resolve'>, gate: Pick<MemoryGate, 'evaluate'>): UserKeyReadiness {
+  let settled: Promise<void> | undefined;
+  return {
+    whenReady: () => {
+      if (settled !== undefined) return settled;
+      if (!gate.evaluate().open) return Promise.resolve();
+      settled = userKey.resolve().then(
+        () => undefined,
+        () => undefined,
+      );
+      return settled;
+    },
+  };
 }

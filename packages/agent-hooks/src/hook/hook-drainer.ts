@@ -143,12 +143,13 @@ async function carryOutOwedDeletes(memory: HookMemory, signal: AbortSignal): Pro
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {
-  const groups = await memory.groups.resolveMany(['workspace', 'user']);
+  const groups = await memory.groups.resolveMany(['workspace', 'user', ...(context.config.settings.team.consent ? (['team'] as const) : [])]);
   const workspace = groups.find((group) => group.scope === 'workspace')?.groupId;
   const user = groups.find((group) => group.scope === 'user')?.groupId;
+  const team = groups.find((group) => group.scope === 'team')?.groupId;
   if (workspace === undefined) return;
   try {
-    const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }) });
+    const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
     if (readable === undefined) return;
     const refresh = await refreshTier(memory.api, memory.guard, readable, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
     await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);

@@ -15,7 +15,7 @@ export interface HookOptions {
   readonly ignored: readonly string[];
 }
 
-const SCOPES: readonly ConfigScope[] = ['session', 'workspace', 'user'];
+const SCOPES: readonly ConfigScope[] = ['session', 'workspace', 'user', 'team'];
 
 export function parseHookOptions(argv: readonly string[]): HookOptions {
   const values = new Map<string, string>();

@@ -4,7 +4,7 @@
 // This module is the tier's content: its format, how a refresh, a recall, a promotion or a forget
 // changes it, and how it renders. `LocalTierStore` keeps it on disk.
 import type { FactResult } from '@graphiti-memory/graphiti-client';
-import { parsePromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
+import { parsePromotionEpisode, scopeLabel } from '@graphiti-memory/memory-core/episode-format';
 import {
   guardRecalledFacts,
   isSuperseded,
@@ -39,6 +39,8 @@ export interface TierPromotion {
   readonly episodeName?: string;
   /** Set once read back from Graphiti: facts extracted from this episode are not listed again. */
   readonly episodeUuid?: string;
+  /** Team memories: the display name their author shared, when given. */
+  readonly author?: string;
 }
 
 export const TIER_VERSION = 2;
@@ -156,6 +158,8 @@ export function withoutGroups(tier: LocalTier, groupIds: readonly string[], now:
 export interface TierGroups {
   readonly workspace: string;
   readonly user?: string;
+  /** The repository's team group: only when the user consented to the team scope. */
+  readonly team?: string;
 }
 
 /** What one read of Graphiti found for the tier. */
@@ -184,7 +188,11 @@ export async function refreshTier(
   signal?: AbortSignal,
 ): Promise<TierRefresh> {
   const startedAt = now();
-  const scoped: Array<[PromotionScope, string]> = [['workspace', groups.workspace], ...(groups.user === undefined ? [] : [['user', groups.user] as [PromotionScope, string]])];
+  const scoped: Array<[PromotionScope, string]> = [
+    ['workspace', groups.workspace],
+    ...(groups.team === undefined ? [] : [['team', groups.team] as [PromotionScope, string]]),
+    ...(groups.user === undefined ? [] : [['user', groups.user] as [PromotionScope, string]]),
+  ];
   const options = { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
   const [episodeLists, searches] = await Promise.all([
     Promise.all(scoped.map(([, groupId]) => api.getEpisodes(groupId, { lastN: EPISODES_PER_REFRESH }, options))),
@@ -197,7 +205,16 @@ export async function refreshTier(
     for (const episode of [...episodes].reverse()) {
       const stored = parsePromotionEpisode(episode);
       if (stored === undefined || !isBriefKind(stored.kind)) continue;
-      promoted.push({ kind: stored.kind, scope, text: stored.text, createdAt: episode.created_at, groupId, episodeName: episode.name, episodeUuid: episode.uuid });
+      promoted.push({
+        kind: stored.kind,
+        scope,
+        text: stored.text,
+        createdAt: episode.created_at,
+        groupId,
+        episodeName: episode.name,
+        episodeUuid: episode.uuid,
+        ...(stored.author === undefined ? {} : { author: stored.author }),
+      });
     }
   });
   const time = now().getTime();
@@ -316,7 +333,7 @@ export async function briefOf(tier: LocalTier | undefined, budget: number, now: 
   const header = `Workspace brief from the local memory cache (updated ${describeAge(tier.updatedAt, now)} ago).`;
   const promoted = BRIEF_KINDS.flatMap((kind) => tier.promoted.filter((promotion) => promotion.kind === kind));
   const facts = orderByRank(visibleFacts(tier, now, sessionGroup).filter((fact) => !repeatsAPromotion(fact, promoted)));
-  const lines = [...promoted.map((promotion) => `- [${promotion.scope} ${promotion.kind}] ${sanitiseFactText(promotion.text)}`), ...facts.map(formatFactLine)];
+  const lines = [...promoted.map((promotion) => `- [${sanitiseFactText(scopeLabel(promotion))} ${promotion.kind}] ${sanitiseFactText(promotion.text)}`), ...facts.map(formatFactLine)];
   const fitted = await fitMemoryLines(lines, budget, estimateTokens, { header: [header], overflow: 'skip' });
   if (fitted === undefined) return undefined;
   const givenPromotions = fitted.keptIndexes.filter((index) => index < promoted.length).flatMap((index) => promoted[index] ?? []);
@@ -377,7 +394,7 @@ function isPromotion(value: unknown): value is TierPromotion {
   return (
     isRecord(value) &&
     isBriefKind(value['kind']) &&
-    (value['scope'] === 'workspace' || value['scope'] === 'user') &&
+    (value['scope'] === 'workspace' || value['scope'] === 'user' || value['scope'] === 'team') &&
     typeof value['text'] === 'string' &&
     typeof value['createdAt'] === 'string'
   );

@@ -34,7 +34,7 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   const saidOnce = sessionId === undefined ? undefined : new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
   const [result, groups, said] = await Promise.all([
     memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
-    memory.groups.resolveMany(['session', 'workspace', 'user'], sessionId === undefined ? {} : { sessionId }),
+    memory.groups.resolveMany(['session', 'workspace', 'user', 'team'], sessionId === undefined ? {} : { sessionId }),
     // An unreadable record costs a repeat, never the recall.
     saidOnce === undefined || sessionId === undefined ? NOTHING_SAID : saidOnce.said(sessionId).catch(() => NOTHING_SAID),
   ]);

@@ -29,11 +29,14 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
   // The brief is memory put into the prompt: it follows `recall.enabled` as recall does.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
   const sessionId = context.hook.sessionId;
-  const groups = await memory.groups.resolveMany(['workspace', 'user', 'session'], sessionId === undefined ? {} : { sessionId });
+  // The team group only with the user's consent to it: without it, nothing is read from there.
+  const teamScope = context.config.settings.team.consent ? (['team'] as const) : [];
+  const groups = await memory.groups.resolveMany(['workspace', 'user', 'session', ...teamScope], sessionId === undefined ? {} : { sessionId });
   const groupOf = (scope: string): string | undefined => groups.find((group) => group.scope === scope)?.groupId;
   const workspace = groupOf('workspace');
   if (workspace === undefined) return { outcome: 'no-workspace' };
   const user = groupOf('user');
+  const team = groupOf('team');
   const store = new LocalTierStore(context.stateDirectory, now);
   let tier = await store.read(context.endpoint, workspace);
   let drain = tier?.refreshedAt === undefined || now().getTime() - Date.parse(tier.refreshedAt) > TIER_STALE_MS;
@@ -43,7 +46,7 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
     let refresh: TierRefresh | undefined;
     try {
       const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
-      const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }) });
+      const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
       if (readable === undefined) throw new Error('the workspace group was forgotten; its delete is still owed');
       refresh = await refreshTier(memory.api, memory.guard, readable, now, AbortSignal.timeout(remaining));
       drain = false;

@@ -13,5 +13,9 @@ export async function refreshableTierGroups(forgotten: ForgetLedger, groups: Tie
     return undefined;
   }
   if (owed.has(groups.workspace)) return undefined;
-  return groups.user === undefined || owed.has(groups.user) ? { workspace: groups.workspace } : groups;
+  return {
+    workspace: groups.workspace,
+    ...(groups.user === undefined || owed.has(groups.user) ? {} : { user: groups.user }),
+    ...(groups.team === undefined || owed.has(groups.team) ? {} : { team: groups.team }),
+  };
 }

@@ -51,7 +51,7 @@ let stateDirectory: string;
 function context(event: 'UserPromptSubmit' | 'SessionStart', sessionId: string, prompt?: string): HookContext {
   return {
     hook: { event, sessionId, transcriptPath: undefined, cwd: undefined, prompt },
-    config: { recallTimeoutMs: 750, maxFacts: 10, scopes: undefined, briefBudget: 1_500, settings: { recall: { enabled: true } } },
+    config: { recallTimeoutMs: 750, maxFacts: 10, scopes: undefined, briefBudget: 1_500, settings: { recall: { enabled: true }, team: { consent: false } } },
     endpoint: ENDPOINT,
     stateDirectory,
   } as unknown as HookContext;

@@ -2,7 +2,7 @@
 // segment, closed at session end, on idle or every digestTurns turns; each turn once (resume),
 // forgettable, and kept across a crash by the segment store.
 import { describe, expect, it } from 'vitest';
-import { FakeClock, RecordingLogger } from '../../test-support/fakes.js';
+import { FakeClock, InMemoryKeyValueStore, RecordingLogger } from '../../test-support/fakes.js';
 import { FakeGraphiti, makeTurn } from '../../test-support/ingestion.js';
 import { createPolicyServices } from '../../test-support/memory-services.js';
 import { InMemoryDeliveryLedger } from '../ingestion/in-memory-delivery-ledger.js';
@@ -19,15 +19,18 @@ interface Setup {
   readonly store: IngestionStore;
   readonly clock: FakeClock;
   readonly queued: () => Promise<readonly OutboxRecord[]>;
+  readonly globalStore: InMemoryKeyValueStore;
 }
 
 function setup(
   capture: Record<string, unknown> = {},
-  shared?: { readonly store: IngestionStore; readonly clock: FakeClock },
+  shared?: { readonly store: IngestionStore; readonly clock: FakeClock; readonly globalStore?: InMemoryKeyValueStore },
   settings: Record<string, unknown> = {},
 ): Setup {
   const clock = shared?.clock ?? new FakeClock();
-  const policy = createPolicyServices({ api: new FakeGraphiti(), clock, settings: { enabled: true, endpoint: 'http://localhost:8000', scopes: 'both', capture, ...settings } });
+  // One user key for the whole setup: the session and workspace groups derive from it.
+  const globalStore = shared?.globalStore ?? new InMemoryKeyValueStore();
+  const policy = createPolicyServices({ api: new FakeGraphiti(), clock, globalStore, settings: { enabled: true, endpoint: 'http://localhost:8000', scopes: 'both', capture, ...settings } });
   const store: IngestionStore = shared?.store ?? {
     outbox: new InMemoryOutbox(policy.configuration, clock),
     ledger: new InMemoryDeliveryLedger(),
@@ -35,7 +38,7 @@ function setup(
   };
   const storage: IngestionStorage = { open: () => Promise.resolve(store), current: () => store, close: () => Promise.resolve() };
   const service = new IngestionService(policy.planner, storage, policy.connection, policy.gate, policy.configuration, clock, new RecordingLogger(), policy.telemetry, { random: () => 0.5 });
-  return { service, store, clock, queued: () => store.outbox.pending(1000) };
+  return { service, store, clock, queued: () => store.outbox.pending(1000), globalStore };
 }
 
 async function feed(service: IngestionService, turns: readonly ChatTurn[]): Promise<void> {
@@ -104,10 +107,11 @@ describe('session digests', () => {
   });
 
   it('leave out of a digest a turn already sent as per-message episodes (granularity switched)', async () => {
-    const { service, queued, store } = setup({ granularity: 'turn' }, undefined, { scopes: 'session' });
+    const { service, queued, store, globalStore } = setup({ granularity: 'turn' }, undefined, { scopes: 'session' });
     await feed(service, turns(0, 1));
     expect(names(await queued())).toEqual(['graphiti-memory.turn.t0.user', 'graphiti-memory.turn.t0.assistant']);
-    const digesting = setup({}, { store, clock: new FakeClock() }, { scopes: 'session' });
+    // The same person (user key) after switching: the same session group.
+    const digesting = setup({}, { store, clock: new FakeClock(), globalStore }, { scopes: 'session' });
     await feed(digesting.service, turns(0, 2));
     digesting.service.endSession('s1');
     await digesting.service.settled();

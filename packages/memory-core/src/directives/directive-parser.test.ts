@@ -34,7 +34,7 @@ describe('parseDirectives', () => {
   });
 
   it('treats a missing or unknown scope as workspace, not explicit', () => {
-    expect(parseDirectives('preference (team): x\npreference (): y\npreference (Personal): z')).toEqual([
+    expect(parseDirectives('preference (squad): x\npreference (): y\npreference (Personal): z')).toEqual([
       { kind: 'preference', scope: 'workspace', text: 'x', scopeWasExplicit: false },
       { kind: 'preference', scope: 'workspace', text: 'y', scopeWasExplicit: false },
       { kind: 'preference', scope: 'user', text: 'z', scopeWasExplicit: true },
@@ -42,6 +42,13 @@ describe('parseDirectives', () => {
     expect(parseDirectives('preference (constructor): x\npreference (__proto__): y').map((directive) => directive.scope)).toEqual([
       'workspace',
       'workspace',
+    ]);
+  });
+
+  it('takes (team) as the shared team scope, explicitly (the promotion still needs the team consent)', () => {
+    expect(parseDirectives('decision (team): adopt zod\n- procedure (Team): release on Fridays')).toEqual([
+      { kind: 'decision', scope: 'team', text: 'adopt zod', scopeWasExplicit: true },
+      { kind: 'procedure', scope: 'team', text: 'release on Fridays', scopeWasExplicit: true },
     ]);
   });
 

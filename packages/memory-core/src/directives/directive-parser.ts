@@ -11,7 +11,7 @@ export interface MemoryDirective {
   readonly scope: PromotionScope;
   /** The text after the colon, trimmed; never empty. */
   readonly text: string;
-  /** Whether the line named the scope (`(workspace)`, `(user)` or an alias). */
+  /** Whether the line named the scope (`(workspace)`, `(user)`, `(team)` or an alias). */
   readonly scopeWasExplicit: boolean;
 }
 
@@ -32,6 +32,8 @@ const SCOPE_ALIASES: ReadonlyMap<string, PromotionScope> = new Map([
   ['user', 'user'],
   ['personal', 'user'],
   ['me', 'user'],
+  // Shared with the team: taken only with the user's consent to the team scope (the promotion checks it).
+  ['team', 'team'],
 ]);
 
 // After the line prefix: the keyword, an optional parenthesised scope, a colon, the text. No two

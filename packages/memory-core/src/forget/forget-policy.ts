@@ -5,6 +5,11 @@ import type { GroupRecord } from '../registry/group-registry.js';
 
 export type ForgetRequest =
   | { readonly scope: 'workspace' }
+  /**
+   * The repository's shared team group: only the episodes this user wrote there (the registry's
+   * `episodeNames`), or the whole group with `allAuthors`. `ForgetService.forget` handles it.
+   */
+  | { readonly scope: 'team'; readonly allAuthors?: boolean }
   | { readonly scope: 'session'; readonly sessionId: string }
   | { readonly scope: 'user' }
   /** Every group of the registry; user-scope groups only with `includeUser`. */
@@ -14,6 +19,7 @@ export type ForgetRequest =
 export interface CurrentGroups {
   readonly workspace?: string;
   readonly user?: string;
+  readonly team?: string;
   /** The group of the session named in the request, when it has one. */
   readonly session?: string;
 }
@@ -34,7 +40,8 @@ export function forgetTargets(request: ForgetRequest, records: readonly GroupRec
   const addRecord = (record: GroupRecord): void => add(record.groupId, record.scope, record.sessionId);
 
   if ('all' in request) {
-    for (const record of records) if (record.scope !== 'user' || request.includeUser === true) addRecord(record);
+    // The team group is shared with others: only a team forget touches it, and only this user's part.
+    for (const record of records) if (record.scope !== 'team' && (record.scope !== 'user' || request.includeUser === true)) addRecord(record);
     if (request.includeUser === true) add(current.user, 'user');
     return [...targets.values()];
   }
@@ -54,6 +61,9 @@ export function forgetTargets(request: ForgetRequest, records: readonly GroupRec
     case 'user':
       for (const record of records) if (record.scope === 'user') addRecord(record);
       add(current.user, 'user');
+      break;
+    case 'team':
+      add(current.team, 'team');
       break;
   }
   return [...targets.values()];

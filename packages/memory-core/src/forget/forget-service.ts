@@ -5,6 +5,7 @@
 // the server and dropped from the registry. A delete that fails stays owed: the next drain pass,
 // `forget --retry` or any later forget carries it out. The group stays in the registry until then.
 import { inject, injectable, optional } from 'inversify';
+import { errorClassOf } from '../errors/graphiti-failure.js';
 import { deliveryKey } from '../ingestion/in-memory-delivery-ledger.js';
 import { Clock, GraphitiConnection, IngestionStorage, Logger, type GraphitiApi, type GraphitiCallOptions } from '../ports.js';
 import { GroupRegistry } from '../registry/group-registry.js';
@@ -18,9 +19,14 @@ import { QueuedGroups } from './queued-groups.js';
 import type { ForgetFailure } from './owed-deletions.js';
 export type { ForgetFailure } from './owed-deletions.js';
 
+/** Episodes of the team group listed to find this user's (the newest first on neither face: enough for years of promotions). */
+const TEAM_FORGET_LISTING = 10_000;
+
 export interface ForgetResult {
   /** Groups deleted on the server (and dropped from the registry). */
   readonly deletedGroups: readonly string[];
+  /** A team forget of this user's part: the episodes of theirs deleted from the shared group. */
+  readonly deletedEpisodes?: number;
   /** Messages taken out of the outbox before they were sent. */
   readonly dequeued: number;
   /** Pending memories (waiting for review) of those groups, dropped unsent. */
@@ -73,20 +79,48 @@ export class ForgetService {
     if (api === undefined) throw new Error('forget: no Graphiti endpoint is configured, so nothing can be deleted; set the endpoint first.');
     const targets = await this.plan(request);
     const groupIds = targets.map((target) => target.groupId);
+    // A team forget of this user's part deletes their episodes, never the shared group: it is not
+    // owed as a group delete (a later retry would delete every author's memories).
+    const ownTeam = targets.filter((target) => target.scope === 'team' && !('all' in request) && request.scope === 'team' && request.allAuthors !== true);
+    const wholeGroups = groupIds.filter((groupId) => !ownTeam.some((target) => target.groupId === groupId));
     // Durable before anything else: a live process re-reads it before each send, and a crash
     // from here on still leaves the delete owed.
-    await this.owedDeletions?.owe(groupIds, this.clock?.now() ?? Date.now());
+    await this.owedDeletions?.owe(wholeGroups, this.clock?.now() ?? Date.now());
     const dequeued = await this.queued.dequeue(groupIds);
     // After the dequeue: it took over dead processes' journals, whose keys count too.
     const forgottenTurns = await this.forgetTurns(groupIds);
     // Pending memories kept before they named their group: only the user scope has one group to match.
     const droppedPending = (await this.pending?.forgetGroups(groupIds, targets.some((target) => target.scope === 'user') ? ['user'] : [])) ?? 0;
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
-    const now = await this.deleteGroups(api, groupIds, options);
-    const earlierDeleted = earlier.length > 0 && now.deleted.length > 0 ? (await this.deleteGroups(api, earlier, options)).deleted : [];
+    const now = await this.deleteGroups(api, wholeGroups, options);
+    const deletedGroups = [...now.deleted];
+    const failed = [...now.failed];
+    let deletedEpisodes: number | undefined;
+    for (const { groupId } of ownTeam) {
+      try {
+        const own = await this.forgetOwnTeamEpisodes(api, groupId, options);
+        deletedEpisodes = own.deleted;
+        if (own.complete) deletedGroups.push(groupId);
+        else failed.push({ groupId, errorClass: 'PartialForget', message: 'some of your team episodes could not be deleted; run forget --scope team again' });
+      } catch (error) {
+        failed.push({ groupId, errorClass: errorClassOf(error), message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    const ownDeleted = deletedGroups.filter((groupId) => !now.deleted.includes(groupId));
+    await this.registry?.remove(ownDeleted);
+    const earlierDeleted = earlier.length > 0 && deletedGroups.length > 0 ? (await this.deleteGroups(api, earlier, options)).deleted : [];
     const owed = this.owedDeletions?.recorded === true ? now.failed.map((failure) => failure.groupId) : [];
-    this.logger.info('forget: groups deleted', { deleted: now.deleted.length, failed: now.failed.length, owed: owed.length, dequeued, droppedPending, forgottenTurns });
-    return { deletedGroups: now.deleted, dequeued, droppedPending, failed: now.failed, owed, forgottenTurns, earlierDeleted };
+    this.logger.info('forget: groups deleted', { deleted: deletedGroups.length, failed: failed.length, owed: owed.length, dequeued, droppedPending, forgottenTurns });
+    return {
+      deletedGroups,
+      dequeued,
+      droppedPending,
+      failed,
+      owed,
+      forgottenTurns,
+      earlierDeleted,
+      ...(deletedEpisodes === undefined ? {} : { deletedEpisodes }),
+    };
   }
 
   /** Carries out the deletes earlier forgets owe (`forget --retry`); what fails stays owed. */
@@ -126,18 +160,56 @@ export class ForgetService {
     return turnKeys.size;
   }
 
+  /**
+   * Deletes the episodes of the team group whose names this user's registry holds (found by listing
+   * the group), and on REST the facts only those episodes support (REST keeps a deleted episode's
+   * facts; MCP removes them itself, so its edges are already gone and a 404 is expected).
+   */
+  private async forgetOwnTeamEpisodes(api: GraphitiApi, groupId: string, options: GraphitiCallOptions): Promise<{ deleted: number; complete: boolean }> {
+    const record = ((await this.registry?.list()) ?? []).find((candidate) => candidate.groupId === groupId);
+    const names = new Set(record?.episodeNames ?? []);
+    if (names.size === 0) return { deleted: 0, complete: true };
+    const episodes = await api.getEpisodes(groupId, { lastN: TEAM_FORGET_LISTING }, options);
+    const own = episodes.filter((episode) => names.has(episode.name));
+    const othersEdges = new Set(episodes.filter((episode) => !names.has(episode.name)).flatMap((episode) => episode.entity_edges));
+    let deleted = 0;
+    let complete = true;
+    for (const episode of own) {
+      try {
+        await api.deleteEpisode(episode.uuid, options);
+        deleted++;
+      } catch (error) {
+        // Already gone (another tool's forget) counts as deleted.
+        if ((error as { status?: number }).status === 404) deleted++;
+        else complete = false;
+      }
+      for (const edge of episode.entity_edges) {
+        if (othersEdges.has(edge) || api.deleteEntityEdge === undefined) continue;
+        try {
+          await api.deleteEntityEdge(edge, options);
+        } catch {
+          // MCP's delete_episode removed it already, or the server no longer has it.
+        }
+      }
+    }
+    return { deleted, complete };
+  }
+
   private async current(request: ForgetRequest): Promise<CurrentGroups> {
     const sessionId = !('all' in request) && request.scope === 'session' ? request.sessionId : undefined;
     // Resolving the user scope may create the user key: only when the user scope is named.
     const namesUser = 'all' in request ? request.includeUser === true : request.scope === 'user';
-    const [workspace, user, session] = await Promise.all([
+    const namesTeam = !('all' in request) && request.scope === 'team';
+    const [workspace, user, session, team] = await Promise.all([
       this.groups.resolve('workspace'),
       namesUser ? this.groups.resolve('user') : Promise.resolve(undefined),
       sessionId === undefined ? Promise.resolve(undefined) : this.groups.resolve('session', { sessionId }),
+      namesTeam ? this.groups.resolve('team') : Promise.resolve(undefined),
     ]);
     return {
       ...(workspace === undefined ? {} : { workspace }),
       ...(user === undefined ? {} : { user }),
+      ...(team === undefined ? {} : { team }),
       ...(session === undefined ? {} : { session }),
     };
   }

@@ -6,6 +6,7 @@
 import { isDigestMessageName } from '../digest/digest-format.js';
 import type { SessionDigests } from '../digest/session-digests.js';
 import type { TurnPlanner } from '../planning/index.js';
+import { isAllowedInGroup } from '../scopes/team-scope.js';
 import type { ChatTurn, Clock, IngestionStore, Logger, OutboxEntry, TelemetrySink } from '../ports.js';
 import type { AcceptedEntry } from '../registry/group-recorder.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
@@ -140,6 +141,12 @@ export class TurnStaging {
         }
       }
       if (turns > 0) this.telemetry.emit({ type: 'enqueued', turns });
+      const refused = entries.filter((entry) => !isAllowedInGroup(entry));
+      if (refused.length > 0) {
+        // Whatever asked for it (a setting, a tool, a bug), raw chat never reaches the shared team group.
+        this.logger.error('ingestion: messages for the team group that are not promoted memories were refused', { messages: refused.length });
+        entries.splice(0, entries.length, ...entries.filter(isAllowedInGroup));
+      }
       // Nothing to admit or close (the gate was closed, every turn empty): storage is not opened for it.
       if (entries.length === 0 && !closeDue) continue;
       let unknown: OutboxEntry[] = [];

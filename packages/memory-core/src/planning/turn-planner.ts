@@ -150,7 +150,8 @@ export class DefaultTurnPlanner implements TurnPlanner {
 
   /** The ownership context of `group`, the first time the group is planned for (system messages on). */
   private async ownershipEntries(group: ResolvedGroup, includeSystemMessages: boolean): Promise<OutboxEntry[]> {
-    if (!includeSystemMessages) return [];
+    // The team group is shared: no one person's ownership context belongs there.
+    if (!includeSystemMessages || group.scope === 'team') return [];
     const sent = this.sentOwnership();
     if (sent.has(group.groupId)) return [];
     // Marked before any await, so two turns planned at once do not both add it.

@@ -195,3 +195,18 @@ describe('parsePromotionEpisode (episodes read back from Graphiti)', () => {
     expect(parseEpisodeBlock(`x ${block}`)).toBeUndefined();
   });
 });
+
+describe('team promotions: scope and author', () => {
+  it('stores the author of a team memory in the block and reads it back; labels it [team · Alice]', async () => {
+    const { formatPromotionEpisode: format, parsePromotionEpisode: parse, scopeLabel: label } = await import('./episode-format.js');
+    const content = format({ kind: 'decision', scope: 'team', text: 'Adopt zod.', at: new Date('2026-01-02T03:04:05Z'), author: 'Alice "A" <x>' });
+    expect(content).toContain('scope="team" author="Alice &quot;A&quot; &lt;x&gt;"');
+    const parsed = parse({ name: `graphiti-memory.promotion.${'a'.repeat(32)}`, content: `(system): ${content}` });
+    expect(parsed).toMatchObject({ kind: 'decision', scope: 'team', author: 'Alice "A" <x>', text: 'Adopt zod.' });
+    expect(label({ scope: 'team', author: 'Alice' })).toBe('team · Alice');
+    expect(label({ scope: 'team' })).toBe('team');
+    expect(label({ scope: 'workspace', author: 'Alice' })).toBe('workspace');
+    // An author is a team matter only: a workspace memory never carries one.
+    expect(format({ kind: 'decision', scope: 'workspace', text: 'x', at: new Date(0), author: 'Alice' })).not.toContain('author=');
+  });
+});

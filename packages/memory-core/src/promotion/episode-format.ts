@@ -17,7 +17,12 @@ export const PROMOTION_KINDS = [
 export type PromotionKind = (typeof PROMOTION_KINDS)[number];
 
 /** Scopes a promotion may target: promotions outlive a session by definition. */
-export type PromotionScope = 'workspace' | 'user';
+export type PromotionScope = 'workspace' | 'user' | 'team';
+export const PROMOTION_SCOPES: readonly PromotionScope[] = ['workspace', 'user', 'team'];
+
+export function isPromotionScope(value: unknown): value is PromotionScope {
+  return typeof value === 'string' && (PROMOTION_SCOPES as readonly string[]).includes(value);
+}
 
 export function isPromotionKind(value: unknown): value is PromotionKind {
   return typeof value === 'string' && (PROMOTION_KINDS as readonly string[]).includes(value);
@@ -28,6 +33,8 @@ export interface PromotionEpisodeInput {
   readonly scope: PromotionScope;
   readonly text: string;
   readonly at: Date;
+  /** Team memories: the display name the author chose to share (one line); none when empty. */
+  readonly author?: string;
 }
 
 /**
@@ -42,13 +49,14 @@ export function formatPromotionEpisode(input: PromotionEpisodeInput): string {
       `formatPromotionEpisode: unknown kind ${JSON.stringify(input.kind)}; use one of ${PROMOTION_KINDS.join(', ')}.`,
     );
   }
-  if (input.scope !== 'workspace' && input.scope !== 'user') {
+  if (!isPromotionScope(input.scope)) {
     throw new TypeError(
-      `formatPromotionEpisode: scope must be "workspace" or "user", got ${JSON.stringify(input.scope)}.`,
+      `formatPromotionEpisode: scope must be one of ${PROMOTION_SCOPES.join(', ')}, got ${JSON.stringify(input.scope)}.`,
     );
   }
+  const author = input.scope === 'team' ? singleLine(input.author ?? '') : '';
   return episodeBlock(
-    { kind: input.kind, scope: input.scope, recorded_at: isoTime(input.at, 'formatPromotionEpisode') },
+    { kind: input.kind, scope: input.scope, ...(author === '' ? {} : { author }), recorded_at: isoTime(input.at, 'formatPromotionEpisode') },
     neutraliseEpisodeTags(input.text.trim()),
   );
 }
@@ -86,6 +94,11 @@ export function formatOwnershipContext(input: OwnershipContextInput): string {
       text =
         `This memory group holds the personal long-term memory of ${owner}. ` +
         `Facts in it are ${owner}'s preferences, lessons and terminology, shared across all of their workspaces.`;
+      break;
+    case 'team':
+      text =
+        `This memory group holds the memory a team shares for ${workspaceLabel}: decisions, procedures and terminology ` +
+        `its members chose to share. Each episode names its author when the author gave a name.`;
       break;
     default:
       throw new TypeError(
@@ -176,6 +189,8 @@ export interface StoredPromotion {
   /** The `recorded_at` attribute (ISO 8601), as written. */
   readonly recordedAt: string;
   readonly text: string;
+  /** Team memories: the author's display name, when they gave one. */
+  readonly author?: string;
 }
 
 /**
@@ -194,10 +209,11 @@ export function parsePromotionEpisode(episode: { readonly name: string; readonly
   if (!isPromotionEpisodeName(episode.name) || !episode.content.startsWith(STORED_PROMOTION_PREFIX)) return undefined;
   const block = parseEpisodeBlock(episode.content.slice(STORED_PROMOTION_PREFIX.length));
   if (block === undefined) return undefined;
-  const { kind, scope, recorded_at: recordedAt } = block.attributes;
+  const { kind, scope, recorded_at: recordedAt, author } = block.attributes;
   const text = block.text.trim();
-  if (!isPromotionKind(kind) || (scope !== 'workspace' && scope !== 'user') || recordedAt === undefined || text === '') return undefined;
-  return { kind, scope, recordedAt, text };
+  if (!isPromotionKind(kind) || !isPromotionScope(scope) || recordedAt === undefined || text === '') return undefined;
+  const name = scope === 'team' && author !== undefined ? singleLine(author) : '';
+  return { kind, scope, recordedAt, text, ...(name === '' ? {} : { author: name }) };
 }
 
 function unescapeAttribute(value: string): string {
@@ -222,4 +238,14 @@ function singleLine(value: string): string {
 function lastPathSegment(value: string): string {
   const segments = value.split(/[\\/]+/).filter((segment) => segment.trim() !== '');
   return (segments[segments.length - 1] ?? '').trim();
+}
+
+/**
+ * How a recalled fact or promoted memory names its scope in every rendering (prompt, brief,
+ * terminal), without brackets: `workspace`, and for the shared team scope `team · Alice` when the
+ * author gave a name, else `team`.
+ */
+export function scopeLabel(item: { readonly scope: string; readonly author?: string | undefined }): string {
+  const author = item.scope === 'team' ? singleLine(item.author ?? '') : '';
+  return author === '' ? item.scope : `${item.scope} · ${author}`;
 }

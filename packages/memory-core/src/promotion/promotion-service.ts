@@ -12,7 +12,7 @@ import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { sha256Hex } from '../scopes/sha256.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
-import { formatPromotionEpisode, isPromotionKind, type PromotionKind, type PromotionScope } from './episode-format.js';
+import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionKind, type PromotionScope } from './episode-format.js';
 
 export interface PromotionRequest {
   /** One of `PROMOTION_KINDS`; anything else is refused with `invalid-kind`. */
@@ -23,7 +23,8 @@ export interface PromotionRequest {
   readonly now?: Date | number;
 }
 
-export type PromotionRefusal = 'gate-closed' | 'secret' | 'invalid-kind' | 'empty' | 'no-scope';
+/** `team-not-consented`: the team scope needs its own consent (`team.consent`), which names who can read it. */
+export type PromotionRefusal = 'gate-closed' | 'secret' | 'invalid-kind' | 'empty' | 'no-scope' | 'team-not-consented';
 
 export type PromotionPlan =
   | { readonly ok: true; readonly entry: OutboxEntry }
@@ -38,9 +39,14 @@ export interface PromotionService {
 }
 export const PromotionService = Symbol.for('graphiti-memory.PromotionService');
 
-/** `graphiti-memory.promotion.<32 hex>`: the same memory promoted twice has the same name. */
-export async function promotionMessageName(kind: PromotionKind, scope: PromotionScope, text: string): Promise<string> {
-  const digest = await sha256Hex(`${kind}\n${scope}\n${text.trim()}`);
+/**
+ * `graphiti-memory.promotion.<32 hex>`: the same memory promoted twice has the same name. In the
+ * shared team group the author is part of it (`author`: a hash of theirs, such as their user group
+ * id), so two teammates promoting the same text write two episodes and each forgets only their own.
+ */
+export async function promotionMessageName(kind: PromotionKind, scope: PromotionScope, text: string, author?: string): Promise<string> {
+  const owner = scope === 'team' && author !== undefined ? `\n${author}` : '';
+  const digest = await sha256Hex(`${kind}\n${scope}\n${text.trim()}${owner}`);
   return `${APP_NAME}.promotion.${digest.slice(0, 32)}`;
 }
 
@@ -76,7 +82,9 @@ export class DefaultPromotionService implements PromotionService {
     if (!isPromotionKind(kind)) return { ok: false, reason: 'invalid-kind' };
     const text = typeof request.text === 'string' ? request.text.trim() : '';
     if (text === '') return { ok: false, reason: 'empty' };
-    if (scope !== 'workspace' && scope !== 'user') return { ok: false, reason: 'no-scope' };
+    if (!isPromotionScope(scope)) return { ok: false, reason: 'no-scope' };
+    const settings = this.configuration.current();
+    if (scope === 'team' && !settings.team.consent) return { ok: false, reason: 'team-not-consented' };
     const scan = await this.secretGuard.redact(text);
     if (scan.findings.length > 0) {
       this.telemetry.emit({ type: 'dropped', messages: 1, reason: 'secret' });
@@ -86,15 +94,18 @@ export class DefaultPromotionService implements PromotionService {
     if (groupId === undefined) return { ok: false, reason: 'no-scope' };
 
     const at = this.recordedAt(request.now);
-    const maxChars = this.configuration.current().maxMessageChars;
-    const content = formatPromotionEpisode({ kind, scope, text: truncateText(text, maxChars - BLOCK_OVERHEAD), at });
+    const maxChars = settings.maxMessageChars;
+    const author = scope === 'team' ? settings.team.displayName.replace(/\s+/g, ' ').trim() : '';
+    // The author's own key, hashed (their user group id), keeps teammates' episodes apart; no raw user data.
+    const authorKey = scope === 'team' ? await this.groups.resolve('user') : undefined;
+    const content = formatPromotionEpisode({ kind, scope, text: truncateText(text, maxChars - BLOCK_OVERHEAD), at, author });
     const message: Message = {
       content,
       role_type: 'system',
       role: null,
-      name: await promotionMessageName(kind, scope, text),
+      name: await promotionMessageName(kind, scope, text, authorKey),
       timestamp: at.toISOString(),
-      source_description: `${APP_NAME} promotion; kind=${kind}; scope=${scope}`,
+      source_description: `${APP_NAME} promotion; kind=${kind}; scope=${scope}${author === '' ? '' : `; author=${author}`}`,
     };
     this.telemetry.emit({ type: 'promoted', kind, scope });
     return { ok: true, entry: { groupId, message } };

@@ -9,6 +9,7 @@ import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope
 import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
+import { parsePromotionEpisode } from '../promotion/episode-format.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
@@ -79,6 +80,9 @@ export const RecallService = Symbol.for('graphiti-memory.RecallService');
 
 type SearchOutcome = { readonly facts: readonly FactResult[] } | { readonly errorClass: string };
 
+/** Team episodes read to name the authors of team facts (newest last). */
+const TEAM_AUTHOR_EPISODES = 200;
+
 
 @injectable()
 export class DefaultRecallService implements RecallService {
@@ -134,13 +138,15 @@ export class DefaultRecallService implements RecallService {
       const searchAbort = new AbortController();
       const searches = groups.map(async ({ scope, groupId }) => {
         try {
-          const results = await api.search(
-            { group_ids: [groupId], query, max_facts: maxFacts },
-            // The deadline aborts every search itself; the client's own timeout is only a backstop,
-            // set past the deadline so a slow search always ends as `timedOut`, never as an error.
-            { signal: searchAbort.signal, timeoutMs: timeoutMs + SEARCH_TIMEOUT_MARGIN_MS, maxRetries: 0 },
-          );
-          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: results.facts });
+          // The deadline aborts every search itself; the client's own timeout is only a backstop,
+          // set past the deadline so a slow search always ends as `timedOut`, never as an error.
+          const callOptions = { signal: searchAbort.signal, timeoutMs: timeoutMs + SEARCH_TIMEOUT_MARGIN_MS, maxRetries: 0 };
+          const [results, authors] = await Promise.all([
+            api.search({ group_ids: [groupId], query, max_facts: maxFacts }, callOptions),
+            // Team facts name their author: the display name stored in the promoted episode they came from.
+            scope === 'team' ? teamAuthors(api, groupId, callOptions) : Promise.resolve(new Map<string, string>()),
+          ]);
+          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: withAuthors(results.facts, authors) });
         } catch (error) {
           if (!searchAbort.signal.aborted) outcomes.set(scope, { errorClass: errorClassOf(error) });
         }
@@ -201,8 +207,10 @@ export class DefaultRecallService implements RecallService {
   }
 
   private scopesFor(query: string, requested: RecallScopeSetting | readonly MemoryScope[]): MemoryScope[] {
-    const selected = typeof requested === 'string' ? selectScopes(query, requested) : requested;
-    return SCOPE_ORDER.filter((scope) => selected.includes(scope));
+    // The team scope is read only with the user's consent to it, whatever a caller asks for.
+    const team = this.configuration.current().team.consent;
+    const selected = typeof requested === 'string' ? selectScopes(query, requested, { team }) : requested;
+    return SCOPE_ORDER.filter((scope) => selected.includes(scope) && (scope !== 'team' || team));
   }
 
   /** Resolves when `work` settles, the deadline passes or `signal` aborts, whichever is first. */
@@ -242,4 +250,30 @@ export class DefaultRecallService implements RecallService {
 function clampInteger(value: number | undefined, fallback: number, bounds: { readonly min: number; readonly max: number }): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;
   return Math.min(bounds.max, Math.max(bounds.min, Math.floor(value)));
+}
+
+/** Episode uuid → the display name its author stored with it; empty when the listing fails. */
+async function teamAuthors(
+  api: { getEpisodes: (groupId: string, query: { lastN: number }, options?: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number }) => Promise<ReadonlyArray<{ uuid: string; name: string; content: string }>> },
+  groupId: string,
+  options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
+): Promise<Map<string, string>> {
+  const authors = new Map<string, string>();
+  try {
+    for (const episode of await api.getEpisodes(groupId, { lastN: TEAM_AUTHOR_EPISODES }, options)) {
+      const author = parsePromotionEpisode(episode)?.author;
+      if (author !== undefined) authors.set(episode.uuid, author);
+    }
+  } catch {
+    // Without the listing, team facts are labelled `[team]`: the facts matter more than their author.
+  }
+  return authors;
+}
+
+function withAuthors(facts: readonly FactResult[], authors: ReadonlyMap<string, string>): readonly FactResult[] {
+  if (authors.size === 0) return facts;
+  return facts.map((fact) => {
+    const author = fact.episodes?.map((uuid) => authors.get(uuid)).find((name) => name !== undefined);
+    return author === undefined ? fact : ({ ...fact, author } as FactResult);
+  });
 }

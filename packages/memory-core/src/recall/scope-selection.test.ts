@@ -41,3 +41,13 @@ describe('selectScopes', () => {
     );
   });
 });
+
+describe('selectScopes with the team scope consented', () => {
+  it('adds team wherever the workspace is searched, and nowhere else', () => {
+    expect(selectScopes('anything', 'both', { team: true })).toEqual(['session', 'workspace', 'team']);
+    expect(selectScopes('anything', 'all', { team: true })).toEqual(['session', 'workspace', 'user', 'team']);
+    expect(selectScopes('anything', 'session', { team: true })).toEqual(['session']);
+    expect(selectScopes('what is in this repo', 'auto', { team: true })).toEqual(['session', 'workspace', 'team']);
+    expect(selectScopes('anything', 'both')).toEqual(['session', 'workspace']);
+  });
+});

@@ -9,8 +9,17 @@ const PROJECT_WORDS =
 const PERSONAL_WORDS =
   /\b(?:my preferences?|i prefer|my setup|what do i call|how do i usually|i usually|i always|my usual|my favou?rite|my workflow|my config(?:uration)?|my style|remind me)\b/i;
 
-/** The scopes of `setting` for `query`, in scope order (session, workspace, user). */
-export function selectScopes(query: string, setting: RecallScopeSetting): MemoryScope[] {
+/**
+ * The scopes of `setting` for `query`, in scope order (session, workspace, user, team). With
+ * `team` (the user consented to the team scope), the repository's team memory is searched wherever
+ * its workspace memory is.
+ */
+export function selectScopes(query: string, setting: RecallScopeSetting, options: { readonly team?: boolean } = {}): MemoryScope[] {
+  const scopes = namedScopes(query, setting);
+  return options.team === true && scopes.includes('workspace') ? [...scopes, 'team'] : scopes;
+}
+
+function namedScopes(query: string, setting: RecallScopeSetting): MemoryScope[] {
   switch (setting) {
     case 'session':
     case 'workspace':

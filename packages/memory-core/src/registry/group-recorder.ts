@@ -50,17 +50,19 @@ export class GroupRecorder {
   private async writesOf(accepted: readonly AcceptedEntry[]): Promise<GroupWrite[]> {
     const at = this.clock.now();
     const workspaceKey = await this.groups.resolve('workspace');
-    const byGroup = new Map<string, { messages: number; turn?: ChatTurn | undefined }>();
+    const byGroup = new Map<string, { messages: number; turn?: ChatTurn | undefined; names: string[] }>();
     for (const { entry, turn } of accepted) {
-      const known = byGroup.get(entry.groupId);
-      if (known === undefined) byGroup.set(entry.groupId, { messages: 1, ...(turn === undefined ? {} : { turn }) });
-      else {
-        known.messages++;
-        known.turn ??= turn;
+      let known = byGroup.get(entry.groupId);
+      if (known === undefined) {
+        known = { messages: 0, ...(turn === undefined ? {} : { turn }), names: [] };
+        byGroup.set(entry.groupId, known);
       }
+      known.messages++;
+      known.turn ??= turn;
+      if (entry.message.name) known.names.push(entry.message.name);
     }
     const writes: GroupWrite[] = [];
-    for (const [groupId, { messages, turn }] of byGroup) {
+    for (const [groupId, { messages, turn, names }] of byGroup) {
       const scope = scopeOfGroupId(groupId);
       if (scope === undefined) continue;
       const session = scope === 'session' && turn !== undefined;
@@ -71,6 +73,8 @@ export class GroupRecorder {
         ...(scope !== 'user' && workspaceKey !== undefined ? { workspaceKey } : {}),
         ...(session ? { sessionId: turn.sessionId } : {}),
         ...(title === undefined ? {} : { title }),
+        // The shared team group: which of its episodes are this user's, so a forget removes only those.
+        ...(scope === 'team' ? { episodeNames: names } : {}),
         tool: this.tool,
         messages,
         at,

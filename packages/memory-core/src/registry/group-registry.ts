@@ -11,6 +11,8 @@ export interface GroupWrite {
   readonly sessionId?: string;
   /** Title or first prompt line: short and secret-guarded. Kept from the first write that has one. */
   readonly title?: string;
+  /** Team groups: the names of the episodes this user wrote there (what their forget deletes). */
+  readonly episodeNames?: readonly string[];
   /** The tool that wrote it: `vscode-extension`, `graphiti-harness`, `claude-code-hooks`, … */
   readonly tool: string;
   readonly messages: number;
@@ -25,6 +27,8 @@ export interface GroupRecord {
   readonly workspaceKey?: string;
   readonly sessionId?: string;
   readonly title?: string;
+  /** Team groups: the names of the episodes this user wrote there. */
+  readonly episodeNames?: readonly string[];
   /** Every tool that wrote to the group, in the order first seen. */
   readonly tools: readonly string[];
   readonly firstWriteAt: number;
@@ -56,6 +60,7 @@ export function mergeGroupWrite(record: GroupRecord | undefined, write: GroupWri
       ...(write.workspaceKey === undefined ? {} : { workspaceKey: write.workspaceKey }),
       ...(write.sessionId === undefined ? {} : { sessionId: write.sessionId }),
       ...(write.title === undefined ? {} : { title: write.title }),
+      ...(write.episodeNames === undefined ? {} : { episodeNames: [...new Set(write.episodeNames)] }),
       tools: [write.tool],
       firstWriteAt: write.at,
       lastWriteAt: write.at,
@@ -65,12 +70,15 @@ export function mergeGroupWrite(record: GroupRecord | undefined, write: GroupWri
   const workspaceKey = record.workspaceKey ?? write.workspaceKey;
   const sessionId = record.sessionId ?? write.sessionId;
   const title = record.title ?? write.title;
+  const episodeNames =
+    record.episodeNames === undefined && write.episodeNames === undefined ? undefined : [...new Set([...(record.episodeNames ?? []), ...(write.episodeNames ?? [])])];
   return {
     groupId: record.groupId,
     scope: record.scope,
     ...(workspaceKey === undefined ? {} : { workspaceKey }),
     ...(sessionId === undefined ? {} : { sessionId }),
     ...(title === undefined ? {} : { title }),
+    ...(episodeNames === undefined ? {} : { episodeNames }),
     tools: record.tools.includes(write.tool) ? record.tools : [...record.tools, write.tool],
     firstWriteAt: Math.min(record.firstWriteAt, write.at),
     lastWriteAt: Math.max(record.lastWriteAt, write.at),
@@ -83,7 +91,7 @@ export function sortGroupRecords(records: Iterable<GroupRecord>): GroupRecord[] 
   return [...records].sort((left, right) => right.lastWriteAt - left.lastWriteAt || left.groupId.localeCompare(right.groupId));
 }
 
-const SCOPE_OF_GROUP_ID = /^gm_(session|workspace|user)_/;
+const SCOPE_OF_GROUP_ID = /^gm_(session|workspace|user|team)_/;
 
 /** The scope a group id of ours was made for (`gm_<scope>_…`); `undefined` for a foreign id. */
 export function scopeOfGroupId(groupId: string): MemoryScope | undefined {

@@ -22,3 +22,4 @@ export {
   rawGroupId,
 } from './group-ids.js';
 export { sha256Hex } from './sha256.js';
+export { isAllowedInGroup, isTeamGroupId } from './team-scope.js';

@@ -20,6 +20,7 @@ describe('DEFAULT_SETTINGS', () => {
       includeSystemMessages: false,
       autoPromote: { enabled: false, review: true },
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
+      team: { consent: false, displayName: '' },
       capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 },
     } satisfies MemorySettings);
   });
@@ -199,5 +200,21 @@ describe('issue 13 settings', () => {
     expect(parseMemorySettings({ capture: { backfillTurns: 5 } }).settings.capture.backfillTurns).toBe(5);
     const tooMany = parseMemorySettings({ 'capture.backfillTurns': 5000 });
     expect(tooMany.ok ? [] : tooMany.problems).toEqual(['graphitiMemory.capture.backfillTurns: must be at most 1000 (got 5000)']);
+  });
+});
+
+describe('the team settings and list-form recall.scopes', () => {
+  it('takes team.consent and team.displayName, off and empty by default', () => {
+    expect(DEFAULT_SETTINGS.team).toEqual({ consent: false, displayName: '' });
+    expect(parseMemorySettings({ 'team.consent': true, 'team.displayName': 'Alice' }).settings.team).toEqual({ consent: true, displayName: 'Alice' });
+    const refused = parseMemorySettings({ team: { displayName: 'Alice\nBob' } });
+    expect(refused.ok ? [] : refused.problems).toEqual(['graphitiMemory.team.displayName: must be one line of text without control characters']);
+  });
+
+  it('takes recall.scopes as a list naming team, and names the setting for a bad one', () => {
+    expect(parseMemorySettings({ recall: { scopes: ['workspace', 'team'] } }).settings.recall.scopes).toEqual(['workspace', 'team']);
+    const refused = parseMemorySettings({ recall: { scopes: ['workspace', 'squad'] } });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? [] : refused.problems.join('\n')).toMatch(/^graphitiMemory\.recall\.scopes(\.1)?: must be one of .*team/);
   });
 });

@@ -14,6 +14,16 @@ export type IngestScopeSetting = (typeof INGEST_SCOPE_SETTINGS)[number];
 export const RECALL_SCOPE_SETTINGS = ['session', 'workspace', 'both', 'auto', 'all'] as const;
 export type RecallScopeSetting = (typeof RECALL_SCOPE_SETTINGS)[number];
 
+/** Every scope, as a list-form `recall.scopes` may name them (`["session","workspace","team"]`). */
+export const MEMORY_SCOPES = ['session', 'workspace', 'user', 'team'] as const;
+/** `recall.scopes`: a named selection, or the scopes themselves. */
+export type RecallScopesSetting = RecallScopeSetting | readonly (typeof MEMORY_SCOPES)[number][];
+
+/** Who can read the team scope: what every consent to it says. */
+export const TEAM_AUDIENCE = 'anyone who uses this Graphiti server with this repository';
+/** Longest display name stored with team memories. */
+export const TEAM_DISPLAY_NAME_MAX_CHARS = 64;
+
 /** Which face of Graphiti the endpoint is: `auto` probes it (the client's `GraphitiServerChoice`). */
 export const SERVER_KIND_SETTINGS = ['auto', 'rest', 'mcp'] as const;
 export type ServerKindSetting = (typeof SERVER_KIND_SETTINGS)[number];
@@ -78,9 +88,22 @@ export const memorySettingsSchema = z.object({
       enabled: z.boolean().default(false),
       timeoutMs: boundedInteger(SETTING_BOUNDS.recallTimeoutMs, 750),
       maxFacts: boundedInteger(SETTING_BOUNDS.recallMaxFacts, 10),
-      scopes: z.enum(RECALL_SCOPE_SETTINGS).default('both'),
+      scopes: z.union([z.enum(RECALL_SCOPE_SETTINGS), z.array(z.enum(MEMORY_SCOPES)).min(1).readonly()]).default('both'),
       // A fact naming a workspace path that is gone: marked `(may be stale: …)`, left out, or not checked.
       stale: z.enum(STALE_SETTINGS).default('mark'),
+    })
+    .prefault({}),
+  // The opt-in team scope: promoted memories shared with everyone on this server in this repository.
+  team: z
+    .object({
+      /** The user agreed that the team scope is read by TEAM_AUDIENCE; nothing goes there or is read from it without it. */
+      consent: z.boolean().default(false),
+      /** Stored with what this user promotes to the team (`[team · Alice]`); empty: none. */
+      displayName: z
+        .string()
+        .max(TEAM_DISPLAY_NAME_MAX_CHARS)
+        .refine((value) => !/\p{Cc}/u.test(value), 'must be one line of text without control characters')
+        .default(''),
     })
     .prefault({}),
   capture: z
@@ -216,6 +239,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>):
       return `${name}: must be at least ${String(issue.minimum)}${got}`;
     case 'invalid_value':
       return `${name}: must be one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}${got}`;
+    case 'invalid_union':
+      // The one union: recall.scopes, a named selection or a list of scopes.
+      return `${name}: must be one of ${RECALL_SCOPE_SETTINGS.map((option) => JSON.stringify(option)).join(', ')}, or a list of ${MEMORY_SCOPES.join(', ')}${got}`;
     case 'invalid_type':
       return `${name}: must be ${expectedText(issue.expected)}${got}`;
     case 'custom':

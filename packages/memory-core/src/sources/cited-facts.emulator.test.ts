@@ -7,6 +7,8 @@ import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-e
 import { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
+import { InMemoryKeyValueStore } from '../../test-support/fakes.js';
+import { USER_KEY_STORAGE_KEY } from '../scopes/group-id-resolver.js';
 import { SystemClock } from '../clock/system-clock.js';
 import { forgetEpisode } from '../forget/episode-forgetting.js';
 import { IngestionOptions } from '../ingestion/index.js';
@@ -28,6 +30,8 @@ async function compose(sources: InMemoryEpisodeSources): Promise<Container> {
     consentFor: emulator.url,
     connection: { current: () => client },
     clock: new SystemClock(),
+    // One person: the workspace group is theirs (issue 21), on this machine and on another with the same user key.
+    globalStore: new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: 'alice-key-0001' }),
   });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
   container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
@@ -81,7 +85,7 @@ describe.each(['rest', 'mcp'] as const)('cited facts (%s face)', (face) => {
       },
     ]);
 
-    // Another machine (no record of these episodes) gets no citation: never an invented one.
+    // Another machine of the same person (no record of these episodes) gets no citation: never an invented one.
     const elsewhere = await compose(new InMemoryEpisodeSources());
     const unknown = await elsewhere.get<RecallService>(RecallService).recall('How do we deploy the billing API?');
     expect(unknown.facts.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import {
   CAPTURE_GRANULARITIES,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
+  MEMORY_SCOPES,
   parseMemorySettings,
   RECALL_SCOPE_SETTINGS,
   STALE_SETTINGS,
@@ -24,8 +25,11 @@ import { unknownKeyProblems, type KeyTree } from './unknown-keys.js';
 
 export const SERVER_KINDS = SERVER_KIND_SETTINGS;
 export type ServerKind = (typeof SERVER_KINDS)[number];
-/** The scopes a list-form `scopes` may name (what `hooks install --scopes` writes). */
-export const CONFIG_SCOPES = ['session', 'workspace', 'user'] as const;
+/**
+ * The scopes a list-form `scopes` may name (what `hooks install --scopes` writes). `user` and `team`
+ * are reached by promotion only: captured turns never go there.
+ */
+export const CONFIG_SCOPES = ['session', 'workspace', 'user', 'team'] as const;
 export type ConfigScope = (typeof CONFIG_SCOPES)[number];
 
 /** Consent given by `hooks install` (or the extension's Connect command): exactly this endpoint. */
@@ -61,10 +65,14 @@ const configFileSchema = z.strictObject({
       enabled: z.boolean().optional(),
       timeoutMs: z.number().optional(),
       maxFacts: z.number().optional(),
-      scopes: z.enum(RECALL_SCOPE_SETTINGS).optional(),
+      // A named selection, or the scopes themselves (`["session","workspace","team"]`).
+      scopes: z.union([z.enum(RECALL_SCOPE_SETTINGS), z.array(z.enum(MEMORY_SCOPES)).min(1)]).optional(),
       stale: z.enum(STALE_SETTINGS).optional(),
     })
     .optional(),
+  // The opt-in team scope: `consent` is the user's agreement that anyone using this server with the
+  // repository reads what they promote there; `displayName` is stored with it.
+  team: z.strictObject({ consent: z.boolean().optional(), displayName: z.string().optional() }).optional(),
   capture: z
     .strictObject({
       vscodeChat: z.boolean().optional(),
@@ -161,7 +169,7 @@ export function ingestScopesOf(scopes: ConfigValues['scopes']): IngestScopeSetti
   if (scopes === undefined || typeof scopes === 'string') return scopes;
   const session = scopes.includes('session');
   const workspace = scopes.includes('workspace');
-  // `user` is reached by promotion only; a list naming neither session nor workspace captures to both, as before.
+  // `user` and `team` are reached by promotion only; a list naming neither session nor workspace captures to both, as before.
   return session === workspace ? 'both' : session ? 'session' : 'workspace';
 }
 

@@ -36,6 +36,7 @@ export function memorySettingsFor(configuration: Pick<ResolvedMemoryConfig, 'set
     includeSystemMessages: settings.includeSystemMessages,
     autoPromote: { ...settings.autoPromote },
     recall: { ...settings.recall },
+    team: { ...settings.team },
     capture: { ...settings.capture },
   };
   const result: Record<string, unknown> = { ...base };

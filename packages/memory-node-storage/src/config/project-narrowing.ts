@@ -50,6 +50,9 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'recall.maxFacts': 'at-most',
   'recall.scopes': 'recall-subset',
   'recall.stale': 'stricter-stale',
+  // Sharing with a team is the user's own decision: a repository may only turn it off.
+  'team.consent': 'only-false',
+  'team.displayName': 'never',
   'capture.vscodeChat': 'only-false',
   'capture.claudeCode': 'only-false',
   'capture.backfillTurns': 'at-most',
@@ -63,8 +66,15 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
 };
 
 const INGEST_SCOPES: Readonly<Record<string, readonly string[]>> = { session: ['session'], workspace: ['workspace'], both: ['session', 'workspace'] };
-// `auto` may reach more than `both`; `all` adds the user scope.
-const RECALL_SCOPES: Readonly<Record<string, readonly string[]>> = { ...INGEST_SCOPES, auto: ['session', 'workspace', 'auto'], all: ['session', 'workspace', 'auto', 'user'] };
+// `auto` may reach more than `both`; `all` adds the user scope. Wherever the workspace is searched,
+// the team scope is too once the user consented to it: a list naming `team` is no wider than that.
+const RECALL_SCOPES: Readonly<Record<string, readonly string[]>> = {
+  session: ['session'],
+  workspace: ['workspace', 'team'],
+  both: ['session', 'workspace', 'team'],
+  auto: ['session', 'workspace', 'team', 'auto'],
+  all: ['session', 'workspace', 'team', 'auto', 'user'],
+};
 /** How many possibly stale facts each `recall.stale` mode lets through, least first. */
 const STALE_ORDER = ['drop', 'mark', 'off'];
 /** How much of a transcript each preset keeps, least first (`undefined` is the reader's default, `compact`). */
@@ -87,7 +97,7 @@ export function wideningReason(key: string, value: unknown, below: unknown): str
     case 'ingest-subset':
       return subset(INGEST_SCOPES, value, below) ? undefined : `a project file may only drop scopes (below: ${String(below)})`;
     case 'recall-subset':
-      return subset(RECALL_SCOPES, value, below) ? undefined : `a project file may only drop scopes (below: ${String(below)})`;
+      return subset(RECALL_SCOPES, value, below) ? undefined : `a project file may only drop scopes (below: ${JSON.stringify(below)})`;
     case 'only-hashed':
       return value === 'hashed' ? undefined : 'a project file may only choose hashed group ids';
     case 'stricter-filter':
@@ -106,7 +116,9 @@ export function wideningReason(key: string, value: unknown, below: unknown): str
 }
 
 function subset(table: Readonly<Record<string, readonly string[]>>, value: unknown, below: unknown): boolean {
-  const wanted = table[String(value)];
-  const allowed = table[String(below)];
+  // A list form (`["session","team"]`) names its scopes itself.
+  const scopesOf = (setting: unknown): readonly string[] | undefined => (Array.isArray(setting) ? setting.map(String) : table[String(setting)]);
+  const wanted = scopesOf(value);
+  const allowed = scopesOf(below);
   return wanted !== undefined && allowed !== undefined && wanted.every((scope) => allowed.includes(scope));
 }

@@ -83,6 +83,22 @@ describe('an untrusted project file', () => {
     expect(config.ignored).toEqual([]);
   });
 
+  it('cannot add the team scope, consent to it or name the author; may turn the team off', async () => {
+    await writeJson(userConfigPath(env), { ...USER, recall: { scopes: 'session' } });
+    await writeJson(projectFile, { recall: { scopes: ['session', 'team'] }, team: { consent: true, displayName: 'Mallory' } });
+    const config = await resolved();
+    expect(config.settings.recall.scopes).toBe('session');
+    expect(config.settings.team).toEqual({ consent: false, displayName: '' });
+    expect(config.ignored.map((entry) => entry.key).sort()).toEqual(['recall.scopes', 'team.consent', 'team.displayName']);
+
+    await writeJson(userConfigPath(env), { ...USER, team: { consent: true, displayName: 'Alice' } });
+    await writeJson(projectFile, { recall: { scopes: ['session', 'workspace', 'team'] }, team: { consent: false } });
+    const narrowed = await resolved();
+    expect(narrowed.settings.recall.scopes).toEqual(['session', 'workspace', 'team']);
+    expect(narrowed.settings.team).toEqual({ consent: false, displayName: 'Alice' });
+    expect(narrowed.ignored).toEqual([]);
+  });
+
   it('cannot choose per-message episodes or bigger digests, and may choose smaller or sooner ones', async () => {
     await writeJson(userConfigPath(env), { ...USER, enabled: true });
     await writeJson(projectFile, { capture: { granularity: 'turn', digestTurns: 50, idleMinutes: 60 } });

@@ -3,7 +3,7 @@
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
 // consent or move where memory is kept. An untrusted project file may only narrow what is sent
 // (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
-import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type GroupIdStrategy, type IngestScopeSetting, type RecallScopeSetting, type StaleSetting } from '@graphiti-memory/memory-core';
+import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type GroupIdStrategy, type IngestScopeSetting, type RecallScopesSetting, type StaleSetting } from '@graphiti-memory/memory-core';
 import {
   checkConfigValues,
   ingestScopesOf,
@@ -55,7 +55,9 @@ export interface ConfigSettings {
   readonly includeSystemMessages: boolean;
   readonly autoPromote: { readonly enabled: boolean; readonly review: boolean };
   /** Which scopes a recall searches: `recall.scopes`. */
-  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopeSetting; readonly stale: StaleSetting };
+  readonly recall: { readonly enabled: boolean; readonly timeoutMs: number; readonly maxFacts: number; readonly scopes: RecallScopesSetting; readonly stale: StaleSetting };
+  /** The opt-in team scope: consent (who can read it) and the name stored with what this user shares. */
+  readonly team: { readonly consent: boolean; readonly displayName: string };
   readonly capture: {
     readonly vscodeChat: boolean;
     readonly claudeCode: boolean;
@@ -74,7 +76,8 @@ export interface ConfigSettings {
 
 /** Every value as `config show` lists it, by dotted key (`recall.maxFacts`). */
 export type ConfigKey =
-  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief'>
+  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team'>
+  | `team.${keyof ConfigSettings['team']}`
   | `autoPromote.${keyof ConfigSettings['autoPromote']}`
   | `recall.${keyof ConfigSettings['recall']}`
   | `capture.${keyof ConfigSettings['capture']}`
@@ -96,6 +99,7 @@ export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   includeSystemMessages: DEFAULT_SETTINGS.includeSystemMessages,
   autoPromote: { ...DEFAULT_SETTINGS.autoPromote },
   recall: { ...DEFAULT_SETTINGS.recall },
+  team: { ...DEFAULT_SETTINGS.team },
   capture: { ...DEFAULT_SETTINGS.capture },
   filter: undefined,
   brief: { budget: DEFAULT_BRIEF_BUDGET },
@@ -329,7 +333,7 @@ function environmentValues(env: Environment): ConfigFileRead {
   if (server !== undefined) raw['server'] = server;
   const scopes = text(CONFIG_ENVIRONMENT_VARIABLES.scopes);
   // `both` / `session` / `workspace`, or a comma-separated list as the file's list form.
-  if (scopes !== undefined) raw['scopes'] = scopes.includes(',') || scopes === 'user' ? scopes.split(',').map((scope) => scope.trim()) : scopes;
+  if (scopes !== undefined) raw['scopes'] = scopes.includes(',') || scopes === 'user' || scopes === 'team' ? scopes.split(',').map((scope) => scope.trim()) : scopes;
   const stateDir = text(CONFIG_ENVIRONMENT_VARIABLES.stateDir);
   if (stateDir !== undefined) raw['stateDir'] = stateDir;
   if (problems.length > 0) return { ok: false, problems };

@@ -22,7 +22,7 @@ interface RegistryFile {
   readonly groups: readonly GroupRecord[];
 }
 
-const SCOPES: readonly MemoryScope[] = ['session', 'workspace', 'user'];
+const SCOPES: readonly MemoryScope[] = ['session', 'workspace', 'user', 'team'];
 
 export class FileGroupRegistry implements GroupRegistry {
   readonly #file: LockedJsonFile<RegistryFile>;
@@ -108,6 +108,7 @@ function isGroupRecord(value: unknown): value is GroupRecord {
     optionalString('workspaceKey') &&
     optionalString('sessionId') &&
     optionalString('title') &&
+    (value['episodeNames'] === undefined || (Array.isArray(value['episodeNames']) && value['episodeNames'].every((name) => typeof name === 'string'))) &&
     Array.isArray(value['tools']) &&
     value['tools'].every((tool) => typeof tool === 'string') &&
     typeof value['firstWriteAt'] === 'number' &&

@@ -22,6 +22,13 @@ describe('FilePendingMemoryStore', () => {
     if (process.platform !== 'win32') expect((await fs.stat(filePath)).mode & 0o777).toBe(0o600);
   });
 
+  it('keeps a team memory held for review (a `decision (team): …` directive) across processes', async () => {
+    const filePath = path.join(await temporaryDirectory(), 'pending-memories.json');
+    const team: PendingMemory = { ...memory('t', 1), scope: 'team' };
+    await new FilePendingMemoryStore({ filePath }).add(team);
+    expect(await new FilePendingMemoryStore({ filePath }).list()).toEqual([team]);
+  });
+
   it('finds its file lazily, once, and takes over the memories of a file kept elsewhere', async () => {
     const directory = await temporaryDirectory();
     const shared = path.join(directory, 'state', 'pending-memories.json');

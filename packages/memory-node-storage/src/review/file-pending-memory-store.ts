@@ -99,7 +99,7 @@ function isPendingMemory(value: unknown): value is PendingMemory {
     isRecord(value) &&
     typeof value['id'] === 'string' &&
     typeof value['kind'] === 'string' &&
-    (value['scope'] === 'workspace' || value['scope'] === 'user') &&
+    (value['scope'] === 'workspace' || value['scope'] === 'user' || value['scope'] === 'team') &&
     typeof value['text'] === 'string' &&
     (value['source'] === 'remember-tool' || value['source'] === 'directive') &&
     typeof value['createdAt'] === 'number' &&
