@@ -7,11 +7,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { FileOutbox, stateLayout } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { claudeTranscriptLine, harnessSucceeds, loggedRuns, messagesSent, runNode, waitFor, type ProcessRun } from './hook-processes.js';
+import { claudeTranscriptLine, harnessSucceeds, loggedRuns, messagesSent, runNode, waitFor, queuedMessageNames, type ProcessRun } from './hook-processes.js';
 import { capturePerMessage, endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
@@ -38,15 +36,7 @@ const sentNames = (emulator: RunningEmulator): string[] => messagesSent(emulator
 const ofTurn = (turn: number) => (name: string) => name.includes(`.turn.u-${turn}.`);
 const drains = async (): Promise<string[]> => (await loggedRuns(test.stateDir)).filter((run) => run.event === 'drain').map((run) => run.outcome);
 
-/** The names of the messages waiting in the endpoint's outbox on disk (every journal of the folder). */
-async function queuedNames(): Promise<string[]> {
-  const outbox = await FileOutbox.open({ directory: stateLayout(test.stateDir, test.workspace, normaliseEndpoint(url) ?? url).outboxDirectory });
-  try {
-    return (await outbox.pending(100)).map((record) => record.message.name ?? '');
-  } finally {
-    await outbox.close();
-  }
-}
+const queuedNames = (): Promise<string[]> => queuedMessageNames(test, url);
 
 beforeAll(() => ensureBuilt(), 300_000);
 

@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { expect } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { normaliseEndpoint } from '@graphiti-memory/memory-core';
+import { FileOutbox, stateLayout } from '@graphiti-memory/memory-node-storage';
 import { harnessBinary, type HookTest, type HookTestHome } from './hook-server-fixture.js';
 
 export interface ProcessRun {
@@ -149,4 +151,14 @@ export function hookTestTools(test: HookTest) {
 export function printedContext(run: ProcessRun): string {
   expect(run.exitCode, run.stderr).toBe(0);
   return run.stdout === '' ? '' : additionalContext(run);
+}
+
+/** The names of the messages waiting in the endpoint's outbox on disk (every journal of the folder). */
+export async function queuedMessageNames(test: Pick<HookTestHome, 'stateDir' | 'workspace'>, endpoint: string): Promise<string[]> {
+  const outbox = await FileOutbox.open({ directory: stateLayout(test.stateDir, test.workspace, normaliseEndpoint(endpoint) ?? endpoint).outboxDirectory });
+  try {
+    return (await outbox.pending(100)).map((record) => record.message.name ?? '');
+  } finally {
+    await outbox.close();
+  }
 }

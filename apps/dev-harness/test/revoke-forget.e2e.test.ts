@@ -5,11 +5,11 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { FileMemorySwitches, FileOutbox, sharedStateFiles, stateLayout } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processAlive, runnerBuild, runningHookServers, waitUntilGone } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { claudeTranscriptLine, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
+import { claudeTranscriptLine, harnessSucceeds, loggedRuns as readLoggedRuns, runNode, waitFor, queuedMessageNames, type LoggedRun, type ProcessRun } from './hook-processes.js';
 import { capturePerMessage, endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
@@ -47,15 +47,7 @@ async function queuedWhileGraphitiFails(): Promise<void> {
   await waitFor(() => messageRequests().length > 0, 'the drainer to try a send');
 }
 
-/** The names of the messages waiting in the endpoint's outbox on disk (every journal of the folder). */
-async function queuedNames(): Promise<string[]> {
-  const outbox = await FileOutbox.open({ directory: stateLayout(stateDir, workspace, normaliseEndpoint(emulator.url) ?? emulator.url).outboxDirectory });
-  try {
-    return (await outbox.pending(100)).map((record) => record.message.name ?? '');
-  } finally {
-    await outbox.close();
-  }
-}
+const queuedNames = (): Promise<string[]> => queuedMessageNames(test, emulator.url);
 
 beforeAll(() => ensureBuilt(), 300_000);
 
