@@ -183,7 +183,9 @@ const tests = [
     name: 'S5 Revoke Consent: "off — consent revoked", not a to-do; forgetting still works after naming the server',
     fn: async () => {
       await vscode.commands.executeCommand('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We release on Tuesdays.' });
-      await waitFor('the promotion stored', async () => (await control('GET /emulator/episodes')).length > 0, 30_000, 500);
+      // This window's workspace group (private to its user key: other sessions' episodes live in their own groups).
+      const promoted = async () => (await control('GET /emulator/episodes')).filter((episode) => String(episode.content ?? '').includes('We release on Tuesdays'));
+      const groups = new Set((await waitFor('the promotion stored', async () => ((await promoted()).length > 0 ? promoted() : undefined), 30_000, 500)).map((episode) => episode.group_id));
       await vscode.commands.executeCommand('graphitiMemory.revokeConsent');
       await statusBarShows(/Memory: off — consent revoked/);
       const items = await openStatusMenu();
@@ -196,7 +198,7 @@ const tests = [
       assert.match(text, /only to delete/, text);
       const before = (await control('GET /emulator/requests')).length;
       await control('POST /ui/click-button', { name: 'Forget', exact: true });
-      await waitFor('the workspace memory deleted', async () => (await control('GET /emulator/episodes')).length === 0, 30_000, 500);
+      await waitFor('the workspace memory deleted', async () => !(await control('GET /emulator/episodes')).some((episode) => groups.has(episode.group_id)), 30_000, 500);
       const after = (await control('GET /emulator/requests')).slice(before);
       assert.ok(after.some((request) => request.method === 'DELETE'), 'no delete reached the emulator');
       assert.ok(!after.some((request) => request.path === '/messages' || request.path === '/search'), 'content left after the revoke');
