@@ -58,6 +58,13 @@ function isSearchRequest(request) {
   return call?.method === 'tools/call' && call.params?.name === 'search_memory_facts';
 }
 
+/** Whether `request` deleted something, on either face (REST `DELETE …`, MCP `clear_graph` / `delete_episode` / `delete_entity_edge`). */
+function isDeleteRequest(request) {
+  if (request.method === 'DELETE') return true;
+  const call = request.body;
+  return call?.method === 'tools/call' && ['clear_graph', 'delete_episode', 'delete_entity_edge'].includes(call.params?.name);
+}
+
 /** Whether `request` asked the server for its health (REST `/healthcheck`, MCP `/health`). */
 function isHealthRequest(request) {
   return request.path === '/healthcheck' || request.path === '/health';
@@ -126,6 +133,7 @@ function episodeNames(episodes) {
 }
 
 module.exports = {
+  isDeleteRequest,
   MODEL,
   setSetting,
   emulatorRequests,
