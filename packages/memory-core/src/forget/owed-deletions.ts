@@ -49,8 +49,6 @@ export class OwedDeletions {
 
   /** Calls of `carryOut` in this process, one at a time (a drain pass may run while a forget deletes). */
   #queue: Promise<unknown> = Promise.resolve();
-  /** Groups this process deleted lately: a forget whose delete a drain pass did first reports them deleted. */
-  readonly #deletedHere = new Set<string>();
 
   /** Deletes `groupIds` (default: every owed group) on `api`; what succeeds is no longer owed. */
   carryOut(api: GraphitiApi, options: GraphitiCallOptions = {}, groupIds?: readonly string[]): Promise<OwedDeletionsResult> {
@@ -61,11 +59,12 @@ export class OwedDeletions {
 
   async #carryOut(api: GraphitiApi, options: GraphitiCallOptions, groupIds: readonly string[] | undefined): Promise<OwedDeletionsResult> {
     let targets = groupIds ?? (await this.owed());
-    // Named groups no longer owed because an earlier call here deleted them: not deleted twice.
+    // A forget records its groups owed before it deletes them; one the ledger shows forgotten and no
+    // longer owed was deleted meanwhile (a drain pass, here or in another process): not deleted twice.
     let deletedBefore: string[] = [];
     if (groupIds !== undefined && this.ledger !== undefined) {
-      const owed = new Set(await this.owed());
-      deletedBefore = targets.filter((groupId) => !owed.has(groupId) && this.#deletedHere.has(groupId));
+      const forgotten = new Map((await this.ledger.read()).groups.map((group) => [group.groupId, group]));
+      deletedBefore = targets.filter((groupId) => forgotten.get(groupId)?.deletionOwed === false);
       targets = targets.filter((groupId) => !deletedBefore.includes(groupId));
     }
     const deleted: string[] = [];
@@ -86,8 +85,6 @@ export class OwedDeletions {
     if (deleted.length > 0) {
       await this.ledger?.deleted(deleted);
       await this.registry?.remove(deleted);
-      if (this.#deletedHere.size > 1_000) this.#deletedHere.clear();
-      for (const groupId of deleted) this.#deletedHere.add(groupId);
     }
     if (groupIds === undefined && targets.length > 0) {
       this.logger.info('forget: owed group deletes carried out', { deleted: deleted.length, stillOwed: failed.length });
