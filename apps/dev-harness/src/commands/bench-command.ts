@@ -1,6 +1,7 @@
 // `graphiti-harness bench`: the packages' performance goals as one ratio table — each measured
 // against a baseline taken in the same run, so the numbers mean the same on any machine. Short
 // runs (about 30 s in all); each package's own `pnpm bench` measures longer.
+import type { BenchResult } from '@graphiti-memory/benchmarks';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -74,9 +75,13 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
 ];
 
-/** One of the capture-cost figures (both come from one measurement of the corpus). */
+/** Both capture-cost figures come from one measurement of the corpus, taken once per process. */
+let captureCosts: Promise<Array<BenchResult<string>>> | undefined;
+
+/** One of the capture-cost figures. */
 async function captureCost(name: string): Promise<BenchmarkResult> {
-  const result = (await (await coreBench()).measureCaptureCost()).find((candidate) => candidate.name === name);
+  captureCosts ??= (await coreBench()).measureCaptureCost();
+  const result = (await captureCosts).find((candidate) => candidate.name === name);
   if (result === undefined) throw new Error(`bench: the capture cost measurement gave no ${name}; the benchmarks package and the harness disagree`);
   return fromAtMost(result);
 }
