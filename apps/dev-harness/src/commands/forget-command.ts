@@ -127,8 +127,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Pass --endpoint URL of the Graphiti to delete from.' });
   }
-  // Only unreachable and owed: the forget did all it can do now, and the rest happens by itself.
-  const ok = result.failed.every((failure) => unreachable(failure) && result.owed.includes(failure.groupId));
+  const ok = deferredOnly(result);
   output.result({
     ok,
     deletedGroups: result.deletedGroups,
@@ -140,7 +139,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
     forgottenTurns: result.forgottenTurns,
     earlierDeleted: result.earlierDeleted,
   });
-  report(output, result, memory.endpoint.url);
+  report(output, result, memory.endpoint.url, ok);
   return ok ? ExitCode.ok : ExitCode.failure;
 }
 
@@ -205,7 +204,12 @@ function listTargets(targets: readonly ForgetTarget[]): string {
   return targets.map((target) => `  ${target.scope.padEnd(9)} ${target.groupId}${target.sessionId === undefined ? '' : ` (session ${target.sessionId})`}`).join('\n');
 }
 
-function report(output: Output, result: ForgetResult, url: string): void {
+/** Only unreachable and owed: the forget did all it can do now, and the rest happens by itself. */
+function deferredOnly(result: ForgetResult): boolean {
+  return result.failed.every((failure) => unreachable(failure) && result.owed.includes(failure.groupId));
+}
+
+function report(output: Output, result: ForgetResult, url: string, deferred: boolean): void {
   if (result.deletedEpisodes !== undefined) {
     // A team forget of one's own part: the group stays for the teammates.
     output.line(`${output.colors.green('✔')} deleted ${result.deletedEpisodes} of your episodes from the team group`);
@@ -215,7 +219,7 @@ function report(output: Output, result: ForgetResult, url: string): void {
   for (const groupId of result.earlierDeleted) output.line(`${output.colors.green('✔')} deleted group ${groupId} (owed by an earlier forget)`);
   if (result.dequeued > 0) output.line(`  ${result.dequeued} queued messages dropped before they were sent`);
   if (result.droppedPending > 0) output.line(`  ${result.droppedPending} pending memories of those groups dropped`);
-  if (result.failed.length > 0 && result.failed.every(unreachable) && result.failed.every((failure) => result.owed.includes(failure.groupId))) {
+  if (result.failed.length > 0 && deferred) {
     output.line(
       `Graphiti at ${url} is unreachable; queued memories were dropped; the groups will be deleted when it is back — run \`graphiti-harness forget --retry\` or it happens on the next drain.`,
     );

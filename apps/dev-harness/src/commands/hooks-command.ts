@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMemorySwitches, readConfigFile, resolveMemoryConfig, sharedStateDirectory, type MemorySwitchesRead, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { FileMemorySwitches, ignoredLines, readConfigFile, resolveMemoryConfig, sharedStateDirectory, type MemorySwitchesRead, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -205,7 +205,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
   output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
   for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);
-  for (const entry of ignored) output.line(`project file: ignored ${entry.key === '*' ? 'the whole file' : entry.key} (${entry.file}): ${entry.why}`);
+  for (const line of resolution.ok ? ignoredLines(resolution.config) : []) output.line(`project file: ${line}`);
   output.line(
     server.running
       ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
