@@ -5,14 +5,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@graphiti-memory/memory-core';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
+import { lockWithin } from '../outbox/file-locks.js';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-folder.js';
 
 /** Owner read/write only: the files name groups and sessions (and, pending, memory text). */
 export { PRIVATE_FILE_MODE };
-/** A lock held longer than this (its holder died) is taken over. */
-const LOCK_STALE_MS = 10_000;
+/**
+ * The outbox's locks: a live holder keeps its lock however long it stalls (a takeover by age let
+ * two processes rewrite one file from stale copies); a dead holder's lock is taken at once; a lock
+ * of an unknown owner goes stale after `staleMs`.
+ */
+const LOCK_TIMING = { staleMs: 10_000, updateMs: 5_000 };
+/** How long an update waits for a live holder before it gives up (nothing written). */
+const LOCK_WAIT_MS = 10_000;
 
 export class LockedJsonFile<T> {
   constructor(
@@ -38,12 +44,7 @@ export class LockedJsonFile<T> {
    */
   async update<R>(change: (current: T) => { readonly next?: T | undefined; readonly result: R }): Promise<R> {
     await fs.mkdir(path.dirname(this.filePath), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-    const release = await lockfile.lock(this.filePath, {
-      realpath: false,
-      lockfilePath: `${this.filePath}.lock`,
-      stale: LOCK_STALE_MS,
-      retries: { retries: 50, minTimeout: 10, maxTimeout: 200, factor: 1.5 },
-    });
+    const lock = await lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS);
     try {
       const current = await this.readForUpdate();
       const { next, result } = change(current);
@@ -56,7 +57,7 @@ export class LockedJsonFile<T> {
         { cause: error },
       );
     } finally {
-      await release().catch(() => undefined);
+      await lock.release().catch(() => undefined);
     }
   }
 
