@@ -44,8 +44,8 @@ describe('a project file the user has not trusted', () => {
     expect(await prompt()).toMatchObject({ ok: false, outcome: 'disabled' });
     expect(await prompt()).toMatchObject({ ok: false, outcome: 'disabled' });
     const log = await hookLog();
-    expect(log.match(/project-file ignored enabled in /g)).toHaveLength(1);
-    expect(log).toContain(`project-file ignored recall.enabled in ${projectFile}`);
+    expect(log.match(/project-file ignored enabled \(/g)).toHaveLength(1);
+    expect(log).toContain(`project-file ignored recall.enabled (${projectFile}): `);
     expect(log).not.toContain('which package manager');
 
     // Trusted, the same file turns memory on for this repository (the run goes on past the gate).
