@@ -7,10 +7,9 @@
 // an uninstall or a forget asks it to (SIGTERM, found through its info file: stopDrainer); what is
 // still queued stays in the outbox, on disk.
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import lockfile from 'proper-lockfile';
-import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
+import { makePrivateFolder, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
@@ -63,7 +62,7 @@ export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: N
 /** Runs the drain; returns its outcome. Never throws. */
 export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpen): Promise<{ outcome: string; detail?: string }> {
   const files = sharedStateFiles(context.stateDirectory);
-  await fs.mkdir(files.drainerLock, { recursive: true, mode: 0o700 });
+  await makePrivateFolder(files.drainerLock);
   let release: (() => Promise<void>) | undefined;
   try {
     release = await lockfile.lock(files.drainerLock, { stale: LOCK_STALE_MS, update: LOCK_STALE_MS / 3, retries: 0, realpath: false });
