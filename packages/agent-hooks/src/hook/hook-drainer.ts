@@ -15,7 +15,7 @@ import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { waitForOpenDigests } from './digest-wait.js';
 import { refreshTier } from './local-tier.js';
-import { refreshableTierGroups } from './tier-groups.js';
+import { refreshableTierGroups, tierGroupsOf } from './tier-groups.js';
 import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
 
@@ -142,16 +142,13 @@ async function carryOutOwedDeletes(memory: HookMemory, signal: AbortSignal): Pro
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {
-  const groups = await memory.groups.resolveMany(['workspace', 'user', ...(context.config.settings.team.consent ? (['team'] as const) : [])]);
-  const workspace = groups.find((group) => group.scope === 'workspace')?.groupId;
-  const user = groups.find((group) => group.scope === 'user')?.groupId;
-  const team = groups.find((group) => group.scope === 'team')?.groupId;
-  if (workspace === undefined) return;
+  const groups = await tierGroupsOf(memory.groups, context.config.settings.team.consent);
+  if (groups === undefined) return;
   try {
-    const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
+    const readable = await refreshableTierGroups(memory.forgotten, groups);
     if (readable === undefined) return;
     const refresh = await refreshTier(memory.api, memory.guard, readable, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
-    await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
+    await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, groups.workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.
   }
