@@ -28,13 +28,13 @@ describe('EndpointStores', () => {
   });
 
   it('without a stand-in, a store that cannot be opened fails the call (naming the store) and is opened again by the next one', async () => {
-    let stateFolder: string | undefined;
-    const stores = new EndpointStores<FakeStore>(async () => stateFolder, () => 'http://a.example:8000', {
+    const state: { folder?: string } = {};
+    const stores = new EndpointStores<FakeStore>(async () => state.folder, () => 'http://a.example:8000', {
       name: 'the test store',
       open: (files) => ({ file: files.forgetLedger }),
     });
     await expect(stores.current()).rejects.toThrow(/^the test store needs the shared state folder/);
-    stateFolder = '/state';
+    state.folder = '/state';
     expect((await stores.current()).file).toMatch(/forgotten\.json$/);
   });
 
