@@ -1,7 +1,9 @@
 // A closed segment → the one message Graphiti stores for it. Each turn keeps its speakers
-// (`user: …`, `claude-code: …`); the whole is capped, every turn keeping its share, so a long
-// session cannot become one huge extraction job. The name is stable (the session and the segment's
-// first turn), so a segment closed twice maps to one name and the delivery ledger admits it once.
+// (`user: …`, `claude-code: …`), one line break apart: every turn opens with `user:`, and replies
+// hold blank lines of their own, so a blank line between turns marks nothing. The whole is capped,
+// every turn keeping its share, so a long session cannot become one huge extraction job. The name
+// is stable (the session and the segment's first turn), so a segment closed twice maps to one name
+// and the delivery ledger admits it once.
 import type { Message } from '@graphiti-memory/graphiti-client';
 import { APP_NAME, sanitiseTurnId } from '../mapping/turn-mapping.js';
 import { truncateText } from '../mapping/truncation.js';
@@ -12,7 +14,7 @@ export const DIGEST_SPEAKER = 'chat session';
 
 /** The smallest share of the cap a turn gets (room for the truncation marker and a few words). */
 const MIN_TURN_CHARS = 80;
-const TURN_SEPARATOR = '\n\n';
+const TURN_SEPARATOR = '\n';
 
 /** `<app>.digest.<sessionId>.<first turn id>`: the stable name of a segment's digest. */
 export function digestMessageName(sessionId: string, firstTurnId: string): string {
@@ -29,9 +31,21 @@ export function digestMaxChars(maxMessageChars: number): number {
   return Math.min(100_000, maxMessageChars * 3);
 }
 
+/**
+ * How a digest names a speaker. A VS Code participant id (`publisher.extension.participant`) is
+ * named by its extension (`github.copilot.editsAgent` → `copilot`): the full id, repeated on every
+ * turn, was about a tenth of a short chat's digest and tells the extraction no more.
+ */
+export function digestSpeaker(speaker: string): string {
+  return PARTICIPANT_ID.exec(speaker)?.[1] ?? speaker;
+}
+
+// Dotted names whose parts all start with a letter (`gpt-4.1` is a model, not a participant id).
+const PARTICIPANT_ID = /^[A-Za-z][\w-]*\.([A-Za-z][\w-]*)(?:\.[A-Za-z][\w-]*)*$/;
+
 /** One turn as `speaker: text` lines (the system prompt, when sent, as `system: …`). */
 function turnBlock(turn: DigestTurn): string {
-  return turn.messages.map((message) => `${message.role ?? message.role_type}: ${message.content}`).join('\n');
+  return turn.messages.map((message) => `${digestSpeaker(message.role ?? message.role_type)}: ${message.content}`).join('\n');
 }
 
 /**
