@@ -42,6 +42,19 @@ describe('digestMessage', () => {
     );
     expect(message.content).toBe('user: Which port?\ncopilot: Port 8000.\n\nIt is in the README.\nuser: And the host?\nclaude-code: Localhost only.');
   });
+
+  it('gives a long turn the room short turns leave, cutting it only as far as the whole exceeds the cap', () => {
+    const long = 'x'.repeat(2_500);
+    const shortTurns = Array.from({ length: 5 }, (_, index) => turn(`t${index + 1}`, `Question ${index}?`, `Answer ${index}.`, 'claude-code'));
+    // maxMessageChars 1000: a 3000-character digest, an equal share of 500 a turn.
+    const fits = digestMessage('s1', [turn('t0', 'Show it.', long, 'claude-code'), ...shortTurns], 1_000);
+    expect(fits.content).toContain(long);
+    const over = digestMessage('s1', [turn('t0', 'Show it.', `${long}${long}`, 'claude-code'), ...shortTurns], 1_000);
+    expect(over.content.length).toBeLessThanOrEqual(3_000);
+    expect(over.content.length).toBeGreaterThan(2_950);
+    expect(over.content).toMatch(/… \[truncated \d+ characters\]\nuser: Question 0\?/);
+    for (let index = 0; index < 5; index++) expect(over.content).toContain(`user: Question ${index}?\nclaude-code: Answer ${index}.`);
+  });
 });
 
 describe('a VS Code chat digest with code in its replies', () => {

@@ -57,8 +57,12 @@ export function digestMessage(sessionId: string, turns: readonly DigestTurn[], m
   const first = turns[0];
   if (first === undefined) throw new Error('digestMessage: a digest needs at least one turn; close only segments that hold turns');
   const cap = digestMaxChars(maxMessageChars);
-  const share = Math.max(MIN_TURN_CHARS, Math.floor((cap - TURN_SEPARATOR.length * (turns.length - 1)) / turns.length));
-  const content = truncateText(turns.map((turn) => truncateText(turnBlock(turn), share)).join(TURN_SEPARATOR), cap);
+  const blocks = turns.map(turnBlock);
+  const shares = fairShares(
+    blocks.map((block) => block.length),
+    cap - TURN_SEPARATOR.length * (turns.length - 1),
+  );
+  const content = truncateText(blocks.map((block, index) => truncateText(block, shares[index] ?? MIN_TURN_CHARS)).join(TURN_SEPARATOR), cap);
   const messages = turns.flatMap((turn) => turn.messages);
   const timestamp = messages.map((message) => message.timestamp).filter((value): value is string => value !== undefined && value !== null).at(-1);
   const description = first.messages[0]?.source_description ?? `${APP_NAME} chat`;
@@ -70,4 +74,24 @@ export function digestMessage(sessionId: string, turns: readonly DigestTurn[], m
     source_description: `${description}; digest of ${turns.length} ${turns.length === 1 ? 'turn' : 'turns'}`,
     ...(timestamp === undefined ? {} : { timestamp }),
   };
+}
+
+/**
+ * Each turn's room in `budget`: a turn shorter than an equal share keeps all of it and leaves the
+ * rest to the longer ones, so one long turn is cut only as far as the whole exceeds the cap (an
+ * equal split cut a long reply even when the digest had room to spare).
+ */
+function fairShares(lengths: readonly number[], budget: number): number[] {
+  const shares = lengths.map(() => MIN_TURN_CHARS);
+  let remaining = budget;
+  let left = lengths.length;
+  const shortestFirst = lengths.map((length, index) => ({ length, index })).sort((a, b) => a.length - b.length);
+  for (const { length, index } of shortestFirst) {
+    const share = Math.max(MIN_TURN_CHARS, Math.floor(remaining / left));
+    const given = Math.min(length, share);
+    shares[index] = given;
+    remaining -= given;
+    left -= 1;
+  }
+  return shares;
 }
