@@ -67,7 +67,11 @@ export async function readTranscriptTurns(transcriptPath: string, options: Trans
   const text = await fs.readFile(transcriptPath, 'utf8');
   const session = options.sessionId === undefined ? {} : { sessionId: options.sessionId };
   if (isCopilotAgentTranscript(text)) {
-    return parseCopilotAgentTranscript(text, { ...session, includeUnfinished: options.sessionEnded }).turns;
+    return parseCopilotAgentTranscript(text, {
+      ...session,
+      includeUnfinished: options.sessionEnded,
+      ...(options.filter === undefined ? {} : { filter: options.filter as TranscriptFilterPreset }),
+    }).turns;
   }
   const parsed = parseTranscript(text, 'claude-code', {
     ...session,
