@@ -157,7 +157,7 @@ describe('only finished turns are taken', () => {
   });
 
   it('applies the configured filter to a Copilot transcript: code in the reply is one line by default, whole with full', async () => {
-    const code = ['```ts', 'export const queueFolder = "queue";', '```'].join('\n');
+    const code = ['```ts', "export const queueFolder = 'queue';", "export const deadLetters = 'queue/dead';", "export const journal = 'queue/journal';", "export const lock = 'queue/lock';", '```'].join('\n');
     await fs.writeFile(
       transcript,
       copilotStart +
@@ -169,7 +169,7 @@ describe('only finished turns are taken', () => {
       const turns = await readTranscriptTurns(transcript, { sessionEnded: false, ...(filter === undefined ? {} : { filter }) });
       return Array.isArray(turns) ? turns[0]?.assistant?.text : turns.outcome;
     };
-    expect(await reply()).toBe('Renamed:\n\n[code: ts, 1 line]');
+    expect(await reply()).toBe('Renamed:\n\n[code: ts, 4 lines]');
     expect(await reply('full')).toBe(`Renamed:\n\n${code}`);
   });
 

@@ -10,22 +10,30 @@ const compact = TRANSCRIPT_FILTER_PRESETS.compact;
 
 describe('filterReply', () => {
   it('compact turns each fenced block of a reply into one line and keeps the prose around it', () => {
-    const reply = `I added the limit to the schema:\n\n${block('ts', 42)}\n\nand a test for it:\n\n${block('', 3)}\n\nAll tests pass.`;
+    const reply = `I added the limit to the schema:\n\n${block('ts', 42)}\n\nand a test for it:\n\n${block('', 5)}\n\nAll tests pass.`;
     expect(filterReply(reply, compact)).toBe(
-      'I added the limit to the schema:\n\n[code: ts, 42 lines]\n\nand a test for it:\n\n[code: 3 lines]\n\nAll tests pass.',
+      'I added the limit to the schema:\n\n[code: ts, 42 lines]\n\nand a test for it:\n\n[code: 5 lines]\n\nAll tests pass.',
     );
   });
 
+  it('keeps a block of up to 3 short lines as written: a command costs what its summary would', () => {
+    const reply = 'Then migrate:\n\n```sh\npnpm db:migrate\n```\n\nDone.';
+    expect(filterReply(reply, compact)).toBe(reply);
+    const long = `Then:\n\n\`\`\`sh\n${'x'.repeat(161)}\n\`\`\``;
+    expect(filterReply(long, compact)).toBe('Then:\n\n[code: sh, 1 line]');
+  });
+
   it('names the file a block says it belongs to, and keeps a list item indentation', () => {
-    const reply = ['1. Change the reader:', '   ```typescript', '   // filepath: src/config/settings.ts', '   export const a = 1;', '   ```', '2. Run the tests.'].join('\n');
-    expect(filterReply(reply, compact)).toBe('1. Change the reader:\n   [code: typescript, 2 lines, src/config/settings.ts]\n2. Run the tests.');
+    const lines = Array.from({ length: 4 }, (_, index) => `   export const a${index} = ${index};`);
+    const reply = ['1. Change the reader:', '   ```typescript', '   // filepath: src/config/settings.ts', ...lines, '   ```', '2. Run the tests.'].join('\n');
+    expect(filterReply(reply, compact)).toBe('1. Change the reader:\n   [code: typescript, 5 lines, src/config/settings.ts]\n2. Run the tests.');
   });
 
   it('reads fences as CommonMark does: ~~~, a longer fence around a shorter one, an unclosed block to the end', () => {
-    expect(filterReply(`Before.\n${block('py', 2, '~~~')}\nAfter.`, compact)).toBe('Before.\n[code: py, 2 lines]\nAfter.');
+    expect(filterReply(`Before.\n${block('py', 4, '~~~')}\nAfter.`, compact)).toBe('Before.\n[code: py, 4 lines]\nAfter.');
     const nested = ['````md', 'A README holds:', '```sh', 'npm test', '```', '````', 'Done.'].join('\n');
     expect(filterReply(nested, compact)).toBe('[code: md, 4 lines]\nDone.');
-    expect(filterReply('Start:\n```ts\nconst a = 1;\nconst b = 2;', compact)).toBe('Start:\n[code: ts, 2 lines]');
+    expect(filterReply('Start:\n```ts\nconst a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;', compact)).toBe('Start:\n[code: ts, 4 lines]');
     // One line of backticks around a word is inline code, not a fence.
     expect(filterReply('Use ```npm ci``` in CI.', compact)).toBe('Use ```npm ci``` in CI.');
   });

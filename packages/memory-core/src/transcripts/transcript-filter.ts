@@ -89,7 +89,7 @@ export function filterPrompt(text: string, filter: TranscriptFilter): string {
 export function filterReply(text: string, filter: TranscriptFilter): string {
   if (filter.assistant === 'omit') return '';
   let kept = text;
-  if (filter.code === 'summary') kept = mapCodeBlocks(text, (block) => [summarizeCodeBlock(block)]);
+  if (filter.code === 'summary') kept = mapCodeBlocks(text, (block) => (isShortBlock(block) ? wholeBlock(block) : [summarizeCodeBlock(block)]));
   else if (filter.code === 'omit') kept = mapCodeBlocks(text, () => []);
   return applyTextMode(kept, filter.assistant);
 }
@@ -124,10 +124,22 @@ export function summarizeCodeBlock(block: CodeBlock): string {
   return `${indentation}[code: ${parts.join(', ')}]`;
 }
 
+// A block this small (a command, a setting) costs about what its summary would, and is often the
+// very thing to remember (`pnpm db:migrate`): it stays as written.
+const SHORT_BLOCK_LINES = 3;
+const SHORT_BLOCK_CHARS = 160;
+
+function isShortBlock(block: CodeBlock): boolean {
+  return block.body.length <= SHORT_BLOCK_LINES && block.body.join('\n').length <= SHORT_BLOCK_CHARS;
+}
+
+function wholeBlock(block: CodeBlock, body: readonly string[] = block.body): string[] {
+  return [block.opening, ...body, ...(block.closing === undefined ? [] : [block.closing])];
+}
+
 function capBlock(block: CodeBlock): string[] {
   const over = block.body.length - PROMPT_CODE_LINES;
-  const body = over <= 0 ? block.body : [...block.body.slice(0, PROMPT_CODE_LINES), `[… ${over} more ${over === 1 ? 'line' : 'lines'}]`];
-  return [block.opening, ...body, ...(block.closing === undefined ? [] : [block.closing])];
+  return over <= 0 ? wholeBlock(block) : wholeBlock(block, [...block.body.slice(0, PROMPT_CODE_LINES), `[… ${over} more ${over === 1 ? 'line' : 'lines'}]`]);
 }
 
 /** `text` with each fenced code block replaced by `replace`'s lines; blank runs left by dropped blocks collapse. */
