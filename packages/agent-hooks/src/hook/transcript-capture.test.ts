@@ -157,6 +157,23 @@ describe('only finished turns are taken', () => {
     expect(await stop(target)).toEqual({ turns: 0, olderTurnsLeftOut: 0 });
   });
 
+  it('applies the configured filter to a Copilot transcript: code in the reply is one line by default, whole with full', async () => {
+    const code = ['```ts', "export const queueFolder = 'queue';", "export const deadLetters = 'queue/dead';", "export const journal = 'queue/journal';", "export const lock = 'queue/lock';", '```'].join('\n');
+    await fs.writeFile(
+      transcript,
+      copilotStart +
+        copilotLine('user.message', 'u1', { content: 'Rename the outbox folder to queue.', attachments: [] }) +
+        copilotLine('assistant.message', 'e2', { messageId: 'm1', content: `Renamed:\n\n${code}`, toolRequests: [] }) +
+        copilotLine('assistant.turn_end', 'e3', { turnId: '0.0' }),
+    );
+    const reply = async (filter?: string): Promise<string | undefined> => {
+      const turns = await readTranscriptTurns(transcript, { sessionEnded: false, ...(filter === undefined ? {} : { filter }) });
+      return Array.isArray(turns) ? turns[0]?.assistant?.text : turns.outcome;
+    };
+    expect(await reply()).toBe('Renamed:\n\n[code: ts, 4 lines]');
+    expect(await reply('full')).toBe(`Renamed:\n\n${code}`);
+  });
+
   it('takes the last turn as it is at SessionEnd: nothing more will be written', async () => {
     await fs.writeFile(transcript, claudeTurns(1, 1) + claudePrompt('u-2', 'Summarise the change.', 10) + claudeReply('a-2', 'It renames the outbox', 11, null));
     const target = new RecordingTarget();

@@ -77,7 +77,11 @@ export async function readTranscript(transcriptPath: string): Promise<string | T
 export function transcriptTurns(text: string, options: TranscriptReadOptions): ChatTurn[] {
   const session = options.sessionId === undefined ? {} : { sessionId: options.sessionId };
   if (isCopilotAgentTranscript(text)) {
-    return parseCopilotAgentTranscript(text, { ...session, includeUnfinished: options.sessionEnded }).turns;
+    return parseCopilotAgentTranscript(text, {
+      ...session,
+      includeUnfinished: options.sessionEnded,
+      ...(options.filter === undefined ? {} : { filter: options.filter as TranscriptFilterPreset }),
+    }).turns;
   }
   const parsed = parseTranscript(text, 'claude-code', {
     ...session,
