@@ -184,3 +184,5 @@ export {
   type DigestTurn,
 } from './digest/index.js';
 export { CAPTURE_GRANULARITIES, type CaptureGranularity } from './settings/memory-settings.js';
+// Per-kind transcript filter modes in the configuration (issue 22), and the filter for turns no parser read.
+export { FILTER_KINDS, FILTER_MODES, filterTurn, transcriptFilterProblems, type TranscriptFilterProblem } from './transcripts/transcript-filter.js';
