@@ -56,6 +56,7 @@ export const SETTING_KEYS = [
   'capture.granularity',
   'capture.idleMinutes',
   'capture.digestTurns',
+  'filter',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
