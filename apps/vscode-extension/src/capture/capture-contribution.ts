@@ -52,6 +52,7 @@ export class CaptureContribution implements Contribution {
       debounceMs: this.timing.debounceMs,
       folderCheckMs: this.timing.folderCheckMs,
       backfillTurns: () => this.configuration.current().capture.backfillTurns,
+      filter: () => this.configuration.current().filter,
     };
     const chatFolder = chatSessionsFolder(context.storageUri);
     if (chatFolder !== undefined) {

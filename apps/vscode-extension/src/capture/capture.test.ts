@@ -189,3 +189,36 @@ describe('capture.claudeCode', () => {
     expect(harness.logText()).not.toContain('outbox test');
   });
 });
+
+describe('capture under graphitiMemory.filter', () => {
+  it('sends captured Claude Code answers as the filter keeps them: code omitted per kind', async () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
+    temporaryFolders.push(config);
+    vi.stubEnv('CLAUDE_CONFIG_DIR', config);
+    const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
+    fs.mkdirSync(folder, { recursive: true });
+    const code = ['```ts', 'export const lockTimeoutMs = 5_000;', 'export const lockRetries = 3;', 'export const lockStaleMs = 10_000;', 'export const lockName = "outbox";', '```'].join('\n');
+    fs.writeFileSync(path.join(folder, 'c0ffee.jsonl'), claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', `A stale lock. Raise the timeout:\n\n${code}`, 0));
+    harness = await activateExtension({
+      settings: {
+        'graphitiMemory.enabled': true,
+        'graphitiMemory.capture.claudeCode': true,
+        'graphitiMemory.capture.granularity': 'turn',
+        'graphitiMemory.scopes': 'session',
+        'graphitiMemory.filter': { preset: 'compact', code: 'omit' },
+      },
+      consented: true,
+    });
+    const answers = (): string[] =>
+      harness!.emulator.requests
+        .filter((entry) => entry.path === '/messages')
+        .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
+        .filter((message) => message.role_type === 'assistant')
+        .map((message) => message.content);
+    await waitFor(() => answers().length === 1, 5000, 'the answer sent');
+    expect(answers()[0]).toContain('A stale lock. Raise the timeout:');
+    // Under the default (compact) the block would be `[code: ts, 4 lines]`; omitted, nothing of it is sent.
+    expect(answers()[0]).not.toContain('[code:');
+    expect(answers()[0]).not.toContain('lockTimeoutMs');
+  });
+});
