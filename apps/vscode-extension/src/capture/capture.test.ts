@@ -65,6 +65,16 @@ function claudeCodeTurn(sessionId: string, id: string, prompt: string, answer: s
     .join('');
 }
 
+/** Session `c0ffee`'s transcript in a Claude Code config folder of the test's own, for the workspace `/work/project`. */
+function claudeCodeSessionFile(): string {
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
+  temporaryFolders.push(config);
+  vi.stubEnv('CLAUDE_CONFIG_DIR', config);
+  const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
+  fs.mkdirSync(folder, { recursive: true });
+  return path.join(folder, 'c0ffee.jsonl');
+}
+
 describe('capture.vscodeChat', () => {
   it('ingests each finished turn of any participant once; cancelled turns, drafts and @memory turns are skipped', async () => {
     harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.vscodeChat': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'workspace' }, consented: true });
@@ -167,12 +177,7 @@ describe('capture.vscodeChat', () => {
 
 describe('capture.claudeCode', () => {
   it("ingests each turn of the workspace folder's Claude Code sessions once, scoped to the session", async () => {
-    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
-    temporaryFolders.push(config);
-    vi.stubEnv('CLAUDE_CONFIG_DIR', config);
-    const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
-    fs.mkdirSync(folder, { recursive: true });
-    const file = path.join(folder, 'c0ffee.jsonl');
+    const file = claudeCodeSessionFile();
     fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', 'A stale lock.', 0));
     harness = await activateExtension({
       settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
@@ -192,13 +197,9 @@ describe('capture.claudeCode', () => {
 
 describe('capture under graphitiMemory.filter', () => {
   it('sends captured Claude Code answers as the filter keeps them: code omitted per kind', async () => {
-    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
-    temporaryFolders.push(config);
-    vi.stubEnv('CLAUDE_CONFIG_DIR', config);
-    const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
-    fs.mkdirSync(folder, { recursive: true });
+    const file = claudeCodeSessionFile();
     const code = ['```ts', 'export const lockTimeoutMs = 5_000;', 'export const lockRetries = 3;', 'export const lockStaleMs = 10_000;', 'export const lockName = "outbox";', '```'].join('\n');
-    fs.writeFileSync(path.join(folder, 'c0ffee.jsonl'), claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', `A stale lock. Raise the timeout:\n\n${code}`, 0));
+    fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', `A stale lock. Raise the timeout:\n\n${code}`, 0));
     harness = await activateExtension({
       settings: {
         'graphitiMemory.enabled': true,

@@ -2,43 +2,22 @@
 // the file, the key and the allowed values named; a project file may only keep less of each kind
 // (full > summary > omit) until the user trusts it, and each wider kind is named.
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { resolveTranscriptFilter } from '@graphiti-memory/memory-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configFolders, type ConfigFolders } from '../../test-support/config-folders.js';
 import { configurationLines } from './config-entries.js';
 import { readConfigFile } from './config-file.js';
-import { userConfigPath } from './config-paths.js';
 import { memorySettingsFor } from './memory-settings-for.js';
 import { narrowedFilter } from './project-narrowing.js';
-import { resolveMemoryConfig } from './resolve-config.js';
 
-let root: string;
-let repo: string;
+let folders: ConfigFolders;
 let projectFile: string;
-let env: Record<string, string>;
+const resolveWith = (project: unknown, user?: unknown) => folders.resolveWith(project, user);
 
 beforeEach(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'filter-setting-'));
-  repo = path.join(root, 'repo');
-  projectFile = path.join(repo, '.graphiti-memory.json');
-  await fs.mkdir(path.join(repo, '.git'), { recursive: true });
-  env = { GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), GRAPHITI_MEMORY_STATE_DIR: path.join(root, 'state') };
+  folders = await configFolders('filter-setting-');
+  ({ projectFile } = folders);
 });
-afterEach(async () => {
-  await fs.rm(root, { recursive: true, force: true });
-});
-
-async function resolveWith(project: unknown, user?: unknown) {
-  await fs.writeFile(projectFile, JSON.stringify(project));
-  if (user !== undefined) {
-    await fs.mkdir(path.dirname(userConfigPath(env)), { recursive: true });
-    await fs.writeFile(userConfigPath(env), JSON.stringify(user));
-  }
-  const resolution = await resolveMemoryConfig({ workspaceFolder: repo, env });
-  if (!resolution.ok) throw new Error(resolution.message);
-  return resolution.config;
-}
 
 async function problemsOf(project: unknown): Promise<readonly string[]> {
   await fs.writeFile(projectFile, JSON.stringify(project));
