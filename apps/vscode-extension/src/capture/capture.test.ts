@@ -222,4 +222,26 @@ describe('capture under graphitiMemory.filter', () => {
     expect(answers()[0]).not.toContain('[code:');
     expect(answers()[0]).not.toContain('lockTimeoutMs');
   });
+
+  it('reads with a filter changed while capture runs', async () => {
+    const file = claudeCodeSessionFile();
+    const code = ['```ts', 'export const lockTimeoutMs = 5_000;', 'export const lockRetries = 3;', 'export const lockStaleMs = 10_000;', 'export const lockName = "outbox";', '```'].join('\n');
+    fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', `A stale lock:\n\n${code}`, 0));
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session' },
+      consented: true,
+    });
+    const answers = (): string[] =>
+      harness!.emulator.requests
+        .filter((entry) => entry.path === '/messages')
+        .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
+        .filter((message) => message.role_type === 'assistant')
+        .map((message) => message.content);
+    await waitFor(() => answers().length === 1, 5000, 'the first answer sent');
+    expect(answers()[0]).toContain('[code: ts, 4 lines]');
+    updateSettings({ 'graphitiMemory.filter': { preset: 'compact', code: 'omit' } });
+    fs.appendFileSync(file, claudeCodeTurn('c0ffee', 't2', 'And the fix?', `Refresh the lock:\n\n${code}`, 10));
+    await waitFor(() => answers().length === 2, 5000, 'the second answer sent');
+    expect(answers()[1]).toBe('Refresh the lock:');
+  });
 });

@@ -60,6 +60,22 @@ export class TranscriptCapture {
     return (await this.#watcher?.processAll()) ?? 0;
   }
 
+  /**
+   * Starts a running capture again, so it reads with the settings in force (a changed filter).
+   * Nothing is lost: what was read but not handed over is read again from the stored offsets.
+   */
+  restart(): Promise<void> {
+    if (!this.#wanted) return this.#switching;
+    this.#switching = this.#switching
+      .then(async () => {
+        const watcher = this.#watcher;
+        this.#watcher = undefined;
+        await watcher?.close();
+      })
+      .catch((error: unknown) => this.options.logger.warn('capture could not restart', { source: this.source.name, errorClass: errorClassOf(error) }));
+    return this.#switch();
+  }
+
   #switch(): Promise<void> {
     this.#switching = this.#switching
       .then(() => this.#apply())
