@@ -1,4 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
+import { DigestWriting } from '../digest/digest-writing.js';
 import { SessionDigests } from '../digest/session-digests.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { ForgetLedger, recordForgotten } from '../forget/forget-ledger.js';
@@ -79,6 +80,7 @@ export class IngestionService implements Ingestion {
     @inject(EpisodeSources) @optional() episodeSources?: EpisodeSources,
     @inject(ForgetLedger) @optional() private readonly forgetLedger?: ForgetLedger,
     @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
+    @inject(DigestWriting) @optional() digestWriting?: DigestWriting,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -122,7 +124,7 @@ export class IngestionService implements Ingestion {
       },
       clock,
     );
-    this.digests = new SessionDigests(() => configuration.current());
+    this.digests = new SessionDigests(() => configuration.current(), digestWriting);
     this.staging = new TurnStaging(
       planner,
       this.storage,
