@@ -196,3 +196,4 @@ export {
   type DigestWriteResult,
 } from './digest/index.js';
 export { DIGEST_MODEL_MAX_CHARS, DIGEST_WRITERS, type DigestWriterSetting } from './settings/memory-settings.js';
+export { digestWritersText } from './audit/index.js';

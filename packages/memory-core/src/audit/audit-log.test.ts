@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphitiApi } from '../ports.js';
-import { auditEntryFrom, filterAuditEntries, InMemoryAuditLog, type AuditEntry } from './audit-log.js';
+import { auditEntryFrom, digestWritersText, filterAuditEntries, InMemoryAuditLog, type AuditEntry } from './audit-log.js';
 import { AuditedGraphitiApi } from './audited-graphiti-api.js';
 import { CHAT_MODEL_DIGEST_NOTE } from '../digest/digest-writer.js';
 
@@ -55,6 +55,8 @@ describe('AuditedGraphitiApi', () => {
     expect(entry?.digestWriters).toEqual({ 'graphiti-memory.digest.s1.t0': 'chatModel', 'graphiti-memory.digest.s2.t0': 'filtered' });
     expect(JSON.stringify(entry)).not.toContain('model text');
     expect(auditEntryFrom(JSON.parse(JSON.stringify(entry)))?.digestWriters).toEqual(entry?.digestWriters);
+    expect(digestWritersText(entry ?? {})).toBe('2 digests: 1 by the chat model, 1 filtered');
+    expect(digestWritersText({})).toBe('');
   });
 
   it('records nothing and fails the call as the client would when the face cannot be found (nothing left the machine)', async () => {

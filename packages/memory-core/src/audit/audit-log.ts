@@ -125,6 +125,15 @@ export function auditEntryFrom(value: unknown): AuditEntry | undefined {
   };
 }
 
+/** Who wrote the digests of a write, for people: `2 digests: 1 by the chat model, 1 filtered`; `''` without digests. */
+export function digestWritersText(entry: Pick<AuditEntry, 'digestWriters'>): string {
+  const writers = Object.values(entry.digestWriters ?? {});
+  if (writers.length === 0) return '';
+  const byModel = writers.filter((writer) => writer === 'chatModel').length;
+  const parts = [...(byModel > 0 ? [`${byModel} by the chat model`] : []), ...(writers.length > byModel ? [`${writers.length - byModel} filtered`] : [])];
+  return `${writers.length} ${writers.length === 1 ? 'digest' : 'digests'}: ${parts.join(', ')}`;
+}
+
 /** A stored `digestWriters` (episode name → writer), its well-formed pairs only. */
 function digestWritersFrom(value: unknown): Record<string, 'filtered' | 'chatModel'> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
