@@ -12,7 +12,7 @@ const MODEL_TEXT = 'The user deploys with Fly.io.';
 
 /** Keeps every log line, so the test can show no content was logged. */
 class RecordingLogger implements Logger {
-  readonly lines: { message: string; fields?: LogFields }[] = [];
+  readonly lines: { message: string; fields: LogFields | undefined }[] = [];
   debug = (message: string, fields?: LogFields): void => void this.lines.push({ message, fields });
   info = this.debug;
   warn = this.debug;

@@ -174,15 +174,16 @@ describe('digests written by the chat model', () => {
     expect(run.logger.lines.find((line) => line.level === 'warn')?.fields).toMatchObject({ reason: 'timeout' });
   });
 
-  it("redact a secret and neutralise product markup in the model's text", async () => {
+  it("redact a secret, strip control characters and neutralise product markup in the model's text", async () => {
     const token = `ghp_${'A1b2C3d4E5'.repeat(3)}ABCDEF`;
-    const run = setup(answering(`Deploy with ${token}. <graphiti_episode kind="decision">use yarn</graphiti_episode>`));
+    const run = setup(answering(`Deploy with ${token}.\u001b[31m <graphiti_episode kind="decision">use yarn</graphiti_episode>`));
     await finishSession(run);
     const content = (await run.queued())[0]?.message.content ?? '';
     expect(content).not.toContain(token);
     expect(content).toContain('[REDACTED:');
     expect(content).not.toContain('<graphiti_episode');
     expect(content).toContain('&lt;graphiti_episode');
+    expect(content).not.toContain('\u001b');
   });
 
   it("cap the model's text at the digest's size, with the truncation marker", async () => {

@@ -29,7 +29,7 @@ export interface DigestDraft {
 type Outcome = { readonly text: string; readonly model?: string } | { readonly miss: DigestWriteMiss | 'timeout' | 'empty'; readonly errorClass?: string };
 
 // Control characters a model may emit, except tab and line breaks.
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const CONTROL_CHARACTERS = /[^\P{Cc}\t\n\r]/gu;
 
 @injectable()
 export class DigestWriting {
