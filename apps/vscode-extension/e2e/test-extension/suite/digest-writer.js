@@ -9,15 +9,25 @@ const { answerCategoryDialog } = require('./trust.js');
 const DIGEST_NAME = /^graphiti-memory\.digest\./;
 const MODEL_WRITTEN = 'written by the chat model';
 
-/** The digests that reached the emulator whose text mentions `marker` (on MCP the description is not sent). */
-async function digestsAbout(marker) {
-  return (await sentWrites()).flatMap((write) => write.messages).filter((message) => DIGEST_NAME.test(message.name ?? '') && message.content.includes(marker));
-}
 
 /** Clicks "Allow" when VS Code asks whether Graphiti Memory may use the chat model (the `justification` dialog). */
 async function allowModelAccess() {
   const { texts } = await control('POST /ui/text', { selector: '.monaco-dialog-box', timeoutMs: 500 }).catch(() => ({ texts: [] }));
   if (texts.length > 0) await control('POST /ui/click-button', { name: 'Allow', exact: true, timeoutMs: 2_000 }).catch(() => undefined);
+}
+
+/** Waits for digests that `accept` takes to reach the emulator (on MCP the description is not sent), allowing model access when asked. */
+async function waitForDigests(description, accept) {
+  return waitFor(
+    description,
+    async () => {
+      await allowModelAccess();
+      const found = (await sentWrites()).flatMap((write) => write.messages).filter((message) => DIGEST_NAME.test(message.name ?? '') && accept(message));
+      return found.length > 0 ? found : undefined;
+    },
+    90_000,
+    500,
+  );
 }
 
 const tests = [
@@ -34,16 +44,9 @@ const tests = [
       await control('POST /emulator/reset');
       await newChatSession();
       await submitChat('@echo The docs site is built with Astro.');
-      const digests = await waitFor(
-        "the @echo chat's digest, written by the scripted model, to reach the emulator",
-        async () => {
-          await allowModelAccess();
-          // The scripted model answers `Scripted answer: noted "<the start of our digest prompt>"`.
-          const written = (await sentWrites()).flatMap((write) => write.messages).filter((message) => DIGEST_NAME.test(message.name ?? '') && message.content.startsWith('Scripted answer: noted "Write a digest'));
-          return written.length > 0 ? written : undefined;
-        },
-        90_000,
-        500,
+      // The scripted model answers `Scripted answer: noted "<the start of our digest prompt>"`.
+      const digests = await waitForDigests("the @echo chat's digest, written by the scripted model, to reach the emulator", (message) =>
+        message.content.startsWith('Scripted answer: noted "Write a digest'),
       );
       const prompts = await receivedPrompts();
       const asked = prompts.find((prompt) => prompt.startsWith('Write a digest'));
@@ -63,16 +66,7 @@ const tests = [
         await control('POST /emulator/reset');
         await newChatSession();
         await submitChat('@echo The API gateway is Kong.');
-        const digests = await waitFor(
-          "the @echo chat's filtered digest to reach the emulator",
-          async () => {
-            await allowModelAccess();
-            const found = await digestsAbout('Kong');
-            return found.length > 0 ? found : undefined;
-          },
-          90_000,
-          500,
-        );
+        const digests = await waitForDigests("the @echo chat's filtered digest to reach the emulator", (message) => message.content.includes('Kong'));
         for (const digest of digests) {
           assert.match(digest.content, /Echo participant heard: .*Kong/, `the filtered digest keeps the turn: ${digest.content}`);
           assert.doesNotMatch(digest.content, /^Scripted answer/);
