@@ -174,6 +174,29 @@ describe('digests written by the chat model', () => {
     expect(run.logger.lines.find((line) => line.level === 'warn')?.fields).toMatchObject({ reason: 'timeout' });
   });
 
+  it('send the filtered digest at once when ingestion is disposed while the model is still writing', async () => {
+    let aborted = false;
+    const writer = new ScriptedDigestWriter(
+      (_request, signal) =>
+        new Promise<DigestWriteResult>((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve({ ok: false, reason: 'cancelled' });
+          });
+        }),
+    );
+    const run = setup(writer);
+    for (const turn of turns(3)) run.service.enqueue(turn);
+    await run.service.settled();
+    run.service.endSession('s1');
+    await expect.poll(() => writer.requests.length).toBe(1);
+    // No clock advance: dispose does not wait out the 20 s deadline.
+    await run.service.dispose();
+    expect(aborted).toBe(true);
+    expect((await run.queued()).map((record) => record.message.content)).toEqual([await filteredDigest(), await filteredDigest()]);
+    expect(run.logger.lines.find((line) => line.level === 'warn')?.fields).toMatchObject({ reason: 'cancelled' });
+  });
+
   it("redact a secret, strip control characters and neutralise product markup in the model's text", async () => {
     const token = `ghp_${'A1b2C3d4E5'.repeat(3)}ABCDEF`;
     const run = setup(answering(`Deploy with ${token}.\u001b[31m <graphiti_episode kind="decision">use yarn</graphiti_episode>`));

@@ -48,8 +48,11 @@ export class DigestWriting {
     this.#options = { ...DEFAULT_DIGEST_WRITING_OPTIONS, ...options };
   }
 
-  /** The drafts' messages as the configured writer wrote them, each the filtered one when it could not. Never throws. */
-  async write(drafts: readonly DigestDraft[]): Promise<Message[]> {
+  /**
+   * The drafts' messages as the configured writer wrote them, each the filtered one when it could
+   * not. `signal` (the host shutting down) ends waiting at once. Never throws.
+   */
+  async write(drafts: readonly DigestDraft[], signal?: AbortSignal): Promise<Message[]> {
     const settings = this.configuration.current();
     if (drafts.length === 0 || settings.capture.digestWriter !== 'chatModel') return drafts.map((draft) => draft.message);
     const writer = this.writer;
@@ -66,7 +69,7 @@ export class DigestWriting {
         const key = `${draft.turns}\n${draft.message.content}`;
         let outcome = asked.get(key);
         if (outcome === undefined) {
-          outcome = this.#ask(writer, { transcript: draft.message.content, turns: draft.turns, maxChars, model: settings.capture.digestModel });
+          outcome = this.#ask(writer, { transcript: draft.message.content, turns: draft.turns, maxChars, model: settings.capture.digestModel }, signal);
           asked.set(key, outcome);
         }
         return this.#apply(draft, await outcome, maxChars);
@@ -74,15 +77,18 @@ export class DigestWriting {
     );
   }
 
-  async #ask(writer: DigestWriter, request: Parameters<DigestWriter['write']>[0]): Promise<Outcome> {
+  async #ask(writer: DigestWriter, request: Parameters<DigestWriter['write']>[0], signal: AbortSignal | undefined): Promise<Outcome> {
+    if (signal?.aborted === true) return { miss: 'cancelled' };
     const deadline = new AbortController();
+    const stop = (): void => deadline.abort();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       const answer = writer.write(request, deadline.signal).then(
         (result: DigestWriteResult) => ({ result }),
         (error: unknown) => ({ error }),
       );
       const raced = await Promise.race([answer, this.clock.sleep(this.#options.deadlineMs, deadline.signal).then(() => 'timeout' as const)]);
-      if (raced === 'timeout') return { miss: 'timeout' };
+      if (raced === 'timeout') return { miss: signal?.aborted === true ? 'cancelled' : 'timeout' };
       if ('error' in raced) return { miss: 'failed', errorClass: errorClassOf(raced.error) };
       if (!raced.result.ok) return { miss: raced.result.reason };
       // The model's text is captured text like any other: secrets redacted, product markup quoted.
@@ -97,6 +103,7 @@ export class DigestWriting {
       return { miss: 'failed', errorClass: errorClassOf(error) };
     } finally {
       // Ends the deadline's sleep, and tells a writer still at work that nobody waits for it.
+      signal?.removeEventListener('abort', stop);
       deadline.abort();
     }
   }

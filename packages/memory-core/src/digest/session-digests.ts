@@ -51,6 +51,8 @@ export class SessionDigests {
     private readonly settings: () => CaptureSettings,
     /** Rewrites closing digests with the host's chat model when configured (outside the segment store's lock). */
     private readonly writing?: DigestWriting,
+    /** Aborted when the host shuts down: a digest's writer is no longer waited for. */
+    private readonly stopping?: AbortSignal,
   ) {}
 
   /** Milliseconds until an open segment falls idle (0: now); `undefined` when none is known. */
@@ -171,7 +173,10 @@ export class SessionDigests {
   /** The closing digests with their text as the configured writer wrote it (same names: exactly-once holds). */
   async #written(closing: readonly ClosingDigest[]): Promise<readonly ClosingDigest[]> {
     if (this.writing === undefined || closing.length === 0) return closing;
-    const messages = await this.writing.write(closing.map((digest) => ({ message: digest.entry.message, turns: digest.turns })));
+    const messages = await this.writing.write(
+      closing.map((digest) => ({ message: digest.entry.message, turns: digest.turns })),
+      this.stopping,
+    );
     return closing.map((digest, index) => ({ ...digest, entry: { ...digest.entry, message: messages[index] ?? digest.entry.message } }));
   }
 
