@@ -78,7 +78,9 @@ export class DigestWriting {
   }
 
   async #ask(writer: DigestWriter, request: Parameters<DigestWriter['write']>[0], signal: AbortSignal | undefined): Promise<Outcome> {
-    if (signal?.aborted === true) return { miss: 'cancelled' };
+    // A function, not a narrowed read: the signal may abort while the writer works.
+    const stopped = (): boolean => signal?.aborted === true;
+    if (stopped()) return { miss: 'cancelled' };
     const deadline = new AbortController();
     const stop = (): void => deadline.abort();
     signal?.addEventListener('abort', stop, { once: true });
@@ -88,7 +90,7 @@ export class DigestWriting {
         (error: unknown) => ({ error }),
       );
       const raced = await Promise.race([answer, this.clock.sleep(this.#options.deadlineMs, deadline.signal).then(() => 'timeout' as const)]);
-      if (raced === 'timeout') return { miss: signal?.aborted === true ? 'cancelled' : 'timeout' };
+      if (raced === 'timeout') return { miss: stopped() ? 'cancelled' : 'timeout' };
       if ('error' in raced) return { miss: 'failed', errorClass: errorClassOf(raced.error) };
       if (!raced.result.ok) return { miss: raced.result.reason };
       // The model's text is captured text like any other: secrets redacted, product markup quoted.
