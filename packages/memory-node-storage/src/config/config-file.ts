@@ -9,6 +9,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CAPTURE_GRANULARITIES,
+  DIGEST_WRITERS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
   MEMORY_SCOPES,
@@ -82,6 +83,9 @@ const configFileSchema = z.strictObject({
       granularity: z.enum(CAPTURE_GRANULARITIES).optional(),
       idleMinutes: z.number().optional(),
       digestTurns: z.number().optional(),
+      // Who writes digests: `chatModel` is VS Code's chat model (vscode.lm); other tools send the filtered digest.
+      digestWriter: z.enum(DIGEST_WRITERS).optional(),
+      digestModel: z.string().optional(),
     })
     .optional(),
   filter: z

@@ -3,7 +3,7 @@
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
 // consent or move where memory is kept. An untrusted project file may only narrow what is sent
 // (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
-import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type GroupIdStrategy, type IngestScopeSetting, type RecallScopesSetting, type StaleSetting } from '@graphiti-memory/memory-core';
+import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type DigestWriterSetting, type GroupIdStrategy, type IngestScopeSetting, type RecallScopesSetting, type StaleSetting } from '@graphiti-memory/memory-core';
 import {
   checkConfigValues,
   ingestScopesOf,
@@ -66,6 +66,10 @@ export interface ConfigSettings {
     readonly granularity: CaptureGranularity;
     readonly idleMinutes: number;
     readonly digestTurns: number;
+    /** `chatModel`: VS Code's chat model writes digests (the filtered digest elsewhere, and on any failure). */
+    readonly digestWriter: DigestWriterSetting;
+    /** The chat model for `chatModel` digests (family or id); empty: the first available. */
+    readonly digestModel: string;
   };
   /** Transcript filter preset; `undefined` = the transcript reader's default. */
   readonly filter: string | undefined;
