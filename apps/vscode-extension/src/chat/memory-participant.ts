@@ -7,7 +7,7 @@ import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
-import { formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
@@ -179,7 +179,7 @@ export class MemoryParticipant implements Contribution {
       const footer = recallOff
         ? RECALL_OFF_FOOTER
         : memoryFooter(
-            facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope)),
+            facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope, factLineSuffix(fact))),
             recalled.outcome,
           );
       if (footer !== '') stream.markdown(footer);

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
 import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
+import { formatDay } from '@graphiti-memory/prompt-elements';
 import { factDates, type CuratedMemory, type Turn } from './memory-tree.js';
 
 export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
@@ -9,7 +10,6 @@ export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
   | { readonly type: 'pending'; readonly memory: PendingMemory }
-  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user'; readonly groupId: string }
   | { readonly type: 'curatedRoot'; readonly memories: readonly CuratedMemory[] }
   | { readonly type: 'factsRoot'; readonly query: string | undefined }
   | { readonly type: 'fact'; readonly fact: ShownFact }
@@ -52,13 +52,6 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       item.id = `pending:${memory.id}`;
       return item;
     }
-    case 'scope': {
-      const item = new vscode.TreeItem(node.scope === 'workspace' ? 'Workspace memory' : 'User memory', vscode.TreeItemCollapsibleState.Expanded);
-      item.contextValue = 'graphitiMemory.scope';
-      item.iconPath = new vscode.ThemeIcon(node.scope === 'workspace' ? 'folder-library' : 'account');
-      item.id = `scope:${node.groupId}`;
-      return item;
-    }
     case 'curatedRoot': {
       const item = new vscode.TreeItem(`Curated memories (${node.memories.length})`, vscode.TreeItemCollapsibleState.Expanded);
       item.tooltip = 'Decisions, preferences, procedures and other memories you promoted or approved.';
@@ -91,7 +84,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       const { turn } = node;
       const first = turn.question ?? turn.episodes[0];
       const item = new vscode.TreeItem(shortened(first === undefined ? turn.key : episodeTitle(first)), vscode.TreeItemCollapsibleState.Collapsed);
-      item.description = turn.at.slice(0, 10);
+      item.description = day(turn.at);
       item.tooltip = turn.answer === undefined ? undefined : new vscode.MarkdownString().appendText(episodeTitle(turn.answer));
       item.iconPath = new vscode.ThemeIcon('comment');
       item.id = `turn:${node.scope}:${turn.key}`;
@@ -108,7 +101,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'session': {
       const { record } = node;
       const item = new vscode.TreeItem(shortened(record.title ?? `Session ${record.sessionId ?? record.groupId}`), vscode.TreeItemCollapsibleState.Collapsed);
-      item.description = new Date(record.lastWriteAt).toISOString().slice(0, 10);
+      item.description = day(new Date(record.lastWriteAt).toISOString());
       item.tooltip = `${record.messages} message(s) sent by ${record.tools.join(', ')}; first ${new Date(record.firstWriteAt).toLocaleString()}, last ${new Date(record.lastWriteAt).toLocaleString()}`;
       item.contextValue = 'graphitiMemory.session';
       item.iconPath = new vscode.ThemeIcon('comment');
@@ -124,20 +117,25 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'episode': {
       const { episode } = node;
       const item = new vscode.TreeItem(shortened(episodeTitle(episode)), vscode.TreeItemCollapsibleState.None);
-      item.description = episode.valid_at.slice(0, 10);
+      item.description = day(episode.valid_at);
       item.tooltip = new vscode.MarkdownString().appendText(episode.content);
       // Team memories are shared: no delete or forget here (it would remove a teammate's), so no menu.
       item.contextValue = node.scope === 'team' ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';
-      const promotion = episode.name.includes('.promotion.');
-      item.iconPath = new vscode.ThemeIcon(node.scope === 'team' ? 'organization' : promotion ? 'pin' : 'comment');
-      const kind = promotion ? /<graphiti_episode kind="([a-z_]+)"/.exec(episode.content)?.[1] : undefined;
+      // memory-core's reading of a promotion: its name and its stored block, never content alone.
+      const promotion = parsePromotionEpisode(episode);
+      item.iconPath = new vscode.ThemeIcon(node.scope === 'team' ? 'organization' : promotion !== undefined ? 'pin' : 'comment');
       // `team · Alice`: who shared it, when the author gave a name.
-      const scope = node.scope === 'team' ? scopeLabel({ scope: 'team', author: parsePromotionEpisode(episode)?.author }) : node.scope;
-      if (kind !== undefined) item.description = `${kind.replace(/_/g, ' ')} · ${scope} · ${episode.valid_at.slice(0, 10)}`;
+      const scope = node.scope === 'team' ? scopeLabel({ scope: 'team', author: promotion?.author }) : node.scope;
+      if (promotion !== undefined) item.description = `${promotion.kind.replace(/_/g, ' ')} · ${scope} · ${day(episode.valid_at)}`;
       item.id = `episode:${episode.uuid}`;
       return item;
     }
   }
+}
+
+/** A day as every fact and citation shows it (prompt-elements' `formatDay`). */
+function day(value: string): string {
+  return formatDay(value) ?? '';
 }
 
 function shortened(text: string): string {

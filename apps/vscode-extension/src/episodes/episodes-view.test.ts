@@ -17,7 +17,7 @@ import {
   windowRegistry,
 } from '../test-support/vscode-double.js';
 import { PARTICIPANT_ID } from '../chat/memory-participant.js';
-import { DELETE, EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
+import { DELETE, EPISODES_VIEW, REFRESH_DEBOUNCE_MS, type EpisodeNode } from './episodes-view.js';
 
 async function ask(prompt: string): Promise<void> {
   const participant = chatRegistrations().participants.get(PARTICIPANT_ID);
@@ -90,6 +90,26 @@ describe('episodes view', () => {
     expect(facts.map((node) => (node.type === 'fact' ? node.fact.fact : '')).filter((text) => /graphiti_episode/.test(text) || text === '')).toEqual([]);
     expect(tabs?.type === 'fact' ? tabs.fact.source : undefined).toMatch(/^from (workspace|session) memory, \d{4}-\d{2}-\d{2}: "/);
     expect(String((await episodesProvider().getTreeItem(tabs!)).description)).toMatch(/^since \d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('reads Graphiti again once new memories are confirmed, a burst of confirmations as one refresh, never for writes merely queued', async () => {
+    // Each message takes the emulator 150 ms (one worker): sent well before it shows in /episodes (confirmed).
+    const harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.capture.granularity': 'turn' },
+      consented: true,
+      emulator: { processingDelayMs: 150 },
+    });
+    let changed = 0;
+    episodesProvider().onDidChangeTreeData?.(() => (changed += 1));
+    await ask('We deploy with Fly.io.');
+    await waitFor(() => messagesRequests(harness) >= 2, 5000, 'the turn sent to the session and the workspace');
+    // Queued and sent, nothing confirmed: the view has nothing new to show, so it reads nothing.
+    expect(changed).toBe(0);
+    await waitFor(() => changed > 0, 10_000, 'the view refreshed after the confirmations');
+    await harness.emulator.idle();
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_DEBOUNCE_MS + 300));
+    // Four messages (two per group) confirmed within the debounce: one read of Graphiti.
+    expect(changed).toBe(1);
   });
 
   it('says why it cannot search while recall is off, and sends nothing', async () => {

@@ -27,7 +27,7 @@ import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryStatus } from '../status/memory-status.js';
+import { MemoryStatus, type StatusSnapshot } from '../status/memory-status.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
 import { curatedMemories, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
@@ -42,6 +42,8 @@ export const SCANNED_EPISODES = 100;
 /** Facts shown: those extracted from the newest memories, or a search's best. */
 export const FACTS_SHOWN = 20;
 export const DELETE = 'Delete';
+/** After a confirmation, how long the view waits for more before it reads Graphiti again. */
+export const REFRESH_DEBOUNCE_MS = 1_000;
 const UNREACHABLE = 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"';
 /** Team memories are shared with teammates: the view never deletes them (only the harness's forget of your own part). */
 const TEAM_SHARED = 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.';
@@ -109,8 +111,6 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
         return this.#turns(node.record.groupId);
       case 'turn':
         return node.turn.episodes.map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
-      case 'scope':
-        return this.#episodes(node.groupId, node.scope);
       default:
         return [];
     }
@@ -258,14 +258,6 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       return undefined;
     }
   }
-
-  async #episodes(groupId: string, scope: 'workspace' | 'user'): Promise<EpisodeNode[]> {
-    const episodes = await this.#load(groupId, scope, RECENT_EPISODES);
-    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
-    if (episodes.length === 0) return [{ type: 'message', text: 'No episodes yet' }];
-    // /episodes answers oldest first; the view shows the newest first.
-    return [...episodes].reverse().map((episode) => ({ type: 'episode' as const, scope, episode }));
-  }
 }
 
 @injectable()
@@ -282,24 +274,42 @@ export class EpisodesViewContribution implements Contribution {
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    let last = '';
+    // What the view showed when it was registered: a first event with nothing new reads nothing.
+    const stateOf = (snapshot: StatusSnapshot) => `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}`;
+    const first = this.status.snapshot();
+    let state = stateOf(first);
+    let confirmed = first.delivery?.counters.confirmed ?? 0;
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const refreshNow = () => {
+      clearTimeout(pending);
+      pending = undefined;
+      this.provider.refresh();
+    };
     context.subscriptions.push(
       this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
-      vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
+      vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (scope?: unknown) => this.forgetScope(scope)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetEpisode', (node?: EpisodeNode) => this.forgetEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.searchMemory', (query?: unknown) => this.search(query)),
       vscode.commands.registerCommand('graphitiMemory.clearMemorySearch', () => this.provider.search('')),
       this.status.onDidChange((snapshot) => {
-        // New writes show up as the queue moves; any change of state (failing → on, recall on) shows at once.
-        const key = `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}:${snapshot.delivery?.counters.enqueued ?? 0}`;
-        if (key !== last) {
-          last = key;
-          this.provider.refresh();
+        // Each refresh reads Graphiti: only what changes the view counts. A change of state (failing →
+        // on, recall on) shows at once; new memories once Graphiti has them (confirmed, not merely
+        // queued), a burst of confirmations as one read. Forget, delete and search refresh themselves.
+        const count = snapshot.delivery?.counters.confirmed ?? 0;
+        const key = stateOf(snapshot);
+        if (key !== state) {
+          state = key;
+          confirmed = count;
+          refreshNow();
+        } else if (count !== confirmed) {
+          confirmed = count;
+          pending ??= setTimeout(refreshNow, REFRESH_DEBOUNCE_MS);
         }
       }),
+      { dispose: () => clearTimeout(pending) },
     );
   }
 
@@ -369,9 +379,9 @@ export class EpisodesViewContribution implements Contribution {
     }
   }
 
-  /** Forgets a scope: a scope node's, the one named (`'workspace'`, `'user'`), or the one picked. */
-  async forgetScope(node?: EpisodeNode | 'workspace' | 'user'): Promise<ForgetResult> {
-    let scope = node === 'workspace' || node === 'user' ? node : node?.type === 'scope' ? node.scope : undefined;
+  /** Forgets a scope: the one named (`'workspace'`, `'user'`), or the one picked. */
+  async forgetScope(named?: unknown): Promise<ForgetResult> {
+    let scope: 'workspace' | 'user' | undefined = named === 'workspace' || named === 'user' ? named : undefined;
     if (scope === undefined) {
       const picked = await vscode.window.showQuickPick(
         [

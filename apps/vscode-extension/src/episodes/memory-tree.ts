@@ -2,6 +2,8 @@
 // first), conversations (each turn's question and answer together, never a row per message), and
 // where a fact came from. Pure: no VS Code, no network, so the shaping is tested on its own.
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
+import { parsePromotionEpisode } from '@graphiti-memory/memory-core';
+import { formatDay } from '@graphiti-memory/prompt-elements';
 
 // `team`: the repository's shared group (only with the user's consent to the team scope).
 export type CuratedScope = 'workspace' | 'user' | 'team';
@@ -29,11 +31,11 @@ export interface Turn {
   readonly at: string;
 }
 
-const PROMOTION = /\.promotion\.[^.]+$/;
 const TURN = /\.turn\.(.+)\.(user|assistant)$/;
 
+/** A memory the product promoted (memory-core's reading: its name and its stored block), never a turn quoting the markup. */
 export function isPromotion(episode: Episode): boolean {
-  return PROMOTION.test(episode.name);
+  return parsePromotionEpisode(episode) !== undefined;
 }
 
 /**
@@ -93,14 +95,14 @@ export function factSource(fact: Pick<FactResult, 'episodes'>, known: ReadonlyMa
   const first = found[0];
   if (first === undefined) return `from ${cited.length} episode${cited.length === 1 ? '' : 's'} not shown here`;
   const more = cited.length > 1 ? ` and ${cited.length - 1} more` : '';
-  return `from ${first.scope} memory, ${first.at.slice(0, 10)}: "${first.title}"${more}`;
+  return `from ${first.scope} memory, ${formatDay(first.at) ?? 'an unknown day'}: "${first.title}"${more}`;
 }
 
-/** The fact's dates in words: since when it holds, and until when when it no longer does. */
+/** The fact's dates in words (days as the prompt gives them): since when it holds, and until when when it no longer does. */
 export function factDates(fact: Pick<FactResult, 'valid_at' | 'invalid_at' | 'expired_at' | 'created_at'>): string {
-  const since = (fact.valid_at ?? fact.created_at).slice(0, 10);
-  const ended = fact.invalid_at ?? fact.expired_at;
-  return ended === null ? `since ${since}` : `${since} to ${ended.slice(0, 10)} (superseded)`;
+  const since = formatDay(fact.valid_at) ?? formatDay(fact.created_at) ?? 'an unknown day';
+  const ended = formatDay(fact.invalid_at ?? fact.expired_at);
+  return ended === undefined ? `since ${since}` : `${since} to ${ended} (superseded)`;
 }
 
 function compareDesc(a: string, b: string): number {
