@@ -14,7 +14,7 @@ import { ContributionPoints } from '../entry/contribution-points.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
-import { nextStep } from '../status/status-commands.js';
+import { nextStep } from '../status/status-menu-items.js';
 import { factDates } from '../episodes/memory-tree.js';
 import { ChatSessionFacts } from './chat-session-facts.js';
 import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
