@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
+import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryConfiguration, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
 import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -89,6 +89,7 @@ export class MemoryParticipant implements Contribution {
     @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
     @inject(ChatSessionFacts) private readonly sessionFacts: ChatSessionFacts,
     @inject(RecalledFactDocuments) private readonly factDocuments: RecalledFactDocuments,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -215,7 +216,7 @@ export class MemoryParticipant implements Contribution {
     }
     const { text, ...kindAndScope } = parseRememberArguments(request.prompt);
     // What the prompt did not say is asked for; an empty text opens the input box.
-    const asked = await askPromotion(text === '' ? kindAndScope : { ...kindAndScope, text }, '');
+    const asked = await askPromotion(text === '' ? kindAndScope : { ...kindAndScope, text }, '', this.configuration);
     if (asked === undefined) {
       stream.markdown('Nothing was stored. Usage: `/remember [decision|lesson_learned|preference|procedure|task_update|terminology] [workspace|user] text`');
       return { metadata };
