@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
 import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
 import { formatDay } from '@graphiti-memory/prompt-elements';
-import { factDates, type CuratedMemory, type Turn } from './memory-tree.js';
+import { digestTurnsOf, factDates, type CuratedMemory, type DigestTurnText, type Turn } from './memory-tree.js';
 
 export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 
@@ -18,6 +18,8 @@ export type EpisodeNode =
   | { readonly type: 'turn'; readonly scope: EpisodeScope; readonly turn: Turn }
   | { readonly type: 'session'; readonly record: GroupRecord }
   | { readonly type: 'episode'; readonly scope: EpisodeScope; readonly episode: Episode }
+  /** One turn inside a session digest (`index`: its place in the digest, oldest first). */
+  | { readonly type: 'digestTurn'; readonly episode: Episode; readonly index: number; readonly turn: DigestTurnText }
   | { readonly type: 'message'; readonly text: string; readonly command?: vscode.Command };
 
 /** A fact as the view shows it: the text, its dates, and where it came from when known. */
@@ -114,10 +116,20 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       if (node.command !== undefined) item.command = node.command;
       return item;
     }
+    case 'digestTurn': {
+      const item = new vscode.TreeItem(shortened(node.turn.question), vscode.TreeItemCollapsibleState.None);
+      item.tooltip = new vscode.MarkdownString().appendText(node.turn.text);
+      item.iconPath = new vscode.ThemeIcon('comment');
+      item.id = `digestTurn:${node.episode.uuid}:${node.index}`;
+      return item;
+    }
     case 'episode': {
       const { episode } = node;
-      const item = new vscode.TreeItem(shortened(episodeTitle(episode)), vscode.TreeItemCollapsibleState.None);
-      item.description = day(episode.valid_at);
+      // A session digest opens on its turns; its row stays the episode (delete, forget this source).
+      const digest = digestTurnsOf(episode);
+      const first = digest[0];
+      const item = new vscode.TreeItem(shortened(first?.question ?? episodeTitle(episode)), first === undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = first === undefined ? day(episode.valid_at) : `${digest.length} ${digest.length === 1 ? 'turn' : 'turns'} · ${day(episode.valid_at)}`;
       item.tooltip = new vscode.MarkdownString().appendText(episode.content);
       // Team memories are shared: no delete or forget here (it would remove a teammate's), so no menu.
       item.contextValue = node.scope === 'team' ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';

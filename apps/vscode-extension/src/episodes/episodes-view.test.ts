@@ -4,9 +4,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
+import * as vscode from 'vscode';
 import {
   answerMessages,
   answerQuickPicks,
+  ChatResponseMarkdownPart,
+  ChatResponseTurn,
   chatRegistrations,
   ChatResponseStreamDouble,
   createChatContext,
@@ -19,10 +22,18 @@ import {
 import { PARTICIPANT_ID } from '../chat/memory-participant.js';
 import { DELETE, EPISODES_VIEW, REFRESH_DEBOUNCE_MS, type EpisodeNode } from './episodes-view.js';
 
-async function ask(prompt: string): Promise<void> {
+/** Asks `@memory`; with `sessionId`, as a later turn of that chat session. Returns the session's id. */
+async function ask(prompt: string, sessionId?: string): Promise<string> {
   const participant = chatRegistrations().participants.get(PARTICIPANT_ID);
   if (!participant) throw new Error('the participant is not registered');
-  await participant.requestHandler(createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }) }), createChatContext([]), new ChatResponseStreamDouble().asStream(), noCancellation());
+  const history = sessionId === undefined ? [] : ([new ChatResponseTurn([new ChatResponseMarkdownPart('Noted.')], { metadata: { sessionId } }, PARTICIPANT_ID)] as unknown as vscode.ChatContext['history']);
+  const result = (await participant.requestHandler(
+    createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }) }),
+    createChatContext(history),
+    new ChatResponseStreamDouble().asStream(),
+    noCancellation(),
+  )) as vscode.ChatResult;
+  return (result.metadata as { sessionId: string }).sessionId;
 }
 
 /** The view's nodes; at the top, without the "Recall is off" row (its own test covers it). */
@@ -110,6 +121,29 @@ describe('episodes view', () => {
     await new Promise((resolve) => setTimeout(resolve, REFRESH_DEBOUNCE_MS + 300));
     // Four messages (two per group) confirmed within the debounce: one read of Graphiti.
     expect(changed).toBe(1);
+  });
+
+  it("shows a session digest (the default capture) as one row of its conversation that opens on the digest's turns", async () => {
+    // A digest every two turns: the second turn of the session closes it.
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.digestTurns': 2 }, consented: true });
+    const session = await ask('How do we deploy the API?');
+    await ask('And which database do we use?', session);
+    await waitFor(() => harness.emulator.state.episodes().some((episode) => episode.name.includes('.digest.')), 5000, 'the digest stored');
+    await harness.emulator.idle();
+
+    const sessions = await children((await children()).find((node) => node.type === 'sessions'));
+    const conversation = await children(sessions[0]);
+    expect(conversation.map((node) => node.type)).toEqual(['episode']);
+    const digest = await episodesProvider().getTreeItem(conversation[0]!);
+    expect(digest.label).toBe('How do we deploy the API?');
+    expect(digest.description).toMatch(/^2 turns · \d{4}-\d{2}-\d{2}$/);
+    // Still the episode: delete and "Forget This Source" apply to the digest.
+    expect(digest.contextValue).toBe('graphitiMemory.episode');
+    const turns = await children(conversation[0]);
+    expect(await labels(turns)).toEqual(['How do we deploy the API?', 'And which database do we use?']);
+    // Each turn's row holds the turn as stored, every speaker's lines.
+    const tooltip = ((await episodesProvider().getTreeItem(turns[1]!)).tooltip as vscode.MarkdownString).value;
+    expect(tooltip.split('\n')).toEqual(['user: And which database do we use?', expect.stringMatching(/memory.*: Noted/)]);
   });
 
   it('says why it cannot search while recall is off, and sends nothing', async () => {

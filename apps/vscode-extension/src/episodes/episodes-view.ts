@@ -29,7 +29,7 @@ import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus, type StatusSnapshot } from '../status/memory-status.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
-import { curatedMemories, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
+import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
@@ -106,11 +106,13 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       case 'sessions':
         return node.sessions.length > 0
           ? node.sessions.map((record) => ({ type: 'session' as const, record }))
-          : (node.turns ?? []).map((turn) => ({ type: 'turn' as const, scope: 'workspace' as const, turn }));
+          : (node.turns ?? []).map((turn) => conversationNode('workspace', turn));
       case 'session':
         return this.#turns(node.record.groupId);
       case 'turn':
         return node.turn.episodes.map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
+      case 'episode':
+        return digestTurnsOf(node.episode).map((turn, index) => ({ type: 'digestTurn' as const, episode: node.episode, index, turn }));
       default:
         return [];
     }
@@ -240,7 +242,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const episodes = await this.#load(groupId, 'session', RECENT_EPISODES * 2);
     if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
     const turns = turnsOf(episodes);
-    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => ({ type: 'turn' as const, scope: 'session' as const, turn }));
+    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => conversationNode('session', turn));
   }
 
   /** A group's newest episodes (oldest first, as Graphiti answers), remembered as fact sources; `undefined` when unreachable. */
@@ -251,13 +253,20 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       const episodes = await client.getEpisodes(groupId, { lastN });
       // Bounded: a long session of browsing must not grow it without end.
       if (this.#sources.size > 5_000) this.#sources.clear();
-      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: episodeTitle(episode), at: episode.valid_at });
+      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: digestTurnsOf(episode)[0]?.question ?? episodeTitle(episode), at: episode.valid_at });
       return episodes;
     } catch (error) {
       this.logger.warn('episodes view: loading failed', { scope, errorClass: errorClass(error) });
       return undefined;
     }
   }
+}
+
+/** A turn of a conversation; a session digest (one episode holding several turns) as itself, opening on its turns. */
+function conversationNode(scope: 'workspace' | 'session', turn: Turn): EpisodeNode {
+  const [only, ...others] = turn.episodes;
+  if (only !== undefined && others.length === 0 && digestTurnsOf(only).length > 0) return { type: 'episode', scope, episode: only };
+  return { type: 'turn', scope, turn };
 }
 
 @injectable()

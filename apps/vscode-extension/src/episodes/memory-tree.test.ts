@@ -1,8 +1,9 @@
 import type { Episode } from '@graphiti-memory/graphiti-client';
+import { digestMessage } from '@graphiti-memory/memory-core';
 import { formatPromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
 import { formatDay } from '@graphiti-memory/prompt-elements';
 import { describe, expect, it } from 'vitest';
-import { curatedMemories, factDates, factSource, turnsOf, type EpisodeSource } from './memory-tree.js';
+import { curatedMemories, digestTurnsOf, factDates, factSource, turnsOf, type EpisodeSource } from './memory-tree.js';
 
 function episode(name: string, validAt: string, content = name, uuid = `uuid-${name}-${validAt}`): Episode {
   return { uuid, name, group_id: 'g', labels: [], created_at: validAt, source: 'message', source_description: '', content, valid_at: validAt, entity_edges: [] };
@@ -105,5 +106,24 @@ describe('factSource and factDates', () => {
     expect(factDates(late)).toBe(`${formatDay(late.valid_at)} to ${formatDay(late.invalid_at)} (superseded)`);
     expect(factDates(late)).toBe('2026-01-03 to 2026-02-02 (superseded)');
     expect(factSource({ episodes: ['late'] }, new Map([['late', { scope: 'session', title: 'A late turn', at: late.valid_at }]]))).toBe('from session memory, 2026-01-03: "A late turn"');
+  });
+});
+
+describe('digestTurnsOf', () => {
+  const message = (role: 'user' | 'assistant', speaker: string, content: string) => ({ content, role_type: role, role: speaker, name: `n-${content}`, source_description: 'graphiti-memory chat' });
+  const turn = (id: string, question: string, answer: string) => ({ id, keys: [], messages: [message('user', 'user', question), message('assistant', 'claude-code', answer)] });
+
+  it("reads a session digest's turns back from its speaker lines, as Graphiti stores it, oldest first", () => {
+    const digest = digestMessage('s1', [turn('t1', 'How do we deploy?', 'With Fly.io.\n\nSee the runbook.'), turn('t2', 'And the database?', 'Postgres 16.')], 4000);
+    const stored = episode(digest.name, '2026-01-02T00:00:00Z', `chat session(user): ${digest.content}`);
+    expect(digestTurnsOf(stored)).toEqual([
+      { question: 'How do we deploy?', text: 'user: How do we deploy?\nclaude-code: With Fly.io.\n\nSee the runbook.' },
+      { question: 'And the database?', text: 'user: And the database?\nclaude-code: Postgres 16.' },
+    ]);
+  });
+
+  it('reads nothing from other episodes or from a digest without user turns (a written summary)', () => {
+    expect(digestTurnsOf(episode('graphiti-memory.turn.a.user', '2026-01-01T00:00:00Z', 'user(user): user: hello'))).toEqual([]);
+    expect(digestTurnsOf(episode('graphiti-memory.digest.s1.t1', '2026-01-01T00:00:00Z', 'chat session(user): The team chose Fly.io.'))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // first), conversations (each turn's question and answer together, never a row per message), and
 // where a fact came from. Pure: no VS Code, no network, so the shaping is tested on its own.
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
-import { parsePromotionEpisode } from '@graphiti-memory/memory-core';
+import { isDigestMessageName, parsePromotionEpisode } from '@graphiti-memory/memory-core';
 import { formatDay } from '@graphiti-memory/prompt-elements';
 
 // `team`: the repository's shared group (only with the user's consent to the team scope).
@@ -75,6 +75,35 @@ export function turnsOf(episodes: readonly Episode[]): Turn[] {
       return { key, ...(turn.question ? { question: turn.question } : {}), ...(turn.answer ? { answer: turn.answer } : {}), episodes: all, at };
     })
     .sort((a, b) => compareDesc(a.at, b.at));
+}
+
+/** One turn of a session digest as read back from its `speaker: text` lines. */
+export interface DigestTurnText {
+  /** The user's words (their first line): what the turn is named by. */
+  readonly question: string;
+  /** The turn's lines as stored: every speaker's. */
+  readonly text: string;
+}
+
+// Graphiti's `chat session(user): ` before a digest's turns; each turn after the first starts at a
+// blank line followed by its first speaker (`user: `, or `system: ` when system prompts are sent).
+const STORED_SPEAKER = /^[^\n(]*\((?:user|assistant|system)\):\s*/;
+const TURN_START = /\n\n(?=(?:system|user): )/;
+const USER_LINE = /^user: (.*)$/m;
+
+/**
+ * The turns of a session digest (memory-core's `digestMessage`), oldest first; `[]` for any other
+ * episode, or a digest without `user: ` turns (a model-written summary). A message that itself holds
+ * a blank line then `user: ` splits there: the view shows it as two rows, nothing is lost.
+ */
+export function digestTurnsOf(episode: Pick<Episode, 'name' | 'content'>): DigestTurnText[] {
+  if (!isDigestMessageName(episode.name)) return [];
+  const turns: DigestTurnText[] = [];
+  for (const block of episode.content.replace(STORED_SPEAKER, '').split(TURN_START)) {
+    const question = USER_LINE.exec(block)?.[1]?.trim();
+    if (question !== undefined && question !== '') turns.push({ question, text: block.trim() });
+  }
+  return turns;
 }
 
 /** Where an episode the view loaded came from, for a fact that cites it. */
