@@ -31,6 +31,8 @@ export interface ShownFact {
   readonly expired_at: string | null;
   readonly created_at: string;
   readonly source: string | undefined;
+  /** What ends the fact's line in the prompt (prompt-elements' `factLineSuffix`): a stale mark, its citation. */
+  readonly ending?: string;
 }
 
 const LABEL_MAX = 80;
@@ -74,8 +76,9 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'fact': {
       const { fact } = node;
       const item = new vscode.TreeItem(shortened(fact.fact), vscode.TreeItemCollapsibleState.None);
-      item.description = factDates(fact);
-      const tooltip = new vscode.MarkdownString().appendText(fact.fact).appendMarkdown('\n\n').appendText(factDates(fact));
+      const dates = fact.ending === undefined ? factDates(fact) : `${factDates(fact)} ${fact.ending}`;
+      item.description = dates;
+      const tooltip = new vscode.MarkdownString().appendText(fact.fact).appendMarkdown('\n\n').appendText(dates);
       tooltip.appendMarkdown('\n\n').appendText(fact.source ?? 'Source unknown: this Graphiti server does not say which episode a fact came from.');
       item.tooltip = tooltip;
       item.iconPath = new vscode.ThemeIcon(fact.invalid_at === null && fact.expired_at === null ? 'lightbulb' : 'history');

@@ -173,6 +173,9 @@ describe('episodes view', () => {
     expect(texts.some((text) => text.startsWith('We use zod'))).toBe(false);
     // The fact cites the curated memory it came from, which the view shows.
     expect(shown[0]?.type === 'fact' ? shown[0].fact.source : undefined).toMatch(/^from workspace memory, \d{4}-\d{2}-\d{2}: "We deploy the billing API with Fly\.io\."$/);
+    // And ends as its line in the prompt does (prompt-elements' factLineSuffix): here, its citation.
+    const description = String((await episodesProvider().getTreeItem(shown[0]!)).description);
+    expect(description).toMatch(/^since \d{4}-\d{2}-\d{2} \(.+, \d{4}-\d{2}-\d{2}\)$/);
     expect(await harness.command('graphitiMemory.clearMemorySearch')).toMatchObject({ ok: true });
     expect(await labels([(await children()).find((node) => node.type === 'factsRoot')!])).toEqual(['What memory knows']);
   });

@@ -21,8 +21,9 @@ import {
   ReviewQueue,
   type GroupRecord,
   type MemoryScope,
+  type RecalledFact,
 } from '@graphiti-memory/memory-core';
-import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -62,7 +63,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   /** What the view loaded last, by episode uuid: where a fact came from. */
   readonly #sources = new Map<string, EpisodeSource>();
   #scopes: readonly ScopedEpisodes[] = [];
-  #search: { readonly query: string; readonly facts: readonly FactResult[] } | undefined;
+  #search: { readonly query: string; readonly facts: readonly RecalledFact[] } | undefined;
 
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
@@ -194,7 +195,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const search: EpisodeNode = { type: 'message', text: query === undefined ? 'Search what memory knows…' : 'Search again or clear…', command: SEARCH_COMMAND };
     if (query !== undefined && this.#search?.query === query) {
       // Sources resolved now: the view has loaded the episodes they cite by the time it opens this.
-      const facts = this.#search.facts.map((fact) => this.#shown(fact, fact.episodes ?? [])).filter((fact) => fact.fact !== '').map((fact) => ({ type: 'fact' as const, fact }));
+      // Searched facts are recalled ones: each ends as its line in the prompt (stale mark, citation).
+      const facts = this.#search.facts.map((fact) => this.#shown(fact, fact.episodes ?? [], factLineSuffix(fact).trim())).filter((fact) => fact.fact !== '').map((fact) => ({ type: 'fact' as const, fact }));
       return [search, ...(facts.length > 0 ? facts : [{ type: 'message' as const, text: 'No facts match.' }])];
     }
     const client = this.connection.current();
@@ -224,9 +226,11 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     return [search, { type: 'message', text: empty }];
   }
 
-  #shown(fact: FactResult, cited: readonly string[]): ShownFact {
+  /** `ending`: what ends a recalled fact's line in the prompt; a fact read by its uuid has none. */
+  #shown(fact: FactResult, cited: readonly string[], ending = ''): ShownFact {
     const episodes = [...new Set(cited.filter((uuid) => uuid !== ''))];
     return {
+      ...(ending === '' ? {} : { ending }),
       uuid: fact.uuid,
       // Shown as data: one line, without the episode tags a fact may have been extracted with.
       fact: sanitiseFactText(fact.fact.replace(/<\/?graphiti_episode[^>]*>/g, ' ')),

@@ -115,7 +115,7 @@ describe('digestTurnsOf', () => {
 
   it("reads a session digest's turns back from its speaker lines, as Graphiti stores it, oldest first", () => {
     const digest = digestMessage('s1', [turn('t1', 'How do we deploy?', 'With Fly.io.\n\nSee the runbook.'), turn('t2', 'And the database?', 'Postgres 16.')], 4000);
-    const stored = episode(digest.name, '2026-01-02T00:00:00Z', `chat session(user): ${digest.content}`);
+    const stored = episode(digest.name ?? 'graphiti-memory.digest.s1.t1', '2026-01-02T00:00:00Z', `chat session(user): ${digest.content}`);
     expect(digestTurnsOf(stored)).toEqual([
       { question: 'How do we deploy?', text: 'user: How do we deploy?\nclaude-code: With Fly.io.\n\nSee the runbook.' },
       { question: 'And the database?', text: 'user: And the database?\nclaude-code: Postgres 16.' },
