@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import {
   answerMessages,
   answerQuickPicks,
