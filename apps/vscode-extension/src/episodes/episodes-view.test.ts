@@ -160,6 +160,8 @@ describe('episodes view', () => {
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy the billing API with Fly.io.' });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod for validation.' });
     await waitFor(() => harness.emulator.state.facts().length >= 2, 5000, 'the facts extracted');
+    // Delivery confirmation learns each episode's uuid: what a recalled fact's citation is found by.
+    expect((await (await harness.ingestion()).waitForConfirmation({ timeoutMs: 5000 })).pending).toBe(0);
     const result = await harness.command<{ ok: boolean; facts: number; message: string }>('graphitiMemory.searchMemory', 'billing deploy');
     expect(result, result.message).toMatchObject({ ok: true });
     const search = harness.emulator.requests.filter((request) => request.path === '/search');

@@ -122,6 +122,14 @@ describe('digestTurnsOf', () => {
     ]);
   });
 
+  it('reads turns one line break apart too, a reply with blank lines whole, a system line with its turn', () => {
+    const content = 'chat session(user): user: First?\ncopilot: One.\n\nTwo.\nsystem: Be brief.\nuser: Second?\ncopilot: Three.';
+    expect(digestTurnsOf(episode('graphiti-memory.digest.s1.t1', '2026-01-01T00:00:00Z', content))).toEqual([
+      { question: 'First?', text: 'user: First?\ncopilot: One.\n\nTwo.' },
+      { question: 'Second?', text: 'system: Be brief.\nuser: Second?\ncopilot: Three.' },
+    ]);
+  });
+
   it('reads nothing from other episodes or from a digest without user turns (a written summary)', () => {
     expect(digestTurnsOf(episode('graphiti-memory.turn.a.user', '2026-01-01T00:00:00Z', 'user(user): user: hello'))).toEqual([]);
     expect(digestTurnsOf(episode('graphiti-memory.digest.s1.t1', '2026-01-01T00:00:00Z', 'chat session(user): The team chose Fly.io.'))).toEqual([]);

@@ -85,25 +85,29 @@ export interface DigestTurnText {
   readonly text: string;
 }
 
-// Graphiti's `chat session(user): ` before a digest's turns; each turn after the first starts at a
-// blank line followed by its first speaker (`user: `, or `system: ` when system prompts are sent).
+// Graphiti's `chat session(user): ` before a digest's turns. Every turn opens with its `user: ` line
+// (after a `system: ` line when system prompts are sent); replies may hold blank lines of their own.
 const STORED_SPEAKER = /^[^\n(]*\((?:user|assistant|system)\):\s*/;
-const TURN_START = /\n\n(?=(?:system|user): )/;
-const USER_LINE = /^user: (.*)$/m;
+const USER_PREFIX = 'user: ';
+const SYSTEM_PREFIX = 'system: ';
 
 /**
  * The turns of a session digest (memory-core's `digestMessage`), oldest first; `[]` for any other
- * episode, or a digest without `user: ` turns (a model-written summary). A message that itself holds
- * a blank line then `user: ` splits there: the view shows it as two rows, nothing is lost.
+ * episode, or a digest without `user: ` turns (a model-written summary). A reply line that itself
+ * starts with `user: ` starts a row of its own there: the view shows it as two rows, nothing is lost.
  */
 export function digestTurnsOf(episode: Pick<Episode, 'name' | 'content'>): DigestTurnText[] {
   if (!isDigestMessageName(episode.name)) return [];
-  const turns: DigestTurnText[] = [];
-  for (const block of episode.content.replace(STORED_SPEAKER, '').split(TURN_START)) {
-    const question = USER_LINE.exec(block)?.[1]?.trim();
-    if (question !== undefined && question !== '') turns.push({ question, text: block.trim() });
+  const blocks: { lines: string[]; question?: string }[] = [];
+  for (const line of episode.content.replace(STORED_SPEAKER, '').split('\n')) {
+    const current = blocks.at(-1);
+    const opensTurn = line.startsWith(USER_PREFIX) ? current?.question !== undefined || current === undefined : line.startsWith(SYSTEM_PREFIX) && current?.question !== undefined;
+    const block = opensTurn || current === undefined ? { lines: [] as string[] } : current;
+    if (block !== current) blocks.push(block);
+    block.lines.push(line);
+    if (block.question === undefined && line.startsWith(USER_PREFIX)) block.question = line.slice(USER_PREFIX.length).trim();
   }
-  return turns;
+  return blocks.flatMap(({ lines, question }) => (question === undefined || question === '' ? [] : [{ question, text: lines.join('\n').trim() }]));
 }
 
 /** Where an episode the view loaded came from, for a fact that cites it. */
