@@ -66,6 +66,7 @@ import { StatusCommands } from '../status/status-commands.js';
 import { DEFAULT_HEALTH_PROBE_TIMING, HealthProbe, HealthProbeTiming } from '../status/health-probe.js';
 import { StatusMenuCommand } from '../status/status-menu-command.js';
 import { DisableCommands } from '../consent/disable-commands.js';
+import { MemorySwitchRecorder } from '../consent/memory-switch-recorder.js';
 import { ProjectTrustPrompt } from '../trust/project-trust-prompt.js';
 import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
 import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
@@ -122,6 +123,8 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(WorkspaceContext).toConstantValue(workspaceContext);
     // The stale check of recall: paths facts name, looked up (never read) in the workspace's folders.
     bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => workspaceContext.localFolderPaths()));
+    // One recorder for every switch the window writes (Disable, consent, `enabled`, trust): one queue, so a quick off → on ends on.
+    bind(MemorySwitchRecorder).toConstantValue(new MemorySwitchRecorder({ environment: process.env, folders: () => workspaceContext.localFolderPaths() }));
     bind(MementoConsentStore)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);

@@ -157,6 +157,22 @@ describe('an untrusted project file', () => {
     expect((await resolved()).settings.endpoint).toBe('http://user.example:8000');
   });
 
+  it('gives the digest it read (projectDigest), and trusting that digest trusts that content only, not a later edit', async () => {
+    await writeJson(userConfigPath(env), USER);
+    await writeJson(projectFile, { endpoint: 'http://project.example:9000' });
+    const seen = (await resolved()).projectDigest;
+    expect(seen).toMatch(/^[0-9a-f]{64}$/);
+    // Edited after the user was asked about the content above: the answer trusts what was asked about.
+    await writeJson(projectFile, { endpoint: 'http://other.example:9000' });
+    expect(await trustProjectFile(state, projectFile, seen)).toBe(seen);
+    expect((await resolved()).projectTrusted).toBe(false);
+    await writeJson(projectFile, { endpoint: 'http://project.example:9000' });
+    expect((await resolved()).projectTrusted).toBe(true);
+    await expect(trustProjectFile(state, projectFile, 'not-a-digest')).rejects.toThrow(/"not-a-digest" is not a sha256 digest; pass the configuration's projectDigest/);
+    await fs.rm(projectFile);
+    expect((await resolved()).projectDigest).toBeUndefined();
+  });
+
   it('names user-only keys (state folder, consent, user key) as ignored, trusted or not', async () => {
     await writeJson(projectFile, { stateDir: path.join(root, 'elsewhere'), userKey: 'stolen-user-key' });
     await trustProjectFile(state, projectFile);

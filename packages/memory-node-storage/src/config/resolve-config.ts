@@ -126,6 +126,8 @@ export interface ResolvedMemoryConfig {
   readonly files: { readonly user: string; readonly project: string | undefined };
   /** Whether the user trusts the project file's current content (`config trust`): then it may widen too. */
   readonly projectTrusted: boolean;
+  /** The sha256 of the project file's content as read for this configuration (what trust is keyed by); `undefined` without a readable one. */
+  readonly projectDigest?: string;
   /** What of the project file was not applied, and why; empty when nothing was ignored. */
   readonly ignored: readonly IgnoredProjectKey[];
   readonly userKey: string | undefined;
@@ -273,6 +275,7 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
       origins: origins as Record<ConfigKey, ConfigOrigin>,
       files: { user: userFile, project: projectFile },
       projectTrusted,
+      ...(project?.ok === true && project.digest !== undefined ? { projectDigest: project.digest } : {}),
       ignored,
       userKey: userValues.userKey,
       consent: userValues.consent,
