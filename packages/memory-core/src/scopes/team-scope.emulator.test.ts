@@ -124,8 +124,15 @@ describe.each(['rest', 'mcp'] as const)('the team scope (%s face)', (face) => {
     const teamGroup = (await alice.groups.resolve('team')) ?? '';
     expect(emulator.state.episodes().filter((episode) => episode.group_id === teamGroup)).toHaveLength(3);
 
+    emulator.clearRequests();
     const forgotten = await bob.container.get<ForgetService>(ForgetService).forget({ scope: 'team' });
     expect(forgotten).toMatchObject({ deletedEpisodes: 2, failed: [] });
+    // The team group is listed once for all of Bob's episodes; MCP's delete_episode removes their
+    // facts itself, so no fact is deleted one by one there.
+    const routes = emulator.requests.map((request) => request.route);
+    expect(routes.filter((route) => route === (face === 'mcp' ? 'get_episodes' : 'episodes'))).toHaveLength(1);
+    if (face === 'mcp') expect(routes).not.toContain('delete_entity_edge');
+    else expect(routes).toContain('delete-entity-edge');
     const left = emulator.state.episodes().filter((episode) => episode.group_id === teamGroup);
     expect(left).toHaveLength(1);
     expect(left[0]?.content).toContain('author="Alice"');
