@@ -78,7 +78,7 @@ async function ingest(context: CommandContext, file: string, raw: IngestOptions)
   memory.ingestion.start();
   for (const turn of parsed.turns) memory.ingestion.enqueue(turn);
   // A file read to its end is a finished session: its digests close now (capture.granularity session).
-  for (const session of new Set(parsed.turns.map((turn) => turn.sessionId))) memory.ingestion.endSession(session);
+  memory.ingestion.endSessions(parsed.turns.map((turn) => turn.sessionId));
   await memory.ingestion.settled();
   const planned = memory.ingestion.stats();
   output.info(
