@@ -93,6 +93,11 @@ describe.each(['rest', 'mcp'] as const)('the team scope (%s face)', (face) => {
     expect(bobText).not.toContain('interviewing');
     const teamFact = bobRecall.facts.find((fact) => fact.fact.includes('Fly.io'));
     expect(teamFact).toMatchObject({ scope: 'team', author: 'Alice' });
+    // The team group's authors are looked up once: asked again, Bob's recall lists no episodes.
+    emulator.clearRequests();
+    const again = await bob.container.get<RecallService>(RecallService).recall('How does the billing API deploy?', { sessionId: 'b2' });
+    expect(again.facts.find((fact) => fact.fact.includes('Fly.io'))).toMatchObject({ scope: 'team', author: 'Alice' });
+    expect(emulator.requests.map((request) => request.route)).not.toContain(face === 'mcp' ? 'get_episodes' : 'episodes');
 
     const aliceRecall = await alice.container.get<RecallService>(RecallService).recall('Am I interviewing elsewhere?', { sessionId: 'a2' });
     expect(aliceRecall.facts.map((fact) => fact.fact).join('\n')).toContain('interviewing');
