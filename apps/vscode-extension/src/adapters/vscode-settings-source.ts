@@ -56,6 +56,8 @@ export const SETTING_KEYS = [
   'capture.granularity',
   'capture.idleMinutes',
   'capture.digestTurns',
+  'capture.digestWriter',
+  'capture.digestModel',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import {
   AuditLog,
   Clock,
+  DigestWriter,
   ConsentStore,
   GroupRecorderOptions,
   categoriesInUse,
@@ -35,6 +36,7 @@ import { MementoConsentStore, MementoKeyValueStore } from '../adapters/memento-s
 import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
+import { ChatModelDigestWriter } from '../capture/chat-model-digest-writer.js';
 import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
 import { RecalledFactDocuments } from '../chat/fact-references.js';
@@ -165,6 +167,8 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
     bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath));
     bind(AgentConnection).toSelf().inSingletonScope();
+    // Only VS Code has a chat model: with capture.digestWriter chatModel it writes session digests.
+    bind(DigestWriter).to(ChatModelDigestWriter).inSingletonScope();
 
     for (const contribution of CONTRIBUTIONS) {
       bind(contribution).toSelf().inSingletonScope();

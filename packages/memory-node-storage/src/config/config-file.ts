@@ -9,6 +9,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CAPTURE_GRANULARITIES,
+  DIGEST_WRITERS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
   MEMORY_SCOPES,
@@ -21,6 +22,7 @@ import {
 } from '@graphiti-memory/memory-core';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
 import { unknownKeyProblems, type KeyTree } from './unknown-keys.js';
 
 export const SERVER_KINDS = SERVER_KIND_SETTINGS;
@@ -81,6 +83,9 @@ const configFileSchema = z.strictObject({
       granularity: z.enum(CAPTURE_GRANULARITIES).optional(),
       idleMinutes: z.number().optional(),
       digestTurns: z.number().optional(),
+      // Who writes digests: `chatModel` is VS Code's chat model (vscode.lm); other tools send the filtered digest.
+      digestWriter: z.enum(DIGEST_WRITERS).optional(),
+      digestModel: z.string().optional(),
     })
     .optional(),
   filter: z
@@ -241,7 +246,7 @@ export async function updateConfigFile(filePath: string, patch: Partial<Record<k
   }
   const checked = checkConfigValues(next, filePath);
   if (!checked.ok) throw new Error(checked.problems.join('; '));
-  await fs.mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(filePath, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  await makePrivateFolder(path.dirname(filePath));
+  await writeFileAtomic(filePath, `${JSON.stringify(next, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   return checked.values;
 }

@@ -111,6 +111,19 @@ describe('an untrusted project file', () => {
     expect(narrowing.ignored).toEqual([]);
   });
 
+  it("cannot send the user's chats to a chat model for digests, nor pick the model; may keep the filtered digest", async () => {
+    await writeJson(userConfigPath(env), { ...USER, enabled: true });
+    await writeJson(projectFile, { capture: { digestWriter: 'chatModel', digestModel: 'some-model' } });
+    const widening = await resolved();
+    expect(widening.settings.capture).toMatchObject({ digestWriter: 'filtered', digestModel: '' });
+    expect(widening.ignored.map((entry) => entry.key).sort()).toEqual(['capture.digestModel', 'capture.digestWriter']);
+    await writeJson(userConfigPath(env), { ...USER, enabled: true, capture: { digestWriter: 'chatModel' } });
+    await writeJson(projectFile, { capture: { digestWriter: 'filtered' } });
+    const narrowing = await resolved();
+    expect(narrowing.settings.capture.digestWriter).toBe('filtered');
+    expect(narrowing.ignored).toEqual([]);
+  });
+
   it('repeating the user value is not a widening (nothing ignored)', async () => {
     await writeJson(userConfigPath(env), { ...USER, enabled: true });
     await writeJson(projectFile, { enabled: true, endpoint: 'http://user.example:8000/' });
