@@ -10,16 +10,4 @@ export { measureRecallConcurrency } from './core/recall-bench.js';
 export { measureEnqueueLatency, measureJournalGrowth, measureSustainedThroughput } from './storage/storage-bench.js';
 export { BENCHMARK_BODIES, measureRouteThroughput, type BenchmarkServer } from './client/throughput.js';
 export { startServerThread } from './client/server-thread.js';
-export {
-  CAPTURE_CORPUS,
-  CAPTURE_MODES,
-  captureCost,
-  DEFAULT_CAPTURE_MODE,
-  measureCaptureCost,
-  measureCaptureCosts,
-  PER_TURN_FULL_MODE,
-  type CaptureMode,
-  type CorpusSession,
-  type ModeCost,
-  type SessionCost,
-} from './capture/capture-cost-bench.js';
+export { measureCaptureCost } from './capture/capture-cost-bench.js';
