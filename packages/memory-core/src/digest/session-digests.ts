@@ -7,7 +7,7 @@
 // Closing is two steps (admit the digest, then drop its turns from the segment) so a crash in
 // between sends nothing twice: the same segment closes to the same name, which the ledger refuses.
 import { deliveryKey } from '../ingestion/in-memory-delivery-ledger.js';
-import { APP_NAME } from '../mapping/turn-mapping.js';
+import { APP_NAME, parseTurnMessageName } from '../mapping/turn-mapping.js';
 import type { ChatTurn, DeliveryLedger, OutboxEntry } from '../ports.js';
 import type { AcceptedEntry } from '../registry/group-recorder.js';
 import type { MemorySettings } from '../settings/memory-settings.js';
@@ -39,8 +39,6 @@ export interface CloseRequest {
 }
 
 type CaptureSettings = Pick<MemorySettings, 'maxMessageChars'> & { readonly capture: Pick<MemorySettings['capture'], 'granularity' | 'idleMinutes' | 'digestTurns'> };
-
-const TURN_MESSAGE_PREFIX = `${APP_NAME}.turn.`;
 
 export class SessionDigests {
   readonly #fallback = new InMemoryDigestSegmentStore();
@@ -80,7 +78,7 @@ export class SessionDigests {
     const offered = new Map<string, { turn: ChatTurn; groupId: string; entries: OutboxEntry[] }>();
     for (const entry of entries) {
       const turn = turnOf.get(entry);
-      if (!digesting || turn === undefined || !entry.message.name?.startsWith(TURN_MESSAGE_PREFIX)) {
+      if (!digesting || turn === undefined || parseTurnMessageName(entry.message.name ?? '')?.app !== APP_NAME) {
         admit.push(entry);
         continue;
       }

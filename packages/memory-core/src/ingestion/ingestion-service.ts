@@ -199,6 +199,11 @@ export class IngestionService implements Ingestion {
     this.staging.push({ close: { sessionId } });
   }
 
+  /** Each session once (see `Ingestion.endSessions`). */
+  endSessions(sessionIds: Iterable<string>): void {
+    for (const sessionId of new Set(sessionIds)) this.endSession(sessionId);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Lifecycle
 
