@@ -34,6 +34,7 @@ const sessions = [
   { name: 'untrusted', suite: 'untrusted.js', trustFeature: true, timeoutMs: 120_000 },
   { name: 'agent-hooks', suite: 'agent-hooks.js', trustFeature: false, copilot: true, timeoutMs: 300_000 },
   { name: 'status', suite: 'status.js', trustFeature: false, timeoutMs: 300_000 },
+  { name: 'digest-writer', suite: 'digest-writer.js', trustFeature: false, timeoutMs: 240_000 },
   // `screenshots`: the main screens the suite must have saved; the run fails when one is missing.
   {
     name: 'memory-view',

@@ -31,6 +31,7 @@ const VALUES = [
   'asEpisodeSource', 'EpisodeSources', 'forgetEpisode', 'InMemoryEpisodeSources', 'MAX_STALE_CHECKS', 'pathsNamedIn', 'STALE_SETTINGS', 'WorkspaceFiles',
   'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
   'ForgetLedger', 'forgottenTurnKey', 'InMemoryForgetLedger', 'MAX_FORGOTTEN_TURNS', 'OwedDeletions', 'withForgottenGroups',
+  'CHAT_MODEL_DIGEST_NOTE', 'DigestWriter', 'digestWriterOf', 'DigestWriting', 'DigestWritingOptions', 'DIGEST_MODEL_MAX_CHARS', 'DIGEST_WRITERS', 'digestWritersText',
   'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
 ];
 
@@ -57,6 +58,7 @@ const TYPES = [
   'EpisodeForgetApi', 'EpisodeForgetOptions', 'EpisodeForgetResult', 'EpisodeSource', 'FactSource', 'MessageSource', 'StaleSetting',
   'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
   'ForgetRecord', 'ForgottenGroup', 'OwedDeletionsResult',
+  'DigestWriteMiss', 'DigestWriteRequest', 'DigestWriteResult', 'DigestWriterSetting',
   'TranscriptFilterProblem',
 ];
 

@@ -184,5 +184,18 @@ export {
   type DigestTurn,
 } from './digest/index.js';
 export { CAPTURE_GRANULARITIES, type CaptureGranularity } from './settings/memory-settings.js';
+// Digests written by the host's chat model (issue 22: `capture.digestWriter: chatModel`, VS Code only).
+export {
+  CHAT_MODEL_DIGEST_NOTE,
+  DigestWriter,
+  digestWriterOf,
+  DigestWriting,
+  DigestWritingOptions,
+  type DigestWriteMiss,
+  type DigestWriteRequest,
+  type DigestWriteResult,
+} from './digest/index.js';
+export { DIGEST_MODEL_MAX_CHARS, DIGEST_WRITERS, type DigestWriterSetting } from './settings/memory-settings.js';
+export { digestWritersText } from './audit/index.js';
 // Per-kind transcript filter modes in the configuration (issue 22), and the filter for turns no parser read.
 export { FILTER_KINDS, FILTER_MODES, filterTurn, transcriptFilterProblems, type TranscriptFilterProblem } from './transcripts/transcript-filter.js';

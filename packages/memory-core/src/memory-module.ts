@@ -2,6 +2,7 @@
 // extension, the dev harness) load it into the container they build and bind the ports of
 // src/ports.ts themselves; memory-core never builds a container.
 import { ContainerModule } from 'inversify';
+import { DigestWriting } from './digest/digest-writing.js';
 import { ForgetLedger, ForgetService, InMemoryForgetLedger, IngestionQueuedGroups, OwedDeletions, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
 import { InMemoryIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
@@ -26,7 +27,8 @@ import { MessageSourceStamp } from './sources/index.js';
  * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, ForgetLedger (what forgets owe and
  * keep forgotten; without one a forget deletes at once or reports the failure), GroupRecorderOptions (the tool
  * name the registry records and citations name), EpisodeSources (the record of delivered episodes
- * citations come from), WorkspaceFiles (the stale check) and QueuedGroups (rebinding the ingestion-based default). Without a
+ * citations come from), WorkspaceFiles (the stale check), DigestWriter (a chat model that writes
+ * session digests, `capture.digestWriter: chatModel`) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
@@ -46,6 +48,8 @@ export function createMemoryModule(): ContainerModule {
     bind(OwedDeletions).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
     bind(MessageSourceStamp).toSelf().inSingletonScope();
+    // Uses the app's DigestWriter when one is bound (VS Code's chat model); else digests stay filtered.
+    bind(DigestWriting).toSelf().inSingletonScope();
   });
 }
 

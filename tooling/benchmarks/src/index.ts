@@ -3,35 +3,11 @@
 // none of which may ship in a published package. New figures go in a folder per area (core/,
 // storage/, client/, …), return a `BenchResult` (or, for the client, a throughput table) and are
 // listed in src/run.ts and the harness's BENCHMARKS.
-export { benchResult, percentile, round, type BenchName, type BenchResult, type CoreBenchName, type StorageBenchName } from './bench-result.js';
-export { benchTurn, measureEnqueueCost, type EnqueueBenchOptions } from './core/enqueue-bench.js';
-export { measureIngestRequestsPerMessage, type IngestBenchOptions } from './core/ingest-bench.js';
-export { measureRecallConcurrency, type RecallBenchOptions } from './core/recall-bench.js';
+export { type BenchResult } from './bench-result.js';
+export { measureEnqueueCost } from './core/enqueue-bench.js';
+export { measureIngestRequestsPerMessage } from './core/ingest-bench.js';
+export { measureRecallConcurrency } from './core/recall-bench.js';
 export { measureEnqueueLatency, measureJournalGrowth, measureSustainedThroughput } from './storage/storage-bench.js';
-export {
-  BENCHMARK_BODIES,
-  THROUGHPUT_GOAL,
-  benchmarkClientThroughput,
-  formatThroughputTable,
-  measureCallsPerSecond,
-  measureRawRequestsPerSecond,
-  measureRouteThroughput,
-  type BenchmarkServer,
-  type BenchmarkedRoute,
-  type ThroughputResult,
-  type ThroughputSettings,
-} from './client/throughput.js';
+export { BENCHMARK_BODIES, measureRouteThroughput, type BenchmarkServer } from './client/throughput.js';
 export { startServerThread } from './client/server-thread.js';
-export {
-  CAPTURE_CORPUS,
-  CAPTURE_MODES,
-  captureCost,
-  DEFAULT_CAPTURE_MODE,
-  measureCaptureCost,
-  measureCaptureCosts,
-  PER_TURN_FULL_MODE,
-  type CaptureMode,
-  type CorpusSession,
-  type ModeCost,
-  type SessionCost,
-} from './capture/capture-cost-bench.js';
+export { measureCaptureCost } from './capture/capture-cost-bench.js';

@@ -49,8 +49,8 @@ export function countByGroupAndName(deliveries: readonly Delivery[]): Map<string
   return counts;
 }
 
-/** The turn messages' episode names (`<app>.turn.<turn id>.<role>`), as the capture names them. */
-export const TURN_EPISODE_NAME = /\.turn\.[^.\s]+\.(user|assistant)$/;
+/** The turn messages' episode names (`<app>.turn.<turn id>.<role>`), as the capture names them; captures the turn id and role. */
+export const TURN_EPISODE_NAME = /\.turn\.([^.\s]+)\.(user|assistant)$/;
 
 /** A session digest's episode name (`<app>.digest.<session id>.<first turn id>`): the default capture. */
 export const DIGEST_EPISODE_NAME = /\.digest\.[^.\s]+\.[^.\s]+$/;

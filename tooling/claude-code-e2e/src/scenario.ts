@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RecordedRequest, RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { Checks } from './checks.js';
-import { countByGroupAndName, deliveriesOf, isCapturedEpisodeName, type Delivery } from './deliveries.js';
+import { countByGroupAndName, deliveriesOf, isCapturedEpisodeName, TURN_EPISODE_NAME, type Delivery } from './deliveries.js';
 import { messagesRequests, textOf, type ModelRequest, type RunningModelServer } from './model-server.js';
 import { sleep, waitFor, type Sandbox } from './sandbox.js';
 import type { ClaudeResult, HarnessResult, Tools } from './tools.js';
@@ -122,7 +122,7 @@ function describeStoredTurns(emulator: RunningEmulator): string {
   const names = distinctNames(storedTurnCounts(emulator).keys());
   const digests = [...names].filter((name) => name.includes('.digest.'));
   for (const name of names) {
-    const [, turnId, role] = /\.turn\.([^.\s]+)\.(user|assistant)$/.exec(name) ?? [];
+    const [, turnId, role] = TURN_EPISODE_NAME.exec(name) ?? [];
     if (turnId !== undefined && role !== undefined) roles.set(turnId, (roles.get(turnId) ?? new Set()).add(role));
   }
   const turns = [...roles].map(

@@ -6,21 +6,19 @@
 // its own state folder, so both start from the same cold tier. Tokens: the printed
 // additionalContext through the real tokenizer (o200k).
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import { updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { HOOK_SERVER_VARIABLE } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { countTokens } from '@graphiti-memory/prompt-elements/tiktoken-tokenizer';
-import { capturedTerminalFor } from './bench-terminal.js';
 import { round, type BenchmarkResult } from './benchmark-result.js';
+import { promoteMemories, withBenchWorkspace, type BenchMemory } from './bench-workspace.js';
 
 /** Saying each memory once must cut the tokens injected per prompt by at least a fifth. */
 export const SAID_ONCE_TOKENS_GOAL = 0.8;
 
-const MEMORIES: ReadonlyArray<readonly [string, string]> = [
+const MEMORIES: readonly BenchMemory[] = [
   ['decision', 'Releases are cut from the main branch only.'],
   ['decision', 'We deploy the billing API with Fly.io.'],
   ['preference', 'Answer in British English.'],
@@ -39,19 +37,11 @@ const PROMPTS = [
 export async function measureSaidOnceSession(): Promise<BenchmarkResult> {
   const runner = hookRunnerFile();
   if (!existsSync(runner)) throw new Error(`${runner} is missing; build the hooks first (pnpm --filter @graphiti-memory/agent-hooks build)`);
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-said-once-bench-'));
-  const emulator = await startEmulator({ processingDelayMs: 1 });
-  try {
-    const workspace = path.join(root, 'workspace');
-    await fs.mkdir(workspace, { recursive: true });
-    // No hook server: each event is its own process, as on a cold machine (nothing left running).
-    const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: root, GRAPHITI_MEMORY_CONFIG_DIR: path.join(root, 'config'), [HOOK_SERVER_VARIABLE]: 'off' };
+  // No hook server: each event is its own process, as on a cold machine (nothing left running).
+  return withBenchWorkspace('graphiti-said-once-bench-', async (bench) => {
+    const { root, workspace, emulator, env } = bench;
     await updateConfigFile(userConfigPath(env), { enabled: true, endpoint: emulator.url, recall: { enabled: true }, consent: { endpoint: emulator.url, grantedAt: new Date().toISOString(), by: 'bench' } });
-    const { runHarness } = await import('../cli/program.js');
-    for (const [kind, text] of MEMORIES) {
-      await runHarness(['promote', text, '--kind', kind, '--scope', 'workspace', '--state-dir', path.join(root, 'promote-state'), '--workspace', workspace], { terminal: capturedTerminalFor(workspace, env) });
-    }
-    await emulator.idle();
+    await promoteMemories(bench, MEMORIES, ['--state-dir', path.join(root, 'promote-state'), '--workspace', workspace]);
     const session = async (name: string, ownSessionPerEvent: boolean): Promise<number[]> => {
       const runEnv = { ...env, GRAPHITI_MEMORY_STATE_DIR: path.join(root, `state-${name}`) };
       const event = (index: number, fields: Record<string, unknown>) => ({
@@ -84,10 +74,7 @@ export async function measureSaidOnceSession(): Promise<BenchmarkResult> {
       pass: ratio <= SAID_ONCE_TOKENS_GOAL && mean(before) > 0 && after.some((tokens) => tokens > 0),
       details: { prompts: PROMPTS.length, beforePerPrompt: before.join(' '), afterPerPrompt: after.join(' ') },
     };
-  } finally {
-    await emulator.close();
-    await fs.rm(root, { recursive: true, force: true });
-  }
+  }, { [HOOK_SERVER_VARIABLE]: 'off' });
 }
 
 /** Runs one hook event and counts the tokens of the context it printed (0 for none). */

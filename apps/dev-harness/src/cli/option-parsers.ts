@@ -1,5 +1,6 @@
 // Parsers for option values. Each throws a UsageError (exit code 2) that names the option, the
 // value it got and what it accepts, so a typo is fixed from the message alone.
+import { CAPTURE_GRANULARITIES, type CaptureGranularity } from '@graphiti-memory/memory-core';
 import { UsageError } from './harness-errors.js';
 
 export type HarnessScope = 'session' | 'workspace' | 'user' | 'team';
@@ -105,4 +106,12 @@ export function parseIdentifier(value: string, option: string): string {
 export function parseText(value: string, name: string): string {
   if (value.trim() === '') throw new UsageError(`${name} is empty; give the text in quotes, e.g. "we use pnpm".`);
   return value;
+}
+
+/** `--granularity`: one of `capture.granularity`'s values. */
+export function parseGranularity(value: string | undefined): CaptureGranularity | undefined {
+  if (value === undefined) return undefined;
+  const found = CAPTURE_GRANULARITIES.find((candidate) => candidate === value);
+  if (found === undefined) throw new UsageError(`--granularity ${describe(value)} is not one of ${CAPTURE_GRANULARITIES.join(', ')}; use session (digests) or turn (one episode per message).`);
+  return found;
 }

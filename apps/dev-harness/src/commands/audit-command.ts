@@ -2,7 +2,7 @@
 // request of every tool (the extension, the harness, agent hooks) that carried memory content or a
 // query, with time, tool, endpoint, face, operation, groups, episode names, size and redactions.
 // Reads the shared audit log only; it never contacts an endpoint (`--endpoint` only filters).
-import { isTeamGroupId, type AuditEntry } from '@graphiti-memory/memory-core';
+import { digestWritersText, isTeamGroupId, type AuditEntry } from '@graphiti-memory/memory-core';
 import { FileAuditLog, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -75,5 +75,6 @@ export function describeEntry(entry: AuditEntry): string {
   const how = entry.face === undefined ? entry.operation : `${entry.face} ${entry.operation}`;
   // A team group is read by everyone on the server in the repository: say so on every write there.
   const team = entry.kind !== 'search' && entry.groupIds.some(isTeamGroupId) ? '  [team: shared]' : '';
-  return `${entry.at}  ${entry.tool ?? 'unknown tool'}  ${how} ${entry.endpoint}  ${groups}  ${what}${redacted}${team}`;
+  const digests = digestWritersText(entry);
+  return `${entry.at}  ${entry.tool ?? 'unknown tool'}  ${how} ${entry.endpoint}  ${groups}  ${what}${digests === '' ? '' : ` (${digests})`}${redacted}${team}`;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHarness } from '../cli/program.js';
 import { capturedTerminal } from '../test-support/captured-terminal.js';
+import { CHAT_MODEL_DIGEST_NOTICE } from './config-command.js';
 
 let root: string;
 let workspace: string;
@@ -68,6 +69,17 @@ describe('config show', () => {
     expect(result.out).toContain(`user file:    ${userFile} (not found)`);
     expect(result.out).toMatch(new RegExp(`recall\\.maxFacts\\s+= 5 {2}\\(project: ${projectFile.replace(/[.\\/]/g, '\\$&')}\\)`));
     expect(result.out).toMatch(/includeGitMetadata\s+= false {2}\(default\)/);
+  });
+
+  it('says that only VS Code writes digests with a chat model when capture.digestWriter is chatModel', async () => {
+    const before = await configShow();
+    expect(before.out).toMatch(/capture\.digestWriter\s+= "filtered" {2}\(default\)/);
+    expect(before.out).not.toContain(CHAT_MODEL_DIGEST_NOTICE);
+    await fs.writeFile(userFile, JSON.stringify({ capture: { digestWriter: 'chatModel' } }));
+    const result = await configShow();
+    expect(result.exitCode, result.err).toBe(0);
+    expect(result.out).toMatch(/capture\.digestWriter\s+= "chatModel" {2}\(user: /);
+    expect(result.out).toContain(CHAT_MODEL_DIGEST_NOTICE);
   });
 
   it('shows the problems of a broken file (exit 1) instead of refusing to start', async () => {

@@ -25,6 +25,10 @@ import { resolveConfiguration } from '../cli/config-defaults.js';
 import { ExitCode } from '../cli/harness-errors.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
+/** What `config show` says when digests are to be written by a chat model. */
+export const CHAT_MODEL_DIGEST_NOTICE =
+  'capture.digestWriter chatModel: only the VS Code extension has a chat model (vscode.lm); the hooks and graphiti-harness send the filtered digest.';
+
 export const PRECEDENCE = 'flags > env > project .graphiti-memory.json > user config.json > defaults';
 
 export const registerConfigCommand: CommandRegistrar = (program, run) => {
@@ -100,6 +104,11 @@ async function show(context: CommandContext, raw: RawCommonOptions): Promise<Exi
   );
   output.line();
   for (const line of configurationLines(config)) output.line(line);
+  if (config.settings.capture.digestWriter === 'chatModel') {
+    // Only VS Code has a chat model (vscode.lm): say so rather than let the value look as if it applied here.
+    output.line();
+    output.line(CHAT_MODEL_DIGEST_NOTICE);
+  }
   if (config.ignored.length > 0) {
     output.line();
     for (const line of ignoredLines(config)) output.line(line);

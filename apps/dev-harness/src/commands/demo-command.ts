@@ -131,7 +131,7 @@ export async function demo(context: CommandContext): Promise<ExitCode> {
 
 /** The scripted sessions are finished: their digests close now (capture.granularity session). */
 function endSessionsOf(memory: HarnessMemory, turns: readonly ChatTurn[]): void {
-  for (const sessionId of new Set(turns.map((turn) => turn.sessionId))) memory.ingestion.endSession(sessionId);
+  memory.ingestion.endSessions(turns.map((turn) => turn.sessionId));
 }
 
 async function ingestAndConfirm(context: CommandContext, memory: HarnessMemory, turns: readonly ChatTurn[]) {

@@ -3,13 +3,13 @@
 // through, also after a killed run.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { CAPTURE_GRANULARITIES, parseTranscript, type CaptureGranularity, type TranscriptFilterOption, type TranscriptParseResult } from '@graphiti-memory/memory-core';
+import { parseTranscript, type TranscriptFilterOption, type TranscriptParseResult } from '@graphiti-memory/memory-core';
 import type { FileOutbox, OutboxRecovery } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
-import { parseSeconds, parseTranscriptFormat, TRANSCRIPT_FORMAT_CHOICES } from '../cli/option-parsers.js';
+import { parseGranularity, parseSeconds, parseTranscriptFormat, TRANSCRIPT_FORMAT_CHOICES } from '../cli/option-parsers.js';
 import { DEFAULT_RESEND_AFTER_SECONDS, openHarnessMemory } from '../composition/harness-container.js';
 import { deliveryCounts, waitForDelivery, type DeliveryOutcome } from '../delivery/wait-for-delivery.js';
 import type { Output } from '../terminal/output.js';
@@ -78,7 +78,7 @@ async function ingest(context: CommandContext, file: string, raw: IngestOptions)
   memory.ingestion.start();
   for (const turn of parsed.turns) memory.ingestion.enqueue(turn);
   // A file read to its end is a finished session: its digests close now (capture.granularity session).
-  for (const session of new Set(parsed.turns.map((turn) => turn.sessionId))) memory.ingestion.endSession(session);
+  memory.ingestion.endSessions(parsed.turns.map((turn) => turn.sessionId));
   await memory.ingestion.settled();
   const planned = memory.ingestion.stats();
   output.info(
@@ -212,12 +212,4 @@ function explainIncomplete(output: Output, outcome: DeliveryOutcome, url: string
     `${stats.queueDepth} messages were not ${what} within ${limitSeconds} s.${reason}`,
     'They stay in the outbox of --state-dir: run the same command again (with a longer --wait) to continue.',
   );
-}
-
-/** `--granularity`: one of `capture.granularity`'s values. */
-export function parseGranularity(value: string | undefined): CaptureGranularity | undefined {
-  if (value === undefined) return undefined;
-  const found = CAPTURE_GRANULARITIES.find((candidate) => candidate === value);
-  if (found === undefined) throw new UsageError(`--granularity ${JSON.stringify(value)} is not one of ${CAPTURE_GRANULARITIES.join(', ')}; use session (digests) or turn (one episode per message).`);
-  return found;
 }

@@ -1,14 +1,13 @@
 // `graphiti-harness track [DIR]`: watches a folder of transcripts (Claude Code's projects folder
 // by default) and ingests each session's new turns once it has been quiet for --idle seconds.
 // Runs until Ctrl-C; what was handed over stays in the durable outbox if sending is cut short.
-import { parseGranularity } from './ingest-command.js';
 import { defaultClaudeCodeProjectsFolder, FileKeyValueStore, TranscriptWatcher } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import path from 'node:path';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode } from '../cli/harness-errors.js';
-import { parseInteger, parseSeconds, parseTranscriptFormat, TRANSCRIPT_FORMAT_CHOICES } from '../cli/option-parsers.js';
+import { parseGranularity, parseInteger, parseSeconds, parseTranscriptFormat, TRANSCRIPT_FORMAT_CHOICES } from '../cli/option-parsers.js';
 import { DEFAULT_RESEND_AFTER_SECONDS, openHarnessMemory } from '../composition/harness-container.js';
 import { deliveryCounts } from '../delivery/wait-for-delivery.js';
 import type { CommandRegistrar } from './command-registrar.js';

@@ -7,7 +7,7 @@ import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeEmulatorCommands, openEmulatorCommands, runCommand, type EmulatorCommandsFixture } from '../test-support/emulator-commands.js';
 import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
-import { parseSince } from './audit-command.js';
+import { describeEntry, parseSince } from './audit-command.js';
 
 let fixture: EmulatorCommandsFixture;
 let emulator: RunningEmulator;
@@ -138,6 +138,12 @@ describe('audit', () => {
     expect(other.json()['requests']).toBe(0);
     const text = await harness(['audit', '--endpoint', 'http://graphiti.example:8000', '--since', '7d']);
     expect(text.out).toContain('Nothing was sent to http://graphiti.example:8000 since');
+  });
+
+  it('says who wrote each digest a request carried (the chat model or the filter)', () => {
+    const entry = { at: '2026-11-25T10:00:00.000Z', tool: 'vscode-extension', endpoint: 'http://127.0.0.1:8000', operation: 'POST /messages', groupIds: ['g'], episodeNames: ['graphiti-memory.digest.s1.t0'], bytes: 300, redactions: 0, kind: 'messages' } as const;
+    expect(describeEntry({ ...entry, digestWriters: { 'graphiti-memory.digest.s1.t0': 'chatModel' } })).toContain('1 messages, 300 bytes (1 digest: 1 by the chat model)');
+    expect(describeEntry(entry)).not.toContain('digest:');
   });
 
   it('--since takes an age or an ISO time', () => {

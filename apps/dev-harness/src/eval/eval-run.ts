@@ -1,7 +1,8 @@
 // One eval run: each golden question through memory-core's recall (as a prompt would get it, at
 // most k facts), the block a prompt would get rendered and counted with the real tokenizer, and
 // the figures: hit rate at k, tokens injected and recall latency (p50/p95), stale share.
-import type { RecallOptions, RecallResult, RecalledFact } from '@graphiti-memory/memory-core';
+import type { RecallOptions, RecallResult } from '@graphiti-memory/memory-core';
+import { round } from '../benchmark/benchmark-result.js';
 import { renderMemoryPrompt } from '../prompt/render-memory-prompt.js';
 import { answers, type GoldenQuestion } from './golden-questions.js';
 
@@ -48,7 +49,6 @@ export async function runEval(memory: EvalRecall, questions: readonly GoldenQues
   const results: QuestionResult[] = [];
   let recalled = 0;
   let marked = 0;
-  let checked = false;
   for (const [index, question] of questions.entries()) {
     const started = performance.now();
     const result = await memory.recall(question.question, {
@@ -62,11 +62,8 @@ export async function runEval(memory: EvalRecall, questions: readonly GoldenQues
     const answering = facts.findIndex((fact) => answers(fact, question));
     const prompt = await renderMemoryPrompt(facts, options.budget);
     recalled += facts.length;
-    for (const fact of facts) {
-      const stale = staleMarkOf(fact);
-      if (stale !== undefined) checked = true;
-      if (stale === true) marked++;
-    }
+    // memory-core's stale check sets `stale` (the paths that are gone) only on a fact it marked.
+    marked += facts.filter((fact) => (fact.stale?.length ?? 0) > 0).length;
     results.push({
       source: question.source,
       line: question.line ?? null,
@@ -75,7 +72,7 @@ export async function runEval(memory: EvalRecall, questions: readonly GoldenQues
       rank: answering >= 0 ? answering + 1 : null,
       facts: facts.length,
       tokens: prompt.tokenCount,
-      latencyMs: Math.round(latencyMs * 10) / 10,
+      latencyMs: round(latencyMs, 1),
       outcome: result.outcome,
     });
     options.onProgress?.(index + 1);
@@ -92,20 +89,10 @@ export async function runEval(memory: EvalRecall, questions: readonly GoldenQues
       share: recalled === 0 ? 0 : round(marked / recalled),
       marked,
       recalled,
-      note: checked || recalled === 0 ? null : 'no recalled fact carried a stale mark (none is stale, or this build has no stale check, recall.stale): share reported as 0',
+      note: marked > 0 || recalled === 0 ? null : 'no recalled fact carried a stale mark (none is stale, or this build has no stale check, recall.stale): share reported as 0',
     },
     results,
   };
-}
-
-/**
- * A recalled fact's stale mark: `true` when the recall marked it (the stale check sets `stale` to
- * the workspace paths it names that are gone), `false` for an explicit "not stale", `undefined`
- * when it says nothing. The one place that reads the stale check's field.
- */
-export function staleMarkOf(fact: RecalledFact): boolean | undefined {
-  // memory-core's stale check sets `stale` only on a fact it marked (`recall.stale: mark`).
-  return fact.stale === undefined ? undefined : fact.stale.length > 0;
 }
 
 /** Nearest-rank percentile; 0 for no values. */
@@ -114,8 +101,4 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((left, right) => left - right);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] ?? 0;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -5,6 +5,8 @@ const vscode = require('vscode');
 
 /** Every request the scripted model received, newest last: the prompt text of all its messages. */
 const receivedPrompts = [];
+/** While set (`graphitiE2e.failModel`), the scripted model fails every request, as a provider in trouble would. */
+let failing = false;
 
 function messageText(message) {
   const parts = Array.isArray(message.content) ? message.content : [message.content];
@@ -20,6 +22,7 @@ exports.activate = (context) => {
       provideLanguageModelChatResponse: async (_model, messages, _options, progress) => {
         const prompt = messages.map(messageText).join('\n');
         receivedPrompts.push(prompt);
+        if (failing) throw new Error('scripted model failure (graphitiE2e.failModel)');
         const lastUser = messageText(messages[messages.length - 1] ?? { content: '' });
         progress.report(new vscode.LanguageModelTextPart(`Scripted answer: noted "${lastUser.slice(0, 80)}".`));
       },
@@ -30,6 +33,9 @@ exports.activate = (context) => {
       return {};
     }),
     vscode.commands.registerCommand('graphitiE2e.receivedPrompts', () => receivedPrompts.slice()),
+    vscode.commands.registerCommand('graphitiE2e.failModel', (value) => {
+      failing = value === true;
+    }),
     // Every extension's log folder of this extension host: where Copilot Chat logs the hooks it ran.
     vscode.commands.registerCommand('graphitiE2e.extensionLogsFolder', () => path.dirname(context.logUri.fsPath)),
   );

@@ -56,6 +56,8 @@ export const SETTING_KEYS = [
   'capture.granularity',
   'capture.idleMinutes',
   'capture.digestTurns',
+  'capture.digestWriter',
+  'capture.digestModel',
   'filter',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -84,6 +86,8 @@ export interface EffectiveSettings {
   readonly problems: readonly string[];
   /** What of the project file was not applied (it is not trusted and would widen what is sent), and why. */
   readonly ignored: readonly IgnoredProjectKey[];
+  /** The sha256 of the project file as this read saw it: what "Trust This File" trusts. */
+  readonly projectDigest?: string;
 }
 
 @injectable()
@@ -118,6 +122,7 @@ export class VsCodeSettingsSource implements CheckedSettingsSource {
       files: resolution.ok ? resolution.config.files : { user: userConfigPath(env), project: undefined },
       problems: resolution.ok ? [] : resolution.problems,
       ignored: resolution.ok ? resolution.config.ignored : [],
+      ...(resolution.ok && resolution.config.projectDigest !== undefined ? { projectDigest: resolution.config.projectDigest } : {}),
     };
     return values;
   }

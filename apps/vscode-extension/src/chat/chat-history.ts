@@ -56,22 +56,23 @@ export function historyMessages(context: vscode.ChatContext): HistoryMessage[] {
  * What `@memory` appends after an answer: how memory did and, when it contributed, each fact used
  * with its dates (`facts`: lines from `factLine`). Kept out of the history sent to the model.
  */
-export function memoryFooter(facts: number | readonly string[], outcome: string): string {
+export function memoryFooter(facts: readonly string[], outcome: string): string {
   if (outcome === 'timeout') return `\n\n---\n_Memory was too slow to answer in time: answered without it._`;
   if (outcome === 'error') return `\n\n---\n_Memory is unreachable: answered without it._`;
-  const count = typeof facts === 'number' ? facts : facts.length;
-  if (count === 0) return '';
-  const summary = `\n\n---\n_Graphiti memory: ${count} fact${count === 1 ? '' : 's'} used._`;
-  return typeof facts === 'number' ? summary : `${summary}\n\n${facts.map((line) => `- ${line}`).join('\n')}`;
+  if (facts.length === 0) return '';
+  const summary = `\n\n---\n_Graphiti memory: ${facts.length} fact${facts.length === 1 ? '' : 's'} used._`;
+  return `${summary}\n\n${facts.map((line) => `- ${line}`).join('\n')}`;
 }
 /** The footer and everything after it (the fact list is part of it). */
 const FOOTER_PATTERN = /\n\n---\n_(?:Graphiti memory|Memory)[^\n]*_[\s\S]*$/;
 
 /**
  * One recalled fact for the chat, as data: one line, Markdown neutralised (recalled text must not
- * become a link, a heading or markup), then its dates and scope.
+ * become a link, a heading or markup), then its dates and scope, then what ends its line in the
+ * prompt (`suffix`: prompt-elements' `factLineSuffix`, the stale mark and the citation).
  */
-export function factLine(text: string, dates: string, scope: string): string {
-  const plain = text.replace(/\s+/g, ' ').trim().replace(/[\\`*_[\]<>|#!~(){}]/g, (character) => `\\${character}`);
-  return `${plain} _(${dates}, ${scope})_`;
+export function factLine(text: string, dates: string, scope: string, suffix = ''): string {
+  const plain = (value: string) => value.replace(/\s+/g, ' ').trim().replace(/[\\`*_[\]<>|#!~(){}]/g, (character) => `\\${character}`);
+  const after = plain(suffix);
+  return `${plain(text)} _(${dates}, ${scope})_${after === '' ? '' : ` ${after}`}`;
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
@@ -92,6 +95,20 @@ describe('@memory', () => {
     expect(document.getText()).toMatch(/- Came from: 1 episode\(s\): /);
     // The walkthrough's "Ask @memory" step completes on this.
     expect(testHost().contextKeys.get(ASKED_CONTEXT)).toBe(true);
+  });
+
+  it('ends each fact of its footer as the prompt ends it: a fact naming a file that is gone says so', async () => {
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'memory-footer-'));
+    // `src` is of the workspace, `src/gone-parser.ts` is not there (any more).
+    fs.mkdirSync(path.join(workspace, 'src'));
+    const harness = await activateExtension({ settings: ON, consented: true, workspaceFolder: workspace });
+    await ask('The parser lives in src/gone-parser.ts.');
+    await storedInBothGroups(harness);
+    const { stream, model } = await ask('Where does the parser live?');
+    expect(model.lastPrompt()).toContain('(may be stale: src/gone-parser.ts is gone)');
+    // prompt-elements' factLineSuffix, Markdown neutralised like the fact.
+    expect(stream.text()).toMatch(/\n- The parser lives in src\/gone-parser\.ts.* _\(since \d{4}-\d{2}-\d{2}, (session|workspace)\)_ \\\(may be stale: src\/gone-parser\.ts is gone\\\)/);
+    fs.rmSync(workspace, { recursive: true, force: true });
   });
 
   it('keeps the fact list out of the history sent to the model, and neutralises Markdown in recalled text', async () => {

@@ -19,14 +19,14 @@ import {
   resolveTranscriptFilter,
   type GateDecision,
 } from '@graphiti-memory/memory-core';
-import { formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
-import { nextStep } from '../status/status-commands.js';
+import { nextStep } from '../status/status-menu-items.js';
 import { factDates } from '../episodes/memory-tree.js';
 import { ChatSessionFacts } from './chat-session-facts.js';
 import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
@@ -192,7 +192,7 @@ export class MemoryParticipant implements Contribution {
       const footer = recallOff
         ? RECALL_OFF_FOOTER
         : memoryFooter(
-            facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope)),
+            facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope, factLineSuffix(fact))),
             recalled.outcome,
           );
       if (footer !== '') stream.markdown(footer);
@@ -230,7 +230,7 @@ export class MemoryParticipant implements Contribution {
     }
     const { text, ...kindAndScope } = parseRememberArguments(request.prompt);
     // What the prompt did not say is asked for; an empty text opens the input box.
-    const asked = await askPromotion(text === '' ? kindAndScope : { ...kindAndScope, text }, '');
+    const asked = await askPromotion(text === '' ? kindAndScope : { ...kindAndScope, text }, '', this.configuration);
     if (asked === undefined) {
       stream.markdown('Nothing was stored. Usage: `/remember [decision|lesson_learned|preference|procedure|task_update|terminology] [workspace|user] text`');
       return { metadata };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerInputBoxes, answerMessages, answerQuickPicks, testHost } from '../test-support/vscode-double.js';
 import { ALLOW, DONT_SEND } from '../consent/consent-flow.js';
@@ -50,6 +50,28 @@ describe('commands', () => {
     // This test workspace has no git remote, so it has no team group: refused, and said why.
     expect(result).toMatchObject({ ok: false, reason: 'no-scope' });
     expect(harness.emulator.requests.filter((request) => request.path === '/messages')).toEqual([]);
+  });
+
+  it("Promote to the team scope takes a team consent from the user's config file (the configuration in force), asking nothing", async () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'team-consent-config-'));
+    fs.writeFileSync(path.join(config, 'config.json'), JSON.stringify({ team: { consent: true } }));
+    vi.stubEnv('GRAPHITI_MEMORY_CONFIG_DIR', config);
+    try {
+      const harness = await activateExtension({ settings: ON, consented: true });
+      const shown: string[] = [];
+      answerMessages((message) => {
+        shown.push(message.message);
+        return undefined;
+      });
+      const result = await harness.command<{ ok: boolean; reason: string }>('graphitiMemory.promote', { kind: 'decision', scope: 'team', text: 'Releases ship on Tuesdays.' });
+      expect(shown.filter((message) => /Share memories with your team/.test(message))).toEqual([]);
+      // Past the consent: this test workspace has no git remote, so no team group (not "cancelled").
+      expect(result).toMatchObject({ ok: false, reason: 'no-scope' });
+      expect(vscode.workspace.getConfiguration('graphitiMemory').get('team.consent')).not.toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+      fs.rmSync(config, { recursive: true, force: true });
+    }
   });
 
   it('Promote refuses a secret', async () => {

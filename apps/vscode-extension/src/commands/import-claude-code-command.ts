@@ -59,7 +59,7 @@ export class ImportClaudeCodeCommand implements Contribution {
         });
         for (const turn of parsed.turns) this.ingestion.enqueue(turn);
         // An imported transcript is a finished session: its digests close now.
-        for (const sessionId of new Set(parsed.turns.map((turn) => turn.sessionId))) this.ingestion.endSession(sessionId);
+        this.ingestion.endSessions(parsed.turns.map((turn) => turn.sessionId));
         turns += parsed.turns.length;
       } catch (error) {
         failed += 1;

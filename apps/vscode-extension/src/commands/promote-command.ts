@@ -2,7 +2,7 @@
 // `{ kind, scope, text }` skips the dialogs for what it gives (automation and tests).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { GroupIdResolver, Logger, MemoryGate, MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
+import { GroupIdResolver, Logger, MemoryConfiguration, MemoryGate, MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { askTeamConsent } from '../consent/team-consent.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
@@ -47,7 +47,7 @@ export interface PromoteArguments {
 export type PromoteResult = PromotionResult | { readonly ok: false; readonly reason: 'cancelled'; readonly message: string };
 
 /** Asks for what `given` lacks: kind, then scope, then text. `undefined` when the user gave up. */
-export async function askPromotion(given: PromoteArguments, prefill: string): Promise<{ kind: string; scope: PromotionScope; text: string } | undefined> {
+export async function askPromotion(given: PromoteArguments, prefill: string, configuration: MemoryConfiguration): Promise<{ kind: string; scope: PromotionScope; text: string } | undefined> {
   const kind =
     given.kind ??
     (
@@ -60,7 +60,7 @@ export async function askPromotion(given: PromoteArguments, prefill: string): Pr
   const scope = given.scope ?? (await vscode.window.showQuickPick(SCOPE_ITEMS, { title: 'Promote to Memory (2/3): whose memory?' }))?.scope;
   if (scope === undefined) return undefined;
   // The team scope is shared beyond this user: its own consent first, naming who can read it.
-  if (scope === 'team' && !(await askTeamConsent())) return undefined;
+  if (scope === 'team' && !(await askTeamConsent(configuration))) return undefined;
   const text =
     given.text ??
     (await vscode.window.showInputBox({
@@ -79,6 +79,7 @@ export class PromoteCommand implements Contribution {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
     @inject(Logger) private readonly logger: Logger,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -89,7 +90,7 @@ export class PromoteCommand implements Contribution {
     const given = isPromoteArguments(argument) ? argument : {};
     const editor = vscode.window.activeTextEditor;
     const prefill = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).trim() : '';
-    const asked = await askPromotion(given, prefill);
+    const asked = await askPromotion(given, prefill, this.configuration);
     if (asked === undefined) return { ok: false, reason: 'cancelled', message: 'Nothing was promoted.' };
     const outcome = promotionResult(await this.promotion.promote(asked));
     if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, asked, outcome);

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import {
   AuditLog,
   Clock,
+  DigestWriter,
   ConsentStore,
   GroupRecorderOptions,
   categoriesInUse,
@@ -35,6 +36,7 @@ import { MementoConsentStore, MementoKeyValueStore } from '../adapters/memento-s
 import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
+import { ChatModelDigestWriter } from '../capture/chat-model-digest-writer.js';
 import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
 import { RecalledFactDocuments } from '../chat/fact-references.js';
@@ -64,6 +66,7 @@ import { StatusCommands } from '../status/status-commands.js';
 import { DEFAULT_HEALTH_PROBE_TIMING, HealthProbe, HealthProbeTiming } from '../status/health-probe.js';
 import { StatusMenuCommand } from '../status/status-menu-command.js';
 import { DisableCommands } from '../consent/disable-commands.js';
+import { MemorySwitchRecorder } from '../consent/memory-switch-recorder.js';
 import { ProjectTrustPrompt } from '../trust/project-trust-prompt.js';
 import { MemoryToolsContribution, RememberTool, SearchMemoryTool } from '../tools/memory-tools.js';
 import { Contribution, ExtensionContext, LogChannel } from './tokens.js';
@@ -120,6 +123,8 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(WorkspaceContext).toConstantValue(workspaceContext);
     // The stale check of recall: paths facts name, looked up (never read) in the workspace's folders.
     bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => workspaceContext.localFolderPaths()));
+    // One recorder for every switch the window writes (Disable, consent, `enabled`, trust): one queue, so a quick off → on ends on.
+    bind(MemorySwitchRecorder).toConstantValue(new MemorySwitchRecorder({ environment: process.env, folders: () => workspaceContext.localFolderPaths() }));
     bind(MementoConsentStore)
       .toDynamicValue(({ get }) => {
         const configuration = get<MemoryConfiguration>(MemoryConfiguration);
@@ -165,6 +170,8 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
     bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath));
     bind(AgentConnection).toSelf().inSingletonScope();
+    // Only VS Code has a chat model: with capture.digestWriter chatModel it writes session digests.
+    bind(DigestWriter).to(ChatModelDigestWriter).inSingletonScope();
 
     for (const contribution of CONTRIBUTIONS) {
       bind(contribution).toSelf().inSingletonScope();

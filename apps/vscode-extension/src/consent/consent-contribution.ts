@@ -29,12 +29,8 @@ export class ConsentContribution implements Contribution {
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(ConsentStore) private readonly consent: ConsentStore,
     @inject(ConsentEvents) private readonly consentEvents: ConsentEvents,
+    @inject(MemorySwitchRecorder) private readonly switches: MemorySwitchRecorder,
   ) {}
-
-  readonly #switches = new MemorySwitchRecorder({
-    environment: process.env,
-    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
-  });
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
@@ -42,15 +38,15 @@ export class ConsentContribution implements Contribution {
       vscode.commands.registerCommand('graphitiMemory.revokeConsent', () => this.revoke()),
       this.configuration.onDidChange(() => void this.askWhenNeeded()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.askWhenNeeded()),
-      this.consentEvents.onDidChange(() => void this.#switches.consentChanged(this.consent.get() !== undefined).catch(() => undefined)),
+      this.consentEvents.onDidChange(() => void this.switches.consentChanged(this.consent.get() !== undefined).catch(() => undefined)),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.enabled`)) void this.#mirrorEnabled();
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.#switches.trustChanged(true).catch(() => undefined)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.switches.trustChanged(true).catch(() => undefined)),
     );
     // Settings may have changed while no window ran; the trust of this window is what it is now.
     void this.#mirrorEnabled();
-    void this.#switches.trustChanged(vscode.workspace.isTrusted).catch(() => undefined);
+    void this.switches.trustChanged(vscode.workspace.isTrusted).catch(() => undefined);
     // Enabled before this window started, without consent: ask once the window is up.
     setTimeout(() => void this.askWhenNeeded(), 0);
   }
@@ -105,7 +101,7 @@ export class ConsentContribution implements Contribution {
   /** Written switches never block the window: a failure leaves the hooks as they were. */
   async #mirrorEnabled(): Promise<void> {
     const values = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('enabled');
-    await this.#switches.enabledChanged(values ?? {}).catch(() => undefined);
+    await this.switches.enabledChanged(values ?? {}).catch(() => undefined);
   }
 
   #report(answer: ConsentAnswer, enabled: boolean, message: string): EnableResult {

@@ -1,13 +1,14 @@
 // Disable (this workspace / everywhere), Turn Recall On where it takes effect, and what a revoke
 // leaves a user: "off — consent revoked", and a forget that still works after saying which server.
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FileMemorySwitches, type MemorySwitchesRecord } from '@graphiti-memory/memory-node-storage';
 import { FORGET } from '../commands/forget-workspace-command.js';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerMessages, answerQuickPicks, ConfigurationTarget, testHost, windowRegistry, workspace } from '../test-support/vscode-double.js';
 import { ALLOW, ALLOW_WITH_RECALL } from './consent-flow.js';
 import { DISABLE_EVERYWHERE, type DisableResult } from './disable-commands.js';
+import { MemorySwitchRecorder } from './memory-switch-recorder.js';
 
 const folder = path.resolve('/work/disable-project');
 const ON = { 'graphitiMemory.enabled': true };
@@ -41,6 +42,18 @@ describe('Disable', () => {
     expect(result).toMatchObject({ ok: true, target: 'everywhere' });
     expect(workspace.getConfiguration('graphitiMemory').inspect('enabled')).toMatchObject({ globalValue: false });
     expect((await memorySwitches()).everywhere.off).toBeDefined();
+  });
+
+  it("writes the switches through the window's one recorder, which the settings event's mirror uses too (one queue, in order)", async () => {
+    const harness = await activateExtension({ settings: ON, consented: true, workspaceFolder: folder });
+    const recorder = harness.container.get(MemorySwitchRecorder);
+    const written = vi.spyOn(recorder, 'enabledChanged');
+    answerMessages(undefined);
+    await harness.command<DisableResult>('graphitiMemory.disable', 'workspace');
+    // Disable's own write and the consent contribution's mirror of the settings event: one instance.
+    await waitFor(() => written.mock.calls.length >= 2, 5000, 'both writes through the one recorder');
+    expect(written.mock.calls.every(([values]) => values.workspaceValue === false)).toBe(true);
+    expect((await memorySwitches()).workspaces[folder]?.off).toBeDefined();
   });
 
   it('Escape changes nothing and says nothing', async () => {

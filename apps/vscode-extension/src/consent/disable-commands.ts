@@ -1,6 +1,6 @@
 // Disable (this workspace / everywhere) and Turn Recall On: each writes the setting where it takes
 // effect, and Disable also marks the shared memory switches at once, so the agent hooks stop too.
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '@graphiti-memory/memory-core';
 import { showOutcome } from '../commands/show-outcome.js';
@@ -28,10 +28,7 @@ type ValueTarget = 'globalValue' | 'workspaceValue' | 'workspaceFolderValue';
 
 @injectable()
 export class DisableCommands implements Contribution {
-  readonly #switches = new MemorySwitchRecorder({
-    environment: process.env,
-    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
-  });
+  constructor(@inject(MemorySwitchRecorder) private readonly switches: MemorySwitchRecorder) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
@@ -55,7 +52,7 @@ export class DisableCommands implements Contribution {
       if (hasWorkspace && values?.workspaceValue === true) await configuration.update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
     }
     // The hooks read the switches: written now, not only when the settings event arrives.
-    await this.#switches.enabledChanged(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<boolean>('enabled') ?? {}).catch(() => undefined);
+    await this.switches.enabledChanged(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<boolean>('enabled') ?? {}).catch(() => undefined);
     const where = target === 'workspace' && hasWorkspace ? 'in this workspace' : 'everywhere (every workspace, and the agent hooks)';
     return showOutcome({
       ok: true,

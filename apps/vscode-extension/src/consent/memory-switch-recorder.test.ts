@@ -73,4 +73,16 @@ describe('MemorySwitchRecorder', () => {
     expect((await switches()).endpoints).toEqual({});
     expect(stops).toHaveLength(2);
   });
+
+  it('writes in the order asked, and settles only after the last write (a quick off → on ends on)', async () => {
+    const { recording, switches } = await recorder(['/work/project']);
+    void recording.consentChanged(false);
+    void recording.consentChanged(true);
+    await recording.settled();
+    expect((await switches()).workspaces).toEqual({});
+    void recording.consentChanged(true);
+    void recording.consentChanged(false);
+    await recording.settled();
+    expect((await switches()).workspaces[path.resolve('/work/project')]?.revoked).toBeDefined();
+  });
 });

@@ -59,6 +59,11 @@ export class MemorySwitchRecorder {
     );
   }
 
+  /** Resolves once every write asked for so far is done (never rejects): nothing writes the state folder after it. */
+  settled(): Promise<void> {
+    return this.#queue.then(() => undefined);
+  }
+
   #apply(changes: ReadonlyArray<{ readonly target: SwitchTarget; readonly on: boolean }>, stopAnyway = false): Promise<void> {
     const run = async (): Promise<void> => {
       if (changes.length === 0 && !stopAnyway) return;

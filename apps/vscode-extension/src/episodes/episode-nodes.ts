@@ -2,14 +2,14 @@
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
 import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
-import { factDates, type CuratedMemory, type Turn } from './memory-tree.js';
+import { formatDay } from '@graphiti-memory/prompt-elements';
+import { digestTurnsOf, factDates, type CuratedMemory, type DigestTurnText, type Turn } from './memory-tree.js';
 
 export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
   | { readonly type: 'pending'; readonly memory: PendingMemory }
-  | { readonly type: 'scope'; readonly scope: 'workspace' | 'user'; readonly groupId: string }
   | { readonly type: 'curatedRoot'; readonly memories: readonly CuratedMemory[] }
   | { readonly type: 'factsRoot'; readonly query: string | undefined }
   | { readonly type: 'fact'; readonly fact: ShownFact }
@@ -18,6 +18,8 @@ export type EpisodeNode =
   | { readonly type: 'turn'; readonly scope: EpisodeScope; readonly turn: Turn }
   | { readonly type: 'session'; readonly record: GroupRecord }
   | { readonly type: 'episode'; readonly scope: EpisodeScope; readonly episode: Episode }
+  /** One turn inside a session digest (`index`: its place in the digest, oldest first). */
+  | { readonly type: 'digestTurn'; readonly episode: Episode; readonly index: number; readonly turn: DigestTurnText }
   | { readonly type: 'message'; readonly text: string; readonly command?: vscode.Command };
 
 /** A fact as the view shows it: the text, its dates, and where it came from when known. */
@@ -29,6 +31,8 @@ export interface ShownFact {
   readonly expired_at: string | null;
   readonly created_at: string;
   readonly source: string | undefined;
+  /** What ends the fact's line in the prompt (prompt-elements' `factLineSuffix`): a stale mark, its citation. */
+  readonly ending?: string;
 }
 
 const LABEL_MAX = 80;
@@ -52,13 +56,6 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       item.id = `pending:${memory.id}`;
       return item;
     }
-    case 'scope': {
-      const item = new vscode.TreeItem(node.scope === 'workspace' ? 'Workspace memory' : 'User memory', vscode.TreeItemCollapsibleState.Expanded);
-      item.contextValue = 'graphitiMemory.scope';
-      item.iconPath = new vscode.ThemeIcon(node.scope === 'workspace' ? 'folder-library' : 'account');
-      item.id = `scope:${node.groupId}`;
-      return item;
-    }
     case 'curatedRoot': {
       const item = new vscode.TreeItem(`Curated memories (${node.memories.length})`, vscode.TreeItemCollapsibleState.Expanded);
       item.tooltip = 'Decisions, preferences, procedures and other memories you promoted or approved.';
@@ -79,8 +76,9 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'fact': {
       const { fact } = node;
       const item = new vscode.TreeItem(shortened(fact.fact), vscode.TreeItemCollapsibleState.None);
-      item.description = factDates(fact);
-      const tooltip = new vscode.MarkdownString().appendText(fact.fact).appendMarkdown('\n\n').appendText(factDates(fact));
+      const dates = fact.ending === undefined ? factDates(fact) : `${factDates(fact)} ${fact.ending}`;
+      item.description = dates;
+      const tooltip = new vscode.MarkdownString().appendText(fact.fact).appendMarkdown('\n\n').appendText(dates);
       tooltip.appendMarkdown('\n\n').appendText(fact.source ?? 'Source unknown: this Graphiti server does not say which episode a fact came from.');
       item.tooltip = tooltip;
       item.iconPath = new vscode.ThemeIcon(fact.invalid_at === null && fact.expired_at === null ? 'lightbulb' : 'history');
@@ -91,7 +89,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       const { turn } = node;
       const first = turn.question ?? turn.episodes[0];
       const item = new vscode.TreeItem(shortened(first === undefined ? turn.key : episodeTitle(first)), vscode.TreeItemCollapsibleState.Collapsed);
-      item.description = turn.at.slice(0, 10);
+      item.description = day(turn.at);
       item.tooltip = turn.answer === undefined ? undefined : new vscode.MarkdownString().appendText(episodeTitle(turn.answer));
       item.iconPath = new vscode.ThemeIcon('comment');
       item.id = `turn:${node.scope}:${turn.key}`;
@@ -108,7 +106,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'session': {
       const { record } = node;
       const item = new vscode.TreeItem(shortened(record.title ?? `Session ${record.sessionId ?? record.groupId}`), vscode.TreeItemCollapsibleState.Collapsed);
-      item.description = new Date(record.lastWriteAt).toISOString().slice(0, 10);
+      item.description = day(new Date(record.lastWriteAt).toISOString());
       item.tooltip = `${record.messages} message(s) sent by ${record.tools.join(', ')}; first ${new Date(record.firstWriteAt).toLocaleString()}, last ${new Date(record.lastWriteAt).toLocaleString()}`;
       item.contextValue = 'graphitiMemory.session';
       item.iconPath = new vscode.ThemeIcon('comment');
@@ -121,23 +119,38 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       if (node.command !== undefined) item.command = node.command;
       return item;
     }
+    case 'digestTurn': {
+      const item = new vscode.TreeItem(shortened(node.turn.question), vscode.TreeItemCollapsibleState.None);
+      item.tooltip = new vscode.MarkdownString().appendText(node.turn.text);
+      item.iconPath = new vscode.ThemeIcon('comment');
+      item.id = `digestTurn:${node.episode.uuid}:${node.index}`;
+      return item;
+    }
     case 'episode': {
       const { episode } = node;
-      const item = new vscode.TreeItem(shortened(episodeTitle(episode)), vscode.TreeItemCollapsibleState.None);
-      item.description = episode.valid_at.slice(0, 10);
+      // A session digest opens on its turns; its row stays the episode (delete, forget this source).
+      const digest = digestTurnsOf(episode);
+      const first = digest[0];
+      const item = new vscode.TreeItem(shortened(first?.question ?? episodeTitle(episode)), first === undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = first === undefined ? day(episode.valid_at) : `${digest.length} ${digest.length === 1 ? 'turn' : 'turns'} · ${day(episode.valid_at)}`;
       item.tooltip = new vscode.MarkdownString().appendText(episode.content);
       // Team memories are shared: no delete or forget here (it would remove a teammate's), so no menu.
       item.contextValue = node.scope === 'team' ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';
-      const promotion = episode.name.includes('.promotion.');
-      item.iconPath = new vscode.ThemeIcon(node.scope === 'team' ? 'organization' : promotion ? 'pin' : 'comment');
-      const kind = promotion ? /<graphiti_episode kind="([a-z_]+)"/.exec(episode.content)?.[1] : undefined;
+      // memory-core's reading of a promotion: its name and its stored block, never content alone.
+      const promotion = parsePromotionEpisode(episode);
+      item.iconPath = new vscode.ThemeIcon(node.scope === 'team' ? 'organization' : promotion !== undefined ? 'pin' : 'comment');
       // `team · Alice`: who shared it, when the author gave a name.
-      const scope = node.scope === 'team' ? scopeLabel({ scope: 'team', author: parsePromotionEpisode(episode)?.author }) : node.scope;
-      if (kind !== undefined) item.description = `${kind.replace(/_/g, ' ')} · ${scope} · ${episode.valid_at.slice(0, 10)}`;
+      const scope = node.scope === 'team' ? scopeLabel({ scope: 'team', author: promotion?.author }) : node.scope;
+      if (promotion !== undefined) item.description = `${promotion.kind.replace(/_/g, ' ')} · ${scope} · ${day(episode.valid_at)}`;
       item.id = `episode:${episode.uuid}`;
       return item;
     }
   }
+}
+
+/** A day as every fact and citation shows it (prompt-elements' `formatDay`). */
+function day(value: string): string {
+  return formatDay(value) ?? '';
 }
 
 function shortened(text: string): string {

@@ -4,9 +4,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
+import type * as vscode from 'vscode';
 import {
   answerMessages,
   answerQuickPicks,
+  ChatResponseMarkdownPart,
+  ChatResponseTurn,
   chatRegistrations,
   ChatResponseStreamDouble,
   createChatContext,
@@ -17,12 +20,20 @@ import {
   windowRegistry,
 } from '../test-support/vscode-double.js';
 import { PARTICIPANT_ID } from '../chat/memory-participant.js';
-import { DELETE, EPISODES_VIEW, type EpisodeNode } from './episodes-view.js';
+import { DELETE, EPISODES_VIEW, REFRESH_DEBOUNCE_MS, type EpisodeNode } from './episodes-view.js';
 
-async function ask(prompt: string): Promise<void> {
+/** Asks `@memory`; with `sessionId`, as a later turn of that chat session. Returns the session's id. */
+async function ask(prompt: string, sessionId?: string): Promise<string> {
   const participant = chatRegistrations().participants.get(PARTICIPANT_ID);
   if (!participant) throw new Error('the participant is not registered');
-  await participant.requestHandler(createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }) }), createChatContext([]), new ChatResponseStreamDouble().asStream(), noCancellation());
+  const history = sessionId === undefined ? [] : ([new ChatResponseTurn([new ChatResponseMarkdownPart('Noted.')], { metadata: { sessionId } }, PARTICIPANT_ID)] as unknown as vscode.ChatContext['history']);
+  const result = (await participant.requestHandler(
+    createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }) }),
+    createChatContext(history),
+    new ChatResponseStreamDouble().asStream(),
+    noCancellation(),
+  )) as vscode.ChatResult;
+  return (result.metadata as { sessionId: string }).sessionId;
 }
 
 /** The view's nodes; at the top, without the "Recall is off" row (its own test covers it). */
@@ -92,6 +103,49 @@ describe('episodes view', () => {
     expect(String((await episodesProvider().getTreeItem(tabs!)).description)).toMatch(/^since \d{4}-\d{2}-\d{2}$/);
   });
 
+  it('reads Graphiti again once new memories are confirmed, a burst of confirmations as one refresh, never for writes merely queued', async () => {
+    // Each message takes the emulator 150 ms (one worker): sent well before it shows in /episodes (confirmed).
+    const harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.capture.granularity': 'turn' },
+      consented: true,
+      emulator: { processingDelayMs: 150 },
+    });
+    let changed = 0;
+    episodesProvider().onDidChangeTreeData?.(() => (changed += 1));
+    await ask('We deploy with Fly.io.');
+    await waitFor(() => messagesRequests(harness) >= 2, 5000, 'the turn sent to the session and the workspace');
+    // Queued and sent, nothing confirmed: the view has nothing new to show, so it reads nothing.
+    expect(changed).toBe(0);
+    await waitFor(() => changed > 0, 10_000, 'the view refreshed after the confirmations');
+    await harness.emulator.idle();
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_DEBOUNCE_MS + 300));
+    // Four messages (two per group) confirmed within the debounce: one read of Graphiti.
+    expect(changed).toBe(1);
+  });
+
+  it("shows a session digest (the default capture) as one row of its conversation that opens on the digest's turns", async () => {
+    // A digest every two turns: the second turn of the session closes it.
+    const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.digestTurns': 2 }, consented: true });
+    const session = await ask('How do we deploy the API?');
+    await ask('And which database do we use?', session);
+    await waitFor(() => harness.emulator.state.episodes().some((episode) => episode.name.includes('.digest.')), 5000, 'the digest stored');
+    await harness.emulator.idle();
+
+    const sessions = await children((await children()).find((node) => node.type === 'sessions'));
+    const conversation = await children(sessions[0]);
+    expect(conversation.map((node) => node.type)).toEqual(['episode']);
+    const digest = await episodesProvider().getTreeItem(conversation[0]!);
+    expect(digest.label).toBe('How do we deploy the API?');
+    expect(digest.description).toMatch(/^2 turns · \d{4}-\d{2}-\d{2}$/);
+    // Still the episode: delete and "Forget This Source" apply to the digest.
+    expect(digest.contextValue).toBe('graphitiMemory.episode');
+    const turns = await children(conversation[0]);
+    expect(await labels(turns)).toEqual(['How do we deploy the API?', 'And which database do we use?']);
+    // Each turn's row holds the turn as stored, every speaker's lines.
+    const tooltip = ((await episodesProvider().getTreeItem(turns[1]!)).tooltip as vscode.MarkdownString).value;
+    expect(tooltip.split('\n')).toEqual(['user: And which database do we use?', expect.stringMatching(/memory.*: Noted/)]);
+  });
+
   it('says why it cannot search while recall is off, and sends nothing', async () => {
     const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
     const off = await harness.command<{ ok: boolean; message: string }>('graphitiMemory.searchMemory', 'deploy');
@@ -106,6 +160,8 @@ describe('episodes view', () => {
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We deploy the billing API with Fly.io.' });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod for validation.' });
     await waitFor(() => harness.emulator.state.facts().length >= 2, 5000, 'the facts extracted');
+    // Delivery confirmation learns each episode's uuid: what a recalled fact's citation is found by.
+    expect((await (await harness.ingestion()).waitForConfirmation({ timeoutMs: 5000 })).pending).toBe(0);
     const result = await harness.command<{ ok: boolean; facts: number; message: string }>('graphitiMemory.searchMemory', 'billing deploy');
     expect(result, result.message).toMatchObject({ ok: true });
     const search = harness.emulator.requests.filter((request) => request.path === '/search');
@@ -119,6 +175,9 @@ describe('episodes view', () => {
     expect(texts.some((text) => text.startsWith('We use zod'))).toBe(false);
     // The fact cites the curated memory it came from, which the view shows.
     expect(shown[0]?.type === 'fact' ? shown[0].fact.source : undefined).toMatch(/^from workspace memory, \d{4}-\d{2}-\d{2}: "We deploy the billing API with Fly\.io\."$/);
+    // And ends as its line in the prompt does (prompt-elements' factLineSuffix): here, its citation.
+    const description = String((await episodesProvider().getTreeItem(shown[0]!)).description);
+    expect(description).toMatch(/^since \d{4}-\d{2}-\d{2} \(.+, \d{4}-\d{2}-\d{2}\)$/);
     expect(await harness.command('graphitiMemory.clearMemorySearch')).toMatchObject({ ok: true });
     expect(await labels([(await children()).find((node) => node.type === 'factsRoot')!])).toEqual(['What memory knows']);
   });

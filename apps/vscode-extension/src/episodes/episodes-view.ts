@@ -21,15 +21,16 @@ import {
   ReviewQueue,
   type GroupRecord,
   type MemoryScope,
+  type RecalledFact,
 } from '@graphiti-memory/memory-core';
-import { sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { describeFailure, errorClass } from '../commands/describe-error.js';
 import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryStatus } from '../status/memory-status.js';
+import { MemoryStatus, type StatusSnapshot } from '../status/memory-status.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
-import { curatedMemories, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes } from './memory-tree.js';
+import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 
@@ -42,6 +43,8 @@ export const SCANNED_EPISODES = 100;
 /** Facts shown: those extracted from the newest memories, or a search's best. */
 export const FACTS_SHOWN = 20;
 export const DELETE = 'Delete';
+/** After a confirmation, how long the view waits for more before it reads Graphiti again. */
+export const REFRESH_DEBOUNCE_MS = 1_000;
 const UNREACHABLE = 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"';
 /** Team memories are shared with teammates: the view never deletes them (only the harness's forget of your own part). */
 const TEAM_SHARED = 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.';
@@ -60,7 +63,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   /** What the view loaded last, by episode uuid: where a fact came from. */
   readonly #sources = new Map<string, EpisodeSource>();
   #scopes: readonly ScopedEpisodes[] = [];
-  #search: { readonly query: string; readonly facts: readonly FactResult[] } | undefined;
+  #search: { readonly query: string; readonly facts: readonly RecalledFact[] } | undefined;
 
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
@@ -104,13 +107,13 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       case 'sessions':
         return node.sessions.length > 0
           ? node.sessions.map((record) => ({ type: 'session' as const, record }))
-          : (node.turns ?? []).map((turn) => ({ type: 'turn' as const, scope: 'workspace' as const, turn }));
+          : (node.turns ?? []).map((turn) => conversationNode('workspace', turn));
       case 'session':
         return this.#turns(node.record.groupId);
       case 'turn':
         return node.turn.episodes.map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
-      case 'scope':
-        return this.#episodes(node.groupId, node.scope);
+      case 'episode':
+        return digestTurnsOf(node.episode).map((turn, index) => ({ type: 'digestTurn' as const, episode: node.episode, index, turn }));
       default:
         return [];
     }
@@ -192,7 +195,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const search: EpisodeNode = { type: 'message', text: query === undefined ? 'Search what memory knows…' : 'Search again or clear…', command: SEARCH_COMMAND };
     if (query !== undefined && this.#search?.query === query) {
       // Sources resolved now: the view has loaded the episodes they cite by the time it opens this.
-      const facts = this.#search.facts.map((fact) => this.#shown(fact, fact.episodes ?? [])).filter((fact) => fact.fact !== '').map((fact) => ({ type: 'fact' as const, fact }));
+      // Searched facts are recalled ones: each ends as its line in the prompt (stale mark, citation).
+      const facts = this.#search.facts.map((fact) => this.#shown(fact, fact.episodes ?? [], factLineSuffix(fact).trim())).filter((fact) => fact.fact !== '').map((fact) => ({ type: 'fact' as const, fact }));
       return [search, ...(facts.length > 0 ? facts : [{ type: 'message' as const, text: 'No facts match.' }])];
     }
     const client = this.connection.current();
@@ -222,9 +226,11 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     return [search, { type: 'message', text: empty }];
   }
 
-  #shown(fact: FactResult, cited: readonly string[]): ShownFact {
+  /** `ending`: what ends a recalled fact's line in the prompt; a fact read by its uuid has none. */
+  #shown(fact: FactResult, cited: readonly string[], ending = ''): ShownFact {
     const episodes = [...new Set(cited.filter((uuid) => uuid !== ''))];
     return {
+      ...(ending === '' ? {} : { ending }),
       uuid: fact.uuid,
       // Shown as data: one line, without the episode tags a fact may have been extracted with.
       fact: sanitiseFactText(fact.fact.replace(/<\/?graphiti_episode[^>]*>/g, ' ')),
@@ -240,7 +246,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const episodes = await this.#load(groupId, 'session', RECENT_EPISODES * 2);
     if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
     const turns = turnsOf(episodes);
-    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => ({ type: 'turn' as const, scope: 'session' as const, turn }));
+    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => conversationNode('session', turn));
   }
 
   /** A group's newest episodes (oldest first, as Graphiti answers), remembered as fact sources; `undefined` when unreachable. */
@@ -251,21 +257,20 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       const episodes = await client.getEpisodes(groupId, { lastN });
       // Bounded: a long session of browsing must not grow it without end.
       if (this.#sources.size > 5_000) this.#sources.clear();
-      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: episodeTitle(episode), at: episode.valid_at });
+      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: digestTurnsOf(episode)[0]?.question ?? episodeTitle(episode), at: episode.valid_at });
       return episodes;
     } catch (error) {
       this.logger.warn('episodes view: loading failed', { scope, errorClass: errorClass(error) });
       return undefined;
     }
   }
+}
 
-  async #episodes(groupId: string, scope: 'workspace' | 'user'): Promise<EpisodeNode[]> {
-    const episodes = await this.#load(groupId, scope, RECENT_EPISODES);
-    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
-    if (episodes.length === 0) return [{ type: 'message', text: 'No episodes yet' }];
-    // /episodes answers oldest first; the view shows the newest first.
-    return [...episodes].reverse().map((episode) => ({ type: 'episode' as const, scope, episode }));
-  }
+/** A turn of a conversation; a session digest (one episode holding several turns) as itself, opening on its turns. */
+function conversationNode(scope: 'workspace' | 'session', turn: Turn): EpisodeNode {
+  const [only, ...others] = turn.episodes;
+  if (only !== undefined && others.length === 0 && digestTurnsOf(only).length > 0) return { type: 'episode', scope, episode: only };
+  return { type: 'turn', scope, turn };
 }
 
 @injectable()
@@ -282,24 +287,42 @@ export class EpisodesViewContribution implements Contribution {
   ) {}
 
   register(context: vscode.ExtensionContext): void {
-    let last = '';
+    // What the view showed when it was registered: a first event with nothing new reads nothing.
+    const stateOf = (snapshot: StatusSnapshot) => `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}`;
+    const first = this.status.snapshot();
+    let state = stateOf(first);
+    let confirmed = first.delivery?.counters.confirmed ?? 0;
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const refreshNow = () => {
+      clearTimeout(pending);
+      pending = undefined;
+      this.provider.refresh();
+    };
     context.subscriptions.push(
       this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
       vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
       vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
-      vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (node?: EpisodeNode) => this.forgetScope(node)),
+      vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (scope?: unknown) => this.forgetScope(scope)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetEpisode', (node?: EpisodeNode) => this.forgetEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.searchMemory', (query?: unknown) => this.search(query)),
       vscode.commands.registerCommand('graphitiMemory.clearMemorySearch', () => this.provider.search('')),
       this.status.onDidChange((snapshot) => {
-        // New writes show up as the queue moves; any change of state (failing → on, recall on) shows at once.
-        const key = `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}:${snapshot.delivery?.counters.enqueued ?? 0}`;
-        if (key !== last) {
-          last = key;
-          this.provider.refresh();
+        // Each refresh reads Graphiti: only what changes the view counts. A change of state (failing →
+        // on, recall on) shows at once; new memories once Graphiti has them (confirmed, not merely
+        // queued), a burst of confirmations as one read. Forget, delete and search refresh themselves.
+        const count = snapshot.delivery?.counters.confirmed ?? 0;
+        const key = stateOf(snapshot);
+        if (key !== state) {
+          state = key;
+          confirmed = count;
+          refreshNow();
+        } else if (count !== confirmed) {
+          confirmed = count;
+          pending ??= setTimeout(refreshNow, REFRESH_DEBOUNCE_MS);
         }
       }),
+      { dispose: () => clearTimeout(pending) },
     );
   }
 
@@ -369,9 +392,9 @@ export class EpisodesViewContribution implements Contribution {
     }
   }
 
-  /** Forgets a scope: a scope node's, the one named (`'workspace'`, `'user'`), or the one picked. */
-  async forgetScope(node?: EpisodeNode | 'workspace' | 'user'): Promise<ForgetResult> {
-    let scope = node === 'workspace' || node === 'user' ? node : node?.type === 'scope' ? node.scope : undefined;
+  /** Forgets a scope: the one named (`'workspace'`, `'user'`), or the one picked. */
+  async forgetScope(named?: unknown): Promise<ForgetResult> {
+    let scope: 'workspace' | 'user' | undefined = named === 'workspace' || named === 'user' ? named : undefined;
     if (scope === undefined) {
       const picked = await vscode.window.showQuickPick(
         [

@@ -2,6 +2,8 @@
 // first), conversations (each turn's question and answer together, never a row per message), and
 // where a fact came from. Pure: no VS Code, no network, so the shaping is tested on its own.
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
+import { isDigestMessageName, parsePromotionEpisode } from '@graphiti-memory/memory-core';
+import { formatDay } from '@graphiti-memory/prompt-elements';
 
 // `team`: the repository's shared group (only with the user's consent to the team scope).
 export type CuratedScope = 'workspace' | 'user' | 'team';
@@ -29,11 +31,11 @@ export interface Turn {
   readonly at: string;
 }
 
-const PROMOTION = /\.promotion\.[^.]+$/;
 const TURN = /\.turn\.(.+)\.(user|assistant)$/;
 
+/** A memory the product promoted (memory-core's reading: its name and its stored block), never a turn quoting the markup. */
 export function isPromotion(episode: Episode): boolean {
-  return PROMOTION.test(episode.name);
+  return parsePromotionEpisode(episode) !== undefined;
 }
 
 /**
@@ -75,6 +77,39 @@ export function turnsOf(episodes: readonly Episode[]): Turn[] {
     .sort((a, b) => compareDesc(a.at, b.at));
 }
 
+/** One turn of a session digest as read back from its `speaker: text` lines. */
+export interface DigestTurnText {
+  /** The user's words (their first line): what the turn is named by. */
+  readonly question: string;
+  /** The turn's lines as stored: every speaker's. */
+  readonly text: string;
+}
+
+// Graphiti's `chat session(user): ` before a digest's turns. Every turn opens with its `user: ` line
+// (after a `system: ` line when system prompts are sent); replies may hold blank lines of their own.
+const STORED_SPEAKER = /^[^\n(]*\((?:user|assistant|system)\):\s*/;
+const USER_PREFIX = 'user: ';
+const SYSTEM_PREFIX = 'system: ';
+
+/**
+ * The turns of a session digest (memory-core's `digestMessage`), oldest first; `[]` for any other
+ * episode, or a digest without `user: ` turns (a model-written summary). A reply line that itself
+ * starts with `user: ` starts a row of its own there: the view shows it as two rows, nothing is lost.
+ */
+export function digestTurnsOf(episode: Pick<Episode, 'name' | 'content'>): DigestTurnText[] {
+  if (!isDigestMessageName(episode.name)) return [];
+  const blocks: { lines: string[]; question?: string }[] = [];
+  for (const line of episode.content.replace(STORED_SPEAKER, '').split('\n')) {
+    const current = blocks.at(-1);
+    const opensTurn = line.startsWith(USER_PREFIX) ? current?.question !== undefined || current === undefined : line.startsWith(SYSTEM_PREFIX) && current?.question !== undefined;
+    const block = opensTurn || current === undefined ? { lines: [] as string[] } : current;
+    if (block !== current) blocks.push(block);
+    block.lines.push(line);
+    if (block.question === undefined && line.startsWith(USER_PREFIX)) block.question = line.slice(USER_PREFIX.length).trim();
+  }
+  return blocks.flatMap(({ lines, question }) => (question === undefined || question === '' ? [] : [{ question, text: lines.join('\n').trim() }]));
+}
+
 /** Where an episode the view loaded came from, for a fact that cites it. */
 export interface EpisodeSource {
   readonly scope: CuratedScope | 'session';
@@ -93,14 +128,14 @@ export function factSource(fact: Pick<FactResult, 'episodes'>, known: ReadonlyMa
   const first = found[0];
   if (first === undefined) return `from ${cited.length} episode${cited.length === 1 ? '' : 's'} not shown here`;
   const more = cited.length > 1 ? ` and ${cited.length - 1} more` : '';
-  return `from ${first.scope} memory, ${first.at.slice(0, 10)}: "${first.title}"${more}`;
+  return `from ${first.scope} memory, ${formatDay(first.at) ?? 'an unknown day'}: "${first.title}"${more}`;
 }
 
-/** The fact's dates in words: since when it holds, and until when when it no longer does. */
+/** The fact's dates in words (days as the prompt gives them): since when it holds, and until when when it no longer does. */
 export function factDates(fact: Pick<FactResult, 'valid_at' | 'invalid_at' | 'expired_at' | 'created_at'>): string {
-  const since = (fact.valid_at ?? fact.created_at).slice(0, 10);
-  const ended = fact.invalid_at ?? fact.expired_at;
-  return ended === null ? `since ${since}` : `${since} to ${ended.slice(0, 10)} (superseded)`;
+  const since = formatDay(fact.valid_at) ?? formatDay(fact.created_at) ?? 'an unknown day';
+  const ended = formatDay(fact.invalid_at ?? fact.expired_at);
+  return ended === undefined ? `since ${since}` : `${since} to ${ended} (superseded)`;
 }
 
 function compareDesc(a: string, b: string): number {

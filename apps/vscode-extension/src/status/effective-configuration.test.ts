@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerMessages, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
+import { ProjectTrustPrompt } from '../trust/project-trust-prompt.js';
 import { SHOW_CONFIGURATION, type StatusReport } from './status-commands.js';
 
 let root: string;
@@ -61,6 +62,9 @@ describe('the effective configuration', () => {
   it("names what of an untrusted project file was ignored, and does not apply it", async () => {
     fs.writeFileSync(projectFile, JSON.stringify({ groupIdStrategy: 'raw', recall: { maxFacts: 5 } }));
     const harness = await activateExtension({ workspaceFolder: workspace });
+    // The file asks for more than it may: its trust question (dismissed here) comes first, then Show Status's notification.
+    answerMessages(undefined);
+    await harness.container.get(ProjectTrustPrompt).check();
     answerMessages(SHOW_CONFIGURATION);
     const report = await harness.command<StatusReport>('graphitiMemory.showStatus');
     expect(report.configuration?.ignored.map((entry) => [entry.key, entry.file])).toEqual([['groupIdStrategy', projectFile]]);

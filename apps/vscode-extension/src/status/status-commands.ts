@@ -7,6 +7,7 @@ import { VsCodeSettingsSource, type EffectiveSettings } from '../adapters/vscode
 import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
 import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
+import { nextStep } from './status-menu-items.js';
 
 export const OPEN_LOG = 'Open Log';
 export const TEST_CONNECTION = 'Test Connection';
@@ -72,24 +73,6 @@ export class StatusCommands implements Contribution {
       if (next !== undefined && choice === next.title) void vscode.commands.executeCommand(next.command);
     });
     return { ...snapshot, agents, configuration };
-  }
-}
-
-/** The one action Show Status offers first for a state, if any. */
-export function nextStep(snapshot: Pick<StatusSnapshot, 'state' | 'recallEnabled' | 'deadLetters'>): { readonly title: string; readonly command: string } | undefined {
-  switch (snapshot.state) {
-    case 'off':
-      return { title: 'Enable Here', command: 'graphitiMemory.enable' };
-    case 'needsConsent':
-    case 'revoked':
-      return { title: 'Give Consent', command: 'graphitiMemory.enable' };
-    case 'ok':
-      if (snapshot.deadLetters > 0) return { title: 'Retry Unsent Messages', command: 'graphitiMemory.retryDeadLetters' };
-      return snapshot.recallEnabled ? undefined : { title: 'Turn Recall On', command: 'graphitiMemory.enableRecall' };
-    case 'failing':
-      return snapshot.deadLetters > 0 ? { title: 'Retry Unsent Messages', command: 'graphitiMemory.retryDeadLetters' } : undefined;
-    default:
-      return undefined;
   }
 }
 

@@ -70,3 +70,32 @@ export function statusMenuItems(input: StatusMenuInput): StatusMenuItem[] {
       return [MENU.test, ...retry, ...pending, MENU.log, MENU.settings, MENU.disable, MENU.details];
   }
 }
+
+/** What Show Status and `/status` offer first: the menu's item for the next step, named without its icon. */
+export interface NextStep {
+  readonly title: string;
+  readonly command: string;
+}
+
+/** The one action Show Status and `/status` offer first for a state, if any: an item of `MENU`. */
+export function nextStep(input: Pick<StatusMenuInput, 'state' | 'recallEnabled' | 'deadLetters'>): NextStep | undefined {
+  const item = nextStepItem(input);
+  return item === undefined ? undefined : { title: item.label.replace(/^\$\([^)]*\)\s*/, ''), command: item.command };
+}
+
+function nextStepItem(input: Pick<StatusMenuInput, 'state' | 'recallEnabled' | 'deadLetters'>): StatusMenuItem | undefined {
+  switch (input.state) {
+    case 'off':
+      return MENU.enable;
+    case 'needsConsent':
+    case 'revoked':
+      return MENU.consent;
+    case 'ok':
+      if (input.deadLetters > 0) return MENU.retry;
+      return input.recallEnabled ? undefined : MENU.recallOn;
+    case 'failing':
+      return input.deadLetters > 0 ? MENU.retry : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerMessages, answerQuickPicks, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
 import type { StatusMenuResult } from './status-menu-command.js';
-import { MENU, statusMenuItems, type StatusMenuInput } from './status-menu-items.js';
+import { MENU, nextStep, statusMenuItems, type StatusMenuInput } from './status-menu-items.js';
 
 const labels = (input: Partial<StatusMenuInput> & Pick<StatusMenuInput, 'state'>) =>
   statusMenuItems({ recallEnabled: true, pending: 0, deadLetters: 0, agentsConnected: true, ...input }).map((item) => item.label);
@@ -17,6 +17,22 @@ describe('status menu items', () => {
     expect(labels({ state: 'notProcessing' })[0]).toBe(MENU.test.label);
     expect(labels({ state: 'untrusted' })[0]).toBe(MENU.trust.label);
     expect(labels({ state: 'invalid' })[0]).toBe(MENU.settings.label);
+  });
+
+  it("names Show Status's and /status's next step after the menu's own item (one table)", () => {
+    const step = (input: Partial<StatusMenuInput> & Pick<StatusMenuInput, 'state'>) => nextStep({ recallEnabled: true, deadLetters: 0, ...input });
+    expect(step({ state: 'off' })).toEqual({ title: 'Enable Here', command: MENU.enable.command });
+    expect(step({ state: 'revoked' })).toEqual({ title: 'Give Consent', command: MENU.consent.command });
+    expect(step({ state: 'ok', recallEnabled: false })).toEqual({ title: 'Turn Recall On', command: MENU.recallOn.command });
+    expect(step({ state: 'failing', deadLetters: 2 })).toEqual({ title: 'Retry Unsent Messages', command: MENU.retry.command });
+    expect(step({ state: 'ok' })).toBeUndefined();
+    expect(step({ state: 'untrusted' })).toBeUndefined();
+    // Each step is an item of the menu for that state.
+    for (const state of ['off', 'needsConsent', 'revoked', 'ok', 'failing'] as const) {
+      const next = step({ state, recallEnabled: false, deadLetters: 1 });
+      const items = statusMenuItems({ state, recallEnabled: false, pending: 0, deadLetters: 1, agentsConnected: true });
+      expect(items.some((item) => item.command === next?.command && item.label.endsWith(next.title))).toBe(true);
+    }
   });
 
   it('after a revoke offers forgetting, never as a to-do of consent alone; off offers no Disable', () => {

@@ -12,7 +12,7 @@ import { AgentHookPlaces } from '../agent-hooks/agent-hook-places.js';
 import { CaptureTiming } from '../capture/capture-contribution.js';
 import { SmokeTestTiming } from '../commands/test-connection-command.js';
 import { HealthProbeTiming } from '../status/health-probe.js';
-import { recordWorkspaceTrust } from '../consent/memory-switch-recorder.js';
+import { MemorySwitchRecorder, recordWorkspaceTrust } from '../consent/memory-switch-recorder.js';
 import { startMemoryRuntime } from '../composition/start-memory-runtime.js';
 import { activateEntry, type GraphitiMemoryApi } from '../entry/activate-entry.js';
 import { createExtensionContext, presetSettings, testHost, windowRegistry, type ExtensionContextDouble } from './vscode-double.js';
@@ -124,6 +124,8 @@ export async function activateExtension(options: HarnessOptions = {}): Promise<H
     logText: () => windowRegistry().outputChannels.map((output) => output.text()).join('\n'),
     async dispose() {
       await context.dispose();
+      // The window's switch writes run one after another: the last may still be writing the state folder.
+      if (loaded !== undefined) await loaded.get(MemorySwitchRecorder).settled();
       await emulator.close();
       // A user-key lookup still writing the user config may race the removal: retry.
       fs.rmSync(agentHookPlaces.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });

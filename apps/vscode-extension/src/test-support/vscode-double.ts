@@ -40,6 +40,7 @@ export {
   messageText,
 } from './vscode-double/chat-types.js';
 export { chat, chatRegistrations, commands, env, extensions, lm, manifestDefault, version, workspace } from './vscode-double/workspace.js';
+export { useChatModels } from './vscode-double/workspace.js';
 export { window, windowRegistry } from './vscode-double/window.js';
 export { authentication, clipboardContents, sessionRequests, signIn } from './vscode-double/authentication.js';
 export * from './vscode-double/test-host.js';

@@ -60,6 +60,26 @@ describe('the project file trust prompt', () => {
     expect(afterEdit.ok && afterEdit.config.projectTrusted).toBe(false);
   });
 
+  it('trusts the content it asked about (the configuration\'s digest), never an edit made while the question was open', async () => {
+    const asked = JSON.stringify({ groupIdStrategy: 'raw', recall: { maxFacts: 5 } });
+    let questions = 0;
+    answerMessages(() => {
+      questions += 1;
+      if (questions > 1) return undefined;
+      // Pulled while the question is on screen: the answer was about the content before.
+      fs.writeFileSync(projectFile, JSON.stringify({ groupIdStrategy: 'raw', recall: { maxFacts: 4 } }));
+      return TRUST_FILE;
+    });
+    const harness = await activateExtension({ workspaceFolder: workspace });
+    await harness.container.get(ProjectTrustPrompt).check();
+    const edited = await resolveMemoryConfig({ workspaceFolder: workspace, env: process.env });
+    expect(edited.ok && edited.config.projectTrusted).toBe(false);
+    // The content the user saw is the one trusted.
+    fs.writeFileSync(projectFile, asked);
+    const seen = await resolveMemoryConfig({ workspaceFolder: workspace, env: process.env });
+    expect(seen.ok && seen.config.projectTrusted).toBe(true);
+  });
+
   it('"Keep Ignoring" is remembered for this content (in global state, so for later windows too): no question again', async () => {
     answerMessages(KEEP_IGNORING);
     const harness = await activateExtension({ workspaceFolder: workspace });

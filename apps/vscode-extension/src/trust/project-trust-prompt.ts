@@ -2,9 +2,8 @@
 // file. When it asks for more (keys the configuration ignored), ask once per file content: "Trust
 // This File" records the same trust as `graphiti-harness config trust` (the state folder's trust
 // store, keyed by path and sha256), so the hooks and the harness honour it too; editing the file
-// makes it lapse, and the question comes again for the new content.
-import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+// makes it lapse, and the question comes again for the new content. The sha256 is the one the
+// configuration computed for the content it read: an edit while the question is open is not trusted.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { Logger, MemoryConfiguration, SettingsSource } from '@graphiti-memory/memory-core';
@@ -74,14 +73,16 @@ export class ProjectTrustPrompt implements Contribution {
     // `*` means the file was not read at all (outside the repository, another owner): trust cannot help.
     const keys = [...new Set(effective.ignored.filter((entry) => entry.file === file && entry.key !== '*').map((entry) => entry.key))];
     if (keys.length === 0) return undefined;
-    const digest = createHash('sha256').update(await fs.readFile(file, 'utf8')).digest('hex');
+    // The content the configuration read, and the keys above came from: what the user is asked about and trusts.
+    const digest = effective.projectDigest;
+    if (digest === undefined) return undefined;
     const key = `${file} ${digest}`;
     const answered = this.context.globalState.get<string[]>(ANSWERED_KEY) ?? [];
     if (!again && (this.#asked.has(key) || answered.includes(key))) return undefined;
     this.#asked.add(key);
     const answer = await vscode.window.showInformationMessage(trustQuestion(file, keys), TRUST_FILE, KEEP_IGNORING, OPEN_FILE);
     if (answer === TRUST_FILE) {
-      await trustProjectFile(await sharedStateDirectory(process.env), file);
+      await trustProjectFile(await sharedStateDirectory(process.env), file, digest);
       this.logger.info('project file trusted', { keys: keys.length });
       // The trust store is not one of the watched config files: read the configuration again now.
       reload(this.configuration);

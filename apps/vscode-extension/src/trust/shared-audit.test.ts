@@ -10,6 +10,7 @@ import type * as vscode from 'vscode';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { chatRegistrations, LanguageModelTextPart, noCancellation, testHost, windowRegistry } from '../test-support/vscode-double.js';
 import { SEARCH_TOOL } from '../tools/memory-tools.js';
+import { renderAuditLog } from './show-what-was-sent-command.js';
 
 const ON = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.autoPromote.review': false };
 
@@ -62,5 +63,13 @@ describe('one audit log for every tool', () => {
     // Shown in the Markdown preview of a read-only document, not in an editor.
     expect(windowRegistry().shownDocuments).toEqual([]);
     expect(testHost().executedCommands.some((executed) => executed.command === 'markdown.showPreview')).toBe(true);
+  });
+});
+
+describe('Show What Was Sent and digests', () => {
+  it('says who wrote each digest a request carried', () => {
+    const entry: AuditEntry = { at: '2026-11-25T10:00:00.000Z', tool: 'vscode-extension', endpoint: 'http://127.0.0.1:8000', operation: 'POST /messages', groupIds: ['g'], episodeNames: ['graphiti-memory.digest.s1.t0'], bytes: 300, redactions: 0, kind: 'messages' };
+    expect(renderAuditLog([{ ...entry, digestWriters: { 'graphiti-memory.digest.s1.t0': 'chatModel' } }])).toContain('messages: graphiti-memory.digest.s1.t0 (1 digest: 1 by the chat model)');
+    expect(renderAuditLog([entry])).not.toContain('digest:');
   });
 });

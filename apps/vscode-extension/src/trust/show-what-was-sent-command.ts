@@ -5,7 +5,7 @@
 // Filterable by tool and time through a quick pick. Never the content itself (the log does not hold it).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { AUDIT_TOOLS, AuditLog, Logger, errorClassOf, type AuditEntry, type AuditTool } from '@graphiti-memory/memory-core';
+import { AUDIT_TOOLS, AuditLog, Logger, digestWritersText, errorClassOf, type AuditEntry, type AuditTool } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 
 /** The scheme of the read-only document: VS Code cannot save or edit it. */
@@ -76,7 +76,8 @@ export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new D
   lines.push('| Time | Tool | Endpoint | Operation | Groups | What | Size | Redacted |', '|---|---|---|---|---|---|---|---|');
   for (const entry of shown) {
     const names = entry.episodeNames.length <= 3 ? entry.episodeNames.join(', ') : `${entry.episodeNames.slice(0, 3).join(', ')} and ${entry.episodeNames.length - 3} more`;
-    const what = entry.kind === 'search' ? 'recall query' : `${entry.kind === 'promotion' ? 'memory' : 'messages'}: ${names}`;
+    const digests = digestWritersText(entry);
+    const what = entry.kind === 'search' ? 'recall query' : `${entry.kind === 'promotion' ? 'memory' : 'messages'}: ${names}${digests === '' ? '' : ` (${digests})`}`;
     const operation = entry.face === undefined ? entry.operation : `${entry.operation} (${entry.face.toUpperCase()})`;
     const groups = entry.groupIds.map((group) => `\`${cell(group)}\``).join(', ');
     lines.push(

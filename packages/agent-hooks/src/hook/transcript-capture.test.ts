@@ -23,7 +23,7 @@ class RecordingTarget implements CaptureTarget {
       return selected.length;
     },
     settled: async (): Promise<void> => {},
-    endSession: (sessionId: string): void => void this.ended.push(sessionId),
+    endSessions: (sessionIds: Iterable<string>): void => void this.ended.push(...new Set(sessionIds)),
   };
   readonly outbox = { flush: async (): Promise<void> => void this.flushes++ };
 }
@@ -276,7 +276,7 @@ describe('Stop whose turns another run queued first', () => {
         this.counts.duplicates += 2;
       },
       backfill: (): number => 0,
-      endSession: (): void => {},
+      endSessions: (): void => {},
       settled: async (): Promise<void> => {},
       stats: () => ({ staged: 0, counters: { ...this.counts } }) as unknown as IngestionStats,
     };

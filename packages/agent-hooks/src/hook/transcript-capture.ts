@@ -44,7 +44,7 @@ export interface TranscriptReadOptions {
 
 /** What a capture needs of the hook's memory: the durable outbox behind ingestion. */
 export interface CaptureTarget {
-  readonly ingestion: (Pick<Ingestion, 'enqueue' | 'backfill' | 'settled' | 'endSession'> & Partial<Pick<Ingestion, 'stats'>>) | undefined;
+  readonly ingestion: (Pick<Ingestion, 'enqueue' | 'backfill' | 'settled' | 'endSessions'> & Partial<Pick<Ingestion, 'stats'>>) | undefined;
   readonly outbox: { flush(): Promise<void> } | undefined;
 }
 
@@ -114,11 +114,11 @@ export async function captureTranscript(
   const ledger = new FileTranscriptLedger({ filePath: transcriptLedgerFile(stateDirectory, transcriptPath) });
   const taken = await ledger.taken();
   const fresh = turns.filter((turn) => taken?.has(takenKey(turn)) !== true);
-  const ended = options.sessionEnded === true ? [...new Set(turns.map((turn) => turn.sessionId))] : [];
+  const ended = options.sessionEnded === true ? turns.map((turn) => turn.sessionId) : [];
   if (fresh.length === 0) {
     if (ended.length === 0) return { turns: 0, olderTurnsLeftOut: 0 };
     // Nothing new, but turns of earlier Stops may wait in an open segment: it closes now.
-    for (const sessionId of ended) ingestion.endSession(sessionId);
+    ingestion.endSessions(ended);
     await ingestion.settled();
     await target.outbox?.flush();
     return { turns: 0, olderTurnsLeftOut: 0 };
@@ -131,7 +131,7 @@ export async function captureTranscript(
   } else {
     for (const turn of fresh) ingestion.enqueue(turn);
   }
-  for (const sessionId of ended) ingestion.endSession(sessionId);
+  ingestion.endSessions(ended);
   await ingestion.settled();
   // Durable before the turns are marked taken: a crash in between re-offers them to the ledger.
   await target.outbox?.flush();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphitiApi } from '../ports.js';
-import { auditEntryFrom, filterAuditEntries, InMemoryAuditLog, type AuditEntry } from './audit-log.js';
+import { auditEntryFrom, digestWritersText, filterAuditEntries, InMemoryAuditLog, type AuditEntry } from './audit-log.js';
 import { AuditedGraphitiApi } from './audited-graphiti-api.js';
+import { CHAT_MODEL_DIGEST_NOTE } from '../digest/digest-writer.js';
 
 function entry(at: string, endpoint: string): AuditEntry {
   return { at, tool: 'agent-hooks', endpoint, face: 'rest', operation: 'POST /search', groupIds: ['g'], episodeNames: [], bytes: 3, redactions: 0, kind: 'search' };
@@ -38,6 +39,26 @@ describe('auditEntryFrom', () => {
 });
 
 describe('AuditedGraphitiApi', () => {
+  it('names who wrote each digest a write carried (no content), and reads it back from a stored line', async () => {
+    const log = new InMemoryAuditLog();
+    const inner = { addMessages: async () => ({ message: 'ok', success: true }) } as unknown as GraphitiApi;
+    const api = new AuditedGraphitiApi(inner, log, { endpoint: 'http://127.0.0.1:8000', tool: 'vscode-extension' });
+    await api.addMessages({
+      group_id: 'g',
+      messages: [
+        { content: 'model text', role_type: 'user', role: 'chat session', name: 'graphiti-memory.digest.s1.t0', source_description: `VS Code chat; digest of 2 turns, ${CHAT_MODEL_DIGEST_NOTE}` },
+        { content: 'user: hi', role_type: 'user', role: 'chat session', name: 'graphiti-memory.digest.s2.t0', source_description: 'VS Code chat; digest of 1 turn' },
+        { content: 'hi', role_type: 'user', role: 'user', name: 'graphiti-memory.turn.t9.user' },
+      ],
+    });
+    const [entry] = log.entries;
+    expect(entry?.digestWriters).toEqual({ 'graphiti-memory.digest.s1.t0': 'chatModel', 'graphiti-memory.digest.s2.t0': 'filtered' });
+    expect(JSON.stringify(entry)).not.toContain('model text');
+    expect(auditEntryFrom(JSON.parse(JSON.stringify(entry)))?.digestWriters).toEqual(entry?.digestWriters);
+    expect(digestWritersText(entry ?? {})).toBe('2 digests: 1 by the chat model, 1 filtered');
+    expect(digestWritersText({})).toBe('');
+  });
+
   it('records nothing and fails the call as the client would when the face cannot be found (nothing left the machine)', async () => {
     const probeFailure = new Error('nothing listens at http://127.0.0.1:1');
     let sent = 0;

@@ -31,7 +31,8 @@ export interface AuditEntry {
   /** Redaction markers the secret guard left in the content or the query. */
   readonly redactions: number;
   /** `promotion` when every message is a curated memory, `messages` for other writes, `search` for a recall query. */
-  readonly kind: 'messages' | 'promotion' | 'search';
+  readonly kind: 'messages' | 'promotion' | 'search';  /** Who wrote each session digest the write carried, by episode name (`filtered` or `chatModel`); absent without digests. */
+  readonly digestWriters?: Readonly<Record<string, 'filtered' | 'chatModel'>>;
 }
 
 export interface AuditQuery {
@@ -108,6 +109,7 @@ export function auditEntryFrom(value: unknown): AuditEntry | undefined {
   const names = Array.isArray(raw['episodeNames']) ? raw['episodeNames'].filter((name): name is string => typeof name === 'string') : [];
   const tool = AUDIT_TOOLS.find((known) => known === raw['tool']);
   const face = raw['face'] === 'rest' || raw['face'] === 'mcp' ? raw['face'] : undefined;
+  const digestWriters = digestWritersFrom(raw['digestWriters']);
   return {
     at: raw['at'],
     ...(tool === undefined ? {} : { tool }),
@@ -119,5 +121,22 @@ export function auditEntryFrom(value: unknown): AuditEntry | undefined {
     bytes: typeof raw['bytes'] === 'number' ? raw['bytes'] : 0,
     redactions: typeof raw['redactions'] === 'number' ? raw['redactions'] : 0,
     kind,
+    ...(digestWriters === undefined ? {} : { digestWriters }),
   };
+}
+
+/** Who wrote the digests of a write, for people: `2 digests: 1 by the chat model, 1 filtered`; `''` without digests. */
+export function digestWritersText(entry: Pick<AuditEntry, 'digestWriters'>): string {
+  const writers = Object.values(entry.digestWriters ?? {});
+  if (writers.length === 0) return '';
+  const byModel = writers.filter((writer) => writer === 'chatModel').length;
+  const parts = [...(byModel > 0 ? [`${byModel} by the chat model`] : []), ...(writers.length > byModel ? [`${writers.length - byModel} filtered`] : [])];
+  return `${writers.length} ${writers.length === 1 ? 'digest' : 'digests'}: ${parts.join(', ')}`;
+}
+
+/** A stored `digestWriters` (episode name → writer), its well-formed pairs only. */
+function digestWritersFrom(value: unknown): Record<string, 'filtered' | 'chatModel'> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const pairs = Object.entries(value).filter((pair): pair is [string, 'filtered' | 'chatModel'] => pair[1] === 'filtered' || pair[1] === 'chatModel');
+  return pairs.length === 0 ? undefined : Object.fromEntries(pairs);
 }

@@ -2,6 +2,7 @@
 // (search) in the audit log before sending it, so ingestion, promotion and recall are audited
 // without knowing about it. Only metadata is recorded: never the content, never the query text.
 import type { AddMessagesRequest, FactResult, Result, SearchQuery, SearchResults } from '@graphiti-memory/graphiti-client';
+import { digestWriterOf } from '../digest/digest-writer.js';
 import { APP_NAME } from '../mapping/turn-mapping.js';
 import type { GraphitiApi, GraphitiCallOptions, GraphitiConnection } from '../ports.js';
 import type { AuditEntry, AuditFace, AuditLog, AuditTool } from './audit-log.js';
@@ -111,7 +112,18 @@ export function auditEntryOf(request: AddMessagesRequest, target: EntryTarget): 
     bytes: encoder.encode(JSON.stringify(request)).length,
     redactions,
     kind: names.length > 0 && names.every((name) => name.startsWith(PROMOTION_PREFIX)) ? 'promotion' : 'messages',
+    ...digestWritersOf(request),
   };
+}
+
+/** `{ digestWriters }` naming who wrote each digest of the request; `{}` when it carries none. */
+function digestWritersOf(request: AddMessagesRequest): Pick<AuditEntry, 'digestWriters'> {
+  const writers: Record<string, 'filtered' | 'chatModel'> = {};
+  for (const message of request.messages) {
+    const writer = digestWriterOf(message);
+    if (writer !== undefined && message.name) writers[message.name] = writer;
+  }
+  return Object.keys(writers).length === 0 ? {} : { digestWriters: writers };
 }
 
 /** The audit record of one search: the groups, the query's size and redactions, never the query. */

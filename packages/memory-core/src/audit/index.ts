@@ -7,6 +7,7 @@ export {
   auditEndpointKey,
   auditEntryFrom,
   AuditLog,
+  digestWritersText,
   filterAuditEntries,
   InMemoryAuditLog,
   type AuditEntry,

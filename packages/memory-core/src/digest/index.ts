@@ -5,3 +5,14 @@
  */
 export { DIGEST_SPEAKER, digestMaxChars, digestMessage, digestMessageName, isDigestMessageName } from './digest-format.js';
 export { InMemoryDigestSegmentStore, type DigestSegment, type DigestSegmentChange, type DigestSegmentStore, type DigestTurn } from './digest-segment-store.js';
+export {
+  CHAT_MODEL_DIGEST_NOTE,
+  DEFAULT_DIGEST_WRITING_OPTIONS,
+  DigestWriter,
+  digestWriterOf,
+  DigestWritingOptions,
+  type DigestWriteMiss,
+  type DigestWriteRequest,
+  type DigestWriteResult,
+} from './digest-writer.js';
+export { DigestWriting, type DigestDraft } from './digest-writing.js';

@@ -7,11 +7,12 @@
 // Closing is two steps (admit the digest, then drop its turns from the segment) so a crash in
 // between sends nothing twice: the same segment closes to the same name, which the ledger refuses.
 import { deliveryKey } from '../ingestion/in-memory-delivery-ledger.js';
-import { APP_NAME } from '../mapping/turn-mapping.js';
+import { APP_NAME, parseTurnMessageName } from '../mapping/turn-mapping.js';
 import type { ChatTurn, DeliveryLedger, OutboxEntry } from '../ports.js';
 import type { AcceptedEntry } from '../registry/group-recorder.js';
 import type { MemorySettings } from '../settings/memory-settings.js';
 import { digestMessage } from './digest-format.js';
+import type { DigestWriting } from './digest-writing.js';
 import { InMemoryDigestSegmentStore, type DigestSegment, type DigestSegmentStore, type DigestTurn } from './digest-segment-store.js';
 
 /** A digest to admit, with the turns it carries (dropped from their segment once it is admitted). */
@@ -19,6 +20,8 @@ export interface ClosingDigest {
   readonly entry: OutboxEntry;
   readonly sessionId: string;
   readonly keys: readonly string[];
+  /** How many turns it holds. */
+  readonly turns: number;
 }
 
 export interface CollectedTurns {
@@ -37,14 +40,18 @@ export interface CloseRequest {
 
 type CaptureSettings = Pick<MemorySettings, 'maxMessageChars'> & { readonly capture: Pick<MemorySettings['capture'], 'granularity' | 'idleMinutes' | 'digestTurns'> };
 
-const TURN_MESSAGE_PREFIX = `${APP_NAME}.turn.`;
-
 export class SessionDigests {
   readonly #fallback = new InMemoryDigestSegmentStore();
   /** When the earliest open segment falls idle (clock time); `undefined` when none is known to be open. */
   #nextDueAt: number | undefined;
 
-  constructor(private readonly settings: () => CaptureSettings) {}
+  constructor(
+    private readonly settings: () => CaptureSettings,
+    /** Rewrites closing digests with the host's chat model when configured (outside the segment store's lock). */
+    private readonly writing?: DigestWriting,
+    /** Aborted when the host shuts down: a digest's writer is no longer waited for. */
+    private readonly stopping?: AbortSignal,
+  ) {}
 
   /** Milliseconds until an open segment falls idle (0: now); `undefined` when none is known. */
   nextDueIn(now: number): number | undefined {
@@ -71,7 +78,7 @@ export class SessionDigests {
     const offered = new Map<string, { turn: ChatTurn; groupId: string; entries: OutboxEntry[] }>();
     for (const entry of entries) {
       const turn = turnOf.get(entry);
-      if (!digesting || turn === undefined || !entry.message.name?.startsWith(TURN_MESSAGE_PREFIX)) {
+      if (!digesting || turn === undefined || parseTurnMessageName(entry.message.name ?? '')?.app !== APP_NAME) {
         admit.push(entry);
         continue;
       }
@@ -111,7 +118,8 @@ export class SessionDigests {
       return { ...(joined.length > 0 ? { next } : {}), result: { added: joined, closing: closed, nextDueAt: due } };
     });
     this.#nextDueAt = nextDueAt;
-    return { admit: [...admit, ...closing.map((digest) => digest.entry)], closing, added };
+    const written = await this.#written(closing);
+    return { admit: [...admit, ...written.map((digest) => digest.entry)], closing: written, added };
   }
 
   /**
@@ -156,7 +164,18 @@ export class SessionDigests {
       entry: { ...turns[0]?.extra, groupId: segment.groupId, message: digestMessage(segment.sessionId, turns, maxMessageChars) },
       sessionId: segment.sessionId,
       keys: turns.flatMap((turn) => turn.keys),
+      turns: turns.length,
     };
+  }
+
+  /** The closing digests with their text as the configured writer wrote it (same names: exactly-once holds). */
+  async #written(closing: readonly ClosingDigest[]): Promise<readonly ClosingDigest[]> {
+    if (this.writing === undefined || closing.length === 0) return closing;
+    const messages = await this.writing.write(
+      closing.map((digest) => ({ message: digest.entry.message, turns: digest.turns })),
+      this.stopping,
+    );
+    return closing.map((digest, index) => ({ ...digest, entry: { ...digest.entry, message: messages[index] ?? digest.entry.message } }));
   }
 
   async #drop(segments: DigestSegmentStore, sent: (turn: DigestTurn) => boolean): Promise<void> {

@@ -15,6 +15,11 @@ export interface EpisodeForgetOptions {
   /** The record of delivered episodes: where the group is looked up, and what forgets the episode after. */
   readonly sources?: EpisodeSources;
   readonly callOptions?: GraphitiCallOptions;
+  /**
+   * The facts the episode produced, when a listing of its group was read already (a team forget
+   * lists the group once for all of its episodes): the group is not listed again.
+   */
+  readonly entityEdges?: readonly string[];
 }
 
 export interface EpisodeForgetResult {
@@ -38,18 +43,12 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
   let keptFacts = 0;
   let unknownFacts = 0;
   if (face === 'rest') {
-    const groupId = options.groupId ?? (await options.sources?.find([episode]))?.get(episode)?.groupId;
-    if (groupId === undefined) {
-      throw new Error(
-        `The group of episode ${episode} is not known on this machine (it was not delivered from here). Pass its group id (--group GROUP_ID): on REST the facts only this episode supports are found through its group.`,
-      );
-    }
     const { getEntityEdge, deleteEntityEdge } = api;
     if (getEntityEdge === undefined || deleteEntityEdge === undefined) {
       throw new Error('This Graphiti connection cannot read or delete facts by uuid, so the facts only this episode supports cannot be found; use a graphiti-client connection.');
     }
-    const found = (await api.getEpisodes(groupId, { lastN: EPISODES_SEARCHED }, call)).find((candidate) => candidate.uuid === episode);
-    for (const edge of found?.entity_edges ?? []) {
+    const edges = options.entityEdges ?? (await listedEdges(api, episode, options, call));
+    for (const edge of edges) {
       const fact = await getEntityEdge.call(api, edge, call).catch((error: unknown) => {
         if ((error as { status?: unknown }).status === 404) return undefined;
         throw error;
@@ -65,4 +64,15 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
   await api.deleteEpisode(episode, call);
   await options.sources?.remove([episode]);
   return { episode, face, deletedFacts, keptFacts, unknownFacts };
+}
+
+/** The facts `episode` produced, from a listing of its group (REST: no route reads one episode). */
+async function listedEdges(api: EpisodeForgetApi, episode: string, options: EpisodeForgetOptions, call: GraphitiCallOptions): Promise<readonly string[]> {
+  const groupId = options.groupId ?? (await options.sources?.find([episode]))?.get(episode)?.groupId;
+  if (groupId === undefined) {
+    throw new Error(
+      `The group of episode ${episode} is not known on this machine (it was not delivered from here). Pass its group id (--group GROUP_ID): on REST the facts only this episode supports are found through its group.`,
+    );
+  }
+  return (await api.getEpisodes(groupId, { lastN: EPISODES_SEARCHED }, call)).find((candidate) => candidate.uuid === episode)?.entity_edges ?? [];
 }

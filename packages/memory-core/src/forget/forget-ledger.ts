@@ -5,7 +5,7 @@
 // - forgotten turns: hashes of the turns those groups held, so the same turn read again (a
 //   transcript resumed under a new session id) is never planned into any group. No content.
 import { injectable } from 'inversify';
-import { sanitiseTurnId } from '../mapping/turn-mapping.js';
+import { parseTurnMessageName, sanitiseTurnId } from '../mapping/turn-mapping.js';
 import { sha256Hex } from '../scopes/sha256.js';
 
 export interface ForgottenGroup {
@@ -44,8 +44,8 @@ export async function forgottenTurnKey(turnId: string): Promise<string> {
 
 /** `forgottenTurnKey` of the turn whose episode is named `<app>.turn.<sanitised id>.<role>`; `undefined` for other names. */
 export async function forgottenTurnKeyOfName(messageName: string): Promise<string | undefined> {
-  const match = /\.turn\.(.+)\.(user|assistant|system)$/.exec(messageName);
-  return match?.[1] === undefined ? undefined : sanitisedTurnKey(match[1]);
+  const parsed = parseTurnMessageName(messageName);
+  return parsed === undefined ? undefined : sanitisedTurnKey(parsed.turnId);
 }
 
 async function sanitisedTurnKey(sanitised: string): Promise<string> {

@@ -12,6 +12,7 @@ import { GroupRegistry } from '../registry/group-registry.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
 import { PendingMemoryStore } from '../review/pending-memory-store.js';
+import { forgetEpisode } from './episode-forgetting.js';
 import { ForgetLedger, forgottenTurnKeyOfName } from './forget-ledger.js';
 import { OwedDeletions, type OwedDeletionsResult } from './owed-deletions.js';
 import { QueuedGroups } from './queued-groups.js';
@@ -162,34 +163,24 @@ export class ForgetService {
 
   /**
    * Deletes the episodes of the team group whose names this user's registry holds (found by listing
-   * the group), and on REST the facts only those episodes support (REST keeps a deleted episode's
-   * facts; MCP removes them itself, so its edges are already gone and a 404 is expected).
+   * the group once), each as `forgetEpisode` forgets one source: on REST with the facts only it
+   * supports (REST keeps a deleted episode's facts), on MCP the episode alone (it cascades).
    */
   private async forgetOwnTeamEpisodes(api: GraphitiApi, groupId: string, options: GraphitiCallOptions): Promise<{ deleted: number; complete: boolean }> {
     const record = ((await this.registry?.list()) ?? []).find((candidate) => candidate.groupId === groupId);
     const names = new Set(record?.episodeNames ?? []);
     if (names.size === 0) return { deleted: 0, complete: true };
     const episodes = await api.getEpisodes(groupId, { lastN: TEAM_FORGET_LISTING }, options);
-    const own = episodes.filter((episode) => names.has(episode.name));
-    const othersEdges = new Set(episodes.filter((episode) => !names.has(episode.name)).flatMap((episode) => episode.entity_edges));
     let deleted = 0;
     let complete = true;
-    for (const episode of own) {
+    for (const episode of episodes.filter((candidate) => names.has(candidate.name))) {
       try {
-        await api.deleteEpisode(episode.uuid, options);
+        await forgetEpisode(api, episode.uuid, { groupId, entityEdges: episode.entity_edges, callOptions: options });
         deleted++;
       } catch (error) {
         // Already gone (another tool's forget) counts as deleted.
         if ((error as { status?: number }).status === 404) deleted++;
         else complete = false;
-      }
-      for (const edge of episode.entity_edges) {
-        if (othersEdges.has(edge) || api.deleteEntityEdge === undefined) continue;
-        try {
-          await api.deleteEntityEdge(edge, options);
-        } catch {
-          // MCP's delete_episode removed it already, or the server no longer has it.
-        }
       }
     }
     return { deleted, complete };

@@ -1,4 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
+import { DigestWriting } from '../digest/digest-writing.js';
 import { SessionDigests } from '../digest/session-digests.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { ForgetLedger, recordForgotten } from '../forget/forget-ledger.js';
@@ -58,6 +59,8 @@ export class IngestionService implements Ingestion {
   private readonly storage: StorageHandle;
   private delivery: Delivery | undefined;
   private readonly lifetime = new AbortController();
+  /** Aborted as dispose begins: a digest being written by a chat model falls back to the filtered one at once. */
+  private readonly stopping = new AbortController();
   private readonly listeners = new Set<(stats: IngestionStats) => void>();
 
   private readonly loop: DrainLoop;
@@ -79,6 +82,7 @@ export class IngestionService implements Ingestion {
     @inject(EpisodeSources) @optional() episodeSources?: EpisodeSources,
     @inject(ForgetLedger) @optional() private readonly forgetLedger?: ForgetLedger,
     @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
+    @inject(DigestWriting) @optional() digestWriting?: DigestWriting,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -122,7 +126,7 @@ export class IngestionService implements Ingestion {
       },
       clock,
     );
-    this.digests = new SessionDigests(() => configuration.current());
+    this.digests = new SessionDigests(() => configuration.current(), digestWriting, this.stopping.signal);
     this.staging = new TurnStaging(
       planner,
       this.storage,
@@ -195,6 +199,11 @@ export class IngestionService implements Ingestion {
     this.staging.push({ close: { sessionId } });
   }
 
+  /** Each session once (see `Ingestion.endSessions`). */
+  endSessions(sessionIds: Iterable<string>): void {
+    for (const sessionId of new Set(sessionIds)) this.endSession(sessionId);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Lifecycle
 
@@ -221,6 +230,7 @@ export class IngestionService implements Ingestion {
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
+    this.stopping.abort();
     await this.settled();
     if (this.staging.length > 0) this.logger.error('ingestion: disposed while the outbox refused messages; they are not kept', { items: this.staging.length });
     this.disposed = true;

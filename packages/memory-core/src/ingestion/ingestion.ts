@@ -16,6 +16,8 @@ export interface Ingestion {
    * close now instead of after `capture.idleMinutes`. Returns at once, like `enqueue`.
    */
   endSession(sessionId: string): void;
+  /** `endSession` for each of these sessions, each once however often it is named (an import's turns). */
+  endSessions(sessionIds: Iterable<string>): void;
   /** Starts delivery (opening storage first, also for what an earlier run left queued). */
   start(): void;
   /** Stops delivery after the pass under way; `start` resumes it. Staging goes on. */

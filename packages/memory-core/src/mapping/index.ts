@@ -9,9 +9,11 @@ export { truncateText, truncationMarker } from './truncation.js';
 export {
   APP_NAME,
   isoTimestamp,
+  parseTurnMessageName,
   sanitiseTurnId,
   sourceDescription,
   turnMessageName,
   turnToMessages,
   type TurnMappingOptions,
+  type TurnMessageName,
 } from './turn-mapping.js';

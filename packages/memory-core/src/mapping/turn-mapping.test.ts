@@ -2,7 +2,7 @@ import { messageSchema } from '@graphiti-memory/graphiti-client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../ports.js';
-import { isoTimestamp, sanitiseTurnId, sourceDescription, turnToMessages, type TurnMappingOptions } from './turn-mapping.js';
+import { isoTimestamp, parseTurnMessageName, sanitiseTurnId, sourceDescription, turnMessageName, turnToMessages, type TurnMappingOptions } from './turn-mapping.js';
 
 const options: TurnMappingOptions = {
   app: 'graphiti-memory',
@@ -130,5 +130,22 @@ describe('isoTimestamp', () => {
     expect(isoTimestamp('2026-01-02T03:04:05')).toBe('2026-01-02T03:04:05.000Z');
     expect(isoTimestamp('')).toBeUndefined();
     expect(isoTimestamp(undefined)).toBeUndefined();
+  });
+});
+
+describe('parseTurnMessageName', () => {
+  it('reads back every name turnMessageName makes: the app, the turn id as the name carries it, the role', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 150 }), fc.constantFrom('user', 'assistant', 'system' as const), (turnId, role) => {
+        expect(parseTurnMessageName(turnMessageName('graphiti-memory', turnId, role))).toEqual({ app: 'graphiti-memory', turnId: sanitiseTurnId(turnId), role });
+      }),
+    );
+    expect(parseTurnMessageName('graphiti-memory.turn.a.turn.b.user')).toEqual({ app: 'graphiti-memory', turnId: 'a.turn.b', role: 'user' });
+  });
+
+  it('gives nothing for the other episodes of the product', () => {
+    for (const name of ['graphiti-memory.promotion.cdf3b3d5', 'graphiti-memory.digest.gm_session_1.s1.t1', 'graphiti-memory.turn.t1.tool', '.turn.t1.user', 'turn.t1.user']) {
+      expect(parseTurnMessageName(name)).toBeUndefined();
+    }
   });
 });

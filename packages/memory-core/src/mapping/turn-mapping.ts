@@ -36,6 +36,23 @@ export function turnMessageName(app: string, turnId: string, role: 'user' | 'ass
   return `${app}.turn.${sanitiseTurnId(turnId)}.${role}`;
 }
 
+/** A turn message's name read back: `turnId` as the name carries it (sanitised). */
+export interface TurnMessageName {
+  readonly app: string;
+  readonly turnId: string;
+  readonly role: 'user' | 'assistant' | 'system';
+}
+
+const TURN_MESSAGE_NAME = /^(.+?)\.turn\.(.+)\.(user|assistant|system)$/;
+
+/** The parts of a name `turnMessageName` made; `undefined` for any other episode (digests, promotions). */
+export function parseTurnMessageName(name: string): TurnMessageName | undefined {
+  const match = TURN_MESSAGE_NAME.exec(name);
+  if (match === null) return undefined;
+  const [, app = '', turnId = '', role] = match;
+  return { app, turnId, role: role as TurnMessageName['role'] };
+}
+
 /**
  * `graphiti-memory chat; branch=main; commit=abc1234; dirty=false`. Git values are reduced to
  * safe characters (a `;` or newline cannot forge another field); nothing else is ever added.

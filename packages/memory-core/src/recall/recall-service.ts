@@ -9,7 +9,6 @@ import { Clock, GraphitiConnection, SCOPE_ORDER, TelemetrySink, type MemoryScope
 import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { SETTING_BOUNDS, type RecallScopeSetting } from '../settings/memory-settings.js';
-import { parsePromotionEpisode } from '../promotion/episode-format.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { mergeFacts } from './fact-merging.js';
 import { selectScopes } from './scope-selection.js';
@@ -18,6 +17,7 @@ import { SecretGuard } from '../secrets/secret-guard.js';
 import { EpisodeSources } from '../sources/episode-sources.js';
 import { WorkspaceFiles, type StaleSetting } from '../stale/workspace-files.js';
 import { annotateFacts } from './fact-annotation.js';
+import { TeamAuthors } from './team-authors.js';
 
 
 /** How far past the recall deadline a search's own timeout lies (see the search call). */
@@ -80,12 +80,12 @@ export const RecallService = Symbol.for('graphiti-memory.RecallService');
 
 type SearchOutcome = { readonly facts: readonly FactResult[] } | { readonly errorClass: string };
 
-/** Team episodes read to name the authors of team facts (newest last). */
-const TEAM_AUTHOR_EPISODES = 200;
-
 
 @injectable()
 export class DefaultRecallService implements RecallService {
+  /** Authors of team episodes looked up so far (they never change): a team group is listed only for new ones. */
+  private readonly teamAuthors = new TeamAuthors();
+
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
@@ -141,12 +141,13 @@ export class DefaultRecallService implements RecallService {
           // The deadline aborts every search itself; the client's own timeout is only a backstop,
           // set past the deadline so a slow search always ends as `timedOut`, never as an error.
           const callOptions = { signal: searchAbort.signal, timeoutMs: timeoutMs + SEARCH_TIMEOUT_MARGIN_MS, maxRetries: 0 };
-          const [results, authors] = await Promise.all([
-            api.search({ group_ids: [groupId], query, max_facts: maxFacts }, callOptions),
-            // Team facts name their author: the display name stored in the promoted episode they came from.
-            scope === 'team' ? teamAuthors(api, groupId, callOptions) : Promise.resolve(new Map<string, string>()),
-          ]);
-          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: withAuthors(results.facts, authors) });
+          const results = await api.search({ group_ids: [groupId], query, max_facts: maxFacts }, callOptions);
+          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: results.facts });
+          if (scope !== 'team' || results.facts.length === 0) return;
+          // Team facts name their author (the display name stored in the promoted episode they came
+          // from) when that is known in time: the facts above count already if the deadline comes first.
+          const authored = await this.teamAuthors.withAuthors(api, groupId, results.facts, callOptions);
+          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: authored });
         } catch (error) {
           if (!searchAbort.signal.aborted) outcomes.set(scope, { errorClass: errorClassOf(error) });
         }
@@ -250,30 +251,4 @@ export class DefaultRecallService implements RecallService {
 function clampInteger(value: number | undefined, fallback: number, bounds: { readonly min: number; readonly max: number }): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;
   return Math.min(bounds.max, Math.max(bounds.min, Math.floor(value)));
-}
-
-/** Episode uuid → the display name its author stored with it; empty when the listing fails. */
-async function teamAuthors(
-  api: { getEpisodes: (groupId: string, query: { lastN: number }, options?: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number }) => Promise<ReadonlyArray<{ uuid: string; name: string; content: string }>> },
-  groupId: string,
-  options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
-): Promise<Map<string, string>> {
-  const authors = new Map<string, string>();
-  try {
-    for (const episode of await api.getEpisodes(groupId, { lastN: TEAM_AUTHOR_EPISODES }, options)) {
-      const author = parsePromotionEpisode(episode)?.author;
-      if (author !== undefined) authors.set(episode.uuid, author);
-    }
-  } catch {
-    // Without the listing, team facts are labelled `[team]`: the facts matter more than their author.
-  }
-  return authors;
-}
-
-function withAuthors(facts: readonly FactResult[], authors: ReadonlyMap<string, string>): readonly FactResult[] {
-  if (authors.size === 0) return facts;
-  return facts.map((fact) => {
-    const author = fact.episodes?.map((uuid) => authors.get(uuid)).find((name) => name !== undefined);
-    return author === undefined ? fact : ({ ...fact, author } as FactResult);
-  });
 }

@@ -91,10 +91,5 @@ export function sortGroupRecords(records: Iterable<GroupRecord>): GroupRecord[] 
   return [...records].sort((left, right) => right.lastWriteAt - left.lastWriteAt || left.groupId.localeCompare(right.groupId));
 }
 
-const SCOPE_OF_GROUP_ID = /^gm_(session|workspace|user|team)_/;
-
-/** The scope a group id of ours was made for (`gm_<scope>_…`); `undefined` for a foreign id. */
-export function scopeOfGroupId(groupId: string): MemoryScope | undefined {
-  const match = SCOPE_OF_GROUP_ID.exec(groupId);
-  return match === null ? undefined : (match[1] as MemoryScope);
-}
+/** Beside the registry's records, where its callers have always found it. */
+export { scopeOfGroupId } from '../scopes/group-ids.js';

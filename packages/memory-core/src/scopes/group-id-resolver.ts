@@ -98,15 +98,11 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
   }
 
   private normalisedRemote(): string {
-    const remote = this.workspace.gitRemote();
-    return remote === undefined ? '' : normaliseGitRemote(remote);
+    return normalisedRemoteOf(this.workspace.gitRemote());
   }
 
   private repositoryIdentity(): Identity | undefined {
-    const remote = this.normalisedRemote();
-    if (remote !== '') return { source: 'git-remote', value: remote };
-    const folders = folderIdentity(this.workspace.folderUris());
-    return folders === undefined ? undefined : { source: 'folders', value: folders };
+    return repositoryIdentity({ gitRemote: this.workspace.gitRemote(), folderUris: this.workspace.folderUris() });
   }
 
   private async userIdentity(): Promise<Identity> {
@@ -153,7 +149,19 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
   }
 }
 
-interface Identity {
+/** The repository alone: its normalised git remote, else its sorted, normalised folder URIs. */
+export function repositoryIdentity(workspace: { readonly gitRemote?: string | undefined; readonly folderUris: readonly string[] }): Identity | undefined {
+  const remote = normalisedRemoteOf(workspace.gitRemote);
+  if (remote !== '') return { source: 'git-remote', value: remote };
+  const folders = folderIdentity(workspace.folderUris);
+  return folders === undefined ? undefined : { source: 'folders', value: folders };
+}
+
+function normalisedRemoteOf(remote: string | undefined): string {
+  return remote === undefined ? '' : normaliseGitRemote(remote);
+}
+
+export interface Identity {
   readonly source: 'session' | 'git-remote' | 'folders' | 'account' | 'user-key';
   readonly value: string;
   /** The person a private group belongs to (`workspace`, `session`). */
@@ -163,7 +171,8 @@ interface Identity {
 /** Hex characters of the owner's hash in a raw id: enough to keep two people apart, not to identify one. */
 const RAW_OWNER_TAG_LENGTH = 12;
 
-async function groupIdOf(strategy: GroupIdStrategy, scope: MemoryScope, identity: Identity): Promise<string> {
+/** The group id of `scope` for `identity` (with its owner, if any) under `strategy`. */
+export async function groupIdOf(strategy: GroupIdStrategy, scope: MemoryScope, identity: Identity): Promise<string> {
   const tagged = `${identity.source}:${identity.value}`;
   const owner = identity.owner === undefined ? undefined : `${identity.owner.source}:${identity.owner.value}`;
   // An account id is never sent as it is, whatever the strategy: only its hash leaves the machine.

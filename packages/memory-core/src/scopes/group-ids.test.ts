@@ -9,8 +9,10 @@ import {
   normaliseFolderUri,
   normaliseGitRemote,
   rawGroupId,
+  scopeOfGroupId,
 } from './group-ids.js';
 import { sha256Hex } from './sha256.js';
+import { isTeamGroupId } from './team-scope.js';
 
 const scopes = fc.constantFrom<MemoryScope>('session', 'workspace', 'user');
 const identities = fc.oneof(
@@ -144,5 +146,18 @@ describe('normaliseGitRemote', () => {
 
   it('keeps different repositories apart', () => {
     expect(normaliseGitRemote('git@github.com:acme/app.git')).not.toBe(normaliseGitRemote('git@github.com:acme/api.git'));
+  });
+});
+
+describe('scopeOfGroupId', () => {
+  it('reads the scope back from ids of either strategy, and none from a foreign id', async () => {
+    for (const scope of ['session', 'workspace', 'user', 'team'] as const) {
+      expect(scopeOfGroupId(await hashedGroupId(scope, 'git-remote:github.com/acme/app'))).toBe(scope);
+      expect(scopeOfGroupId(await rawGroupId(scope, 'github.com/acme/app'))).toBe(scope);
+    }
+    expect(scopeOfGroupId('team_shared')).toBeUndefined();
+    expect(scopeOfGroupId('gm_other_1')).toBeUndefined();
+    expect(isTeamGroupId(await rawGroupId('team', 'x'))).toBe(true);
+    expect(isTeamGroupId(await hashedGroupId('workspace', 'x'))).toBe(false);
   });
 });

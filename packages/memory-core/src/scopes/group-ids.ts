@@ -89,3 +89,11 @@ export function folderIdentity(folderUris: readonly string[]): string | undefine
   const folders = [...new Set(folderUris.map(normaliseFolderUri).filter((uri) => uri !== ''))].sort();
   return folders.length === 0 ? undefined : folders.join('\n');
 }
+
+const SCOPE_OF_GROUP_ID = /^gm_(session|workspace|user|team)_/;
+
+/** The scope a group id of ours was made for (`gm_<scope>_…`, whatever the strategy); `undefined` for a foreign id. */
+export function scopeOfGroupId(groupId: string): MemoryScope | undefined {
+  const match = SCOPE_OF_GROUP_ID.exec(groupId);
+  return match === null ? undefined : (match[1] as MemoryScope);
+}

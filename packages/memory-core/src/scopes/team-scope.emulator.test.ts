@@ -93,6 +93,11 @@ describe.each(['rest', 'mcp'] as const)('the team scope (%s face)', (face) => {
     expect(bobText).not.toContain('interviewing');
     const teamFact = bobRecall.facts.find((fact) => fact.fact.includes('Fly.io'));
     expect(teamFact).toMatchObject({ scope: 'team', author: 'Alice' });
+    // The team group's authors are looked up once: asked again, Bob's recall lists no episodes.
+    emulator.clearRequests();
+    const again = await bob.container.get<RecallService>(RecallService).recall('How does the billing API deploy?', { sessionId: 'b2' });
+    expect(again.facts.find((fact) => fact.fact.includes('Fly.io'))).toMatchObject({ scope: 'team', author: 'Alice' });
+    expect(emulator.requests.map((request) => request.route)).not.toContain(face === 'mcp' ? 'get_episodes' : 'episodes');
 
     const aliceRecall = await alice.container.get<RecallService>(RecallService).recall('Am I interviewing elsewhere?', { sessionId: 'a2' });
     expect(aliceRecall.facts.map((fact) => fact.fact).join('\n')).toContain('interviewing');
@@ -124,8 +129,15 @@ describe.each(['rest', 'mcp'] as const)('the team scope (%s face)', (face) => {
     const teamGroup = (await alice.groups.resolve('team')) ?? '';
     expect(emulator.state.episodes().filter((episode) => episode.group_id === teamGroup)).toHaveLength(3);
 
+    emulator.clearRequests();
     const forgotten = await bob.container.get<ForgetService>(ForgetService).forget({ scope: 'team' });
     expect(forgotten).toMatchObject({ deletedEpisodes: 2, failed: [] });
+    // The team group is listed once for all of Bob's episodes; MCP's delete_episode removes their
+    // facts itself, so no fact is deleted one by one there.
+    const routes = emulator.requests.map((request) => request.route);
+    expect(routes.filter((route) => route === (face === 'mcp' ? 'get_episodes' : 'episodes'))).toHaveLength(1);
+    if (face === 'mcp') expect(routes).not.toContain('delete_entity_edge');
+    else expect(routes).toContain('delete-entity-edge');
     const left = emulator.state.episodes().filter((episode) => episode.group_id === teamGroup);
     expect(left).toHaveLength(1);
     expect(left[0]?.content).toContain('author="Alice"');

@@ -3,12 +3,10 @@
 // Ingestion applies it to every entry, so no tool and no setting can send raw chat there.
 import type { OutboxEntry } from '../ports.js';
 import { isPromotionEpisodeName, parseEpisodeBlock } from '../promotion/episode-format.js';
-
-/** Every team group id starts so, whatever the id strategy (`gm_<scope>_…`). */
-const TEAM_GROUP_PREFIX = 'gm_team_';
+import { scopeOfGroupId } from './group-ids.js';
 
 export function isTeamGroupId(groupId: string): boolean {
-  return groupId.startsWith(TEAM_GROUP_PREFIX);
+  return scopeOfGroupId(groupId) === 'team';
 }
 
 /** Whether `entry` may be sent: anything to a private group; to a team group only a team promotion. */

@@ -21,9 +21,16 @@ describe('DEFAULT_SETTINGS', () => {
       autoPromote: { enabled: false, review: true },
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
       team: { consent: false, displayName: '' },
-      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 },
+      capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10, digestWriter: 'filtered', digestModel: '' },
       filter: 'compact',
     } satisfies MemorySettings);
+  });
+
+  it('takes capture.digestWriter filtered or chatModel (filtered by default) and refuses anything else, naming the setting', () => {
+    expect(parseMemorySettings({}).settings.capture.digestWriter).toBe('filtered');
+    expect(parseMemorySettings({ 'capture.digestWriter': 'chatModel', 'capture.digestModel': 'gpt-4o-mini' }).settings.capture).toMatchObject({ digestWriter: 'chatModel', digestModel: 'gpt-4o-mini' });
+    const refused = parseMemorySettings({ capture: { digestWriter: 'claude', digestModel: 'a\nb' } });
+    expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^graphitiMemory\.capture\.digestWriter: /), expect.stringMatching(/^graphitiMemory\.capture\.digestModel: .*one line/)]);
   });
 
   it('takes serverKind auto, rest or mcp and refuses anything else, naming the setting', () => {
@@ -89,7 +96,7 @@ describe('parseMemorySettings', () => {
     expect(result.ok).toBe(true);
     expect(result.settings.recall.timeoutMs).toBe(500);
     expect(result.settings.autoPromote.enabled).toBe(true);
-    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10 });
+    expect(result.settings.capture).toEqual({ vscodeChat: false, claudeCode: true, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10, digestWriter: 'filtered', digestModel: '' });
     expect(result.settings.scopes).toBe('session');
   });
 

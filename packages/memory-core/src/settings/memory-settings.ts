@@ -33,6 +33,15 @@ export type ServerKindSetting = (typeof SERVER_KIND_SETTINGS)[number];
 export const CAPTURE_GRANULARITIES = ['session', 'turn'] as const;
 export type CaptureGranularity = (typeof CAPTURE_GRANULARITIES)[number];
 
+/**
+ * Who writes a session digest's text: `filtered` (the filtered turns themselves, every tool) or
+ * `chatModel` (the user's chat model in VS Code, `vscode.lm`; the filtered digest is the fallback).
+ */
+export const DIGEST_WRITERS = ['filtered', 'chatModel'] as const;
+export type DigestWriterSetting = (typeof DIGEST_WRITERS)[number];
+/** Longest `capture.digestModel` (a model family or id). */
+export const DIGEST_MODEL_MAX_CHARS = 200;
+
 export const GROUP_ID_STRATEGIES = ['hashed', 'raw'] as const;
 export type GroupIdStrategy = (typeof GROUP_ID_STRATEGIES)[number];
 
@@ -129,6 +138,14 @@ export const memorySettingsSchema = z.object({
       // A digest closes after this long without a new turn, at session end, or every digestTurns turns.
       idleMinutes: boundedInteger(SETTING_BOUNDS.idleMinutes, 5),
       digestTurns: boundedInteger(SETTING_BOUNDS.digestTurns, 10),
+      // Off by default (privacy first): `chatModel` sends the filtered turns to the user's chat model too.
+      digestWriter: z.enum(DIGEST_WRITERS).default('filtered'),
+      // The chat model for `chatModel` digests: a family or id (`gpt-4o-mini`); empty: the first available.
+      digestModel: z
+        .string()
+        .max(DIGEST_MODEL_MAX_CHARS)
+        .refine((value) => !/\p{Cc}/u.test(value), 'must be one line of text without control characters')
+        .default(''),
     })
     .prefault({}),
   filter: transcriptFilterSchema,

@@ -9,6 +9,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CAPTURE_GRANULARITIES,
+  DIGEST_WRITERS,
   FILTER_KINDS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
@@ -83,6 +84,9 @@ const configFileSchema = z.strictObject({
       granularity: z.enum(CAPTURE_GRANULARITIES).optional(),
       idleMinutes: z.number().optional(),
       digestTurns: z.number().optional(),
+      // Who writes digests: `chatModel` is VS Code's chat model (vscode.lm); other tools send the filtered digest.
+      digestWriter: z.enum(DIGEST_WRITERS).optional(),
+      digestModel: z.string().optional(),
     })
     .optional(),
   // A preset name, or per-kind modes over one (`{ "preset": "compact", "assistant": "summary" }`).

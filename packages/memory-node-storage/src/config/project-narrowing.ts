@@ -21,6 +21,8 @@ type Rule =
   | 'stricter-filter'
   /** Only session digests (`turn` sends an episode per message: more of the server's extraction). */
   | 'only-digests'
+  /** Only the filtered digest (`chatModel` sends the turns to a language model too). */
+  | 'only-filtered-digests'
   /**
    * `recall.stale`: only a mode that lets no more possibly stale facts into a prompt than the one
    * below (`drop` < `mark` < `off`). `off` from an untrusted file would widen what is injected
@@ -61,6 +63,9 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'capture.granularity': 'only-digests',
   'capture.idleMinutes': 'at-most',
   'capture.digestTurns': 'at-most',
+  // A repository may not send your chats to a language model, nor pick which one.
+  'capture.digestWriter': 'only-filtered-digests',
+  'capture.digestModel': 'never',
   filter: 'stricter-filter',
   'brief.budget': 'at-most',
   stateDir: 'never',
@@ -105,6 +110,8 @@ export function wideningReason(key: string, value: unknown, below: unknown): str
     }
     case 'only-digests':
       return value === 'session' ? undefined : 'a project file may only choose session digests';
+    case 'only-filtered-digests':
+      return value === 'filtered' ? undefined : 'a project file may only choose the filtered digest';
     case 'stricter-stale':
       return STALE_ORDER.indexOf(String(value)) >= 0 && STALE_ORDER.indexOf(String(value)) <= STALE_ORDER.indexOf(String(below ?? 'mark'))
         ? undefined

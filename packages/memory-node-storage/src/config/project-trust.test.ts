@@ -114,6 +114,19 @@ describe('an untrusted project file', () => {
     expect(narrowing.ignored).toEqual([]);
   });
 
+  it("cannot send the user's chats to a chat model for digests, nor pick the model; may keep the filtered digest", async () => {
+    await writeJson(userConfigPath(env), { ...USER, enabled: true });
+    await writeJson(projectFile, { capture: { digestWriter: 'chatModel', digestModel: 'some-model' } });
+    const widening = await resolved();
+    expect(widening.settings.capture).toMatchObject({ digestWriter: 'filtered', digestModel: '' });
+    expect(widening.ignored.map((entry) => entry.key).sort()).toEqual(['capture.digestModel', 'capture.digestWriter']);
+    await writeJson(userConfigPath(env), { ...USER, enabled: true, capture: { digestWriter: 'chatModel' } });
+    await writeJson(projectFile, { capture: { digestWriter: 'filtered' } });
+    const narrowing = await resolved();
+    expect(narrowing.settings.capture.digestWriter).toBe('filtered');
+    expect(narrowing.ignored).toEqual([]);
+  });
+
   it('repeating the user value is not a widening (nothing ignored)', async () => {
     await writeJson(userConfigPath(env), { ...USER, enabled: true });
     await writeJson(projectFile, { enabled: true, endpoint: 'http://user.example:8000/' });
@@ -145,6 +158,22 @@ describe('an untrusted project file', () => {
     expect(await untrustProjectFile(state, projectFile)).toBe(true);
     expect(await untrustProjectFile(state, projectFile)).toBe(false);
     expect((await resolved()).settings.endpoint).toBe('http://user.example:8000');
+  });
+
+  it('gives the digest it read (projectDigest), and trusting that digest trusts that content only, not a later edit', async () => {
+    await writeJson(userConfigPath(env), USER);
+    await writeJson(projectFile, { endpoint: 'http://project.example:9000' });
+    const seen = (await resolved()).projectDigest;
+    expect(seen).toMatch(/^[0-9a-f]{64}$/);
+    // Edited after the user was asked about the content above: the answer trusts what was asked about.
+    await writeJson(projectFile, { endpoint: 'http://other.example:9000' });
+    expect(await trustProjectFile(state, projectFile, seen)).toBe(seen);
+    expect((await resolved()).projectTrusted).toBe(false);
+    await writeJson(projectFile, { endpoint: 'http://project.example:9000' });
+    expect((await resolved()).projectTrusted).toBe(true);
+    await expect(trustProjectFile(state, projectFile, 'not-a-digest')).rejects.toThrow(/"not-a-digest" is not a sha256 digest; pass the configuration's projectDigest/);
+    await fs.rm(projectFile);
+    expect((await resolved()).projectDigest).toBeUndefined();
   });
 
   it('names user-only keys (state folder, consent, user key) as ignored, trusted or not', async () => {

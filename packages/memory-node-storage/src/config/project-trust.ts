@@ -12,7 +12,8 @@ import { configDigest } from './config-file.js';
 /** Trusted file path → sha256 (hex) of its content when it was trusted. */
 export type TrustedProjectFiles = Readonly<Record<string, string>>;
 
-const trustFileSchema = z.object({ version: z.literal(1), files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)) });
+const DIGEST = /^[0-9a-f]{64}$/;
+const trustFileSchema = z.object({ version: z.literal(1), files: z.record(z.string(), z.string().regex(DIGEST)) });
 
 export async function readTrustedProjectFiles(stateDirectory: string): Promise<TrustedProjectFiles> {
   try {
@@ -35,18 +36,25 @@ function parseTrust(text: string): TrustedProjectFiles {
   return parsed.success ? parsed.data.files : {};
 }
 
-/** Trusts `file`'s current content; returns the digest trusted. Throws naming the file when it cannot be read. */
-export async function trustProjectFile(stateDirectory: string, file: string): Promise<string> {
+/**
+ * Trusts `file`'s current content, or with `seen` (a sha256 from `projectDigest`) the content the
+ * user was shown: an edit since then is not trusted by the answer about the earlier one. Returns the
+ * digest trusted. Throws naming the file when it cannot be read, or naming `seen` when it is no digest.
+ */
+export async function trustProjectFile(stateDirectory: string, file: string, seen?: string): Promise<string> {
   const resolved = path.resolve(file);
-  let text: string;
+  if (seen !== undefined && !DIGEST.test(seen)) throw new TypeError(`cannot trust ${resolved}: ${JSON.stringify(seen)} is not a sha256 digest; pass the configuration's projectDigest`);
+  const digest = seen ?? configDigest(await readToTrust(resolved));
+  await writeTrust(stateDirectory, { ...(await readTrustedProjectFiles(stateDirectory)), [resolved]: digest });
+  return digest;
+}
+
+async function readToTrust(resolved: string): Promise<string> {
   try {
-    text = await fs.readFile(resolved, 'utf8');
+    return await fs.readFile(resolved, 'utf8');
   } catch (error) {
     throw new Error(`cannot trust ${resolved}: it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path`);
   }
-  const digest = configDigest(text);
-  await writeTrust(stateDirectory, { ...(await readTrustedProjectFiles(stateDirectory)), [resolved]: digest });
-  return digest;
 }
 
 /** Withdraws trust from `file`; returns whether it was trusted. */

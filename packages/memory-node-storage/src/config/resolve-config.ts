@@ -7,6 +7,7 @@ import {
   DEFAULT_SETTINGS,
   normaliseEndpoint,
   type CaptureGranularity,
+  type DigestWriterSetting,
   type GroupIdStrategy,
   type IngestScopeSetting,
   type RecallScopesSetting,
@@ -75,6 +76,10 @@ export interface ConfigSettings {
     readonly granularity: CaptureGranularity;
     readonly idleMinutes: number;
     readonly digestTurns: number;
+    /** `chatModel`: VS Code's chat model writes digests (the filtered digest elsewhere, and on any failure). */
+    readonly digestWriter: DigestWriterSetting;
+    /** The chat model for `chatModel` digests (family or id); empty: the first available. */
+    readonly digestModel: string;
   };
   /** Transcript filter: a preset or per-kind modes over one; `undefined` = the transcript reader's default (`compact`). */
   readonly filter: TranscriptFilterOption | undefined;
@@ -131,6 +136,8 @@ export interface ResolvedMemoryConfig {
   readonly files: { readonly user: string; readonly project: string | undefined };
   /** Whether the user trusts the project file's current content (`config trust`): then it may widen too. */
   readonly projectTrusted: boolean;
+  /** The sha256 of the project file's content as read for this configuration (what trust is keyed by); `undefined` without a readable one. */
+  readonly projectDigest?: string;
   /** What of the project file was not applied, and why; empty when nothing was ignored. */
   readonly ignored: readonly IgnoredProjectKey[];
   readonly userKey: string | undefined;
@@ -290,6 +297,7 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
       origins: origins as Record<ConfigKey, ConfigOrigin>,
       files: { user: userFile, project: projectFile },
       projectTrusted,
+      ...(project?.ok === true && project.digest !== undefined ? { projectDigest: project.digest } : {}),
       ignored,
       userKey: userValues.userKey,
       consent: userValues.consent,

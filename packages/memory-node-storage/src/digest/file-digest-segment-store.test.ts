@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DigestSegment } from '@graphiti-memory/memory-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIGEST_SEGMENTS_FILE, FileDigestSegmentStore } from './file-digest-segment-store.js';
 
 let root: string;
@@ -47,5 +47,25 @@ describe('FileDigestSegmentStore', () => {
     expect(await new FileDigestSegmentStore(root).read()).toEqual([]);
     await fs.writeFile(path.join(root, DIGEST_SEGMENTS_FILE), JSON.stringify({ segments: [{ groupId: 1 }, segment('s1', 't1')] }));
     expect(await new FileDigestSegmentStore(root).read()).toEqual([segment('s1', 't1')]);
+  });
+});
+
+describe('FileDigestSegmentStore.read', () => {
+  it('reads the file only when it changed (each drain pass reads the segments)', async () => {
+    const store = new FileDigestSegmentStore(root);
+    await store.update(() => ({ next: [segment('s1', 't1')], result: undefined }));
+    const file = path.join(root, DIGEST_SEGMENTS_FILE);
+    const reads = vi.spyOn(fs, 'readFile');
+    try {
+      const readsOfFile = () => reads.mock.calls.filter(([target]) => target === file).length;
+      for (let pass = 0; pass < 5; pass++) expect(await store.read()).toEqual([segment('s1', 't1')]);
+      expect(readsOfFile()).toBe(0);
+      await new FileDigestSegmentStore(root).update((current) => ({ next: [...current, segment('s2', 't2')], result: undefined }));
+      const before = readsOfFile();
+      expect(await store.read()).toEqual([segment('s1', 't1'), segment('s2', 't2')]);
+      expect(readsOfFile()).toBe(before + 1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

@@ -2,7 +2,6 @@
 // 0600): the groups forgotten (when, and whether their delete is still owed) and the hashes of the
 // turns they held. Written under a cross-process lock; read before every drain pass and every
 // planned turn, so a read costs a stat unless another process changed the file.
-import { promises as fs } from 'node:fs';
 import { MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetLedger, type ForgetRecord, type ForgottenGroup, type Logger } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
@@ -24,7 +23,8 @@ const EMPTY: ForgetFile = { version: 1, groups: [], turns: [] };
 export class FileForgetLedger implements ForgetLedger {
   readonly #file: LockedJsonFile<ForgetFile>;
   readonly #maxTurns: number;
-  #cached: { readonly stamp: string; readonly record: ForgetRecord } | undefined;
+  /** The record of the file content last read: its turn set is built once per change of the file. */
+  #record: { readonly file: ForgetFile; readonly record: ForgetRecord } | undefined;
 
   constructor(options: FileForgetLedgerOptions) {
     this.#file = new LockedJsonFile(options.filePath, parseForgetFile, options.logger);
@@ -36,12 +36,10 @@ export class FileForgetLedger implements ForgetLedger {
   }
 
   async read(): Promise<ForgetRecord> {
-    const stamp = await this.#stamp();
-    if (this.#cached !== undefined && this.#cached.stamp === stamp) return this.#cached.record;
-    const file = stamp === 'missing' ? EMPTY : await this.#file.read();
-    const record: ForgetRecord = { groups: file.groups, turns: new Set(file.turns) };
-    this.#cached = { stamp, record };
-    return record;
+    // The locked file hands back the same content while the file is unchanged (a stat per read).
+    const file = await this.#file.read();
+    if (this.#record?.file !== file) this.#record = { file, record: { groups: file.groups, turns: new Set(file.turns) } };
+    return this.#record.record;
   }
 
   async forgetGroups(groupIds: readonly string[], at: number): Promise<void> {
@@ -67,16 +65,6 @@ export class FileForgetLedger implements ForgetLedger {
     }));
   }
 
-  /** Changes when the file does (atomic writes replace it: a new inode, size or time). */
-  async #stamp(): Promise<string> {
-    try {
-      const stat = await fs.stat(this.#file.filePath, { bigint: true });
-      return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-      throw error;
-    }
-  }
 }
 
 function parseForgetFile(raw: unknown): ForgetFile {

@@ -2,7 +2,6 @@
 // atomically under a lock, so the extension, the harness and hook runs all add to it). Bounded: the
 // newest `maxEpisodes` are kept. `record` queues and returns; `find` re-reads the file only when it
 // changed (a long-lived hook server or extension recalls often).
-import { promises as fs } from 'node:fs';
 import { asEpisodeSource, type EpisodeSource, type EpisodeSources, type Logger } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
@@ -27,7 +26,8 @@ export class FileEpisodeSources implements EpisodeSources {
   readonly #logger: Logger | undefined;
   #queued: EpisodeSource[] = [];
   #writing: Promise<void> | undefined;
-  #cache: { readonly stamp: string; readonly byEpisode: ReadonlyMap<string, EpisodeSource> } | undefined;
+  /** The map of the file content last read: built once per change of the file. */
+  #cache: { readonly file: SourcesFile; readonly byEpisode: ReadonlyMap<string, EpisodeSource> } | undefined;
 
   constructor(options: FileEpisodeSourcesOptions) {
     this.#file = new LockedJsonFile(options.filePath, parseSourcesFile, options.logger);
@@ -65,7 +65,6 @@ export class FileEpisodeSources implements EpisodeSources {
       const kept = current.episodes.filter((source) => !removed.has(source.episode));
       return { next: kept.length === current.episodes.length ? undefined : { version: 1, episodes: kept }, result: undefined };
     });
-    this.#cache = undefined;
   }
 
   /** Resolves when every source recorded so far is in the file. */
@@ -74,17 +73,10 @@ export class FileEpisodeSources implements EpisodeSources {
   }
 
   async #read(): Promise<ReadonlyMap<string, EpisodeSource>> {
-    let stamp: string;
-    try {
-      const stat = await fs.stat(this.#file.filePath);
-      stamp = `${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      return new Map();
-    }
-    if (this.#cache?.stamp === stamp) return this.#cache.byEpisode;
-    const byEpisode = new Map((await this.#file.read()).episodes.map((source) => [source.episode, source]));
-    this.#cache = { stamp, byEpisode };
-    return byEpisode;
+    // The locked file hands back the same content while the file is unchanged (a stat per read).
+    const file = await this.#file.read();
+    if (this.#cache?.file !== file) this.#cache = { file, byEpisode: new Map(file.episodes.map((source) => [source.episode, source])) };
+    return this.#cache.byEpisode;
   }
 
   async #writeLoop(): Promise<void> {
@@ -105,8 +97,7 @@ export class FileEpisodeSources implements EpisodeSources {
         this.#logger?.warn('sources: writing the record of delivered episodes failed', { file: this.#file.filePath, episodes: sources.length });
       }
       this.#queued = this.#queued.slice(sources.length);
-      this.#cache = undefined;
-    }
+      }
     this.#writing = undefined;
   }
 }

@@ -19,23 +19,37 @@ export { PRIVATE_FILE_MODE };
 const LOCK_TIMING = { staleMs: 10_000, updateMs: 5_000 };
 /** How long an update waits for a live holder before it gives up (nothing written). */
 const LOCK_WAIT_MS = 10_000;
+/** The stamp of a file that does not exist. */
+const MISSING = 'missing';
 
 export class LockedJsonFile<T> {
+  /** The content last read or written, with the stamp of the file it came from. */
+  #cached: { readonly stamp: string; readonly value: T } | undefined;
+
   constructor(
     readonly filePath: string,
     private readonly parse: (raw: unknown) => T,
     private readonly logger?: Logger,
   ) {}
 
-  /** The current content; a missing file is `parse(undefined)`. Reads need no lock (writes are atomic). */
+  /**
+   * The current content; a missing file is `parse(undefined)`. Reads need no lock (writes are
+   * atomic). While the file is unchanged a read costs a stat: the value is shared between reads
+   * then, so callers treat it as read-only.
+   */
   async read(): Promise<T> {
-    const text = await this.readText();
-    if (text === undefined) return this.parse(undefined);
+    // Stamped before reading: a write landing in between leaves a stamp that no longer matches.
+    const stamp = await this.stamp();
+    if (this.#cached?.stamp === stamp) return this.#cached.value;
+    const text = stamp === MISSING ? undefined : await this.readText();
+    let value: T;
     try {
-      return this.parse(JSON.parse(text) as unknown);
+      value = this.parse(text === undefined ? undefined : (JSON.parse(text) as unknown));
     } catch {
-      return this.parse(undefined);
+      value = this.parse(undefined);
     }
+    this.#cached = { stamp, value };
+    return value;
   }
 
   /**
@@ -48,7 +62,14 @@ export class LockedJsonFile<T> {
     try {
       const current = await this.readForUpdate();
       const { next, result } = change(current);
-      if (next !== undefined) await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: true, mode: PRIVATE_FILE_MODE });
+      if (next !== undefined) {
+        this.#cached = undefined;
+        await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: true, mode: PRIVATE_FILE_MODE });
+        // Still under the lock: no other writer can have replaced the file since. (Written is
+        // written: a stat that fails now only leaves the next read to read the file.)
+        const stamp = await this.stamp().catch(() => undefined);
+        if (stamp !== undefined) this.#cached = { stamp, value: next };
+      }
       return result;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -71,6 +92,20 @@ export class LockedJsonFile<T> {
       await fs.rename(this.filePath, keptAs);
       this.logger?.warn('state file was corrupt; kept a copy and started a fresh one', { file: this.filePath, keptAs });
       return this.parse(undefined);
+    }
+  }
+
+  /**
+   * Changes whenever the file does: an atomic write replaces it (a new inode), and size and
+   * nanosecond mtime tell a rewrite that reused an inode.
+   */
+  private async stamp(): Promise<string> {
+    try {
+      const stat = await fs.stat(this.filePath, { bigint: true });
+      return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return MISSING;
+      throw error;
     }
   }
 

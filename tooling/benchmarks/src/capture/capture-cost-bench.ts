@@ -91,7 +91,7 @@ export async function captureCost(session: CorpusSession, mode: CaptureMode): Pr
   const ingestion = container.get<Ingestion>(Ingestion);
   try {
     for (const turn of turns) ingestion.enqueue(turn);
-    for (const sessionId of new Set(turns.map((turn) => turn.sessionId))) ingestion.endSession(sessionId);
+    ingestion.endSessions(turns.map((turn) => turn.sessionId));
     await ingestion.settled();
     const store = container.get<IngestionStorage>(IngestionStorage).current();
     const records = (await store?.outbox.pending(100_000)) ?? [];

@@ -43,7 +43,7 @@ export interface ThroughputResult {
   readonly errors: number;
 }
 
-export const THROUGHPUT_GOAL = 0.8;
+const THROUGHPUT_GOAL = 0.8;
 
 /** The request bodies both sides send. */
 export const BENCHMARK_BODIES = {
@@ -62,7 +62,7 @@ interface Measurement {
 }
 
 /** Requests per second autocannon gets from `POST url+path` with `body`. */
-export async function measureRawRequestsPerSecond(
+async function measureRawRequestsPerSecond(
   url: string,
   path: string,
   body: unknown,

@@ -18,7 +18,7 @@ export interface EnqueueBenchOptions {
 }
 
 /** A turn the size of a typical chat exchange: a short question, a long answer with code. */
-export function benchTurn(index: number): ChatTurn {
+function benchTurn(index: number): ChatTurn {
   const at = new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString();
   return {
     id: `bench-${index}`,

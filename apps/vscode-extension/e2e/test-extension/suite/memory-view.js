@@ -134,7 +134,7 @@ const tests = [
       assert.equal(after.filter((text) => text.startsWith(DIRECTIVE)).length, 1, `the directive is not shown once: ${after.join(' | ')}`);
       assert.ok(after.indexOf('Curated memories (2)') < after.indexOf('Conversations (1)'), after.join(' | '));
       // What memory knows, searched from the command palette: the facts Graphiti holds about the
-      // words typed, each with its date, under the query.
+      // words typed, each with its date and, once delivery was confirmed, its citation (tool, day) as in the prompt, under the query.
       // (The curated memories folded away: the Explorer leaves the view few rows.)
       await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'Curated memories (2)' });
       await control('POST /ui/run-command', { title: 'Graphiti Memory: Search Memory' });
@@ -142,7 +142,7 @@ const tests = [
       await waitFor('the searched facts with their dates under "What memory knows"', async () => {
         const texts = await rowTexts();
         const root = texts.indexOf('What memory knows about "billing deploy"');
-        return root >= 0 && texts.slice(root + 1).some((text) => /^We deploy the billing API with Fly\.io.*since \d{4}-\d{2}-\d{2}$/.test(text));
+        return root >= 0 && texts.slice(root + 1).some((text) => /^We deploy the billing API with Fly\.io.*since \d{4}-\d{2}-\d{2}( \(.+, \d{4}-\d{2}-\d{2}\))?$/.test(text));
       }).catch(async (error) => {
         throw new Error(`${error.message}; rows: ${(await rowTexts()).join(' | ')}; log: ${await memoryLog('episodes view')}`);
       });

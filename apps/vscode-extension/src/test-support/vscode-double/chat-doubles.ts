@@ -12,19 +12,24 @@ export interface FakeModelOptions {
   /** Called between chunks: tests cancel here. */
   readonly onChunk?: (index: number) => void;
   readonly maxInputTokens?: number;
+  /** Who the model is (`selectChatModels` matches on these); default `fake-model` of family `fake`. */
+  readonly id?: string;
+  readonly family?: string;
 }
 
 /** A `LanguageModelChat` that answers from a script and records every request. */
 export class FakeLanguageModel implements vscode.LanguageModelChat {
-  readonly id = 'fake-model';
+  readonly id: string;
   readonly name = 'Fake Model';
   readonly vendor = 'test';
-  readonly family = 'fake';
+  readonly family: string;
   readonly version = '1';
   readonly maxInputTokens: number;
-  readonly requests: { messages: vscode.LanguageModelChatMessage[]; prompt: string; cancelled: () => boolean }[] = [];
+  readonly requests: { messages: vscode.LanguageModelChatMessage[]; prompt: string; cancelled: () => boolean; options?: vscode.LanguageModelChatRequestOptions }[] = [];
   constructor(private readonly options: FakeModelOptions = {}) {
     this.maxInputTokens = options.maxInputTokens ?? 8192;
+    this.id = options.id ?? 'fake-model';
+    this.family = options.family ?? 'fake';
   }
   async countTokens(text: string | vscode.LanguageModelChatMessage): Promise<number> {
     const value = typeof text === 'string' ? text : text instanceof LanguageModelChatMessage ? messageText(text) : JSON.stringify(text);
@@ -32,11 +37,11 @@ export class FakeLanguageModel implements vscode.LanguageModelChat {
   }
   async sendRequest(
     messages: vscode.LanguageModelChatMessage[],
-    _options?: vscode.LanguageModelChatRequestOptions,
+    options?: vscode.LanguageModelChatRequestOptions,
     token?: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelChatResponse> {
     const prompt = messages.map(messageText).join('\n');
-    this.requests.push({ messages, prompt, cancelled: () => token?.isCancellationRequested === true });
+    this.requests.push({ messages, prompt, cancelled: () => token?.isCancellationRequested === true, ...(options === undefined ? {} : { options }) });
     if (this.options.failWith) throw this.options.failWith;
     const reply = this.options.reply ?? ['An answer.'];
     const chunks = typeof reply === 'function' ? reply(prompt) : reply;

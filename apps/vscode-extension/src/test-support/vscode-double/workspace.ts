@@ -170,6 +170,16 @@ export const chat = {
   },
 } satisfies Partial<Record<keyof typeof vscode.chat, unknown>>;
 
+let chatModels: readonly vscode.LanguageModelChat[] = [];
+onTestHostReset(() => {
+  chatModels = [];
+});
+
+/** The chat models `vscode.lm.selectChatModels` offers (test helper); none until a test sets some. */
+export function useChatModels(...models: vscode.LanguageModelChat[]): void {
+  chatModels = models;
+}
+
 export const lm = {
   registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable {
     if (chatRegistry.tools.has(name)) throw new Error(`vscode double: tool '${name}' already registered`);
@@ -179,8 +189,9 @@ export const lm = {
   get tools(): readonly vscode.LanguageModelToolInformation[] {
     return [...chatRegistry.tools.keys()].map((name) => ({ name, description: '', inputSchema: undefined, tags: [] }));
   },
-  async selectChatModels(): Promise<vscode.LanguageModelChat[]> {
-    return [];
+  async selectChatModels(selector?: vscode.LanguageModelChatSelector): Promise<vscode.LanguageModelChat[]> {
+    // Each field of the selector must match, as VS Code selects.
+    return chatModels.filter((model) => (['vendor', 'family', 'id', 'version'] as const).every((field) => selector?.[field] === undefined || selector[field] === model[field]));
   },
 } satisfies Partial<Record<keyof typeof vscode.lm, unknown>>;
 
