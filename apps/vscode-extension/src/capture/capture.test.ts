@@ -41,12 +41,16 @@ function sessionLog(version = 3): string {
   return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
-function userMessages(harness: Harness): string[] {
+function messagesOf(harness: Harness, roleType: 'user' | 'assistant'): string[] {
   return harness.emulator.requests
     .filter((entry) => entry.path === '/messages')
     .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
-    .filter((message) => message.role_type === 'user')
+    .filter((message) => message.role_type === roleType)
     .map((message) => message.content);
+}
+
+function userMessages(harness: Harness): string[] {
+  return messagesOf(harness, 'user');
 }
 
 function groupIds(harness: Harness): string[] {
@@ -210,12 +214,7 @@ describe('capture under graphitiMemory.filter', () => {
       },
       consented: true,
     });
-    const answers = (): string[] =>
-      harness!.emulator.requests
-        .filter((entry) => entry.path === '/messages')
-        .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
-        .filter((message) => message.role_type === 'assistant')
-        .map((message) => message.content);
+    const answers = (): string[] => messagesOf(harness!, 'assistant');
     await waitFor(() => answers().length === 1, 5000, 'the answer sent');
     expect(answers()[0]).toContain('A stale lock. Raise the timeout:');
     // Under the default (compact) the block would be `[code: ts, 4 lines]`; omitted, nothing of it is sent.
@@ -231,12 +230,7 @@ describe('capture under graphitiMemory.filter', () => {
       settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session' },
       consented: true,
     });
-    const answers = (): string[] =>
-      harness!.emulator.requests
-        .filter((entry) => entry.path === '/messages')
-        .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
-        .filter((message) => message.role_type === 'assistant')
-        .map((message) => message.content);
+    const answers = (): string[] => messagesOf(harness!, 'assistant');
     await waitFor(() => answers().length === 1, 5000, 'the first answer sent');
     expect(answers()[0]).toContain('[code: ts, 4 lines]');
     updateSettings({ 'graphitiMemory.filter': { preset: 'compact', code: 'omit' } });
