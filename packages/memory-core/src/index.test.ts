@@ -32,6 +32,7 @@ const VALUES = [
   'factContentHash', 'InMemorySaidOnceStore', 'NOTHING_SAID', 'parseSaidInSession', 'SAID_ONCE_BOUNDS', 'SaidOnceStore', 'saidTextHash', 'unsaidFacts', 'withSaid',
   'ForgetLedger', 'forgottenTurnKey', 'InMemoryForgetLedger', 'MAX_FORGOTTEN_TURNS', 'OwedDeletions', 'withForgottenGroups',
   'CHAT_MODEL_DIGEST_NOTE', 'DigestWriter', 'digestWriterOf', 'DigestWriting', 'DigestWritingOptions', 'DIGEST_MODEL_MAX_CHARS', 'DIGEST_WRITERS', 'digestWritersText',
+  'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
 ];
 
 const TYPES = [
@@ -58,6 +59,7 @@ const TYPES = [
   'SaidFact', 'SaidInSession', 'SaidMemory', 'SaidOnceRecordOptions',
   'ForgetRecord', 'ForgottenGroup', 'OwedDeletionsResult',
   'DigestWriteMiss', 'DigestWriteRequest', 'DigestWriteResult', 'DigestWriterSetting',
+  'TranscriptFilterProblem',
 ];
 
 const EPISODE_FORMAT_VALUES = [

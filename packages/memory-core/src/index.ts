@@ -197,3 +197,5 @@ export {
 } from './digest/index.js';
 export { DIGEST_MODEL_MAX_CHARS, DIGEST_WRITERS, type DigestWriterSetting } from './settings/memory-settings.js';
 export { digestWritersText } from './audit/index.js';
+// Per-kind transcript filter modes in the configuration (issue 22), and the filter for turns no parser read.
+export { FILTER_KINDS, FILTER_MODES, filterTurn, transcriptFilterProblems, type TranscriptFilterProblem } from './transcripts/transcript-filter.js';

@@ -3,7 +3,7 @@
 // through, also after a killed run.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseTranscript, type TranscriptParseResult } from '@graphiti-memory/memory-core';
+import { parseTranscript, type TranscriptFilterOption, type TranscriptParseResult } from '@graphiti-memory/memory-core';
 import type { FileOutbox, OutboxRecovery } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -66,7 +66,7 @@ async function ingest(context: CommandContext, file: string, raw: IngestOptions)
     raw.resendAfter === undefined ? DEFAULT_RESEND_AFTER_SECONDS : parseSeconds(raw.resendAfter, '--resend-after', { min: 1, max: 86_400 });
 
   const filePath = path.resolve(terminal.cwd, file);
-  const parsed = await readTranscript(filePath, format, options.session);
+  const parsed = await readTranscript(filePath, format, options.session, context.configuration.settings.filter);
   reportParse(output, parsed, file);
 
   const sessionId = sessionOf(parsed);
@@ -142,7 +142,12 @@ function reportRecovery(output: Output, outbox: FileOutbox): OutboxRecovery {
   return recovery;
 }
 
-async function readTranscript(filePath: string, format: ReturnType<typeof parseTranscriptFormat>, sessionId: string | undefined): Promise<TranscriptParseResult> {
+async function readTranscript(
+  filePath: string,
+  format: ReturnType<typeof parseTranscriptFormat>,
+  sessionId: string | undefined,
+  filter: TranscriptFilterOption | undefined,
+): Promise<TranscriptParseResult> {
   let text: string;
   try {
     const stat = await fs.stat(filePath);
@@ -154,7 +159,11 @@ async function readTranscript(filePath: string, format: ReturnType<typeof parseT
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${filePath}${code === undefined ? '' : ` (${code})`}; give an existing, readable transcript file.`);
   }
-  const parsed = parseTranscript(text, format, { fileName: path.basename(filePath), ...(sessionId === undefined ? {} : { sessionId }) });
+  const parsed = parseTranscript(text, format, {
+    fileName: path.basename(filePath),
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(filter === undefined ? {} : { filter }),
+  });
   if (parsed === undefined) {
     throw new HarnessError(`${filePath} is not a transcript format the harness recognises.`, {
       hint: `Pass --format (${TRANSCRIPT_FORMAT_CHOICES.filter((choice) => choice !== 'auto').join(', ')}).`,

@@ -78,6 +78,8 @@ async function track(context: CommandContext, dir: string | undefined, raw: Trac
     idleMs: idleSeconds * 1000,
     format,
     existingFiles: raw.existing === false ? 'skip' : 'read',
+    // The configured filter (`filter`: a preset or per-kind modes) for every format the folder holds.
+    transcriptOptions: { filter: memory.configuration.current().filter },
     backfillTurns,
     usePolling: raw.poll === true,
     onSessionIdle: async (event) => {

@@ -33,6 +33,8 @@ export function chatSessionsFolder(storageUri: vscode.Uri | undefined): string |
 export class CaptureContribution implements Contribution {
   #vscodeChat: TranscriptCapture | undefined;
   #claudeCode: TranscriptCapture[] = [];
+  /** The filter the running captures read with (JSON), to notice a change. */
+  #filterKey: string | undefined;
 
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
@@ -52,6 +54,7 @@ export class CaptureContribution implements Contribution {
       debounceMs: this.timing.debounceMs,
       folderCheckMs: this.timing.folderCheckMs,
       backfillTurns: () => this.configuration.current().capture.backfillTurns,
+      filter: () => this.configuration.current().filter,
     };
     const chatFolder = chatSessionsFolder(context.storageUri);
     if (chatFolder !== undefined) {
@@ -82,13 +85,17 @@ export class CaptureContribution implements Contribution {
     this.update();
   }
 
-  /** Starts or stops each capture to match its setting and the gate. */
+  /** Starts or stops each capture to match its setting and the gate; a changed filter restarts the running ones. */
   update(): void {
     const open = this.gate.evaluate().open;
-    const capture = this.configuration.current().capture;
+    const { capture, filter } = this.configuration.current();
+    const filterKey = JSON.stringify(filter);
+    const filterChanged = this.#filterKey !== undefined && filterKey !== this.#filterKey;
+    this.#filterKey = filterKey;
     // A capture switched on without consent for its category stays inert.
     void this.#vscodeChat?.set(open && capture.vscodeChat && this.gate.evaluate('workspaceChats').open);
     for (const claude of this.#claudeCode) void claude.set(open && capture.claudeCode && this.gate.evaluate('claudeCode').open);
+    if (filterChanged) for (const running of this.#captures()) void running.restart();
   }
 
   /** Reads every running capture's transcripts now (tests, and a manual refresh); resolves with the turns handed over. */

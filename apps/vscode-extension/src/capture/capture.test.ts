@@ -41,12 +41,16 @@ function sessionLog(version = 3): string {
   return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
-function userMessages(harness: Harness): string[] {
+function messagesOf(harness: Harness, roleType: 'user' | 'assistant'): string[] {
   return harness.emulator.requests
     .filter((entry) => entry.path === '/messages')
     .flatMap((entry) => (entry.body as { messages: { role_type: string; content: string }[] }).messages)
-    .filter((message) => message.role_type === 'user')
+    .filter((message) => message.role_type === roleType)
     .map((message) => message.content);
+}
+
+function userMessages(harness: Harness): string[] {
+  return messagesOf(harness, 'user');
 }
 
 function groupIds(harness: Harness): string[] {
@@ -63,6 +67,16 @@ function claudeCodeTurn(sessionId: string, id: string, prompt: string, answer: s
   ]
     .map((line) => `${JSON.stringify(line)}\n`)
     .join('');
+}
+
+/** Session `c0ffee`'s transcript in a Claude Code config folder of the test's own, for the workspace `/work/project`. */
+function claudeCodeSessionFile(): string {
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
+  temporaryFolders.push(config);
+  vi.stubEnv('CLAUDE_CONFIG_DIR', config);
+  const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
+  fs.mkdirSync(folder, { recursive: true });
+  return path.join(folder, 'c0ffee.jsonl');
 }
 
 describe('capture.vscodeChat', () => {
@@ -167,12 +181,7 @@ describe('capture.vscodeChat', () => {
 
 describe('capture.claudeCode', () => {
   it("ingests each turn of the workspace folder's Claude Code sessions once, scoped to the session", async () => {
-    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'graphiti-memory-claude-'));
-    temporaryFolders.push(config);
-    vi.stubEnv('CLAUDE_CONFIG_DIR', config);
-    const folder = claudeCodeFolderOf('/work/project', path.join(config, 'projects'));
-    fs.mkdirSync(folder, { recursive: true });
-    const file = path.join(folder, 'c0ffee.jsonl');
+    const file = claudeCodeSessionFile();
     fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', 'A stale lock.', 0));
     harness = await activateExtension({
       settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session', 'graphitiMemory.groupIdStrategy': 'raw' },
@@ -187,5 +196,46 @@ describe('capture.claudeCode', () => {
     expect(userMessages(harness)).toEqual(['Why does the outbox test fail?', 'And the fix?']);
     expect(groupIds(harness)).toEqual([expect.stringMatching(/^gm_session_c0ffee_u[0-9a-f]{12}$/)]);
     expect(harness.logText()).not.toContain('outbox test');
+  });
+});
+
+describe('capture under graphitiMemory.filter', () => {
+  it('sends captured Claude Code answers as the filter keeps them: code omitted per kind', async () => {
+    const file = claudeCodeSessionFile();
+    const code = ['```ts', 'export const lockTimeoutMs = 5_000;', 'export const lockRetries = 3;', 'export const lockStaleMs = 10_000;', 'export const lockName = "outbox";', '```'].join('\n');
+    fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', `A stale lock. Raise the timeout:\n\n${code}`, 0));
+    harness = await activateExtension({
+      settings: {
+        'graphitiMemory.enabled': true,
+        'graphitiMemory.capture.claudeCode': true,
+        'graphitiMemory.capture.granularity': 'turn',
+        'graphitiMemory.scopes': 'session',
+        'graphitiMemory.filter': { preset: 'compact', code: 'omit' },
+      },
+      consented: true,
+    });
+    const answers = (): string[] => messagesOf(harness!, 'assistant');
+    await waitFor(() => answers().length === 1, 5000, 'the answer sent');
+    expect(answers()[0]).toContain('A stale lock. Raise the timeout:');
+    // Under the default (compact) the block would be `[code: ts, 4 lines]`; omitted, nothing of it is sent.
+    expect(answers()[0]).not.toContain('[code:');
+    expect(answers()[0]).not.toContain('lockTimeoutMs');
+  });
+
+  it('reads with a filter changed while capture runs', async () => {
+    const file = claudeCodeSessionFile();
+    const code = ['```ts', 'export const lockTimeoutMs = 5_000;', 'export const lockRetries = 3;', 'export const lockStaleMs = 10_000;', 'export const lockName = "outbox";', '```'].join('\n');
+    fs.writeFileSync(file, claudeCodeTurn('c0ffee', 't1', 'Why does the outbox test fail?', `A stale lock:\n\n${code}`, 0));
+    harness = await activateExtension({
+      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.capture.claudeCode': true, 'graphitiMemory.capture.granularity': 'turn', 'graphitiMemory.scopes': 'session' },
+      consented: true,
+    });
+    const answers = (): string[] => messagesOf(harness!, 'assistant');
+    await waitFor(() => answers().length === 1, 5000, 'the first answer sent');
+    expect(answers()[0]).toContain('[code: ts, 4 lines]');
+    updateSettings({ 'graphitiMemory.filter': { preset: 'compact', code: 'omit' } });
+    fs.appendFileSync(file, claudeCodeTurn('c0ffee', 't2', 'And the fix?', `Refresh the lock:\n\n${code}`, 10));
+    await waitFor(() => answers().length === 2, 5000, 'the second answer sent');
+    expect(answers()[1]).toBe('Refresh the lock:');
   });
 });

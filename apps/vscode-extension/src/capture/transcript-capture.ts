@@ -4,7 +4,7 @@
 // latest wish. A folder that does not exist yet is looked for again later, never created: it
 // belongs to VS Code or Claude Code. Never throws into the host.
 import { promises as fs } from 'node:fs';
-import { errorClassOf, type ChatTurn, type KeyValueStore, type Logger, type TranscriptFormat } from '@graphiti-memory/memory-core';
+import { errorClassOf, type ChatTurn, type KeyValueStore, type Logger, type TranscriptFilterOption, type TranscriptFormat } from '@graphiti-memory/memory-core';
 import { TranscriptWatcher, type SessionIdleEvent } from '@graphiti-memory/memory-node-storage';
 
 export interface TranscriptSource {
@@ -28,6 +28,8 @@ export interface TranscriptCaptureOptions {
   readonly folderCheckMs: number;
   /** Turns of a session met for the first time that are ingested (the newest; `capture.backfillTurns`), read at each start. */
   readonly backfillTurns: () => number;
+  /** What of each turn is kept (`graphitiMemory.filter`), read at each start. */
+  readonly filter?: () => TranscriptFilterOption;
 }
 
 export class TranscriptCapture {
@@ -56,6 +58,22 @@ export class TranscriptCapture {
     // A folder created since the last look is picked up first.
     await this.#switch();
     return (await this.#watcher?.processAll()) ?? 0;
+  }
+
+  /**
+   * Starts a running capture again, so it reads with the settings in force (a changed filter).
+   * Nothing is lost: what was read but not handed over is read again from the stored offsets.
+   */
+  restart(): Promise<void> {
+    if (!this.#wanted) return this.#switching;
+    this.#switching = this.#switching
+      .then(async () => {
+        const watcher = this.#watcher;
+        this.#watcher = undefined;
+        await watcher?.close();
+      })
+      .catch((error: unknown) => this.options.logger.warn('capture could not restart', { source: this.source.name, errorClass: errorClassOf(error) }));
+    return this.#switch();
   }
 
   #switch(): Promise<void> {
@@ -93,6 +111,7 @@ export class TranscriptCapture {
         existingFiles: 'read',
         // ...but of a session met for the first time, only its newest turns.
         backfillTurns: this.options.backfillTurns(),
+        ...(this.options.filter === undefined ? {} : { transcriptOptions: { filter: this.options.filter() } }),
         logger: this.options.logger,
         onSessionIdle: (event) => this.#handOver(event),
       });

@@ -281,3 +281,32 @@ describe('@memory without a chat model', () => {
   });
 });
 
+
+describe('@memory under the configured filter', () => {
+  const codeLine = 'export const retryBudgetMs = 30_000;';
+  const reply = ['Set it in the delivery module:\n\n```ts\n', `${codeLine}\n`, ...Array.from({ length: 11 }, (_, index) => `export const other${index} = ${index};\n`), '```\n\nLower it for tests.'];
+  const assistantText = (harness: Harness): string =>
+    messagesSent(harness)
+      .filter((message) => message.role_type === 'assistant')
+      .map((message) => message.content)
+      .join('\n');
+
+  it('sends the code of its answer as one line by default (compact), the prose whole', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    const { stream } = await ask('Where is the retry budget set?', { model: new FakeLanguageModel({ reply }) });
+    expect(stream.text()).toContain(codeLine);
+    await waitFor(() => assistantText(harness) !== '', 5000, 'the answer to reach Graphiti');
+    expect(assistantText(harness)).toContain('[code: ts, 12 lines]');
+    expect(assistantText(harness)).toContain('Lower it for tests.');
+    expect(assistantText(harness)).not.toContain(codeLine);
+  });
+
+  it('follows graphitiMemory.filter per kind: code omitted', async () => {
+    const harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.filter': { preset: 'compact', code: 'omit' } }, consented: true });
+    await ask('Where is the retry budget set?', { model: new FakeLanguageModel({ reply }) });
+    await waitFor(() => assistantText(harness) !== '', 5000, 'the answer to reach Graphiti');
+    expect(assistantText(harness)).toContain('Set it in the delivery module:');
+    expect(assistantText(harness)).not.toContain('[code:');
+    expect(assistantText(harness)).not.toContain(codeLine);
+  });
+});

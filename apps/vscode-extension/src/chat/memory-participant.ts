@@ -6,7 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { errorClassOf, GroupIdResolver, Ingestion, Logger, MemoryConfiguration, MemoryGate, MemoryPromotion, RecallService, type GateDecision } from '@graphiti-memory/memory-core';
+import {
+  errorClassOf,
+  filterTurn,
+  GroupIdResolver,
+  Ingestion,
+  Logger,
+  MemoryConfiguration,
+  MemoryGate,
+  MemoryPromotion,
+  RecallService,
+  resolveTranscriptFilter,
+  type GateDecision,
+} from '@graphiti-memory/memory-core';
 import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
@@ -191,13 +203,15 @@ export class MemoryParticipant implements Contribution {
       }
       if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
       if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
-      this.ingestion.enqueue({
+      // No parser reads this turn: it is kept as the configured filter keeps a transcript's (code in the answer summarised by default).
+      const turn = {
         id: `memory-${randomUUID()}`,
         sessionId,
         user: { text: request.prompt, timestamp: userTimestamp },
         assistant: { text: answer, timestamp: new Date().toISOString() },
         participant: PARTICIPANT_ID,
-      });
+      };
+      this.ingestion.enqueue(filterTurn(turn, resolveTranscriptFilter(this.configuration.current().filter)));
       // The question comes back to `followups`, which recalls for it ("Show what memory recalls").
       const metadata: MemoryResultMetadata = { sessionId, factsUsed: facts.length, gateOpen: decision.open, question: request.prompt };
       return { metadata };

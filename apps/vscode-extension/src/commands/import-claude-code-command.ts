@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { errorClassOf, Ingestion, Logger, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
+import { errorClassOf, Ingestion, Logger, MemoryConfiguration, MemoryGate, parseClaudeCodeTranscript } from '@graphiti-memory/memory-core';
 import { claudeCodeFolderOf, claudeCodeProjectsFolder } from '../capture/claude-code-folders.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
@@ -25,6 +25,7 @@ export class ImportClaudeCodeCommand implements Contribution {
     @inject(Ingestion) private readonly ingestion: Ingestion,
     @inject(Logger) private readonly logger: Logger,
     @inject(ConsentFlow) private readonly consent: ConsentFlow,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -52,7 +53,10 @@ export class ImportClaudeCodeCommand implements Contribution {
     let failed = 0;
     for (const file of paths) {
       try {
-        const parsed = parseClaudeCodeTranscript(await fs.readFile(file, 'utf8'), { sessionId: path.basename(file, '.jsonl') });
+        const parsed = parseClaudeCodeTranscript(await fs.readFile(file, 'utf8'), {
+          sessionId: path.basename(file, '.jsonl'),
+          filter: this.configuration.current().filter,
+        });
         for (const turn of parsed.turns) this.ingestion.enqueue(turn);
         // An imported transcript is a finished session: its digests close now.
         this.ingestion.endSessions(parsed.turns.map((turn) => turn.sessionId));

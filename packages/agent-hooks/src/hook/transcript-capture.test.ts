@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChatTurn, IngestionStats } from '@graphiti-memory/memory-core';
+import type { ChatTurn, IngestionStats, TranscriptFilterOption } from '@graphiti-memory/memory-core';
 import { transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookContext } from './hook-context.js';
@@ -166,12 +166,14 @@ describe('only finished turns are taken', () => {
         copilotLine('assistant.message', 'e2', { messageId: 'm1', content: `Renamed:\n\n${code}`, toolRequests: [] }) +
         copilotLine('assistant.turn_end', 'e3', { turnId: '0.0' }),
     );
-    const reply = async (filter?: string): Promise<string | undefined> => {
+    const reply = async (filter?: TranscriptFilterOption): Promise<string | undefined> => {
       const turns = await readTranscriptTurns(transcript, { sessionEnded: false, ...(filter === undefined ? {} : { filter }) });
       return Array.isArray(turns) ? turns[0]?.assistant?.text : turns.outcome;
     };
     expect(await reply()).toBe('Renamed:\n\n[code: ts, 4 lines]');
     expect(await reply('full')).toBe(`Renamed:\n\n${code}`);
+    // Per-kind modes from the configuration: the code dropped, the prose kept.
+    expect(await reply({ preset: 'compact', code: 'omit' })).toBe('Renamed:');
   });
 
   it('takes the last turn as it is at SessionEnd: nothing more will be written', async () => {

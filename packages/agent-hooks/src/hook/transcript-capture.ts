@@ -11,7 +11,7 @@
 // - Digests (capture.granularity `session`): taken turns wait in the session's open segment (beside
 //   the outbox); SessionEnd closes it, otherwise idle time or `capture.digestTurns` does.
 import { promises as fs } from 'node:fs';
-import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type Ingestion, type TranscriptFilterPreset } from '@graphiti-memory/memory-core';
+import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type Ingestion, type TranscriptFilterOption } from '@graphiti-memory/memory-core';
 import { FileTranscriptLedger, transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
 
 /** Transcripts larger than this are not read by a hook (the `track` command handles them). */
@@ -36,7 +36,8 @@ export interface CaptureResult {
 
 export interface TranscriptReadOptions {
   readonly sessionId?: string | undefined;
-  readonly filter?: string | undefined;
+  /** The configured `filter`: a preset or per-kind modes over one. */
+  readonly filter?: TranscriptFilterOption | undefined;
   /** SessionEnd: the transcript is complete, so its last turn counts as finished however it ended. */
   readonly sessionEnded: boolean;
 }
@@ -80,12 +81,12 @@ export function transcriptTurns(text: string, options: TranscriptReadOptions): C
     return parseCopilotAgentTranscript(text, {
       ...session,
       includeUnfinished: options.sessionEnded,
-      ...(options.filter === undefined ? {} : { filter: options.filter as TranscriptFilterPreset }),
+      ...(options.filter === undefined ? {} : { filter: options.filter }),
     }).turns;
   }
   const parsed = parseTranscript(text, 'claude-code', {
     ...session,
-    ...(options.filter === undefined ? {} : { filter: options.filter as TranscriptFilterPreset }),
+    ...(options.filter === undefined ? {} : { filter: options.filter }),
     includeUnfinished: options.sessionEnded,
   });
   return parsed?.turns ?? [];

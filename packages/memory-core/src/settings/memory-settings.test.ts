@@ -22,6 +22,7 @@ describe('DEFAULT_SETTINGS', () => {
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
       team: { consent: false, displayName: '' },
       capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10, digestWriter: 'filtered', digestModel: '' },
+      filter: 'compact',
     } satisfies MemorySettings);
   });
 
@@ -43,6 +44,22 @@ describe('DEFAULT_SETTINGS', () => {
   it('is frozen, so no caller can switch a feature on for everyone', () => {
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_SETTINGS.recall)).toBe(true);
+  });
+});
+
+describe('filter', () => {
+  it('takes a preset or per-kind modes over one, flat or nested, and names each bad kind or mode with the allowed values', () => {
+    expect(parseMemorySettings({ 'graphitiMemory.filter': 'conversation' }).settings.filter).toBe('conversation');
+    expect(parseMemorySettings({ filter: { preset: 'full', assistant: 'summary' } }).settings.filter).toEqual({ preset: 'full', assistant: 'summary' });
+    const refused = parseMemorySettings({ filter: { preset: 'tiny', asistant: 'summary', code: 'sumary' } });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? [] : refused.problems).toEqual([
+      'graphitiMemory.filter.preset: must be one of "full", "compact", "conversation" (got "tiny")',
+      'graphitiMemory.filter.asistant: is not a kind of message; the kinds are preset, user, assistant, code, toolCalls, toolResults, thinking',
+      'graphitiMemory.filter.code: must be one of "full", "summary", "omit" (got "sumary")',
+    ]);
+    const wrongType = parseMemorySettings({ filter: ['compact'] });
+    expect(wrongType.ok ? [] : wrongType.problems).toEqual([expect.stringMatching(/^graphitiMemory\.filter: must be a preset \("full", "compact", "conversation"\) or an object/)]);
   });
 });
 

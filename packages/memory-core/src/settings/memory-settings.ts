@@ -3,6 +3,7 @@
 // disabled, plus a readable message per problem naming the setting.
 import { z } from 'zod';
 import { STALE_SETTINGS } from '../stale/workspace-files.js';
+import { DEFAULT_TRANSCRIPT_FILTER, transcriptFilterProblems, type TranscriptFilterOption } from '../transcripts/transcript-filter.js';
 import { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
 
 /** The prefix of every setting in the host (VS Code's `graphitiMemory.*`); used in problem texts. */
@@ -74,6 +75,17 @@ const endpointSchema = z
   .transform((value) => (value.trim() === '' ? '' : (normaliseEndpoint(value) ?? '')))
   .default(DEFAULT_ENDPOINT);
 
+// What of a chat becomes memory: a preset, or per-kind modes over one. Checked by the filter's own
+// rules, so a file and a VS Code setting fail with the same words.
+const transcriptFilterSchema = z
+  .custom<TranscriptFilterOption>()
+  .superRefine((value, context) => {
+    for (const problem of transcriptFilterProblems(value)) {
+      context.addIssue({ code: 'custom', message: problem.message, path: problem.key === '' ? [] : [problem.key] });
+    }
+  })
+  .default(DEFAULT_TRANSCRIPT_FILTER);
+
 export const memorySettingsSchema = z.object({
   enabled: z.boolean().default(false),
   endpoint: endpointSchema,
@@ -136,6 +148,7 @@ export const memorySettingsSchema = z.object({
         .default(''),
     })
     .prefault({}),
+  filter: transcriptFilterSchema,
 });
 
 export type MemorySettings = z.infer<typeof memorySettingsSchema>;

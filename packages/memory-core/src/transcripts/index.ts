@@ -41,7 +41,11 @@ export {
 } from './transcript-format.js';
 export {
   DEFAULT_TRANSCRIPT_FILTER,
+  FILTER_KINDS,
+  FILTER_MODES,
+  filterTurn,
   resolveTranscriptFilter,
+  transcriptFilterProblems,
   summarizeToolCall,
   summarizeToolResult,
   TRANSCRIPT_FILTER_PRESETS,
@@ -49,6 +53,7 @@ export {
   type TranscriptFilter,
   type TranscriptFilterOption,
   type TranscriptFilterPreset,
+  type TranscriptFilterProblem,
 } from './transcript-filter.js';
 export {
   tokenEstimate,

@@ -49,3 +49,28 @@ describe('parseJsonlTranscript', () => {
     expect(reader.end()).toEqual([]);
   });
 });
+
+describe('the filter on a plain JSONL transcript', () => {
+  const code = ['```ts', ...Array.from({ length: 12 }, (_, index) => `export const value${index} = ${index};`), '```'].join('\n');
+  const text = [
+    { role: 'user', content: 'Where do the settings live?', timestamp: '2026-11-05T10:00:00Z' },
+    { role: 'assistant', content: `In one module:\n\n${code}\n\nRead it first.`, timestamp: '2026-11-05T10:00:01Z' },
+  ]
+    .map((line) => JSON.stringify(line))
+    .join('\n');
+
+  it('summarises code in replies by default and keeps it whole under full, with the same turn id', () => {
+    const compact = parseJsonlTranscript(text);
+    expect(compact.turns[0]?.assistant?.text).toBe('In one module:\n\n[code: ts, 12 lines]\n\nRead it first.');
+    expect(compact.tokens.after).toBeLessThan(compact.tokens.before);
+    const full = parseJsonlTranscript(text, { filter: 'full' });
+    expect(full.turns[0]?.assistant?.text).toBe(`In one module:\n\n${code}\n\nRead it first.`);
+    expect(full.turns[0]?.id).toBe(compact.turns[0]?.id);
+  });
+
+  it('applies per-kind modes: code omitted, the prompt kept', () => {
+    const turn = parseJsonlTranscript(text, { filter: { preset: 'compact', code: 'omit' } }).turns[0];
+    expect(turn?.assistant?.text).toBe('In one module:\n\nRead it first.');
+    expect(turn?.user.text).toBe('Where do the settings live?');
+  });
+});

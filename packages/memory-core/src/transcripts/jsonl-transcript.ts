@@ -5,7 +5,8 @@
 import type { ChatTurn } from '../ports.js';
 import { asRecord, asString, isoTimestamp, JsonLinesReader, type CollectMoment } from './json-lines-reader.js';
 import { stableHash } from './stable-hash.js';
-import type { TranscriptParseResult } from './transcript-types.js';
+import { filterTurn, resolveTranscriptFilter, type TranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
+import { turnCharacters, type TranscriptParseResult } from './transcript-types.js';
 
 export interface JsonlTranscriptOptions {
   /** The session the turns belong to; default: the lines' `sessionId`, else a hash of the first line. */
@@ -14,6 +15,8 @@ export interface JsonlTranscriptOptions {
   readonly participant?: string;
   /** Longer lines are dropped and counted as too long; default 32 Mi characters. */
   readonly maxLineLength?: number;
+  /** What of each turn is kept (its prompt and reply, as every parser filters them); default `compact`. */
+  readonly filter?: TranscriptFilterOption;
 }
 
 const USER_ROLES = new Set(['user', 'human']);
@@ -40,10 +43,17 @@ export class JsonlTranscriptReader extends JsonLinesReader {
   private sessionId: string | undefined;
   private lastTimestamp: string | undefined;
   private skipped = 0;
+  private readonly filter: TranscriptFilter;
+  private readonly fullSizes = new WeakMap<ChatTurn, number>();
 
   constructor(private readonly options: JsonlTranscriptOptions = {}) {
     super(options.maxLineLength);
     this.sessionId = options.sessionId;
+    this.filter = resolveTranscriptFilter(options.filter);
+  }
+
+  protected override fullCharacters(turn: ChatTurn): number {
+    return this.fullSizes.get(turn) ?? super.fullCharacters(turn);
   }
 
   protected handle(line: Record<string, unknown>): boolean {
@@ -100,14 +110,18 @@ export class JsonlTranscriptReader extends JsonLinesReader {
       return;
     }
     const assistantText = turn.assistant.join('\n\n');
-    this.ready.push({
+    // The id comes from the text as written, so it stays the same under any filter.
+    const whole: ChatTurn = {
       id: turn.id ?? this.contentId(turn),
       sessionId: turn.sessionId,
       user: { text: turn.userText, timestamp: turn.userTimestamp },
       ...(assistantText === '' ? {} : { assistant: { text: assistantText, timestamp: turn.assistantTimestamp ?? turn.userTimestamp } }),
       ...(this.options.participant === undefined ? {} : { participant: this.options.participant }),
       ...(turn.system === undefined ? {} : { system: turn.system }),
-    });
+    };
+    const kept = filterTurn(whole, this.filter);
+    this.fullSizes.set(kept, turnCharacters(whole));
+    this.ready.push(kept);
   }
 
   private contentId(turn: TurnInProgress): string {

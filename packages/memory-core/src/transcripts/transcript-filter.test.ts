@@ -1,7 +1,8 @@
 // Code blocks under the filter: one line per block in compact replies, kept (and cut to 40 lines)
 // in prompts, kept whole by `full` and `conversation`.
 import { describe, expect, it } from 'vitest';
-import { filterPrompt, filterReply, resolveTranscriptFilter, summarizeCodeBlock, TRANSCRIPT_FILTER_PRESETS } from './transcript-filter.js';
+import type { ChatTurn } from '../ports.js';
+import { filterPrompt, filterReply, filterTurn, resolveTranscriptFilter, summarizeCodeBlock, TRANSCRIPT_FILTER_PRESETS, transcriptFilterProblems } from './transcript-filter.js';
 
 const block = (language: string, lines: number, fence = '```'): string =>
   [`${fence}${language}`, ...Array.from({ length: lines }, (_, index) => `const value${index} = ${index};`), fence].join('\n');
@@ -74,5 +75,48 @@ describe('filterPrompt', () => {
 
   it('applies the user mode after the cut', () => {
     expect(filterPrompt('A question.', resolveTranscriptFilter({ user: 'omit' }))).toBe('');
+  });
+});
+
+describe('resolveTranscriptFilter', () => {
+  it('starts per-kind modes from the named preset, or from compact without one', () => {
+    expect(resolveTranscriptFilter({ preset: 'conversation', code: 'summary' })).toEqual({ ...TRANSCRIPT_FILTER_PRESETS.conversation, code: 'summary' });
+    expect(resolveTranscriptFilter({ preset: 'full', assistant: 'summary' })).toEqual({ ...TRANSCRIPT_FILTER_PRESETS.full, assistant: 'summary' });
+    expect(resolveTranscriptFilter({ assistant: 'summary' })).toEqual({ ...compact, assistant: 'summary' });
+  });
+});
+
+describe('transcriptFilterProblems', () => {
+  it('accepts a preset or known kinds with known modes, and names every other key with what is allowed', () => {
+    expect(transcriptFilterProblems('compact')).toEqual([]);
+    expect(transcriptFilterProblems({ preset: 'full', user: 'full', assistant: 'summary', code: 'omit', toolCalls: 'omit', toolResults: 'omit', thinking: 'omit' })).toEqual([]);
+    expect(transcriptFilterProblems({ tools: 'omit', thinking: true })).toEqual([
+      { key: 'tools', message: 'is not a kind of message; the kinds are preset, user, assistant, code, toolCalls, toolResults, thinking' },
+      { key: 'thinking', message: 'must be one of "full", "summary", "omit" (got true)' },
+    ]);
+    expect(transcriptFilterProblems(null)).toEqual([{ key: '', message: expect.stringContaining('must be a preset') as unknown }]);
+  });
+});
+
+describe('filterTurn', () => {
+  const turn: ChatTurn = {
+    id: 't1',
+    sessionId: 's1',
+    participant: '@memory',
+    user: { text: `Why?\n\n${block('ts', 50)}`, timestamp: '2026-11-25T10:00:00Z' },
+    assistant: { text: `Use this:\n\n${block('ts', 30)}\n\nThen run it.`, timestamp: '2026-11-25T10:00:01Z' },
+  };
+
+  it('filters a live turn as the parsers do: the code of the reply summarised, the code of the prompt cut, the rest kept', () => {
+    const kept = filterTurn(turn, compact);
+    expect(kept.assistant?.text).toBe('Use this:\n\n[code: ts, 30 lines]\n\nThen run it.');
+    expect(kept.user.text).toBe(filterPrompt(turn.user.text, compact));
+    expect(kept.user.text).toContain('[… 10 more lines]');
+    expect(kept).toMatchObject({ id: 't1', sessionId: 's1', participant: '@memory', assistant: { timestamp: '2026-11-25T10:00:01Z' } });
+  });
+
+  it('drops a reply the filter empties, and changes nothing under full', () => {
+    expect(filterTurn(turn, resolveTranscriptFilter({ assistant: 'omit' })).assistant).toBeUndefined();
+    expect(filterTurn(turn, TRANSCRIPT_FILTER_PRESETS.full)).toEqual(turn);
   });
 });

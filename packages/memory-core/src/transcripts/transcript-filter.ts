@@ -2,6 +2,7 @@
 // transcript's size and little of its meaning, so by default a call becomes one line
 // (`Read(src/a.ts)`, `Bash(npm test)`) and a result one line (`→ 120 lines`). Code blocks in the
 // assistant's replies are the same kind of bulk, so by default each becomes `[code: ts, 42 lines]`.
+import type { ChatTurn } from '../ports.js';
 
 /** `full` keeps the content, `summary` keeps one line, `omit` drops it. */
 export type FilterMode = 'full' | 'summary' | 'omit';
@@ -40,24 +41,80 @@ export const TRANSCRIPT_FILTER_PRESETS: Readonly<Record<TranscriptFilterPreset, 
 
 export const DEFAULT_TRANSCRIPT_FILTER: TranscriptFilterPreset = 'compact';
 
-/** A preset name, or a preset's modes with some overridden (`{ toolResults: 'omit' }` starts from `compact`). */
-export type TranscriptFilterOption = TranscriptFilterPreset | Partial<TranscriptFilter>;
+/** Every mode, widest first: a project file may only move a kind rightwards. */
+export const FILTER_MODES: readonly FilterMode[] = ['full', 'summary', 'omit'];
+
+/** Every kind a filter sets, in the order people read them. */
+export const FILTER_KINDS: readonly (keyof TranscriptFilter)[] = ['user', 'assistant', 'code', 'toolCalls', 'toolResults', 'thinking'];
+
+/**
+ * A preset name, or per-kind modes over a preset: `{ "preset": "compact", "assistant": "summary" }`
+ * (without `preset`, over `compact`). The same shape in every config file and VS Code setting.
+ */
+export type TranscriptFilterOption = TranscriptFilterPreset | (Partial<TranscriptFilter> & { readonly preset?: TranscriptFilterPreset });
 
 export function resolveTranscriptFilter(option: TranscriptFilterOption | undefined): TranscriptFilter {
   if (option === undefined) return TRANSCRIPT_FILTER_PRESETS[DEFAULT_TRANSCRIPT_FILTER];
   if (typeof option === 'string') {
     return TRANSCRIPT_FILTER_PRESETS[option] ?? TRANSCRIPT_FILTER_PRESETS[DEFAULT_TRANSCRIPT_FILTER];
   }
-  return { ...TRANSCRIPT_FILTER_PRESETS[DEFAULT_TRANSCRIPT_FILTER], ...definedModes(option) };
+  const preset = TRANSCRIPT_FILTER_PRESETS[option.preset ?? DEFAULT_TRANSCRIPT_FILTER] ?? TRANSCRIPT_FILTER_PRESETS[DEFAULT_TRANSCRIPT_FILTER];
+  return { ...preset, ...definedModes(option) };
 }
 
 function definedModes(option: Partial<TranscriptFilter>): Partial<TranscriptFilter> {
   const modes: Partial<Record<keyof TranscriptFilter, FilterMode>> = {};
-  for (const key of ['user', 'assistant', 'toolCalls', 'toolResults', 'thinking', 'code'] as const) {
+  for (const key of FILTER_KINDS) {
     const mode = option[key];
     if (mode === 'full' || mode === 'summary' || mode === 'omit') modes[key] = mode;
   }
   return modes;
+}
+
+/** One problem of a filter value: the key under `filter` (`''` for the value itself) and what is wrong. */
+export interface TranscriptFilterProblem {
+  readonly key: string;
+  readonly message: string;
+}
+
+/**
+ * Checks a configured filter value (from a file or a VS Code setting): the problems name the kind
+ * and the allowed values, and an unknown kind the nearest one; empty when the value is good.
+ */
+export function transcriptFilterProblems(value: unknown): TranscriptFilterProblem[] {
+  const presets = Object.keys(TRANSCRIPT_FILTER_PRESETS);
+  const listed = (values: readonly string[]): string => values.map((item) => JSON.stringify(item)).join(', ');
+  if (typeof value === 'string') {
+    return Object.hasOwn(TRANSCRIPT_FILTER_PRESETS, value) ? [] : [{ key: '', message: `must be one of ${listed(presets)}, or an object of per-kind modes (got ${JSON.stringify(value)})` }];
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return [{ key: '', message: `must be a preset (${listed(presets)}) or an object such as { "preset": "compact", "assistant": "summary" }` }];
+  }
+  const problems: TranscriptFilterProblem[] = [];
+  for (const [key, mode] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'preset') {
+      if (typeof mode !== 'string' || !Object.hasOwn(TRANSCRIPT_FILTER_PRESETS, mode)) problems.push({ key, message: `must be one of ${listed(presets)} (got ${JSON.stringify(mode)})` });
+    } else if (!(FILTER_KINDS as readonly string[]).includes(key)) {
+      problems.push({ key, message: `is not a kind of message; the kinds are preset, ${FILTER_KINDS.join(', ')}` });
+    } else if (typeof mode !== 'string' || !(FILTER_MODES as readonly string[]).includes(mode)) {
+      problems.push({ key, message: `must be one of ${listed(FILTER_MODES)} (got ${JSON.stringify(mode)})` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * A turn that came from no parser (a live `@memory` answer) under `filter`, exactly as the parsers
+ * filter theirs: the prompt by `filterPrompt`, the reply by `filterReply` (an emptied reply is dropped).
+ */
+export function filterTurn(turn: ChatTurn, filter: TranscriptFilter): ChatTurn {
+  const reply = turn.assistant === undefined ? '' : filterReply(turn.assistant.text, filter);
+  const { assistant, ...rest } = turn;
+  return {
+    ...rest,
+    user: { ...turn.user, text: filterPrompt(turn.user.text, filter) },
+    ...(assistant === undefined || reply.trim() === '' ? {} : { assistant: { ...assistant, text: reply } }),
+  };
 }
 
 const SUMMARY_TEXT_LENGTH = 280;

@@ -6,7 +6,7 @@
 import type { ChatTurn } from '../ports.js';
 import { asRecord, asString, isoTimestamp, JsonLinesReader, type CollectMoment } from './json-lines-reader.js';
 import { parseJsonObject } from './line-splitter.js';
-import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
+import { filterTurn, resolveTranscriptFilter, type TranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 import { turnCharacters, type TranscriptParseResult } from './transcript-types.js';
 import { ChatSessionLog } from './vscode-chat-log.js';
 
@@ -100,13 +100,7 @@ export class VsCodeChatSessionReader extends JsonLinesReader {
 
   /** The turn as the filter keeps it (filtered only when handed out: requests are re-read often). */
   private filtered(turn: ChatTurn): ChatTurn {
-    const reply = turn.assistant === undefined ? '' : filterReply(turn.assistant.text, this.filter);
-    const { assistant, ...rest } = turn;
-    const kept: ChatTurn = {
-      ...rest,
-      user: { ...turn.user, text: filterPrompt(turn.user.text, this.filter) },
-      ...(assistant === undefined || reply.trim() === '' ? {} : { assistant: { ...assistant, text: reply } }),
-    };
+    const kept = filterTurn(turn, this.filter);
     this.fullSizes.set(kept, turnCharacters(turn));
     return kept;
   }

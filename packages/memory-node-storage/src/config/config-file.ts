@@ -2,7 +2,7 @@
 // `.graphiti-memory.json`. It holds every memory setting a tool honours, under the same names and
 // with the same meaning as VS Code's `graphitiMemory.*` settings (the one exception: the file's
 // `server` is VS Code's `serverKind`), plus what only files hold (state folder, user key, consent,
-// transcript filter, brief budget). Bounds are checked by memory-core's own settings schema, so a
+// brief budget). Bounds are checked by memory-core's own settings schema, so a
 // bad value fails here exactly as it does in VS Code; unknown keys are errors naming the nearest key.
 import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import {
   CAPTURE_GRANULARITIES,
   DIGEST_WRITERS,
+  FILTER_KINDS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,
   MEMORY_SCOPES,
@@ -88,10 +89,10 @@ const configFileSchema = z.strictObject({
       digestModel: z.string().optional(),
     })
     .optional(),
+  // A preset name, or per-kind modes over one (`{ "preset": "compact", "assistant": "summary" }`).
   filter: z
-    .string()
-    .refine((value) => Object.hasOwn(TRANSCRIPT_FILTER_PRESETS, value), {
-      message: `must be one of ${Object.keys(TRANSCRIPT_FILTER_PRESETS).join(', ')}`,
+    .union([z.string(), z.strictObject(Object.fromEntries(['preset', ...FILTER_KINDS].map((key) => [key, z.string().optional()])))], {
+      error: `must be a preset (${Object.keys(TRANSCRIPT_FILTER_PRESETS).join(', ')}) or an object of per-kind modes such as { "preset": "compact", "assistant": "summary" }`,
     })
     .optional(),
   brief: z.strictObject({ budget: z.number().int().min(100).max(20_000).optional() }).optional(),
@@ -109,13 +110,21 @@ function keyTreeOf(schema: z.ZodType): KeyTree {
   const tree: Record<string, KeyTree | null> = {};
   let inner: z.ZodType = schema;
   while (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+  inner = objectOption(inner);
   if (!(inner instanceof z.ZodObject)) return tree;
   for (const [key, child] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
     let unwrapped: z.ZodType = child;
     while (unwrapped instanceof z.ZodOptional) unwrapped = unwrapped.unwrap() as z.ZodType;
+    unwrapped = objectOption(unwrapped);
     tree[key] = unwrapped instanceof z.ZodObject ? keyTreeOf(unwrapped) : null;
   }
   return tree;
+}
+
+/** A union's object form (`filter`'s per-kind modes), whose keys are checked like any others; else `schema`. */
+function objectOption(schema: z.ZodType): z.ZodType {
+  if (!(schema instanceof z.ZodUnion)) return schema;
+  return (schema.options as readonly z.ZodType[]).find((option) => option instanceof z.ZodObject) ?? schema;
 }
 
 /** Keys that must never be written into a config or hooks file. */
@@ -180,7 +189,7 @@ export function ingestScopesOf(scopes: ConfigValues['scopes']): IngestScopeSetti
 
 /** The values memory-core's schema checks, in its shape (for the bounds). */
 function memoryPartOf(values: ConfigValues): Record<string, unknown> {
-  const { server, scopes, filter: _filter, brief: _brief, stateDir: _stateDir, userKey: _userKey, consent: _consent, ...memory } = values;
+  const { server, scopes, brief: _brief, stateDir: _stateDir, userKey: _userKey, consent: _consent, ...memory } = values;
   return {
     ...memory,
     ...(server === undefined ? {} : { serverKind: server }),

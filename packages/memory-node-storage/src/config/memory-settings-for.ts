@@ -1,7 +1,7 @@
 // Configuration becomes memory-core's settings in this one function, for every tool (the harness,
 // the agent hooks, the extension's runtime): so `groupIdStrategy`, `includeGitMetadata`,
 // `recall.*` and the rest mean the same wherever memory is opened.
-import type { MemorySettings } from '@graphiti-memory/memory-core';
+import { DEFAULT_TRANSCRIPT_FILTER, type MemorySettings } from '@graphiti-memory/memory-core';
 import type { ResolvedMemoryConfig } from './resolve-config.js';
 
 /** What a tool sets itself, over the configuration: a nested object's keys are merged one by one. */
@@ -38,6 +38,7 @@ export function memorySettingsFor(configuration: Pick<ResolvedMemoryConfig, 'set
     recall: { ...settings.recall },
     team: { ...settings.team },
     capture: { ...settings.capture },
+    filter: settings.filter ?? DEFAULT_TRANSCRIPT_FILTER,
   };
   const result: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {

@@ -2,6 +2,7 @@
 // sent (memory off, fewer scopes, a stricter filter, lower budgets and timeouts). One rule per key
 // says how to compare a project value with the value below it (defaults and the user file); a value
 // that would widen it is ignored until the user trusts that exact file (`config trust`).
+import { FILTER_KINDS, FILTER_MODES, resolveTranscriptFilter, type FilterMode, type TranscriptFilter, type TranscriptFilterOption } from '@graphiti-memory/memory-core';
 import type { ConfigKey } from './resolve-config.js';
 
 type Rule =
@@ -16,7 +17,7 @@ type Rule =
   | 'recall-subset'
   /** Only `hashed` ids (`raw` puts paths and the user key into group ids). */
   | 'only-hashed'
-  /** Only a preset that keeps no more than the one below. */
+  /** Only a filter that keeps no more of any kind of message than the one below (full > summary > omit). */
   | 'stricter-filter'
   /** Only session digests (`turn` sends an episode per message: more of the server's extraction). */
   | 'only-digests'
@@ -82,8 +83,6 @@ const RECALL_SCOPES: Readonly<Record<string, readonly string[]>> = {
 };
 /** How many possibly stale facts each `recall.stale` mode lets through, least first. */
 const STALE_ORDER = ['drop', 'mark', 'off'];
-/** How much of a transcript each preset keeps, least first (`undefined` is the reader's default, `compact`). */
-const FILTER_ORDER = ['conversation', 'compact', 'full'];
 
 /**
  * Why a project value widens the one below it, or `undefined` when it only narrows it (or equals
@@ -105,10 +104,10 @@ export function wideningReason(key: string, value: unknown, below: unknown): str
       return subset(RECALL_SCOPES, value, below) ? undefined : `a project file may only drop scopes (below: ${JSON.stringify(below)})`;
     case 'only-hashed':
       return value === 'hashed' ? undefined : 'a project file may only choose hashed group ids';
-    case 'stricter-filter':
-      return FILTER_ORDER.indexOf(String(value ?? 'compact')) <= FILTER_ORDER.indexOf(String(below ?? 'compact'))
-        ? undefined
-        : `a project file may only choose a stricter filter (below: ${String(below ?? 'compact')})`;
+    case 'stricter-filter': {
+      const [widened] = narrowedFilter(value as TranscriptFilterOption, below as TranscriptFilterOption | undefined).widened;
+      return widened === undefined ? undefined : `a project file may only choose a stricter filter (${widened.why})`;
+    }
     case 'only-digests':
       return value === 'session' ? undefined : 'a project file may only choose session digests';
     case 'only-filtered-digests':
@@ -128,4 +127,34 @@ function subset(table: Readonly<Record<string, readonly string[]>>, value: unkno
   const wanted = scopesOf(value);
   const allowed = scopesOf(below);
   return wanted !== undefined && allowed !== undefined && wanted.every((scope) => allowed.includes(scope));
+}
+
+/** A kind of message a project filter would keep more of than the filter below it. */
+export interface WidenedFilterKind {
+  readonly kind: keyof TranscriptFilter;
+  readonly why: string;
+}
+
+/**
+ * A project file's filter, kind by kind: each kind it keeps no more of than the filter below
+ * (`full` > `summary` > `omit`) applies; each wider kind keeps the mode below and is named.
+ * `filter` is the project's value as written when nothing widened, else the modes that apply;
+ * `undefined` when nothing of it narrows anything.
+ */
+export function narrowedFilter(
+  value: TranscriptFilterOption,
+  below: TranscriptFilterOption | undefined,
+): { readonly filter: TranscriptFilterOption | undefined; readonly widened: readonly WidenedFilterKind[] } {
+  const wanted = resolveTranscriptFilter(value);
+  const allowed = resolveTranscriptFilter(below);
+  const kept: Record<keyof TranscriptFilter, FilterMode> = { ...wanted };
+  const widened: WidenedFilterKind[] = [];
+  for (const kind of FILTER_KINDS) {
+    if (FILTER_MODES.indexOf(wanted[kind]) >= FILTER_MODES.indexOf(allowed[kind])) continue;
+    kept[kind] = allowed[kind];
+    widened.push({ kind, why: `a project file may only keep less of \`${kind}\` (full, then summary, then omit; below: ${allowed[kind]})` });
+  }
+  if (widened.length === 0) return { filter: value, widened };
+  const narrows = FILTER_KINDS.some((kind) => kept[kind] !== allowed[kind]);
+  return { filter: narrows ? kept : undefined, widened };
 }

@@ -68,7 +68,8 @@ describe('an untrusted project file', () => {
     expect(config.origins.enabled).toBe('user');
     expect(config.projectTrusted).toBe(false);
     expect(config.ignored.map((entry) => entry.key).sort()).toEqual(
-      ['enabled', 'endpoint', 'filter', 'groupIdStrategy', 'includeGitMetadata', 'recall.scopes', 'recall.timeoutMs', 'scopes', 'server'].sort(),
+      // `full` keeps more tool calls, tool results and thinking than `conversation`: each kind is named.
+      ['enabled', 'endpoint', 'filter.thinking', 'filter.toolCalls', 'filter.toolResults', 'groupIdStrategy', 'includeGitMetadata', 'recall.scopes', 'recall.timeoutMs', 'scopes', 'server'].sort(),
     );
     const enabled = config.ignored.find((entry) => entry.key === 'enabled');
     expect(enabled).toEqual({ file: projectFile, key: 'enabled', why: expect.stringContaining(`graphiti-harness config trust ${projectFile}`) as unknown });
@@ -76,9 +77,11 @@ describe('an untrusted project file', () => {
 
   it('may narrow without trust: memory off, fewer scopes, a lower recall timeout, a stricter filter', async () => {
     await writeJson(userConfigPath(env), { ...USER, enabled: true });
-    await writeJson(projectFile, { enabled: false, scopes: ['workspace'], recall: { timeoutMs: 300, enabled: false }, filter: 'conversation', brief: { budget: 500 } });
+    // `conversation` keeps code whole, more than the default `compact`: with code summarised it only narrows.
+    const filter = { preset: 'conversation', code: 'summary' };
+    await writeJson(projectFile, { enabled: false, scopes: ['workspace'], recall: { timeoutMs: 300, enabled: false }, filter, brief: { budget: 500 } });
     const config = await resolved();
-    expect(config.settings).toMatchObject({ enabled: false, scopes: 'workspace', filter: 'conversation', recall: { timeoutMs: 300, enabled: false }, brief: { budget: 500 } });
+    expect(config.settings).toMatchObject({ enabled: false, scopes: 'workspace', filter, recall: { timeoutMs: 300, enabled: false }, brief: { budget: 500 } });
     expect(config.origins).toMatchObject({ enabled: 'project', scopes: 'project', 'recall.timeoutMs': 'project', filter: 'project' });
     expect(config.ignored).toEqual([]);
   });

@@ -3,7 +3,17 @@
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
 // consent or move where memory is kept. An untrusted project file may only narrow what is sent
 // (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
-import { DEFAULT_SETTINGS, normaliseEndpoint, type CaptureGranularity, type DigestWriterSetting, type GroupIdStrategy, type IngestScopeSetting, type RecallScopesSetting, type StaleSetting } from '@graphiti-memory/memory-core';
+import {
+  DEFAULT_SETTINGS,
+  normaliseEndpoint,
+  type CaptureGranularity,
+  type DigestWriterSetting,
+  type GroupIdStrategy,
+  type IngestScopeSetting,
+  type RecallScopesSetting,
+  type StaleSetting,
+  type TranscriptFilterOption,
+} from '@graphiti-memory/memory-core';
 import {
   checkConfigValues,
   ingestScopesOf,
@@ -16,7 +26,7 @@ import {
   type ServerKind,
 } from './config-file.js';
 import { lookupProjectConfig, userConfigPath, type Environment, type RefusedProjectFile } from './config-paths.js';
-import { wideningReason } from './project-narrowing.js';
+import { narrowedFilter, wideningReason } from './project-narrowing.js';
 import { readTrustedProjectFiles, readTrustedProjectFilesSync, type TrustedProjectFiles } from './project-trust.js';
 import { configuredStateDirectory, stateDirectoryOf, type StateFolderSources } from '../state/state-layout.js';
 
@@ -71,8 +81,8 @@ export interface ConfigSettings {
     /** The chat model for `chatModel` digests (family or id); empty: the first available. */
     readonly digestModel: string;
   };
-  /** Transcript filter preset; `undefined` = the transcript reader's default. */
-  readonly filter: string | undefined;
+  /** Transcript filter: a preset or per-kind modes over one; `undefined` = the transcript reader's default (`compact`). */
+  readonly filter: TranscriptFilterOption | undefined;
   readonly brief: { readonly budget: number };
   /** `undefined` = the tool's default state folder. */
   readonly stateDir: string | undefined;
@@ -144,7 +154,7 @@ export interface ResolvedMemoryConfig {
   readonly timeoutMs: number | undefined;
   readonly recallTimeoutMs: number;
   readonly maxFacts: number;
-  readonly filter: string | undefined;
+  readonly filter: TranscriptFilterOption | undefined;
   readonly briefBudget: number;
   readonly groupIdStrategy: GroupIdStrategy;
   readonly stateDir: string | undefined;
@@ -250,15 +260,27 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
     const flat = flatten({ ...settingValues, ...(values.scopes === undefined ? {} : { scopes: ingestScopesOf(values.scopes) }) });
     for (const [key, value] of Object.entries(flat)) {
       if (value === undefined) continue;
+      let applied = value;
       if (origin === 'project' && projectFile !== undefined && !projectTrusted) {
-        const why = wideningReason(key, comparable(key, value), comparable(key, merged[key]));
-        if (why !== undefined) {
-          const lapsed = trustedDigest !== undefined ? 'the file changed since you trusted it; ' : '';
-          ignored.push({ file: projectFile, key, why: `${lapsed}${why}; ignored until you trust this file (\`graphiti-harness config trust ${projectFile}\`)` });
-          continue;
+        const lapsed = trustedDigest !== undefined ? 'the file changed since you trusted it; ' : '';
+        const ignore = (ignoredKey: string, why: string): void => {
+          ignored.push({ file: projectFile, key: ignoredKey, why: `${lapsed}${why}; ignored until you trust this file (\`graphiti-harness config trust ${projectFile}\`)` });
+        };
+        if (key === 'filter') {
+          // Kind by kind: the stricter kinds apply, each wider one is named.
+          const narrowed = narrowedFilter(value as TranscriptFilterOption, merged[key] as TranscriptFilterOption | undefined);
+          for (const { kind, why } of narrowed.widened) ignore(`filter.${kind}`, why);
+          if (narrowed.filter === undefined) continue;
+          applied = narrowed.filter;
+        } else {
+          const why = wideningReason(key, comparable(key, value), comparable(key, merged[key]));
+          if (why !== undefined) {
+            ignore(key, why);
+            continue;
+          }
         }
       }
-      merged[key] = value;
+      merged[key] = applied;
       origins[key] = origin;
     }
   }
@@ -294,11 +316,14 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
   };
 }
 
-/** `{ recall: { maxFacts: 5 } }` → `{ 'recall.maxFacts': 5 }` (one level deep, as the settings are). */
+/**
+ * `{ recall: { maxFacts: 5 } }` → `{ 'recall.maxFacts': 5 }` (one level deep, as the settings are).
+ * `filter` stays one value: its object form is a whole filter (its preset and modes), not keys.
+ */
 function flatten(values: Record<string, unknown>): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (key !== 'filter' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [child, childValue] of Object.entries(value)) flat[`${key}.${child}`] = childValue;
     } else {
       flat[key] = value;

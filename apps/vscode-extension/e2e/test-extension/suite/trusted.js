@@ -169,6 +169,33 @@ const tests = [
     },
   },
   {
+    name: "3b graphitiMemory.filter's per-kind modes reach @memory's own answers",
+    fn: async () => {
+      await control('POST /emulator/reset');
+      await setSetting('capture.granularity', 'turn');
+      // The object form, as a user writes it in settings.json: prompts kept, answers left out.
+      await setSetting('filter', { preset: 'compact', assistant: 'omit' });
+      try {
+        assert.deepEqual(vscode.workspace.getConfiguration('graphitiMemory').get('filter'), { preset: 'compact', assistant: 'omit' });
+        await newChatSession();
+        const before = (await receivedPrompts()).length;
+        await submitChat('@memory The nightly backup runs at 02:00 UTC.');
+        await nextPrompt(before);
+        const user = await waitFor(
+          'the prompt to reach Graphiti',
+          async () => (await sentWrites()).flatMap((write) => write.messages).find((message) => message.role_type === 'user' && message.content.includes('02:00 UTC')),
+          30_000,
+        );
+        // A turn's messages go out together: had the answer been kept, it would be here by now.
+        await sleep(1_000);
+        const answers = (await sentWrites()).flatMap((write) => write.messages).filter((message) => message.name === user.name.replace(/\.user$/, '.assistant'));
+        assert.equal(answers.length, 0, 'the answer was sent although graphitiMemory.filter omits answers');
+      } finally {
+        await setSetting('filter', undefined);
+      }
+    },
+  },
+  {
     name: '4 a hanging Graphiti never holds up a chat turn, and the status bar shows the failure',
     fn: async () => {
       await control('POST /emulator/faults', { '*': { hangRate: 1 } });
