@@ -20,11 +20,21 @@ const LOCK_TIMING = { staleMs: 10_000, updateMs: 5_000 };
 /** How long an update waits for a live holder before it gives up (nothing written). */
 const LOCK_WAIT_MS = 10_000;
 
+export interface LockedJsonFileOptions {
+  /**
+   * Flush each write to the disk before the rename (default). `false` for files that only save
+   * work (a cache, a hint): still atomic against a crashed process, but a power loss may lose the
+   * last change, and nothing waits for the disk (an fsync on a busy disk can cost a hook tens of ms).
+   */
+  readonly fsync?: boolean;
+}
+
 export class LockedJsonFile<T> {
   constructor(
     readonly filePath: string,
     private readonly parse: (raw: unknown) => T,
     private readonly logger?: Logger,
+    private readonly options: LockedJsonFileOptions = {},
   ) {}
 
   /** The current content; a missing file is `parse(undefined)`. Reads need no lock (writes are atomic). */
@@ -48,7 +58,7 @@ export class LockedJsonFile<T> {
     try {
       const current = await this.readForUpdate();
       const { next, result } = change(current);
-      if (next !== undefined) await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: true, mode: PRIVATE_FILE_MODE });
+      if (next !== undefined) await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: this.options.fsync ?? true, mode: PRIVATE_FILE_MODE });
       return result;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
