@@ -43,7 +43,8 @@ function promptCoreFor(entry: string, argv: readonly string[], stdinText: string
   const input = parseHookInput(stdinText, parseHookOptions(argv).event);
   if (!input.ok || input.hook.event !== 'UserPromptSubmit') return undefined;
   try {
-    return loadCore(entry, 'prompt');
+    const core = loadCore(entry, 'prompt');
+    return typeof core.exports.runInProcess === 'function' ? core : undefined;
   } catch {
     // Missing (a runner copied without it) or broken: the full core runs the same event.
     return undefined;
