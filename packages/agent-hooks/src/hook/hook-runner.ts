@@ -7,7 +7,6 @@
 // UserPromptSubmit loads the lean prompt core (hook-runner-prompt-<build>.cjs) instead: the same
 // code for that one event, without the rest; if it is missing or does not load, the full core.
 // Whatever happens it exits 0, within the deadline plus process start.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { loadCoreWithCache, type LoadedCore } from './core-loader.js';
@@ -117,6 +116,9 @@ function write(text: string): Promise<void> {
 /** Starts the hook server detached from this process and its stdio; it takes over from the next event. */
 function startServer(entry: string): void {
   try {
+    // Loaded only here (a forwarded event, most of them, starts nothing), and as a built-in: an
+    // `import()` would start node's ESM loader.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, [entry, '--serve'], { detached: true, stdio: 'ignore', env: process.env, windowsHide: true, cwd: os.tmpdir() });
     child.on('error', () => {});
     child.unref();
