@@ -98,7 +98,7 @@ describe('without consent or config', () => {
     expect(emulator.requests).toHaveLength(0);
     expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit', outcome: 'disabled' });
     const log = await fs.readFile(path.join(stateDir, 'hooks', 'hook.log'), 'utf8');
-    expect(log.match(new RegExp(`project-file ignored enabled in ${projectFile.replace(/[.\\/]/g, '\\$&')}`, 'g'))).toHaveLength(1);
+    expect(log.match(new RegExp(`project-file ignored enabled \\(${projectFile.replace(/[.\\/]/g, '\\$&')}\\)`, 'g'))).toHaveLength(1);
     expect(log).not.toContain('which package manager');
   });
 

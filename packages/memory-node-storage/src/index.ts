@@ -26,6 +26,9 @@ export {
   type EndpointStateFiles,
   type SharedStateFiles,
   type StateLayout,
+  configuredStateDirectory,
+  stateDirectoryOf,
+  type StateFolderSources,
 } from './state/state-layout.js';
 export {
   closedBySwitches,

@@ -1,5 +1,5 @@
 import { Raw } from '@vscode/prompt-tsx';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { countTokens, messageText, TiktokenTokenizer } from './tiktoken-tokenizer.js';
 
 const text = (value: string): Raw.ChatCompletionContentPart => ({ type: Raw.ChatCompletionContentPartKind.Text, text: value });
@@ -9,6 +9,11 @@ const image: Raw.ChatCompletionContentPart = {
 };
 
 describe('TiktokenTokenizer', () => {
+  // Building the o200k ranks once takes seconds on a loaded machine; that cost is not what the tests measure.
+  beforeAll(() => {
+    countTokens('warm');
+  }, 120_000);
+
   it('counts o200k tokens, not characters', () => {
     expect(countTokens('hello world')).toBe(2);
     expect(countTokens('')).toBe(0);

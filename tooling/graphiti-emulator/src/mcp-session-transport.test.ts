@@ -133,9 +133,12 @@ describe('SessionTransport', () => {
   });
 
   it('ends the answers it still owes when the session closes', async () => {
-    onRequest = () => undefined;
+    // Close only once the request is owed (a fixed sleep lost that race on a loaded machine).
+    const owed = new Promise<void>((resolve) => {
+      onRequest = () => resolve();
+    });
     const answer = post(DIRECT, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'never', arguments: {} } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await owed;
     const closed = vi.fn();
     transport.onclose = closed;
     await transport.close();

@@ -82,6 +82,7 @@ export function resolveConfiguration(raw: RawCommonOptions, environment: ConfigE
     flags: flagValues(raw, environment.cwd),
     flagNames: CONFIG_FLAGS,
     sources,
+    cwd: environment.cwd,
   });
 }
 

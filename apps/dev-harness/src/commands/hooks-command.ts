@@ -168,7 +168,7 @@ function switchLines(switches: MemorySwitchesRead, file: string): string[] {
 /** The folder the hooks use: --state-dir, else GRAPHITI_MEMORY_STATE_DIR or the config's stateDir, else the default. */
 function stateFolder(context: CommandContext): Promise<string> {
   const { options, terminal } = context;
-  return options.stateDirGiven ? Promise.resolve(options.stateDir) : sharedStateDirectory(terminal.env);
+  return options.stateDirGiven ? Promise.resolve(options.stateDir) : sharedStateDirectory(terminal.env, terminal.cwd);
 }
 
 async function status(context: CommandContext): Promise<ExitCode> {

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
+import { makePrivateFolder, PRIVATE_FILE_MODE, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 
 export interface DrainerInfo {
   readonly pid: number;
@@ -19,8 +19,8 @@ const STOP_POLL_MS = 50;
 const INFO_WAIT_MS = 500;
 
 export async function writeDrainerInfo(file: string, info: DrainerInfo): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+  await makePrivateFolder(path.dirname(file));
+  await writeFileAtomic(file, `${JSON.stringify(info)}\n`, { mode: PRIVATE_FILE_MODE });
 }
 
 /** Removes the info file when it still names `pid` (a newer drainer's file stays). */

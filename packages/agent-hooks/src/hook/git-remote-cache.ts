@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '@graphiti-memory/memory-node-storage';
 import { readGitFacts, type GitFacts } from '../composition/git-facts.js';
 
 interface CacheEntry {
@@ -47,10 +48,10 @@ export async function readGitRemoteCached(folder: string, stateDirectory: string
   const facts = await readGitFacts(folder);
   if (config !== undefined && mtime !== undefined) {
     try {
-      await fs.mkdir(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+      await makePrivateFolder(path.dirname(cacheFile));
       const entry: CacheEntry = { configPath: config, configMtimeMs: mtime, remote: facts.remote ?? null };
       // Atomic, under a name of its own per write: concurrent prompts of one hook server share this file.
-      await writeFileAtomic(cacheFile, JSON.stringify(entry), { mode: 0o600 });
+      await writeFileAtomic(cacheFile, JSON.stringify(entry), { mode: PRIVATE_FILE_MODE });
     } catch {
       // Not cached: the next run asks git again.
     }

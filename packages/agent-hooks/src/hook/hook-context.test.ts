@@ -44,13 +44,30 @@ describe('a project file the user has not trusted', () => {
     expect(await prompt()).toMatchObject({ ok: false, outcome: 'disabled' });
     expect(await prompt()).toMatchObject({ ok: false, outcome: 'disabled' });
     const log = await hookLog();
-    expect(log.match(/project-file ignored enabled in /g)).toHaveLength(1);
-    expect(log).toContain(`project-file ignored recall.enabled in ${projectFile}`);
+    expect(log.match(/project-file ignored enabled \(/g)).toHaveLength(1);
+    expect(log).toContain(`project-file ignored recall.enabled (${projectFile}): `);
     expect(log).not.toContain('which package manager');
 
     // Trusted, the same file turns memory on for this repository (the run goes on past the gate).
     await trustProjectFile(state, projectFile);
     const trusted = await prompt();
     expect(trusted.ok || trusted.outcome).not.toBe('disabled');
+  });
+});
+
+describe('a relative stateDir in the user config', () => {
+  it("is the config file's folder's, whatever folder the hook runs in: the run, its log and the trust kept there agree with every other tool", async () => {
+    const consent = { endpoint: ENDPOINT, grantedAt: '2026-01-01T00:00:00.000Z', by: 'graphiti-harness' };
+    await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ enabled: false, endpoint: ENDPOINT, stateDir: 'state', consent, userKey: 'user-key-12345678' }));
+    const beside = path.join(root, 'config', 'state');
+    const projectFile = path.join(repo, '.graphiti-memory.json');
+    await fs.writeFile(projectFile, JSON.stringify({ enabled: true }));
+    expect(await prompt()).toMatchObject({ ok: false, outcome: 'disabled', stateDirectory: beside });
+    expect(await fs.readFile(path.join(beside, 'hooks', 'hook.log'), 'utf8')).toContain('project-file ignored enabled');
+    // `config trust` keeps the trust in that same folder: the hook finds it and goes on past the gate.
+    await trustProjectFile(beside, projectFile);
+    const trusted = await prompt();
+    expect(trusted.ok || trusted.outcome).not.toBe('disabled');
+    expect(trusted.ok ? trusted.context.stateDirectory : trusted.stateDirectory).toBe(beside);
   });
 });

@@ -3,7 +3,7 @@
 // endpoint (what the user switched off in any tool: memory-switches.json), the API key and the
 // user key. A project file's keys that would widen what is sent are ignored unless trusted (logged once). Each miss is an outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
-import { closedBySwitches, defaultStateDirectory, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { closedBySwitches, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, stateDirectoryOf, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { eventWorkspace } from './event-workspace.js';
 import { logIgnoredProjectKeysOnce } from './hook-log.js';
 import { parseHookInput, type HookEvent } from './hook-input.js';
@@ -25,22 +25,19 @@ export type HookContextResult =
 
 export async function resolveHookContext(stdinText: string, options: HookOptions, env: Environment, cwd: string): Promise<HookContextResult> {
   const input = parseHookInput(stdinText, options.event);
-  // Where a failed run is logged: the state folder the user config names, when it can be read.
+  // The state folder, known before the configuration (a failed run is logged there too): the
+  // resolved configuration's `stateDir` is the same folder, from the same sources by the same rule.
   const userConfig = await readConfigFile(userConfigPath(env));
-  const fallbackState = path.resolve(
-    cwd,
-    options.flags.stateDir ?? env['GRAPHITI_MEMORY_STATE_DIR'] ?? (userConfig.ok ? userConfig.values.stateDir : undefined) ?? defaultStateDirectory(),
-  );
-  if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory: fallbackState, event: options.event ?? 'unknown' };
+  const stateDirectory = stateDirectoryOf({ flag: options.flags.stateDir, env, userConfig, cwd });
+  if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory, event: options.event ?? 'unknown' };
   const { hook } = input;
   const workspaceFolder = options.workspace !== undefined ? path.resolve(cwd, options.workspace) : await eventWorkspace(hook.cwd, hook.transcriptPath, cwd);
-  const resolution = await resolveMemoryConfig({ workspaceFolder, env, flags: options.flags });
+  const resolution = await resolveMemoryConfig({ workspaceFolder, env, flags: options.flags, cwd });
   if (!resolution.ok) {
     // Problems name settings and files only; they never carry content or keys.
-    return { ok: false, outcome: 'bad-config', detail: resolution.problems.join(' | ').slice(0, 500), stateDirectory: fallbackState, event: hook.event };
+    return { ok: false, outcome: 'bad-config', detail: resolution.problems.join(' | ').slice(0, 500), stateDirectory, event: hook.event };
   }
   const { config } = resolution;
-  const stateDirectory = path.resolve(cwd, config.stateDir ?? defaultStateDirectory());
   // What a project file could not widen (it is not trusted) is named once, never silently dropped.
   await logIgnoredProjectKeysOnce(stateDirectory, config.ignored);
   const closed = (outcome: string, detail?: string): HookContextResult => ({

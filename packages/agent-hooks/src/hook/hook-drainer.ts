@@ -7,16 +7,15 @@
 // an uninstall or a forget asks it to (SIGTERM, found through its info file: stopDrainer); what is
 // still queued stays in the outbox, on disk.
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import lockfile from 'proper-lockfile';
-import { sharedStateFiles } from '@graphiti-memory/memory-node-storage';
+import { makePrivateFolder, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { waitForOpenDigests } from './digest-wait.js';
 import { refreshTier } from './local-tier.js';
-import { refreshableTierGroups } from './tier-groups.js';
+import { refreshableTierGroups, tierGroupsOf } from './tier-groups.js';
 import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
 
@@ -63,7 +62,7 @@ export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: N
 /** Runs the drain; returns its outcome. Never throws. */
 export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpen): Promise<{ outcome: string; detail?: string }> {
   const files = sharedStateFiles(context.stateDirectory);
-  await fs.mkdir(files.drainerLock, { recursive: true, mode: 0o700 });
+  await makePrivateFolder(files.drainerLock);
   let release: (() => Promise<void>) | undefined;
   try {
     release = await lockfile.lock(files.drainerLock, { stale: LOCK_STALE_MS, update: LOCK_STALE_MS / 3, retries: 0, realpath: false });
@@ -143,16 +142,13 @@ async function carryOutOwedDeletes(memory: HookMemory, signal: AbortSignal): Pro
 }
 
 async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {
-  const groups = await memory.groups.resolveMany(['workspace', 'user', ...(context.config.settings.team.consent ? (['team'] as const) : [])]);
-  const workspace = groups.find((group) => group.scope === 'workspace')?.groupId;
-  const user = groups.find((group) => group.scope === 'user')?.groupId;
-  const team = groups.find((group) => group.scope === 'team')?.groupId;
-  if (workspace === undefined) return;
+  const groups = await tierGroupsOf(memory.groups, context.config.settings.team.consent);
+  if (groups === undefined) return;
   try {
-    const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
+    const readable = await refreshableTierGroups(memory.forgotten, groups);
     if (readable === undefined) return;
     const refresh = await refreshTier(memory.api, memory.guard, readable, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
-    await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, workspace, refresh);
+    await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, groups.workspace, refresh);
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.
   }

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hookLogFolder, readHookRuns, recordHookRun, type HookRun } from './hook-log.js';
+import { hookLogFolder, logIgnoredProjectKeysOnce, readHookRuns, recordHookRun, type HookRun } from './hook-log.js';
 
 let stateDirectory: string;
 
@@ -40,5 +40,23 @@ describe('recordHookRun on a disk that refuses writes', () => {
     refuse.mockRestore();
     await recordHookRun(stateDirectory, run(2));
     expect((await readHookRuns(stateDirectory)).map((each) => each.time)).toEqual([run(2).time]);
+  });
+});
+
+describe('logIgnoredProjectKeysOnce', () => {
+  it('words each ignored key as `config show` does (a refused file as the whole file), once per set, in a private hooks folder', async () => {
+    const ignored = [
+      { file: '/repo/.graphiti-memory.json', key: 'enabled', why: 'it would turn memory on' },
+      { file: '/other/.graphiti-memory.json', key: '*', why: 'owned by another user' },
+    ];
+    await logIgnoredProjectKeysOnce(stateDirectory, ignored);
+    await logIgnoredProjectKeysOnce(stateDirectory, ignored);
+    const log = await fs.readFile(path.join(hookLogFolder(stateDirectory), 'hook.log'), 'utf8');
+    expect(log.match(/project-file ignored enabled \(\/repo\/\.graphiti-memory\.json\): it would turn memory on\n/g)).toHaveLength(1);
+    expect(log).toContain('project-file ignored the whole file (/other/.graphiti-memory.json): owned by another user');
+    if (process.platform !== 'win32') {
+      expect((await fs.stat(hookLogFolder(stateDirectory))).mode & 0o777).toBe(0o700);
+      expect((await fs.stat(path.join(hookLogFolder(stateDirectory), 'ignored-project-keys'))).mode & 0o777).toBe(0o600);
+    }
   });
 });

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isStorageFaultCode, makePrivateFolder, PRIVATE_FILE_MODE, tightenStateFolder } from '@graphiti-memory/memory-node-storage';
+import { ignoredLines, isStorageFaultCode, makePrivateFolder, PRIVATE_FILE_MODE, tightenStateFolder, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 
 export interface HookRun {
   readonly time: string;
@@ -83,17 +83,16 @@ const IGNORED_MARK_FILE = 'ignored-project-keys';
  * Names in hook.log, once per distinct set, what of a project file was not applied (keys, files and
  * reasons only); nothing when `ignored` is empty or unchanged. Never throws.
  */
-export async function logIgnoredProjectKeysOnce(stateDirectory: string, ignored: readonly { readonly file: string; readonly key: string; readonly why: string }[], now = new Date()): Promise<void> {
+export async function logIgnoredProjectKeysOnce(stateDirectory: string, ignored: ResolvedMemoryConfig['ignored'], now = new Date()): Promise<void> {
   if (ignored.length === 0) return;
   try {
-    const folder = hookLogFolder(stateDirectory);
-    const mark = path.join(folder, IGNORED_MARK_FILE);
+    const mark = path.join(hookLogFolder(stateDirectory), IGNORED_MARK_FILE);
     const digest = createHash('sha256').update(JSON.stringify(ignored)).digest('hex');
     const previous = await fs.readFile(mark, 'utf8').catch(() => '');
     if (previous.trim() === digest) return;
-    await fs.mkdir(folder, { recursive: true });
-    for (const entry of ignored) await appendHookLog(stateDirectory, `project-file ignored ${entry.key} in ${entry.file}: ${entry.why}`, now);
-    await fs.writeFile(mark, `${digest}\n`, { mode: 0o600 });
+    // Worded as `config show` and `hooks status` word them; appendHookLog makes the folder.
+    for (const line of ignoredLines({ ignored })) await appendHookLog(stateDirectory, `project-file ${line}`, now);
+    await fs.writeFile(mark, `${digest}\n`, { mode: PRIVATE_FILE_MODE });
   } catch {
     // As above: the log must not become the failure.
   }

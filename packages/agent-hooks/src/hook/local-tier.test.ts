@@ -14,7 +14,7 @@ import { Container } from 'inversify';
 import { formatPromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
 import { tierFile } from '@graphiti-memory/memory-node-storage';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTier, refreshTier, renderBrief, renderCachedRecall, withRecalledFacts, withRefresh, type TierFact } from './local-tier.js';
+import { briefOf, emptyTier, refreshTier, renderCachedRecall, withRecalledFacts, withRefresh, type TierFact } from './local-tier.js';
 import { LocalTierStore } from './local-tier-store.js';
 
 const WORKSPACE = 'tier-workspace';
@@ -94,7 +94,7 @@ describe('local tier against the emulator', () => {
       ]),
     );
     expect(tier.refreshedAt).toBe(NOW.toISOString());
-    const brief = (await renderBrief(tier, 1_000, NOW)) ?? '';
+    const brief = (await briefOf(tier, 1_000, NOW))?.text ?? '';
     expect(brief).toContain('- [user] The project conventions follow the Google style guide');
     expect(brief).toContain('- [workspace] The project deploys with Fly.io');
     expect(brief).toContain('[user preference] Ada prefers tabs over spaces.');
@@ -107,18 +107,18 @@ describe('local tier against the emulator', () => {
     const fromPromotion = recalled.filter((entry) => entry.episodes?.includes(refreshed.promoted[0]?.episodeUuid ?? '') === true);
     expect(fromPromotion.map((entry) => entry.fact)).toContain('We release on Tuesdays');
     const tier = withRecalledFacts(refreshed, recalled.map((entry, rank) => ({ ...entry, scope: 'workspace' as const, groupId: WORKSPACE, rank })), NOW);
-    const brief = (await renderBrief(tier, 1_000, NOW)) ?? '';
+    const brief = (await briefOf(tier, 1_000, NOW))?.text ?? '';
     expect(brief).toContain('[workspace decision] We release on Tuesdays.');
     expect(brief.match(/release on Tuesdays/g)).toHaveLength(1);
     // Without the episode (an older server omits it), the same words still count as the same memory.
     const unsourced = withRecalledFacts(refreshed, [fact('plain', 'We release on Tuesdays', 'workspace', WORKSPACE)], NOW);
-    expect((await renderBrief(unsourced, 1_000, NOW))?.match(/release on Tuesdays/g)).toHaveLength(1);
+    expect((await briefOf(unsourced, 1_000, NOW))?.text.match(/release on Tuesdays/g)).toHaveLength(1);
   });
 
   it('does not make a chat turn quoting <graphiti_episode kind="decision"> a decision', async () => {
     const tier = withRefresh(emptyTier(ENDPOINT, WORKSPACE, NOW), await refreshTier(client, guard, { workspace: WORKSPACE }, () => NOW), NOW);
     expect(tier.promoted.map((promotion) => promotion.text)).toEqual(['We release on Tuesdays.']);
-    expect(await renderBrief(tier, 1_000, NOW)).not.toMatch(/decision\] We deploy on Fridays/);
+    expect((await briefOf(tier, 1_000, NOW))?.text).not.toMatch(/decision\] We deploy on Fridays/);
   });
 
   it('redacts secrets stored in the graph before they reach the tier file, the brief or a cached recall', async () => {
@@ -127,7 +127,7 @@ describe('local tier against the emulator', () => {
     const store = new LocalTierStore(await fs.mkdtemp(path.join(os.tmpdir(), 'tier-secrets-')), () => NOW);
     const tier = await store.saveRefresh(ENDPOINT, SECRETS, refresh);
     const onDisk = await fs.readFile(tierFile(store.stateDirectory, ENDPOINT, SECRETS), 'utf8');
-    const brief = (await renderBrief(tier, 1_000, NOW)) ?? '';
+    const brief = (await briefOf(tier, 1_000, NOW))?.text ?? '';
     const cached = (await renderCachedRecall(tier, 'deploy token upload key', 5, 1_000, NOW)) ?? '';
     for (const shown of [onDisk, brief, cached]) {
       expect(shown).not.toContain(GITHUB_TOKEN);
@@ -155,11 +155,11 @@ describe('session facts', () => {
   );
 
   it("shows session A's facts in session A's brief and cached recall only, never in session B's", async () => {
-    expect(await renderBrief(tier, 1_000, NOW, 'gm_session_a')).toContain('flaky login test');
-    const inB = (await renderBrief(tier, 1_000, NOW, 'gm_session_b')) ?? '';
+    expect((await briefOf(tier, 1_000, NOW, 'gm_session_a'))?.text).toContain('flaky login test');
+    const inB = (await briefOf(tier, 1_000, NOW, 'gm_session_b'))?.text ?? '';
     expect(inB).toContain('uses Playwright');
     expect(inB).not.toContain('flaky login test');
-    expect(await renderBrief(tier, 1_000, NOW)).not.toContain('flaky login test');
+    expect((await briefOf(tier, 1_000, NOW))?.text).not.toContain('flaky login test');
     expect(await renderCachedRecall(tier, 'the flaky login test', 5, 1_000, NOW, 'gm_session_a')).toContain('flaky login test');
     const cachedInB = (await renderCachedRecall(tier, 'the flaky login test', 5, 1_000, NOW, 'gm_session_b')) ?? '';
     expect(cachedInB).toContain('uses Playwright');
@@ -256,7 +256,7 @@ describe('LocalTierStore', () => {
     const forgotten = await store.read(ENDPOINT, WORKSPACE);
     expect(forgotten).toMatchObject({ facts: [], promoted: [] });
     expect(forgotten?.refreshedAt).toBeUndefined();
-    expect(await renderBrief(forgotten, 1_000, NOW)).toBeUndefined();
+    expect((await briefOf(forgotten, 1_000, NOW))?.text).toBeUndefined();
     expect((await store.read(ENDPOINT, 'second'))?.promoted).toHaveLength(1);
     expect((await store.read(other, WORKSPACE))?.promoted).toHaveLength(1);
     await expect(fs.stat(v1)).rejects.toThrow();

@@ -320,14 +320,10 @@ export interface RenderedBrief {
 /**
  * The brief: promoted decisions, preferences, procedures and terminology, then the top current
  * facts (each memory once: a fact a promotion already says is left out), as one `<graphiti_memory>`
- * block within `budget` tokens; `undefined` when there is nothing to show. `sessionGroup`: the
- * session's own group, whose facts alone of all session facts may be shown.
+ * block within `budget` tokens, with which promotions and facts made it in; `undefined` when there
+ * is nothing to show. `sessionGroup`: the session's own group, whose facts alone of all session
+ * facts may be shown.
  */
-export async function renderBrief(tier: LocalTier | undefined, budget: number, now: Date, sessionGroup?: string): Promise<string | undefined> {
-  return (await briefOf(tier, budget, now, sessionGroup))?.text;
-}
-
-/** `renderBrief`, and which promotions and facts made it into the block. */
 export async function briefOf(tier: LocalTier | undefined, budget: number, now: Date, sessionGroup?: string): Promise<RenderedBrief | undefined> {
   if (tier === undefined) return undefined;
   const header = `Workspace brief from the local memory cache (updated ${describeAge(tier.updatedAt, now)} ago).`;

@@ -11,7 +11,7 @@ import type { HookMemory } from './hook-memory.js';
 import type { HandlerResult } from './handler-result.js';
 import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
 import { briefOf, describeAge, emptyTier, refreshTier, withRefresh, type TierRefresh } from './local-tier.js';
-import { refreshableTierGroups } from './tier-groups.js';
+import { refreshableTierGroups, tierGroupsOf } from './tier-groups.js';
 import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
 
@@ -29,14 +29,9 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
   // The brief is memory put into the prompt: it follows `recall.enabled` as recall does.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
   const sessionId = context.hook.sessionId;
-  // The team group only with the user's consent to it: without it, nothing is read from there.
-  const teamScope = context.config.settings.team.consent ? (['team'] as const) : [];
-  const groups = await memory.groups.resolveMany(['workspace', 'user', 'session', ...teamScope], sessionId === undefined ? {} : { sessionId });
-  const groupOf = (scope: string): string | undefined => groups.find((group) => group.scope === scope)?.groupId;
-  const workspace = groupOf('workspace');
-  if (workspace === undefined) return { outcome: 'no-workspace' };
-  const user = groupOf('user');
-  const team = groupOf('team');
+  const groups = await tierGroupsOf(memory.groups, context.config.settings.team.consent, sessionId);
+  if (groups === undefined) return { outcome: 'no-workspace' };
+  const { workspace, session, ...tierGroups } = groups;
   const store = new LocalTierStore(context.stateDirectory, now);
   let tier = await store.read(context.endpoint, workspace);
   let drain = tier?.refreshedAt === undefined || now().getTime() - Date.parse(tier.refreshedAt) > TIER_STALE_MS;
@@ -46,7 +41,7 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
     let refresh: TierRefresh | undefined;
     try {
       const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
-      const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...(user === undefined ? {} : { user }), ...(team === undefined ? {} : { team }) });
+      const readable = await refreshableTierGroups(memory.forgotten, { workspace, ...tierGroups });
       if (readable === undefined) throw new Error('the workspace group was forgotten; its delete is still owed');
       refresh = await refreshTier(memory.api, memory.guard, readable, now, AbortSignal.timeout(remaining));
       drain = false;
@@ -59,7 +54,7 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
       tier = withRefresh(tier ?? emptyTier(context.endpoint, workspace, now()), refresh, now());
     }
   }
-  const rendered = await briefOf(tier, context.config.briefBudget, now(), groupOf('session'));
+  const rendered = await briefOf(tier, context.config.briefBudget, now(), session);
   if (sessionId !== undefined) await boundedTierWrite(recordBrief(context, sessionId, rendered?.said ?? {}));
   const brief = rendered?.text;
   const extra = detail === undefined ? {} : { detail };

@@ -4,15 +4,17 @@ import { DEFAULT_SETTINGS, type ChatTurn } from '@graphiti-memory/memory-core';
 import type { ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import type { HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
-import { captureTranscript, readTranscriptTurns, type CaptureTarget } from './transcript-capture.js';
+import { captureTranscript, readTranscript, transcriptTurns, type CaptureTarget } from './transcript-capture.js';
 
 export async function handleSessionStop(context: HookContext, memory: CaptureTarget): Promise<HandlerResult> {
   const transcriptPath = context.hook.transcriptPath;
   if (transcriptPath === undefined) return { outcome: 'no-transcript' };
+  const text = await readTranscript(transcriptPath);
+  if (typeof text !== 'string') return { outcome: text.outcome };
   const read = { sessionId: context.hook.sessionId, filter: context.config.filter };
-  const finished = await readTranscriptTurns(transcriptPath, { ...read, sessionEnded: context.hook.event === 'SessionEnd' });
-  if (!Array.isArray(finished)) return { outcome: finished.outcome };
-  const turns = context.hook.event === 'Stop' && context.hook.lastAssistantMessage !== undefined ? await withLastReply(transcriptPath, read, finished, context.hook.lastAssistantMessage) : finished;
+  const finished = transcriptTurns(text, { ...read, sessionEnded: context.hook.event === 'SessionEnd' });
+  const reply = context.hook.event === 'Stop' ? context.hook.lastAssistantMessage : undefined;
+  const turns = reply === undefined ? finished : withLastReply(transcriptTurns(text, { ...read, sessionEnded: true }), finished, reply);
   const backfillTurns = backfillTurnsOf(context.config);
   const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns, sessionEnded: context.hook.event === 'SessionEnd' });
   // Counts only: the runs log never holds content.
@@ -28,10 +30,10 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
  * Claude Code writes its transcript lazily: its Stop can come before the reply it stopped with is
  * in the file, and SessionEnd may follow too soon for it as well. Stop names that reply
  * (`last_assistant_message`), so the last turn, unfinished in the file, is finished with it.
+ * `all`: the same read's turns with the unfinished last one.
  */
-async function withLastReply(transcriptPath: string, read: { sessionId: string | undefined; filter: string | undefined }, finished: ChatTurn[], reply: string): Promise<ChatTurn[]> {
-  const all = await readTranscriptTurns(transcriptPath, { ...read, sessionEnded: true });
-  const last = Array.isArray(all) && all.length > finished.length ? all.at(-1) : undefined;
+function withLastReply(all: readonly ChatTurn[], finished: ChatTurn[], reply: string): ChatTurn[] {
+  const last = all.length > finished.length ? all.at(-1) : undefined;
   if (last === undefined) return finished;
   const written = last.assistant?.text ?? '';
   const text = written.includes(reply.trim()) ? written : [written, reply.trim()].filter((part) => part !== '').join('\n\n');

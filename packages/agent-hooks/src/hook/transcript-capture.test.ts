@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChatTurn, IngestionStats } from '@graphiti-memory/memory-core';
 import { transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookContext } from './hook-context.js';
 import { handleSessionStop } from './session-stop.js';
 import { captureTranscript, readTranscriptTurns, type CaptureTarget } from './transcript-capture.js';
@@ -39,6 +39,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await fs.rm(root, { recursive: true, force: true });
 });
 
@@ -156,6 +157,23 @@ describe('only finished turns are taken', () => {
     expect(await stop(target)).toEqual({ turns: 0, olderTurnsLeftOut: 0 });
   });
 
+  it('applies the configured filter to a Copilot transcript: code in the reply is one line by default, whole with full', async () => {
+    const code = ['```ts', "export const queueFolder = 'queue';", "export const deadLetters = 'queue/dead';", "export const journal = 'queue/journal';", "export const lock = 'queue/lock';", '```'].join('\n');
+    await fs.writeFile(
+      transcript,
+      copilotStart +
+        copilotLine('user.message', 'u1', { content: 'Rename the outbox folder to queue.', attachments: [] }) +
+        copilotLine('assistant.message', 'e2', { messageId: 'm1', content: `Renamed:\n\n${code}`, toolRequests: [] }) +
+        copilotLine('assistant.turn_end', 'e3', { turnId: '0.0' }),
+    );
+    const reply = async (filter?: string): Promise<string | undefined> => {
+      const turns = await readTranscriptTurns(transcript, { sessionEnded: false, ...(filter === undefined ? {} : { filter }) });
+      return Array.isArray(turns) ? turns[0]?.assistant?.text : turns.outcome;
+    };
+    expect(await reply()).toBe('Renamed:\n\n[code: ts, 4 lines]');
+    expect(await reply('full')).toBe(`Renamed:\n\n${code}`);
+  });
+
   it('takes the last turn as it is at SessionEnd: nothing more will be written', async () => {
     await fs.writeFile(transcript, claudeTurns(1, 1) + claudePrompt('u-2', 'Summarise the change.', 10) + claudeReply('a-2', 'It renames the outbox', 11, null));
     const target = new RecordingTarget();
@@ -204,6 +222,24 @@ describe("Claude Code's lazily written transcript", () => {
     await fs.appendFile(transcript, claudeReply('a-2', 'We deploy with blue-green releases.', 11));
     expect(await handleSessionStop(event('SessionEnd'), target)).toMatchObject({ outcome: 'nothing-new' });
     expect(target.enqueued).toHaveLength(2);
+  });
+
+  it('reads the transcript once: a reply and a new prompt written during the Stop do not move its reply onto the next turn', async () => {
+    await fs.writeFile(transcript, claudeTurns(1, 1) + claudePrompt('u-2', 'How do we deploy?', 10));
+    const readFile = fs.readFile.bind(fs);
+    // Claude Code goes on writing while the hook runs: right after the hook's read, the reply and the next prompt land.
+    const reads = vi.spyOn(fs, 'readFile').mockImplementation((async (...args: Parameters<typeof fs.readFile>) => {
+      const text = await readFile(...args);
+      if (args[0] === transcript) await fs.appendFile(transcript, claudeReply('a-2', 'We deploy with blue-green releases.', 11) + claudePrompt('u-3', 'And rollbacks?', 12));
+      return text;
+    }) as typeof fs.readFile);
+    const target = new RecordingTarget();
+    await handleSessionStop(event('Stop', 'We deploy with blue-green releases.'), target);
+    expect(reads.mock.calls.filter(([file]) => file === transcript)).toHaveLength(1);
+    expect(target.enqueued.map((turn) => [turn.id, turn.assistant?.text])).toEqual([
+      ['u-1', expect.any(String)],
+      ['u-2', 'We deploy with blue-green releases.'],
+    ]);
   });
 
   it('without last_assistant_message a Stop still leaves the unfinished turn for later', async () => {

@@ -56,6 +56,12 @@ export interface CaptureOptions {
 
 /** The finished turns of the transcript, in file order. */
 export async function readTranscriptTurns(transcriptPath: string, options: TranscriptReadOptions): Promise<ChatTurn[] | TranscriptMiss> {
+  const text = await readTranscript(transcriptPath);
+  return typeof text === 'string' ? transcriptTurns(text, options) : text;
+}
+
+/** The transcript's text (an event reads it once: the file may grow between two reads), or why not. */
+export async function readTranscript(transcriptPath: string): Promise<string | TranscriptMiss> {
   let stat;
   try {
     stat = await fs.stat(transcriptPath);
@@ -64,10 +70,18 @@ export async function readTranscriptTurns(transcriptPath: string, options: Trans
   }
   if (!stat.isFile()) return { outcome: 'transcript-unreadable' };
   if (stat.size > MAX_TRANSCRIPT_BYTES) return { outcome: 'transcript-too-large' };
-  const text = await fs.readFile(transcriptPath, 'utf8');
+  return fs.readFile(transcriptPath, 'utf8');
+}
+
+/** The finished turns of a transcript's text (with `sessionEnded`, the last one however it ended), in file order. */
+export function transcriptTurns(text: string, options: TranscriptReadOptions): ChatTurn[] {
   const session = options.sessionId === undefined ? {} : { sessionId: options.sessionId };
   if (isCopilotAgentTranscript(text)) {
-    return parseCopilotAgentTranscript(text, { ...session, includeUnfinished: options.sessionEnded }).turns;
+    return parseCopilotAgentTranscript(text, {
+      ...session,
+      includeUnfinished: options.sessionEnded,
+      ...(options.filter === undefined ? {} : { filter: options.filter as TranscriptFilterPreset }),
+    }).turns;
   }
   const parsed = parseTranscript(text, 'claude-code', {
     ...session,

@@ -2,51 +2,39 @@
 // state folder (`endpoints/<hash>/episode-sources.json`), as the group registry. Every tool binds it
 // here (`createStateModules`), so a fact delivered from the hooks is cited in VS Code and the reverse.
 import { errorClassOf, InMemoryEpisodeSources, type EpisodeSource, type EpisodeSources, type Logger } from '@graphiti-memory/memory-core';
-import { endpointStateFiles, FileEpisodeSources } from '@graphiti-memory/memory-node-storage';
+import { FileEpisodeSources } from '@graphiti-memory/memory-node-storage';
+import { EndpointStores } from './endpoint-stores.js';
 
 export class EndpointEpisodeSources implements EpisodeSources {
-  readonly #stores = new Map<string, Promise<EpisodeSources>>();
+  readonly #stores: EndpointStores<EpisodeSources>;
 
-  constructor(
-    private readonly stateFolder: () => Promise<string | undefined>,
-    private readonly endpoint: () => string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(stateFolder: () => Promise<string | undefined>, endpoint: () => string, logger: Logger) {
+    this.#stores = new EndpointStores<EpisodeSources>(stateFolder, endpoint, {
+      name: 'the record of delivered episodes',
+      open: (files, endpointUrl) => {
+        if (endpointUrl === '') throw new Error('no endpoint');
+        return new FileEpisodeSources({ filePath: files.episodeSources, logger });
+      },
+      unavailable: (error) => {
+        logger.warn('the record of delivered episodes is unavailable; citations cover this process only', { errorClass: errorClassOf(error) });
+        return new InMemoryEpisodeSources();
+      },
+    });
+  }
 
   record(sources: readonly EpisodeSource[]): void {
-    void this.#open().then((store) => store.record(sources));
+    void this.#stores.current().then((store) => store.record(sources));
   }
 
   async find(episodes: readonly string[]): Promise<ReadonlyMap<string, EpisodeSource>> {
-    return (await this.#open()).find(episodes);
+    return (await this.#stores.current()).find(episodes);
   }
 
   async remove(episodes: readonly string[]): Promise<void> {
-    await (await this.#open()).remove(episodes);
+    await (await this.#stores.current()).remove(episodes);
   }
 
   async flush(): Promise<void> {
-    await Promise.all([...this.#stores.values()].map(async (store) => (await store).flush()));
-  }
-
-  #open(): Promise<EpisodeSources> {
-    const endpoint = this.endpoint();
-    let store = this.#stores.get(endpoint);
-    if (store === undefined) {
-      store = this.#openFile(endpoint);
-      this.#stores.set(endpoint, store);
-    }
-    return store;
-  }
-
-  async #openFile(endpoint: string): Promise<EpisodeSources> {
-    try {
-      const stateFolder = await this.stateFolder();
-      if (stateFolder === undefined || endpoint === '') throw new Error('no state folder or endpoint');
-      return new FileEpisodeSources({ filePath: endpointStateFiles(stateFolder, endpoint).episodeSources, logger: this.logger });
-    } catch (error) {
-      this.logger.warn('the record of delivered episodes is unavailable; citations cover this process only', { errorClass: errorClassOf(error) });
-      return new InMemoryEpisodeSources();
-    }
+    await this.#stores.forEachOpened((store) => store.flush());
   }
 }

@@ -23,9 +23,9 @@ import {
   FileForgetLedger,
   FileGroupRegistry,
   FilePendingMemoryStore,
-  endpointStateFiles,
   sharedStateFiles,
 } from '@graphiti-memory/memory-node-storage';
+import { EndpointStores } from './endpoint-stores.js';
 
 /** The names earlier versions gave pending memories and the audit log in their own folder (the extension's global storage). */
 export const LEGACY_PENDING_MEMORIES_FILE = 'pending-memories.json';
@@ -38,56 +38,38 @@ export const LEGACY_AUDIT_LOG_FILE = 'audit-log.jsonl';
  * keep their order.
  */
 export class EndpointGroupRegistry implements GroupRegistry {
-  readonly #registries = new Map<string, Promise<GroupRegistry>>();
+  readonly #registries: EndpointStores<GroupRegistry>;
 
-  constructor(
-    private readonly stateFolder: () => Promise<string | undefined>,
-    private readonly endpoint: () => string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(stateFolder: () => Promise<string | undefined>, endpoint: () => string, logger: Logger) {
+    this.#registries = new EndpointStores<GroupRegistry>(stateFolder, endpoint, {
+      name: 'the group registry',
+      open: (files) => FileGroupRegistry.open({ filePath: files.groupRegistry, logger }),
+      unavailable: (error) => {
+        logger.warn('group registry unavailable; forget covers only the groups of this window', { errorClass: errorClassOf(error) });
+        return new InMemoryGroupRegistry();
+      },
+    });
+  }
 
   record(writes: readonly GroupWrite[]): void {
-    void this.#open().then((registry) => registry.record(writes));
+    void this.#registries.current().then((registry) => registry.record(writes));
   }
 
   async list(): Promise<readonly GroupRecord[]> {
-    return (await this.#open()).list();
+    return (await this.#registries.current()).list();
   }
 
   async remove(groupIds: readonly string[]): Promise<void> {
-    await (await this.#open()).remove(groupIds);
+    await (await this.#registries.current()).remove(groupIds);
   }
 
   async flush(): Promise<void> {
-    await (await this.#open()).flush();
+    await (await this.#registries.current()).flush();
   }
 
   /** Waits for the writes of every registry opened so far (shutdown); opens none. */
   async flushOpened(): Promise<void> {
-    await Promise.all([...this.#registries.values()].map(async (registry) => (await registry).flush()));
-  }
-
-  #open(): Promise<GroupRegistry> {
-    const endpoint = this.endpoint();
-    let registry = this.#registries.get(endpoint);
-    if (registry === undefined) {
-      registry = this.#openFile(endpoint);
-      this.#registries.set(endpoint, registry);
-    }
-    return registry;
-  }
-
-  async #openFile(endpoint: string): Promise<GroupRegistry> {
-    try {
-      const stateFolder = await this.stateFolder();
-      if (stateFolder === undefined) throw new Error('no state folder');
-      return await FileGroupRegistry.open({ filePath: endpointStateFiles(stateFolder, endpoint).groupRegistry, logger: this.logger });
-    } catch (error) {
-      this.logger.warn('group registry unavailable; forget covers only the groups of this window', {
-        errorClass: errorClassOf(error),
-      });
-      return new InMemoryGroupRegistry();
-    }
+    await this.#registries.forEachOpened((registry) => registry.flush());
   }
 }
 
@@ -98,18 +80,19 @@ export class EndpointGroupRegistry implements GroupRegistry {
  * and a read that fails stops sending (memory-core's callers), rather than send what was forgotten.
  */
 export class EndpointForgetLedger implements ForgetLedger {
-  readonly #ledgers = new Map<string, FileForgetLedger>();
+  readonly #ledgers: EndpointStores<FileForgetLedger>;
 
-  constructor(
-    private readonly stateFolder: () => Promise<string | undefined>,
-    private readonly endpoint: () => string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(stateFolder: () => Promise<string | undefined>, endpoint: () => string, logger: Logger) {
+    this.#ledgers = new EndpointStores(stateFolder, endpoint, {
+      name: 'the record of forgotten groups',
+      open: (files) => new FileForgetLedger({ filePath: files.forgetLedger, logger }),
+    });
+  }
 
   async read(): Promise<ForgetRecord> {
     let ledger: FileForgetLedger;
     try {
-      ledger = await this.#open();
+      ledger = await this.#ledgers.current();
     } catch {
       // No state folder: no forget could have been recorded either.
       return { groups: [], turns: new Set() };
@@ -118,27 +101,15 @@ export class EndpointForgetLedger implements ForgetLedger {
   }
 
   async forgetGroups(groupIds: readonly string[], at: number): Promise<void> {
-    await (await this.#open()).forgetGroups(groupIds, at);
+    await (await this.#ledgers.current()).forgetGroups(groupIds, at);
   }
 
   async forgetTurns(turnKeys: readonly string[]): Promise<void> {
-    await (await this.#open()).forgetTurns(turnKeys);
+    await (await this.#ledgers.current()).forgetTurns(turnKeys);
   }
 
   async deleted(groupIds: readonly string[]): Promise<void> {
-    await (await this.#open()).deleted(groupIds);
-  }
-
-  async #open(): Promise<FileForgetLedger> {
-    const endpoint = this.endpoint();
-    let ledger = this.#ledgers.get(endpoint);
-    if (ledger === undefined) {
-      const stateFolder = await this.stateFolder();
-      if (stateFolder === undefined) throw new Error('the record of forgotten groups needs the shared state folder, and there is none; check the state folder setting.');
-      ledger = new FileForgetLedger({ filePath: endpointStateFiles(stateFolder, endpoint).forgetLedger, logger: this.logger });
-      this.#ledgers.set(endpoint, ledger);
-    }
-    return ledger;
+    await (await this.#ledgers.current()).deleted(groupIds);
   }
 }
 

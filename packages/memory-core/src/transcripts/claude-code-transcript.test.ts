@@ -86,6 +86,18 @@ describe('parseClaudeCodeTranscript', () => {
     );
   });
 
+  it('summarises code in a reply under compact and keeps it with full', () => {
+    const code = ['```ts', 'const entry = await enqueue(turn);', 'await outbox.flush();', 'const read = await outbox.pending(10);', 'expect(read).toEqual([entry]);', '```'].join('\n');
+    const text = [
+      { type: 'user', uuid: 'u-1', sessionId: 's', timestamp: at(0), message: { role: 'user', content: 'Fix the test.' } },
+      { type: 'assistant', uuid: 'a-1', sessionId: 's', timestamp: at(1), message: { role: 'assistant', content: [{ type: 'text', text: `Flush first:\n\n${code}` }], stop_reason: 'end_turn' } },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    expect(parseClaudeCodeTranscript(text).turns[0]?.assistant?.text).toBe('Flush first:\n\n[code: ts, 4 lines]');
+    expect(parseClaudeCodeTranscript(text, { filter: 'full' }).turns[0]?.assistant?.text).toBe(`Flush first:\n\n${code}`);
+  });
+
   it('never throws and returns nothing for empty or foreign input', () => {
     for (const input of ['', '\n\n', 'garbage', '{"role":"user","content":"x"}', '[]', '{"type":"user"}']) {
       const parsed = parseClaudeCodeTranscript(input);

@@ -7,7 +7,8 @@
 import type { ChatTurn } from '../ports.js';
 import { asRecord, asString, isoTimestamp, JsonLinesReader, type CollectMoment } from './json-lines-reader.js';
 import {
-  applyTextMode,
+  filterPrompt,
+  filterReply,
   fullToolCall,
   resolveTranscriptFilter,
   summarizeToolCall,
@@ -18,7 +19,7 @@ import {
 import type { TranscriptParseResult } from './transcript-types.js';
 
 export interface ClaudeCodeTranscriptOptions {
-  /** What to keep of tool calls, tool results and thinking; default preset `compact`. */
+  /** What to keep of tool calls, tool results, thinking and code in replies; default preset `compact`. */
   readonly filter?: TranscriptFilterOption;
   /** Include subagent (sidechain) prompts as turns of their own; default false. */
   readonly includeSidechains?: boolean;
@@ -149,7 +150,7 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
         case 'text': {
           const text = asString(block['text']) ?? '';
           turn.fullCharacters += text.length;
-          const kept = applyTextMode(text, this.filter.assistant);
+          const kept = filterReply(text, this.filter);
           if (kept.trim() !== '') turn.parts.push({ text: kept, tool: false });
           break;
         }
@@ -198,7 +199,7 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
     if (turn === undefined) return;
     if (sidechain) this.sidechain = undefined;
     else this.main = undefined;
-    const userText = applyTextMode(turn.userText, this.filter.user);
+    const userText = filterPrompt(turn.userText, this.filter);
     const assistantText = joinParts(turn.parts);
     const chatTurn: ChatTurn = {
       id: turn.id,

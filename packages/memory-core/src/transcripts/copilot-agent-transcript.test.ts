@@ -86,4 +86,16 @@ describe('parseCopilotAgentTranscript', () => {
   it('is not mistaken for a Claude Code transcript', () => {
     expect(isCopilotAgentTranscript('{"type":"user","uuid":"x","message":{"role":"user","content":"hi"}}\n')).toBe(false);
   });
+
+  it('summarises code in the final reply under the default compact filter, and keeps it with full', () => {
+    const code = ['```ts', 'export const retries = 3;', 'export const delay = 100;', 'export const jitter = 0.5;', 'export const cap = 30_000;', '```'].join('\n');
+    const text = [
+      start,
+      line('user.message', 'u1', { content: 'Add the retry settings.' }),
+      line('assistant.message', 'e2', { messageId: 'm1', content: `Added:\n\n${code}\n\nTests pass.`, toolRequests: [] }),
+      line('assistant.turn_end', 'e3', { turnId: '0.0' }),
+    ].join('\n');
+    expect(parseCopilotAgentTranscript(text).turns[0]?.assistant?.text).toBe('Added:\n\n[code: ts, 4 lines]\n\nTests pass.');
+    expect(parseCopilotAgentTranscript(text, { filter: 'full' }).turns[0]?.assistant?.text).toBe(`Added:\n\n${code}\n\nTests pass.`);
+  });
 });

@@ -7,6 +7,7 @@
 // a turn is finished only by a round whose last message requests no tools (the final reply), or by
 // the next user message; a transcript read mid-loop holds no finished last turn.
 import type { ChatTurn } from '../ports.js';
+import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
 /** The participant recorded on turns of this format. */
 export const COPILOT_AGENT_PARTICIPANT = 'copilot-agent';
@@ -16,6 +17,8 @@ export interface CopilotAgentTranscriptOptions {
   readonly sessionId?: string;
   /** Keep the last turn even when it is not finished (no final reply yet; default false). */
   readonly includeUnfinished?: boolean;
+  /** What to keep of prompts and replies (code blocks in replies: one line each); default preset `compact`. */
+  readonly filter?: TranscriptFilterOption;
 }
 
 export interface CopilotAgentTranscriptResult {
@@ -51,13 +54,14 @@ export function parseCopilotAgentTranscript(text: string, options: CopilotAgentT
   let sessionId = options.sessionId;
   let malformedLines = 0;
   let current: TurnInProgress | undefined;
+  const filter = resolveTranscriptFilter(options.filter);
   const finish = (): void => {
     if (current !== undefined && (current.finished || options.includeUnfinished === true) && sessionId !== undefined) {
-      const assistantText = current.assistant.join('\n\n').trim();
+      const assistantText = filterReply(current.assistant.join('\n\n'), filter).trim();
       turns.push({
         id: current.id,
         sessionId,
-        user: { text: current.userText, timestamp: current.userTimestamp },
+        user: { text: filterPrompt(current.userText, filter), timestamp: current.userTimestamp },
         ...(assistantText === '' ? {} : { assistant: { text: assistantText, timestamp: current.assistantTimestamp ?? current.userTimestamp } }),
         participant: COPILOT_AGENT_PARTICIPANT,
       });

@@ -7,11 +7,13 @@
  *   assistant's work until the next prompt (id = the prompt line's `uuid`, participant
  *   `claude-code`); subagent sidechains excluded by default; `filter` (presets `full`, `compact`
  *   (default), `conversation`, or per-kind `full`/`summary`/`omit` modes) turns tool calls into
- *   `Read(src/a.ts)` lines and tool results into `→ 120 lines`; `tokens` reports the reduction.
+ *   `Read(src/a.ts)` lines, tool results into `→ 120 lines` and code blocks in replies into
+ *   `[code: ts, 42 lines]`; `tokens` reports the reduction.
  * - `parseVsCodeChatSession` — VS Code's chat session mutation log (or the flat `.json` object):
  *   the log is replayed whole, only finished turns are kept (id = `requestId`), unknown session
- *   versions give `unsupportedVersion` and no turns.
- * - `parseCopilotAgentTranscript` — Copilot agent mode's hook transcript (`transcript_path`).
+ *   versions give `unsupportedVersion` and no turns; prompts and replies pass the same `filter`.
+ * - `parseCopilotAgentTranscript` — Copilot agent mode's hook transcript (`transcript_path`),
+ *   prompts and replies through the same `filter`.
  * - `parseJsonlTranscript` — plain `{role, content, timestamp}` lines; ids from a content hash.
  * - `detectTranscriptFormat` / `parseTranscript(text, format | 'auto')`.
  * - `createTranscriptReader(format)` — incremental `push(chunk)` / `flush()` (idle) / `end()` for

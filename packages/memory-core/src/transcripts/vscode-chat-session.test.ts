@@ -124,3 +124,32 @@ describe('VsCodeChatSessionReader', () => {
     }
   });
 });
+
+describe('parseVsCodeChatSession with a filter', () => {
+  const code = ['```ts', ...Array.from({ length: 30 }, (_, index) => `export const limit${index} = ${index};`), '```'].join('\n');
+  const session = [
+    { kind: 0, v: { version: 3, sessionId: 'code-session', creationDate: VSCODE_CHAT_CREATED, requests: [] } },
+    {
+      kind: 2,
+      k: ['requests'],
+      v: [{ requestId: 'r0', timestamp: VSCODE_CHAT_CREATED, message: { text: `Why is this slow?\n${code}` }, modelState: { value: 1 }, response: [{ value: `Cache it:\n\n${code}\n\nThen measure again.` }] }],
+    },
+  ]
+    .map((line) => JSON.stringify(line))
+    .join('\n');
+
+  it('summarises code in replies under the default compact, keeps the prompt, and counts the text before filtering', () => {
+    const result = parseVsCodeChatSession(session);
+    expect(result.turns[0]?.assistant?.text).toBe('Cache it:\n\n[code: ts, 30 lines]\n\nThen measure again.');
+    expect(result.turns[0]?.user.text).toBe(`Why is this slow?\n${code}`);
+    expect(result.tokens.after).toBeLessThan(result.tokens.before * 0.6);
+  });
+
+  it('keeps code with the full and conversation presets, also when read incrementally', () => {
+    for (const filter of ['full', 'conversation'] as const) {
+      expect(parseVsCodeChatSession(session, { filter }).turns[0]?.assistant?.text).toBe(`Cache it:\n\n${code}\n\nThen measure again.`);
+    }
+    const reader = new VsCodeChatSessionReader({ filter: 'full' });
+    expect(readInChunks(reader, `${session}\n`, 64)[0]?.assistant?.text).toContain(code);
+  });
+});

@@ -6,7 +6,8 @@
 import type { ChatTurn } from '../ports.js';
 import { asRecord, asString, isoTimestamp, JsonLinesReader, type CollectMoment } from './json-lines-reader.js';
 import { parseJsonObject } from './line-splitter.js';
-import type { TranscriptParseResult } from './transcript-types.js';
+import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
+import { turnCharacters, type TranscriptParseResult } from './transcript-types.js';
 import { ChatSessionLog } from './vscode-chat-log.js';
 
 /** Session object versions this parser understands (3 is current; 1 and 2 are legacy files). */
@@ -17,6 +18,8 @@ export interface VsCodeChatSessionOptions {
   readonly sessionId?: string;
   /** Longer lines are dropped and counted as too long; default 32 Mi characters. */
   readonly maxLineLength?: number;
+  /** What to keep of prompts and replies (code blocks in replies: one line each); default preset `compact`. */
+  readonly filter?: TranscriptFilterOption;
 }
 
 interface RequestReading {
@@ -31,9 +34,12 @@ export class VsCodeChatSessionReader extends JsonLinesReader {
   private readonly emitted = new Set<string>();
   /** Requests changed by the latest chunk; `true` when that change was the `modelState` set. */
   private readonly touched = new Map<number, boolean>();
+  private readonly filter: TranscriptFilter;
+  private readonly fullSizes = new WeakMap<ChatTurn, number>();
 
   constructor(private readonly options: VsCodeChatSessionOptions = {}) {
     super(options.maxLineLength);
+    this.filter = resolveTranscriptFilter(options.filter);
   }
 
   /** Loads a whole session object (the flat `.json` variant). */
@@ -73,7 +79,7 @@ export class VsCodeChatSessionReader extends JsonLinesReader {
         const unsettled = !atLineBoundary || this.touched.get(index) === true;
         if (moment === 'push' && unsettled) continue;
         this.emitted.add(reading.id);
-        turns.push(reading.turn);
+        turns.push(this.filtered(reading.turn));
       }
     }
     if (moment !== 'push' || atLineBoundary) this.touched.clear();
@@ -86,6 +92,23 @@ export class VsCodeChatSessionReader extends JsonLinesReader {
       const reading = this.readRequest(request);
       return !reading.finished || reading.turn === undefined;
     }).length;
+  }
+
+  protected override fullCharacters(turn: ChatTurn): number {
+    return this.fullSizes.get(turn) ?? super.fullCharacters(turn);
+  }
+
+  /** The turn as the filter keeps it (filtered only when handed out: requests are re-read often). */
+  private filtered(turn: ChatTurn): ChatTurn {
+    const reply = turn.assistant === undefined ? '' : filterReply(turn.assistant.text, this.filter);
+    const { assistant, ...rest } = turn;
+    const kept: ChatTurn = {
+      ...rest,
+      user: { ...turn.user, text: filterPrompt(turn.user.text, this.filter) },
+      ...(assistant === undefined || reply.trim() === '' ? {} : { assistant: { ...assistant, text: reply } }),
+    };
+    this.fullSizes.set(kept, turnCharacters(turn));
+    return kept;
   }
 
   protected override unsupportedVersion(): number | string | undefined {

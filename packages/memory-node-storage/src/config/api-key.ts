@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
 import { apiKeyFilePath, type Environment } from './config-paths.js';
 
 export const API_KEY_VARIABLE = 'GRAPHITI_API_KEY';
@@ -37,8 +38,8 @@ export async function writeApiKeyFile(key: string, env: Environment = process.en
   const trimmed = key.trim();
   if (trimmed === '' || /[\r\n]/.test(trimmed)) throw new Error('the API key is empty or contains a line break; pass it exactly as issued');
   const filePath = apiKeyFilePath(env);
-  await fs.mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(filePath, `${trimmed}\n`, { mode: 0o600 });
-  await fs.chmod(filePath, 0o600);
+  await makePrivateFolder(path.dirname(filePath));
+  await writeFileAtomic(filePath, `${trimmed}\n`, { mode: PRIVATE_FILE_MODE });
+  await fs.chmod(filePath, PRIVATE_FILE_MODE);
   return filePath;
 }

@@ -51,6 +51,6 @@ function sourceOf(configuration: ResolvedMemoryConfig, key: ConfigKey, origin: C
 }
 
 /** One line per project value not applied: `ignored enabled (/repo/.graphiti-memory.json): why`. */
-export function ignoredLines(configuration: ResolvedMemoryConfig): string[] {
+export function ignoredLines(configuration: Pick<ResolvedMemoryConfig, 'ignored'>): string[] {
   return configuration.ignored.map((entry) => `ignored ${entry.key === '*' ? 'the whole file' : entry.key} (${entry.file}): ${entry.why}`);
 }

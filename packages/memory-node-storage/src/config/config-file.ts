@@ -21,6 +21,7 @@ import {
 } from '@graphiti-memory/memory-core';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
 import { unknownKeyProblems, type KeyTree } from './unknown-keys.js';
 
 export const SERVER_KINDS = SERVER_KIND_SETTINGS;
@@ -241,7 +242,7 @@ export async function updateConfigFile(filePath: string, patch: Partial<Record<k
   }
   const checked = checkConfigValues(next, filePath);
   if (!checked.ok) throw new Error(checked.problems.join('; '));
-  await fs.mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(filePath, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  await makePrivateFolder(path.dirname(filePath));
+  await writeFileAtomic(filePath, `${JSON.stringify(next, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   return checked.values;
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { sharedStateFiles } from '../state/state-layout.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
 import { configDigest } from './config-file.js';
 
 /** Trusted file path → sha256 (hex) of its content when it was trusted. */
@@ -59,6 +60,6 @@ export async function untrustProjectFile(stateDirectory: string, file: string): 
 
 async function writeTrust(stateDirectory: string, files: TrustedProjectFiles): Promise<void> {
   const target = sharedStateFiles(stateDirectory).trustedProjectFiles;
-  await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(target, `${JSON.stringify({ version: 1, files }, null, 2)}\n`, { mode: 0o600 });
+  await makePrivateFolder(path.dirname(target));
+  await writeFileAtomic(target, `${JSON.stringify({ version: 1, files }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
 }

@@ -74,6 +74,22 @@ describe('resolveMemoryConfig', () => {
     expect(resolution.ok && resolution.config.userKey).toBeUndefined();
   });
 
+  it("takes a relative stateDir of the user config beside that file: the trust kept there is found and the folder is one, wherever the tool runs", async () => {
+    const { GRAPHITI_MEMORY_STATE_DIR: _variable, ...userSources } = env;
+    await writeJson(userConfigPath(userSources), { enabled: false, stateDir: 'state' });
+    const projectFile = path.join(root, 'repo', '.graphiti-memory.json');
+    await writeJson(projectFile, { enabled: true });
+    // `config trust` keeps the trust in the state folder the config names: beside the config file.
+    await trustProjectFile(path.join(root, 'config', 'state'), projectFile);
+    for (const cwd of [workspace, path.join(root, 'elsewhere'), undefined]) {
+      const resolution = await resolveMemoryConfig({ workspaceFolder: workspace, env: userSources, ...(cwd === undefined ? {} : { cwd }) });
+      expect(resolution.ok && resolution.config).toMatchObject({ projectTrusted: true, enabled: true, stateDir: path.join(root, 'config', 'state'), origins: { stateDir: 'user' } });
+    }
+    // A variable's relative folder is the working folder's.
+    const fromVariable = await resolveMemoryConfig({ workspaceFolder: workspace, env: { ...userSources, GRAPHITI_MEMORY_STATE_DIR: 'here' }, cwd: workspace });
+    expect(fromVariable.ok && fromVariable.config.stateDir).toBe(path.join(workspace, 'here'));
+  });
+
   it('names every bad value, with the file, in one error', async () => {
     await writeJson(userConfigPath(env), { recall: { maxFacts: 500 }, server: 'grpc' });
     await writeJson(path.join(root, 'repo', '.graphiti-memory.json'), { endpoint: 'ftp://nope' });

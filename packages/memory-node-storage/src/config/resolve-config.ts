@@ -18,7 +18,7 @@ import {
 import { lookupProjectConfig, userConfigPath, type Environment, type RefusedProjectFile } from './config-paths.js';
 import { wideningReason } from './project-narrowing.js';
 import { readTrustedProjectFiles, readTrustedProjectFilesSync, type TrustedProjectFiles } from './project-trust.js';
-import { defaultStateDirectory, STATE_DIRECTORY_VARIABLE } from '../state/state-layout.js';
+import { configuredStateDirectory, stateDirectoryOf, type StateFolderSources } from '../state/state-layout.js';
 
 export const CONFIG_ENVIRONMENT_VARIABLES = {
   enabled: 'GRAPHITI_MEMORY_ENABLED',
@@ -158,6 +158,8 @@ export interface ResolveConfigOptions {
   readonly workspaceFolder: string | undefined;
   /** `flags`: only flags and defaults (no files, no environment), for commands that must not be redirected (the demo). Default `all`. */
   readonly sources?: 'all' | 'flags';
+  /** What a relative `--state-dir` or `GRAPHITI_MEMORY_STATE_DIR` is relative to. Default: the process's working folder. */
+  readonly cwd?: string;
 }
 
 interface SourceReads {
@@ -200,9 +202,18 @@ function filesOf(options: ResolveConfigOptions): SourceFiles {
 
 /** The state folder that holds the user's trust: from the user's own sources only (flag, variable, user file). */
 function trustFolder(options: ResolveConfigOptions, user: ConfigFileRead): string {
-  const fromEnvironment = (options.env ?? process.env)[STATE_DIRECTORY_VARIABLE]?.trim();
-  const fromUser = user.ok ? user.values.stateDir?.trim() : undefined;
-  return options.flags?.stateDir ?? (fromEnvironment === '' ? undefined : fromEnvironment) ?? (fromUser === '' ? undefined : fromUser) ?? defaultStateDirectory();
+  return stateDirectoryOf(stateFolderSources(options, user));
+}
+
+function stateFolderSources(options: ResolveConfigOptions, user: ConfigFileRead): StateFolderSources {
+  return {
+    flag: options.flags?.stateDir,
+    // `flags` reads no variable (and no file: `user` is empty then).
+    env: options.sources === 'flags' ? {} : (options.env ?? process.env),
+    userConfig: user,
+    userConfigFile: userConfigPath(options.env ?? process.env),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  };
 }
 
 function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: SourceReads): ConfigResolution {
@@ -247,7 +258,9 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
   }
   const rawEndpoint = merged['endpoint'] as string | undefined;
   const endpoint = rawEndpoint === undefined || rawEndpoint.trim() === '' ? undefined : normaliseEndpoint(rawEndpoint);
-  const settings = unflatten({ ...merged, endpoint }) as unknown as ConfigSettings;
+  // The state folder as every tool finds it: absolute, a relative one taken where it was written.
+  const stateDir = configuredStateDirectory(stateFolderSources(options, user));
+  const settings = unflatten({ ...merged, endpoint, stateDir }) as unknown as ConfigSettings;
   const scopesSet = origins['scopes'] !== 'default';
   return {
     ok: true,

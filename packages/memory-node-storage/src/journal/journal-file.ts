@@ -4,10 +4,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isStorageFaultCode, StorageWriteError } from '../stores/storage-fault.js';
+import { PRIVATE_FILE_MODE } from '../stores/private-folder.js';
 import { encodeJournalLine } from './journal-line.js';
 
-/** State files hold chat text: readable and writable by the user only (ignored on Windows). */
-export const PRIVATE_FILE_MODE = 0o600;
 
 export interface JournalFileOptions {
   /** Milliseconds between a first queued entry and the write of its batch. */

@@ -17,6 +17,7 @@ import type {
 } from '@graphiti-memory/memory-core';
 import { JournalFile } from '../journal/journal-file.js';
 import { FileDeliveryLedger } from '../stores/file-delivery-ledger.js';
+import { makePrivateFolder } from '../stores/private-folder.js';
 import { withAdmissionLock } from './admission-lock.js';
 import { FileDrainLease } from './drain-lease.js';
 import type { FileOutboxOptions, FileOutboxStats, OutboxRecovery } from './file-outbox-types.js';
@@ -74,7 +75,7 @@ export class FileOutbox implements Outbox {
   /** Opens an outbox in `options.directory`, adopting the journals of dead processes there. */
   static async open(options: FileOutboxOptions): Promise<FileOutbox> {
     const directory = path.resolve(options.directory);
-    await fs.mkdir(directory, { recursive: true, mode: 0o700 });
+    await makePrivateFolder(directory);
     const staleMs = Math.max(options.staleLockMs ?? 10_000, 2_000);
     const timing: LockTiming = { staleMs, updateMs: Math.max(Math.min(options.lockUpdateMs ?? staleMs / 2, staleMs / 2), 1_000) };
     const journalPath = path.join(directory, `outbox-${process.pid.toString(36)}-${randomBytes(6).toString('hex')}.journal`);

@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { makePrivateFolder } from '../stores/private-folder.js';
 import { JOURNAL_FILE_PATTERN } from './journal-adoption.js';
 
 /** Journals whose lock was not refreshed for this long belong to a process that is gone. */
@@ -25,7 +26,7 @@ export async function relocateOutboxJournals(from: string, to: string): Promise<
     const source = path.join(from, name);
     const held = await lockfile.check(source, { realpath: false, stale: STALE_LOCK_MS }).catch(() => true);
     if (held) continue;
-    await fs.mkdir(to, { recursive: true, mode: 0o700 });
+    await makePrivateFolder(to);
     try {
       await fs.rename(source, path.join(to, name));
       moved++;

@@ -5,7 +5,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { PRIVATE_FILE_MODE, syncDirectory } from '../journal/journal-file.js';
+import { syncDirectory } from '../journal/journal-file.js';
+import { PRIVATE_FILE_MODE } from '../stores/private-folder.js';
 import { encodeJournalLine, scanJournal } from '../journal/journal-line.js';
 import { lockWithin, type LockTiming } from './file-locks.js';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { readConfigFile } from '../config/config-file.js';
+import { readConfigFile, type ConfigFileRead } from '../config/config-file.js';
 import { userConfigPath, type Environment } from '../config/config-paths.js';
 
 /** Moves the state folder (tests, portable setups); the user config's `stateDir` does the same. */
@@ -20,14 +20,51 @@ export function defaultStateDirectory(): string {
   return envPaths('graphiti-harness', { suffix: '' }).data;
 }
 
+/** Where the state folder is set: the user's own sources only (a project file cannot move it). */
+export interface StateFolderSources {
+  /** `--state-dir`; relative to `cwd`. */
+  readonly flag?: string | undefined;
+  /** `GRAPHITI_MEMORY_STATE_DIR` (relative to `cwd`); also where the user config is found. */
+  readonly env: Environment;
+  /** The user config as read; its `stateDir` is relative to the folder of the file that set it. */
+  readonly userConfig: ConfigFileRead;
+  /** The user config's path. Default: `userConfigPath(env)`. */
+  readonly userConfigFile?: string;
+  /** What a relative flag or variable is relative to. Default: the process's working folder. */
+  readonly cwd?: string;
+}
+
+/**
+ * The state folder the user set, absolute: `--state-dir`, else `GRAPHITI_MEMORY_STATE_DIR`, else
+ * the user config's `stateDir`; `undefined` when none does (the default applies). A relative path
+ * is taken where it was written: a flag or variable in the working folder, the config's value
+ * beside its file, so every tool finds one folder wherever it runs.
+ */
+export function configuredStateDirectory(sources: StateFolderSources): string | undefined {
+  const cwd = sources.cwd ?? process.cwd();
+  const flag = given(sources.flag);
+  if (flag !== undefined) return path.resolve(cwd, flag);
+  const variable = given(sources.env[STATE_DIRECTORY_VARIABLE]);
+  if (variable !== undefined) return path.resolve(cwd, variable);
+  const fromConfig = sources.userConfig.ok ? given(sources.userConfig.values.stateDir) : undefined;
+  if (fromConfig === undefined) return undefined;
+  return path.resolve(path.dirname(sources.userConfigFile ?? userConfigPath(sources.env)), fromConfig);
+}
+
+/** The state folder in force (`configuredStateDirectory`, else the default). */
+export function stateDirectoryOf(sources: StateFolderSources): string {
+  return configuredStateDirectory(sources) ?? defaultStateDirectory();
+}
+
 /** The state folder in force: `GRAPHITI_MEMORY_STATE_DIR`, else the user config's `stateDir`, else the default. */
-export async function sharedStateDirectory(env: Environment = process.env): Promise<string> {
-  const fromEnvironment = env[STATE_DIRECTORY_VARIABLE]?.trim();
-  if (fromEnvironment !== undefined && fromEnvironment !== '') return path.resolve(fromEnvironment);
-  const config = await readConfigFile(userConfigPath(env));
-  const fromConfig = config.ok ? config.values.stateDir?.trim() : undefined;
-  if (fromConfig !== undefined && fromConfig !== '') return path.resolve(fromConfig);
-  return defaultStateDirectory();
+export async function sharedStateDirectory(env: Environment = process.env, cwd?: string): Promise<string> {
+  const userConfig = await readConfigFile(userConfigPath(env));
+  return stateDirectoryOf({ env, userConfig, ...(cwd === undefined ? {} : { cwd }) });
+}
+
+function given(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
 /** Files and folders of the state folder that belong to no endpoint and no workspace. */

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { KeyValueStore, Logger } from '@graphiti-memory/memory-core';
 import writeFileAtomic from 'write-file-atomic';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from './private-folder.js';
 
 export interface FileKeyValueStoreOptions {
   readonly logger?: Logger;
@@ -39,7 +40,7 @@ export class FileKeyValueStore implements KeyValueStore {
    */
   static async open(filePath: string, options: FileKeyValueStoreOptions = {}): Promise<FileKeyValueStore> {
     const resolved = path.resolve(filePath);
-    await fs.mkdir(path.dirname(resolved), { recursive: true, mode: 0o700 });
+    await makePrivateFolder(path.dirname(resolved));
     let text: string | undefined;
     try {
       text = await fs.readFile(resolved, 'utf8');
@@ -101,7 +102,7 @@ export class FileKeyValueStore implements KeyValueStore {
       const text = `${JSON.stringify(Object.fromEntries(this.#values), null, 2)}\n`;
       try {
         // Private: the stores hold consent, keys of the user scope and session marks.
-        await writeFileAtomic(this.filePath, text, { fsync: true, mode: 0o600 });
+        await writeFileAtomic(this.filePath, text, { fsync: true, mode: PRIVATE_FILE_MODE });
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
         const failure = new Error(`Writing the state file ${this.filePath} failed (${(error as NodeJS.ErrnoException).code ?? String(error)}). Check free disk space and permissions.`);

@@ -134,6 +134,20 @@ export async function measureCaptureCosts(corpus: readonly CorpusSession[] = CAP
   return costs;
 }
 
+/** Characters sent per group ÷ the transcript's text, for one session. */
+export const textPerGroup = (cost: SessionCost): number => round(cost.charactersPerGroup / cost.transcriptCharacters);
+
+/** The session of `costs` that sends the most of its text per group. */
+export function worstSession(costs: readonly SessionCost[]): { readonly session: string; readonly figure: number } {
+  let worst: { session: string; figure: number } | undefined;
+  for (const cost of costs) {
+    const figure = textPerGroup(cost);
+    if (worst === undefined || figure > worst.figure) worst = { session: cost.session, figure };
+  }
+  if (worst === undefined) throw new Error('capture bench: no session of up to 10 turns was measured; the corpus needs at least one');
+  return worst;
+}
+
 const modeName = (mode: CaptureMode): string => `${mode.granularity}/${mode.preset}`;
 const find = (costs: readonly ModeCost[], mode: CaptureMode): ModeCost => {
   const found = costs.find((cost) => cost.granularity === mode.granularity && cost.preset === mode.preset);
@@ -157,6 +171,7 @@ export async function measureCaptureCost(): Promise<Array<BenchResult<string>>> 
   const short = defaults.sessions.filter((cost) => cost.turns <= 10);
   const todayShort = today.sessions.filter((cost) => cost.turns <= 10);
   const worst = Math.max(...short.map((cost) => cost.episodesPerGroup));
+  const worstText = worstSession(short);
   return [
     benchResult({
       name: 'capture.digest.episodes_per_group',
@@ -174,7 +189,12 @@ export async function measureCaptureCost(): Promise<Array<BenchResult<string>>> 
       baseline: today.textPerGroup,
       ratio: defaults.textPerGroup,
       goal: 0.65,
-      details: Object.fromEntries(defaults.sessions.map((cost) => [cost.session, round(cost.charactersPerGroup / cost.transcriptCharacters)])),
+      // The corpus figure hides a chat with nothing to filter; each session, and the worst short one, show it.
+      details: {
+        ...Object.fromEntries(defaults.sessions.map((cost) => [cost.session, textPerGroup(cost)])),
+        worstSession: worstText.figure,
+        worstSessionName: worstText.session,
+      },
     }),
   ];
 }
