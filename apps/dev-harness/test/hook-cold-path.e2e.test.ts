@@ -2,7 +2,9 @@
 // while), so the BUILT runner loads its core itself, with the core's V8 code cache. It must print
 // exactly what the warm server prints, and a cache file that is damaged, truncated or another
 // core's must never cost the answer (V8 aborts the process on a damaged one it is handed). Real
-// processes against the emulator over HTTP; who answered is read from the run log.
+// processes against the emulator over HTTP; who answered is read from the run log. A cold
+// UserPromptSubmit loads the lean prompt core (hook-runner-prompt-<build>.cjs): it must answer and
+// record exactly as the full core does, on both faces, and a missing or broken one costs nothing.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +12,8 @@ import vm from 'node:vm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOOK_SERVER_VARIABLE, hookServerStatus, runnerBuild } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
-import { readConfigFile, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { readConfigFile, saidOnceFile, sharedStateFiles, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { additionalContext, harnessSucceeds, loggedRuns, runNode, waitFor, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
@@ -21,8 +24,8 @@ let test: HookTest;
 let sessions = 0;
 
 /** A UserPromptSubmit of a new session each time (say-it-once would leave a repeated one empty). */
-function prompt(script: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessRun> {
-  const input = { session_id: `session-${++sessions}`, transcript_path: path.join(test.root, 'none.jsonl'), cwd: test.workspace, hook_event_name: 'UserPromptSubmit', prompt: 'Which package manager do we use here?' };
+function prompt(script: string, env: NodeJS.ProcessEnv = {}, sessionId = `session-${++sessions}`): Promise<ProcessRun> {
+  const input = { session_id: sessionId, transcript_path: path.join(test.root, 'none.jsonl'), cwd: test.workspace, hook_event_name: 'UserPromptSubmit', prompt: 'Which package manager do we use here?' };
   return runNode(test, [script, '--event', 'UserPromptSubmit'], JSON.stringify(input), { env });
 }
 
@@ -30,8 +33,8 @@ async function lastRun(): Promise<{ outcome: string; via?: string } | undefined>
   return (await loggedRuns(test.stateDir)).at(-1);
 }
 
-async function installWithFact(): Promise<void> {
-  const { emulator, stateDir, workspace } = test;
+async function installWithFact(emulator: RunningEmulator = test.emulator): Promise<void> {
+  const { stateDir, workspace } = test;
   await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
   await harnessSucceeds(test, ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
   await emulator.idle();
@@ -41,16 +44,40 @@ async function installWithFact(): Promise<void> {
   await updateConfigFile(file, { recall: { ...(current.ok ? current.values.recall : {}), timeoutMs: 5_000 } });
 }
 
-/** The built runner's two files copied to a folder of this test: its code cache is this test's own. */
-async function copiedRunner(): Promise<{ entry: string; folder: string }> {
+/** The built runner's files (entry, core, lean prompt core) copied to a folder of this test: its code caches are this test's own. */
+async function copiedRunner(): Promise<{ entry: string; folder: string; promptCore: string }> {
   const build = runnerBuild(runner);
   if (build === undefined) throw new Error('dist/hook-runner.cjs names no hook-runner-core-*.cjs beside it: build agent-hooks');
   const folder = path.join(test.root, 'runner');
   await fs.mkdir(folder, { recursive: true });
-  const core = `hook-runner-core-${build}.cjs`;
-  await fs.copyFile(path.join(path.dirname(runner), core), path.join(folder, core));
+  for (const core of [`hook-runner-core-${build}.cjs`, `hook-runner-prompt-${build}.cjs`]) await fs.copyFile(path.join(path.dirname(runner), core), path.join(folder, core));
   await fs.copyFile(runner, path.join(folder, 'hook-runner.cjs'));
-  return { entry: path.join(folder, 'hook-runner.cjs'), folder };
+  return { entry: path.join(folder, 'hook-runner.cjs'), folder, promptCore: path.join(folder, `hook-runner-prompt-${build}.cjs`) };
+}
+
+/** Which cores wrote a code cache in `folder` (`core`, `prompt`): which ones ran. */
+async function coresRun(folder: string): Promise<string[]> {
+  return (await fs.readdir(folder)).flatMap((name) => /^hook-runner-(core|prompt)-.+\.cache$/.exec(name)?.[1] ?? []).sort();
+}
+
+/** What a prompt of `sessionId` left behind, without times and session-specific groups: run log, said-once record, audit lines. */
+async function recordsOf(endpoint: string, sessionId: string, auditFrom: number): Promise<unknown> {
+  const run = (await loggedRuns(test.stateDir)).at(-1) as Record<string, unknown> | undefined;
+  const said = JSON.parse(await fs.readFile(saidOnceFile(test.stateDir, endpoint, sessionId), 'utf8')) as unknown;
+  const audit = (await fs.readFile(sharedStateFiles(test.stateDir).auditLog, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(auditFrom)
+    .map((line) => {
+      const { at: _at, groupIds, ...rest } = JSON.parse(line) as Record<string, unknown> & { groupIds?: string[] };
+      return { ...rest, groups: groupIds?.length };
+    })
+    .sort((left, right) => JSON.stringify(left).localeCompare(JSON.stringify(right)));
+  return { run: { event: run?.['event'], outcome: run?.['outcome'], via: run?.['via'], build: run?.['build'] }, said, audit };
+}
+
+async function auditLines(): Promise<number> {
+  return (await fs.readFile(sharedStateFiles(test.stateDir).auditLog, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '').length;
 }
 
 async function cacheFileIn(folder: string): Promise<string> {
@@ -121,5 +148,43 @@ describe('the cold hook path', { timeout: 90_000 }, () => {
       expect((await fs.readFile(cacheFile)).equals(bytes), `the ${what} cache to be replaced`).toBe(false);
       await expectColdAnswer(await prompt(entry, COLD), expected);
     }
+  });
+
+  for (const face of ['rest', 'mcp'] as const) {
+    it(`runs a cold prompt in the lean prompt core, with the answer and records of the full core (${face})`, async () => {
+      const emulator = face === 'rest' ? test.emulator : await startEmulator({ processingDelayMs: 1, face: 'mcp' });
+      try {
+        await installWithFact(emulator);
+        const { entry, folder, promptCore } = await copiedRunner();
+        let audited = await auditLines();
+        const lean = await prompt(entry, COLD, 'lean-session');
+        expect(await coresRun(folder)).toEqual(['prompt']);
+        await expectColdAnswer(lean, lean.stdout);
+        expect(additionalContext(lean)).toContain('We always use pnpm');
+        const leanRecords = await recordsOf(emulator.url, 'lean-session', audited);
+        // Without the lean core the full core runs the same event (and writes its own cache).
+        await fs.rm(promptCore);
+        audited = await auditLines();
+        const full = await prompt(entry, COLD, 'full-session');
+        expect(await coresRun(folder)).toEqual(['core', 'prompt']);
+        await expectColdAnswer(full, lean.stdout);
+        expect(await recordsOf(emulator.url, 'full-session', audited)).toEqual(leanRecords);
+        expect(leanRecords).toMatchObject({ run: { event: 'UserPromptSubmit', outcome: 'context', via: 'in-process' }, audit: expect.arrayContaining([expect.objectContaining({ kind: 'search', face })]) });
+      } finally {
+        if (emulator !== test.emulator) await emulator.close();
+      }
+    });
+  }
+
+  it('a lean prompt core that does not load (not JavaScript, or throwing) leaves the event to the full core, silently', async () => {
+    await installWithFact();
+    const { entry, folder, promptCore } = await copiedRunner();
+    const expected = (await prompt(entry, COLD)).stdout;
+    expect(additionalContext({ stdout: expected } as ProcessRun)).toContain('We always use pnpm');
+    for (const broken of ['this is not JavaScript {', "throw new Error('a broken build');", '']) {
+      await fs.writeFile(promptCore, broken);
+      await expectColdAnswer(await prompt(entry, COLD), expected);
+    }
+    expect(await coresRun(folder)).toContain('core');
   });
 });

@@ -1,11 +1,14 @@
-// Bundles the hook runner into two self-contained CommonJS files: plain `node` runs them with no
-// node_modules next to them (the VS Code extension ships both in its VSIX).
+// Bundles the hook runner into three self-contained CommonJS files: plain `node` runs them with no
+// node_modules next to them (the VS Code extension ships them all in its VSIX).
 //   dist/hook-runner.cjs                  the entry agent hooks start: node built-ins only, so it
 //                                         starts about as fast as `node -e 0`, and hands the event
 //                                         to the per-user hook server;
 //   dist/hook-runner-core-<build>.cjs     everything else (the hook, the server), loaded only when
-//                                         no server answers, or to become the server.
-// <build> is a hash of both: it names the core (an updated entry never loads an old core, and
+//                                         no server answers, or to become the server;
+//   dist/hook-runner-prompt-<build>.cjs   the lean core: UserPromptSubmit alone (the same modules,
+//                                         without the server, drainer and other events), what a
+//                                         cold prompt loads instead of the core.
+// <build> is a hash of all three: it names the cores (an updated entry never loads an old core, and
 // copying the core first, then the entry, replaces a runner atomically) and the server's build.
 // Workspace packages bundle from their TypeScript sources through the "@graphiti-memory/source"
 // condition. Minified: parsing less is starting faster.
@@ -31,7 +34,8 @@ const common = {
   jsx: 'transform',
   jsxFactory: 'vscpp',
   jsxFragment: 'vscppf',
-  minify: true,
+  // HOOK_RUNNER_NO_MINIFY=1: readable names in a --cpu-prof profile.
+  minify: process.env.HOOK_RUNNER_NO_MINIFY !== '1',
   legalComments: 'none',
   // prompt-tsx requires `vscode` lazily, only inside VS Code; the runner never reaches it.
   external: ['vscode'],
@@ -42,6 +46,7 @@ const common = {
 };
 
 const core = await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/hook/hook-core.ts')], outfile: path.join(dist, 'hook-runner-core.cjs') });
+const prompt = await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/hook/prompt-submit-core.ts')], outfile: path.join(dist, 'hook-runner-prompt.cjs') });
 const entryWith = (build) =>
   esbuild.build({
     ...common,
@@ -50,7 +55,7 @@ const entryWith = (build) =>
     define: { __HOOK_RUNNER_BUILD__: JSON.stringify(build) },
     banner: { js: '#!/usr/bin/env node' },
   });
-const hash = createHash('sha256').update(core.outputFiles[0].contents).update((await entryWith('')).outputFiles[0].contents);
+const hash = createHash('sha256').update(core.outputFiles[0].contents).update(prompt.outputFiles[0].contents).update((await entryWith('')).outputFiles[0].contents);
 const build = hash.digest('hex').slice(0, 12);
 const entry = await entryWith(build);
 // The entry must stay small: a module from outside src/hook (a package, a library) is a bug.
@@ -78,11 +83,23 @@ const undiciUnused = Object.keys(core.metafile.inputs).filter((input) =>
 );
 if (undiciUnused.length > 0) throw new Error(`the hook core must bundle only undici's Agent, but bundles ${undiciUnused.slice(0, 3).join(', ')}`);
 
+// The lean core is worth having only while it leaves out what a prompt does not run.
+// (What the output holds: an input only visited, its code shaken off, is not in it.)
+const promptInputs = Object.entries(Object.values(prompt.metafile.outputs)[0].inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : []));
+const promptExtra = promptInputs.filter((input) =>
+  /^src\/hook\/(hook-server|hook-drainer|session-start|session-stop|transcript-capture|hook-events|shared-stack)\.ts$|[\\/]chokidar[\\/]/.test(input),
+);
+if (promptExtra.length > 0) throw new Error(`dist/hook-runner-prompt-<build>.cjs must carry UserPromptSubmit alone, but bundles ${promptExtra.join(', ')}`);
+
 fs.mkdirSync(dist, { recursive: true });
-for (const name of fs.readdirSync(dist)) if (/^hook-runner-core-[0-9a-f]+\.cjs$/.test(name)) fs.rmSync(path.join(dist, name));
+for (const name of fs.readdirSync(dist)) if (/^hook-runner-(core|prompt)-[0-9a-f]+\.cjs$/.test(name)) fs.rmSync(path.join(dist, name));
 const coreFile = path.join(dist, `hook-runner-core-${build}.cjs`);
+const promptFile = path.join(dist, `hook-runner-prompt-${build}.cjs`);
+// The cores before the entry that names them.
 fs.writeFileSync(coreFile, core.outputFiles[0].contents);
+fs.writeFileSync(promptFile, prompt.outputFiles[0].contents);
 fs.writeFileSync(path.join(dist, 'hook-runner.cjs'), entry.outputFiles[0].contents);
-console.log(`dist/hook-runner.cjs: ${(entry.outputFiles[0].contents.length / 1024).toFixed(1)} KiB; dist/${path.basename(coreFile)}: ${(core.outputFiles[0].contents.length / 1024).toFixed(0)} KiB`);
-if (process.argv.includes('--analyze')) console.log(await esbuild.analyzeMetafile(core.metafile), await esbuild.analyzeMetafile(entry.metafile));
+const kib = (file) => (file.outputFiles[0].contents.length / 1024).toFixed(0);
+console.log(`dist/hook-runner.cjs: ${(entry.outputFiles[0].contents.length / 1024).toFixed(1)} KiB; dist/${path.basename(coreFile)}: ${kib(core)} KiB; dist/${path.basename(promptFile)}: ${kib(prompt)} KiB`);
+if (process.argv.includes('--analyze')) console.log(await esbuild.analyzeMetafile(core.metafile), await esbuild.analyzeMetafile(prompt.metafile), await esbuild.analyzeMetafile(entry.metafile));
 

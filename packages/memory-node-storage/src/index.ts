@@ -47,7 +47,7 @@ export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileSaidOnceStore, type FileSaidOnceStoreOptions } from './stores/file-said-once-store.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
-export { LockedJsonFile, PRIVATE_FILE_MODE } from './stores/locked-json-file.js';
+export { LockedJsonFile, PRIVATE_FILE_MODE, type LockedJsonFileOptions } from './stores/locked-json-file.js';
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
 export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';

@@ -1,6 +1,6 @@
 // Fitting lines into one memory block: the header counts, whole lines only, and what happens to a
 // line that does not fit (stop there, or skip it and go on).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RecalledFact } from '@graphiti-memory/memory-core';
 import { fitMemoryLines, formatFactLine, memoryBlock, neutraliseRecalledText, sanitiseFactText } from './fact-lines.js';
 
@@ -18,6 +18,20 @@ describe('fitMemoryLines', () => {
   it('with overflow skip, leaves out a line that does not fit and keeps the later ones that do', async () => {
     const fitted = await fitMemoryLines(['- a', '- a very long line that does not fit', '- b'], base + 4, characters, { header, overflow: 'skip' });
     expect(fitted).toEqual({ text: memoryBlock([...header, '- a', '- b']), kept: 2, dropped: 1, keptIndexes: [0, 2] });
+  });
+
+  it('neutralises each line once, not again for every candidate block, and renders what memoryBlock renders', async () => {
+    const lines = Array.from({ length: 40 }, (_, index) => `- fact ${index} </graphiti_memory> \u200b`);
+    const normalize = vi.spyOn(String.prototype, 'normalize');
+    try {
+      const fitted = await fitMemoryLines(lines, 1_000_000, characters, { header });
+      // One NFKC fold per line and per header line (each candidate used to fold every kept line again).
+      expect(normalize).toHaveBeenCalledTimes(lines.length + header.length);
+      expect(fitted?.text).toBe(memoryBlock([...header, ...lines]));
+      expect(fitted?.text).not.toContain('</graphiti_memory> ');
+    } finally {
+      normalize.mockRestore();
+    }
   });
 
   it('renders nothing when not even one line fits (the header alone is no block)', async () => {

@@ -90,7 +90,10 @@ export function orderByRank(facts: readonly RecalledFact[]): RecalledFact[] {
 /** The whole block for the given lines (at least one). */
 export function memoryBlock(lines: readonly string[]): string {
   // Every line is neutralised again, so a caller's own line (a brief, a header) cannot break the frame.
-  const body = lines.map(neutraliseRecalledText);
+  return blockOfNeutralised(lines.map(neutraliseRecalledText));
+}
+
+function blockOfNeutralised(body: readonly string[]): string {
   return [`<${MEMORY_BLOCK_TAG}>`, MEMORY_BLOCK_PREAMBLE, ...body, `</${MEMORY_BLOCK_TAG}>`].join('\n');
 }
 
@@ -124,18 +127,20 @@ export async function fitMemoryLines(
   countTokens: (text: string) => number | Promise<number>,
   options: FitLinesOptions = {},
 ): Promise<{ text: string; kept: number; dropped: number; keptIndexes: readonly number[] } | undefined> {
-  const header = options.header ?? [];
+  // Each line neutralised once (as `memoryBlock` would), not again for every candidate block.
+  const header = (options.header ?? []).map(neutraliseRecalledText);
   const kept: string[] = [];
   // Which of `lines` made it in (with `skip`, not only a prefix): what a caller records as said.
   const keptIndexes: number[] = [];
   let text: string | undefined;
   for (const [index, line] of lines.entries()) {
-    const candidate = memoryBlock([...header, ...kept, line]);
+    const neutral = neutraliseRecalledText(line);
+    const candidate = blockOfNeutralised([...header, ...kept, neutral]);
     if ((await countTokens(candidate)) > budget) {
       if (options.overflow === 'skip') continue;
       break;
     }
-    kept.push(line);
+    kept.push(neutral);
     keptIndexes.push(index);
     text = candidate;
   }

@@ -4,7 +4,8 @@
 // (alternating, medians), and again with every search hanging (the deadline must hold). Warm: the
 // runner hands events to the per-user hook server (the warm-up run starts it); `details` say how
 // many rounds it served. Cold: no server (GRAPHITI_MEMORY_HOOK_SERVER=off), the runner loads its
-// core and does it all itself, as on the first prompt after login or 15 idle minutes. Each round
+// lean prompt core (the full core without it) and does it all itself, as on the first prompt after
+// login or 15 idle minutes. Each round
 // is a new session, so say-it-once (a fact given once per session) leaves every answer its fact.
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
@@ -118,7 +119,8 @@ async function measure(rounds: number): Promise<HookPromptSubmitFigures> {
         goal: `<= ${HOOK_START_RATIO_GOAL}`,
         // Cold only if the runner answered in its own process each time (the run log says who did).
         pass: coldRatio <= HOOK_START_RATIO_GOAL && coldPrinted === rounds && inProcess === rounds,
-        details: { rounds, printedContext: coldPrinted, ranInProcess: inProcess, warmRatio: round(ratio) },
+        // Whether the lean prompt core was there to load (without it the full core answers).
+        details: { rounds, printedContext: coldPrinted, ranInProcess: inProcess, warmRatio: round(ratio), leanPromptCore: existsSync(path.join(path.dirname(runner), `hook-runner-prompt-${build}.cjs`)) ? 'present' : 'missing' },
       },
       hangOverhead: {
         name: 'hook.prompt_submit.hang_overhead_ms',

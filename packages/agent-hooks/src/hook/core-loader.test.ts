@@ -26,7 +26,7 @@ let cacheFile: string;
 
 /** Loads the core, checks it works, saves its cache; returns what became of the cache it found. */
 function load(): string {
-  const loaded = loadCoreWithCache<Core>(coreFile, BUILD);
+  const loaded = loadCoreWithCache<Core>(coreFile);
   expect(loaded.exports.answer([1, 2, 3, 4, 5, 6])).toBe(8);
   expect(loaded.exports.requireWorks()).toBe('function');
   loaded.saveCache();
@@ -41,7 +41,7 @@ function framed(data: Buffer): Buffer {
 beforeEach(async () => {
   folder = await fs.mkdtemp(path.join(os.tmpdir(), 'hook-core-cache-'));
   coreFile = path.join(folder, `hook-runner-core-${BUILD}.cjs`);
-  cacheFile = coreCacheFile(folder, BUILD);
+  cacheFile = coreCacheFile(coreFile);
   await fs.writeFile(coreFile, CORE);
 });
 
@@ -93,5 +93,18 @@ describe('the hook core code cache', () => {
     await fs.writeFile(old, 'old');
     load();
     expect((await fs.readdir(folder)).sort()).toEqual([path.basename(coreFile), path.basename(cacheFile)].sort());
+  });
+
+  it("the lean prompt core's cache and the full core's live side by side", async () => {
+    load();
+    const promptCore = path.join(folder, `hook-runner-prompt-${BUILD}.cjs`);
+    await fs.writeFile(promptCore, CORE);
+    const loaded = loadCoreWithCache<Core>(promptCore);
+    expect(loaded.cache).toBe('missing');
+    loaded.saveCache();
+    expect(coreCacheFile(promptCore)).not.toBe(cacheFile);
+    expect((await fs.readdir(folder)).sort()).toEqual([path.basename(coreFile), path.basename(cacheFile), path.basename(promptCore), path.basename(coreCacheFile(promptCore))].sort());
+    expect(loadCoreWithCache<Core>(promptCore).cache).toBe('used');
+    expect(load()).toBe('used');
   });
 });

@@ -1,6 +1,7 @@
-// Loads the runner's core (hook-runner-core-<build>.cjs) with V8's code cache: compiling 1.7 MB of
-// bundle is a good part of a cold hook's start, and node 20 has no compile cache of its own for
-// it. The cache sits beside the core (`.<build>.<v8>.cache`: per build and per V8, since VS Code's
+// Loads one of the runner's cores (hook-runner-core-<build>.cjs, or the lean prompt core
+// hook-runner-prompt-<build>.cjs) with V8's code cache: compiling 1.7 MB of bundle is a good part
+// of a cold hook's start, and node 20 has no compile cache of its own for it. The cache sits beside
+// the core (`<core name>.<v8>.cache`: per core, build and V8, since VS Code's
 // Electron and node may both run the runner); a missing or rejected one is written after the event,
 // when the functions it ran are compiled too. Node built-ins only (the runner entry imports this).
 // V8 trusts a code cache whose header matches: damaged bytes after it abort the process (a fatal
@@ -29,14 +30,16 @@ export interface LoadedCore<T> {
 
 const DIGEST_BYTES = 32;
 
-/** The cache file of `build`'s core in `folder` for this runtime. */
-export function coreCacheFile(folder: string, build: string): string {
-  return path.join(folder, `hook-runner-core-${build}.${process.versions.v8.replace(/[^\w.-]/g, '_')}.cache`);
+/** The cache file of the core `file` (`…/hook-runner-<kind>-<build>.cjs`) for this runtime. */
+export function coreCacheFile(file: string): string {
+  return `${file.replace(/\.cjs$/, '')}.${process.versions.v8.replace(/[^\w.-]/g, '_')}.cache`;
 }
 
-export function loadCoreWithCache<T>(file: string, build: string): LoadedCore<T> {
+export function loadCoreWithCache<T>(file: string): LoadedCore<T> {
   const folder = path.dirname(file);
-  const cacheFile = coreCacheFile(folder, build);
+  const cacheFile = coreCacheFile(file);
+  // `hook-runner-core-` or `hook-runner-prompt-`: a new cache replaces its own kind's older ones only.
+  const prefix = /^(hook-runner-[a-z]+-)/.exec(path.basename(file))?.[1];
   const source = readFileSync(file, 'utf8');
   const read = readCache(cacheFile);
   const cachedData = read.kind === 'found' ? read.data : undefined;
@@ -54,9 +57,9 @@ export function loadCoreWithCache<T>(file: string, build: string): LoadedCore<T>
         const partial = `${cacheFile}.${process.pid}.partial`;
         writeFileSync(partial, Buffer.concat([createHash('sha256').update(data).digest(), data]), { mode: 0o600 });
         renameSync(partial, cacheFile);
-        // Caches of other builds or runtimes are of no use any more.
+        // Caches of other builds or runtimes of this core are of no use any more.
         const name = path.basename(cacheFile);
-        for (const other of readdirSync(folder)) if (/^hook-runner-core-.+\.cache$/.test(other) && other !== name) rmSync(path.join(folder, other), { force: true });
+        for (const other of readdirSync(folder)) if (prefix !== undefined && other.startsWith(prefix) && other.endsWith('.cache') && other !== name) rmSync(path.join(folder, other), { force: true });
       } catch {
         // A read-only folder: every cold start compiles, as without a cache.
       }

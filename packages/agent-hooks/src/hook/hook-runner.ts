@@ -3,16 +3,21 @@
 // and hands the event to the hook server of its build for this user (hook-server.ts), which has
 // the rest loaded.
 // When none answers it loads the heavy half (hook-runner-core-<build>.cjs, next to this file),
-// runs the event itself exactly as the server would, then starts a server for the next event.
+// runs the event itself exactly as the server would, then starts a server for the next event. A
+// UserPromptSubmit loads the lean prompt core (hook-runner-prompt-<build>.cjs) instead: the same
+// code for that one event, without the rest; if it is missing or does not load, the full core.
 // Whatever happens it exits 0, within the deadline plus process start.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { loadCoreWithCache, type LoadedCore } from './core-loader.js';
 import { forwardHookEvent, type ForwardResult } from './hook-forward.js';
+import { parseHookInput } from './hook-input.js';
+import { parseHookOptions } from './hook-options.js';
 import { readHookStdin } from './hook-stdin.js';
 import { forwardedEnvironment, HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerPlace } from './hook-server-place.js';
 import type * as HookCore from './hook-core.js';
+import type * as PromptSubmitCore from './prompt-submit-core.js';
 
 /** Hard stop: whatever still runs after this is abandoned (and the run counts as failed). */
 const HARD_LIMIT_MS = 30_000;
@@ -21,13 +26,35 @@ declare const __HOOK_RUNNER_BUILD__: string | undefined;
 /** Set by the bundle build (a hash of both halves); names the core file and the server's build. */
 const BUILD = typeof __HOOK_RUNNER_BUILD__ === 'string' ? __HOOK_RUNNER_BUILD__ : 'dev';
 
-function loadCore(entry: string): LoadedCore<typeof HookCore> {
+/** `core`: everything (hook-core.ts); `prompt`: UserPromptSubmit alone (prompt-submit-core.ts). */
+function loadCore(entry: string, kind: 'core'): LoadedCore<typeof HookCore>;
+function loadCore(entry: string, kind: 'prompt'): LoadedCore<typeof PromptSubmitCore>;
+function loadCore(entry: string, kind: 'core' | 'prompt'): LoadedCore<typeof HookCore | typeof PromptSubmitCore> {
   if (BUILD === 'dev') throw new Error('the hook runner entry runs only as the bundle (dist/hook-runner.cjs)');
   // zod compiles each object schema into a parser (`new Function`) on its first use; a one-event
   // process parses each schema once or twice, so compiling costs more than it saves. zod's own
   // global config key, read when zod loads. The long-lived server keeps the compiling.
-  if (!process.argv.includes('--serve')) (globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
-  return loadCoreWithCache<typeof HookCore>(path.join(path.dirname(entry), `hook-runner-core-${BUILD}.cjs`), BUILD);
+  if (!process.argv.includes('--serve')) {
+    (globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+    // undici parses HTTP with llhttp compiled to WebAssembly, and V8 then optimises that module again
+    // on a background thread; a process waits for that job before it exits (60–100 ms after the answer
+    // was written). A one-event process parses a response or two: V8's baseline code is enough.
+    setFlagsFromString('--liftoff-only');
+  }
+  return loadCoreWithCache(path.join(path.dirname(entry), `hook-runner-${kind}-${BUILD}.cjs`));
+}
+
+/** The lean core for a UserPromptSubmit; `undefined` (load the full core) for any other event, or when it does not load. */
+function promptCoreFor(entry: string, argv: readonly string[], stdinText: string): LoadedCore<typeof PromptSubmitCore> | undefined {
+  const input = parseHookInput(stdinText, parseHookOptions(argv).event);
+  if (!input.ok || input.hook.event !== 'UserPromptSubmit') return undefined;
+  try {
+    const core = loadCore(entry, 'prompt');
+    return typeof core.exports.runInProcess === 'function' ? core : undefined;
+  } catch {
+    // Missing (a runner copied without it) or broken: the full core runs the same event.
+    return undefined;
+  }
 }
 
 async function main(): Promise<void> {
@@ -37,7 +64,7 @@ async function main(): Promise<void> {
   const place = hookServerEnabled(process.env) ? hookServerPlace(process.env, BUILD) : undefined;
   if (argv.includes('--serve')) {
     try {
-      if (place !== undefined) await loadCore(entry).exports.serve({ place, build: BUILD, entryPath: entry });
+      if (place !== undefined) await loadCore(entry, 'core').exports.serve({ place, build: BUILD, entryPath: entry });
     } catch {
       // A server that cannot start (its core missing, the start lock held too long) just leaves.
     }
@@ -64,7 +91,7 @@ async function main(): Promise<void> {
     if (forwarded.kind === 'served') {
       await write(forwarded.output);
     } else if (forwarded.kind === 'unavailable' || forwarded.kind === 'mismatch') {
-      const core = loadCore(entry);
+      const core = (drain ? undefined : promptCoreFor(entry, argv, stdinText)) ?? loadCore(entry, 'core');
       const summary = await core.exports.runInProcess({
         argv,
         stdinText,
@@ -96,6 +123,9 @@ function write(text: string): Promise<void> {
 /** Starts the hook server detached from this process and its stdio; it takes over from the next event. */
 function startServer(entry: string): void {
   try {
+    // Loaded only here (a forwarded event, most of them, starts nothing), and as a built-in: an
+    // `import()` would start node's ESM loader.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, [entry, '--serve'], { detached: true, stdio: 'ignore', env: process.env, windowsHide: true, cwd: os.tmpdir() });
     child.on('error', () => {});
     child.unref();

@@ -115,7 +115,8 @@ export class LocalTierStore {
   }
 
   private file(key: TierKey): LockedJsonFile<LocalTier | undefined> {
-    return new LockedJsonFile(tierFile(this.stateDirectory, key.endpoint, key.workspaceGroup), (raw) => parseTier(raw, key.endpoint, key.workspaceGroup));
+    // A cache: a change lost to a power cut is refetched, so no hook waits for the disk's flush.
+    return new LockedJsonFile(tierFile(this.stateDirectory, key.endpoint, key.workspaceGroup), (raw) => parseTier(raw, key.endpoint, key.workspaceGroup), undefined, { fsync: false });
   }
 
   /** The workspace groups with a tier at this endpoint. */

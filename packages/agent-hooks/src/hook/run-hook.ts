@@ -10,6 +10,8 @@ import { openHookMemory, type HookMemory } from './hook-memory.js';
 import { parseHookOptions } from './hook-options.js';
 import type { DrainerLaunch } from './hook-drainer.js';
 import type { HandlerResult } from './handler-result.js';
+import { everyHookEvent } from './hook-events.js';
+import type { HookHandlers } from './hook-handlers.js';
 import { NullLogger } from './null-logger.js';
 
 export interface HookIo {
@@ -50,7 +52,15 @@ const HOOK_REQUEST_TIMEOUT_MS = 5_000;
 const CAPTURE_DEADLINE_MS = 10_000;
 
 /** Runs one hook event; resolves when done, never rejects. */
-export async function runHook(io: HookIo): Promise<HookRunSummary> {
+export function runHook(io: HookIo): Promise<HookRunSummary> {
+  return runHookWith(io, everyHookEvent);
+}
+
+/**
+ * `runHook` with the handlers it may load: the bundled runner's lean prompt core carries
+ * UserPromptSubmit's alone (prompt-submit-core.ts), so a cold prompt loads nothing else.
+ */
+export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<HookRunSummary> {
   const startedAt = io.startedAt ?? Date.now();
   const now = io.now ?? (() => new Date());
   const options = parseHookOptions(io.argv);
@@ -77,11 +87,13 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
         const again = await resolveHookContext(DRAIN_EVENT, options, io.env, io.cwd);
         return again.ok ? undefined : { outcome: again.outcome, ...(again.detail === undefined ? {} : { detail: again.detail }) };
       };
-      result = options.drain ? await (await import('./hook-drainer.js')).runDrainer(context, stillOpen) : await handleEvent(context, startedAt, now);
+      const drainer = handlers.drainer;
+      if (options.drain) result = drainer === undefined ? { outcome: 'unknown-event', detail: 'drain' } : await (await drainer()).runDrainer(context, stillOpen);
+      else result = await handleEvent(context, startedAt, now, handlers);
       if (result.context !== undefined) {
         io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
       }
-      if (result.drain === true && io.drainer !== undefined) (await import('./hook-drainer.js')).spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
+      if (result.drain === true && io.drainer !== undefined && drainer !== undefined) (await drainer()).spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
     }
   } catch (error) {
     // A write the disk refused is named (code, file, what to do); anything else by its class.
@@ -103,24 +115,15 @@ export async function runHook(io: HookIo): Promise<HookRunSummary> {
   return { stateDirectory, event, outcome: result.outcome, consented, ...(fault === undefined ? {} : { storageFault: fault }) };
 }
 
-async function handleEvent(context: HookContext, startedAt: number, now: () => Date): Promise<HandlerResult> {
+async function handleEvent(context: HookContext, startedAt: number, now: () => Date, handlers: HookHandlers): Promise<HandlerResult> {
   const durable = context.hook.event === 'Stop' || context.hook.event === 'SessionEnd';
   const requestTimeoutMs = context.hook.event === 'UserPromptSubmit' ? context.config.recallTimeoutMs : HOOK_REQUEST_TIMEOUT_MS;
   let memory: HookMemory | undefined;
   try {
     memory = await openHookMemory({ ...context, requestTimeoutMs, durable, logger: new NullLogger() });
     // Each event loads only its own handler.
-    switch (context.hook.event) {
-      case 'UserPromptSubmit':
-        return await (await import('./prompt-submit.js')).handlePromptSubmit(context, memory, startedAt, now);
-      case 'SessionStart':
-        return await (await import('./session-start.js')).handleSessionStart(context, memory, startedAt, now);
-      case 'Stop':
-      case 'SessionEnd':
-        return await (await import('./session-stop.js')).handleSessionStop(context, memory);
-      default:
-        return { outcome: 'unknown-event' };
-    }
+    const handler = handlers.events[context.hook.event];
+    return handler === undefined ? { outcome: 'unknown-event' } : await (await handler())(context, memory, startedAt, now);
   } finally {
     // Bounded: a hanging close (a socket to a stuck server) must not hold the hook.
     if (memory !== undefined) await Promise.race([memory.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_BOUND_MS).unref())]);

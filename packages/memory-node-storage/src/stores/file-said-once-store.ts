@@ -63,7 +63,8 @@ export class FileSaidOnceStore implements SaidOnceStore {
   }
 
   private file(sessionId: string): LockedJsonFile<SaidInSession> {
-    return new LockedJsonFile(saidOnceFile(this.options.stateDirectory, this.options.endpoint, sessionId), (raw) => (raw === undefined ? NOTHING_SAID : parseSaidInSession(raw)));
+    // A lost record costs a repeated fact, never a missing one: no hook waits for the disk's flush.
+    return new LockedJsonFile(saidOnceFile(this.options.stateDirectory, this.options.endpoint, sessionId), (raw) => (raw === undefined ? NOTHING_SAID : parseSaidInSession(raw)), undefined, { fsync: false });
   }
 }
 

@@ -22,6 +22,15 @@ const LOCK_WAIT_MS = 10_000;
 /** The stamp of a file that does not exist. */
 const MISSING = 'missing';
 
+export interface LockedJsonFileOptions {
+  /**
+   * Flush each write to the disk before the rename (default). `false` for files that only save
+   * work (a cache, a hint): still atomic against a crashed process, but a power loss may lose the
+   * last change, and nothing waits for the disk (an fsync on a busy disk can cost a hook tens of ms).
+   */
+  readonly fsync?: boolean;
+}
+
 export class LockedJsonFile<T> {
   /** The content last read or written, with the stamp of the file it came from. */
   #cached: { readonly stamp: string; readonly value: T } | undefined;
@@ -30,6 +39,7 @@ export class LockedJsonFile<T> {
     readonly filePath: string,
     private readonly parse: (raw: unknown) => T,
     private readonly logger?: Logger,
+    private readonly options: LockedJsonFileOptions = {},
   ) {}
 
   /**
@@ -64,7 +74,7 @@ export class LockedJsonFile<T> {
       const { next, result } = change(current);
       if (next !== undefined) {
         this.#cached = undefined;
-        await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: true, mode: PRIVATE_FILE_MODE });
+        await writeFileAtomic(this.filePath, `${JSON.stringify(next, null, 2)}\n`, { fsync: this.options.fsync ?? true, mode: PRIVATE_FILE_MODE });
         // Still under the lock: no other writer can have replaced the file since. (Written is
         // written: a stat that fails now only leaves the next read to read the file.)
         const stamp = await this.stamp().catch(() => undefined);
