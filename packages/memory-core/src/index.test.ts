@@ -33,6 +33,7 @@ const VALUES = [
   'ForgetLedger', 'forgottenTurnKey', 'InMemoryForgetLedger', 'MAX_FORGOTTEN_TURNS', 'OwedDeletions', 'withForgottenGroups',
   'CHAT_MODEL_DIGEST_NOTE', 'DigestWriter', 'digestWriterOf', 'DigestWriting', 'DigestWritingOptions', 'DIGEST_MODEL_MAX_CHARS', 'DIGEST_WRITERS', 'digestWritersText',
   'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
+  'parseTurnMessageName',
 ];
 
 const TYPES = [
@@ -60,6 +61,7 @@ const TYPES = [
   'ForgetRecord', 'ForgottenGroup', 'OwedDeletionsResult',
   'DigestWriteMiss', 'DigestWriteRequest', 'DigestWriteResult', 'DigestWriterSetting',
   'TranscriptFilterProblem',
+  'TurnMessageName',
 ];
 
 const EPISODE_FORMAT_VALUES = [

@@ -199,3 +199,5 @@ export { DIGEST_MODEL_MAX_CHARS, DIGEST_WRITERS, type DigestWriterSetting } from
 export { digestWritersText } from './audit/index.js';
 // Per-kind transcript filter modes in the configuration (issue 22), and the filter for turns no parser read.
 export { FILTER_KINDS, FILTER_MODES, filterTurn, transcriptFilterProblems, type TranscriptFilterProblem } from './transcripts/transcript-filter.js';
+// A turn episode's name read back (the memory view groups a turn's question and answer by it).
+export { parseTurnMessageName, type TurnMessageName } from './mapping/turn-mapping.js';

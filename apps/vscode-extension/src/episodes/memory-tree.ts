@@ -2,7 +2,7 @@
 // first), conversations (each turn's question and answer together, never a row per message), and
 // where a fact came from. Pure: no VS Code, no network, so the shaping is tested on its own.
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
-import { isDigestMessageName, parsePromotionEpisode } from '@graphiti-memory/memory-core';
+import { isDigestMessageName, parsePromotionEpisode, parseTurnMessageName } from '@graphiti-memory/memory-core';
 import { formatDay } from '@graphiti-memory/prompt-elements';
 
 // `team`: the repository's shared group (only with the user's consent to the team scope).
@@ -31,8 +31,6 @@ export interface Turn {
   readonly at: string;
 }
 
-const TURN = /\.turn\.(.+)\.(user|assistant)$/;
-
 /** A memory the product promoted (memory-core's reading: its name and its stored block), never a turn quoting the markup. */
 export function isPromotion(episode: Episode): boolean {
   return parsePromotionEpisode(episode) !== undefined;
@@ -60,11 +58,11 @@ export function turnsOf(episodes: readonly Episode[]): Turn[] {
   const turns = new Map<string, { question?: Episode; answer?: Episode; others: Episode[] }>();
   for (const episode of episodes) {
     if (isPromotion(episode)) continue;
-    const match = TURN.exec(episode.name);
-    const key = match?.[1] ?? episode.name;
+    const name = parseTurnMessageName(episode.name);
+    const key = name?.turnId ?? episode.name;
     const turn = turns.get(key) ?? { others: [] };
-    if (match?.[2] === 'user') turn.question = episode;
-    else if (match?.[2] === 'assistant') turn.answer = episode;
+    if (name?.role === 'user') turn.question = episode;
+    else if (name?.role === 'assistant') turn.answer = episode;
     else turn.others.push(episode);
     turns.set(key, turn);
   }
