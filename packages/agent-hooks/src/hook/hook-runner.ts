@@ -9,7 +9,6 @@
 // Whatever happens it exits 0, within the deadline plus process start.
 import os from 'node:os';
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { loadCoreWithCache, type LoadedCore } from './core-loader.js';
 import { forwardHookEvent, type ForwardResult } from './hook-forward.js';
 import { parseHookInput } from './hook-input.js';
@@ -34,13 +33,13 @@ function loadCore(entry: string, kind: 'core' | 'prompt'): LoadedCore<typeof Hoo
   // zod compiles each object schema into a parser (`new Function`) on its first use; a one-event
   // process parses each schema once or twice, so compiling costs more than it saves. zod's own
   // global config key, read when zod loads. The long-lived server keeps the compiling.
-  if (!process.argv.includes('--serve')) {
-    (globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
-    // undici parses HTTP with llhttp compiled to WebAssembly, and V8 then optimises that module again
-    // on a background thread; a process waits for that job before it exits (60–100 ms after the answer
-    // was written). A one-event process parses a response or two: V8's baseline code is enough.
-    setFlagsFromString('--liftoff-only');
-  }
+  if (!process.argv.includes('--serve')) (globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+  // undici parses HTTP with llhttp compiled to WebAssembly, and V8 then optimises that module again
+  // on a background thread; a process waits for that job before it exits (60–100 ms after a one-event
+  // run wrote its answer). V8's baseline code parses our few small responses well enough. Set in the
+  // server too: V8 flags are part of a code cache's check, and the server shares the full core's cache
+  // with one-event runs. Loaded here, not at the top: a forwarded (warm) event never needs it.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   return loadCoreWithCache(path.join(path.dirname(entry), `hook-runner-${kind}-${BUILD}.cjs`));
 }
 

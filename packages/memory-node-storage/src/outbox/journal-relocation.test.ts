@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { tryLock } from './file-locks.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileOutbox } from './file-outbox.js';
 import { relocateOutboxJournals } from './journal-relocation.js';
@@ -51,5 +52,25 @@ describe('relocateOutboxJournals', () => {
       await release();
     }
     expect(await relocateOutboxJournals(path.join(root, 'missing'), path.join(root, 'new'))).toBe(0);
+  });
+
+  it('leaves a journal whose live holder has been silent past the stale time (judged by the owner, not the age)', async () => {
+    const from = path.join(root, 'old');
+    await fs.mkdir(from, { recursive: true });
+    const held = path.join(from, 'outbox-def-456.journal');
+    await fs.writeFile(held, '');
+    const lock = await tryLock(held, { staleMs: 10_000, updateMs: 60_000 }, () => undefined);
+    if (lock === undefined) throw new Error('the test could not take the lock');
+    try {
+      // A holder that stalled: its lock folder untouched for a minute, its process alive (this one).
+      const minuteAgo = new Date(Date.now() - 60_000);
+      await fs.utimes(`${held}.lock`, minuteAgo, minuteAgo);
+      expect(await relocateOutboxJournals(from, path.join(root, 'new'))).toBe(0);
+      expect(await fs.readdir(from)).toContain('outbox-def-456.journal');
+    } finally {
+      await lock.release();
+    }
+    // Released: the next move takes it.
+    expect(await relocateOutboxJournals(from, path.join(root, 'new'))).toBe(1);
   });
 });

@@ -2,15 +2,17 @@
 // tool shared the state folder): the journals no live process holds are renamed into the new
 // folder, where the outbox opened there adopts them as it adopts any dead process's journal, their
 // delivery-ledger keys included, so nothing is lost and nothing is sent twice. A journal still held
-// (a window of an earlier version) stays until a later move finds it free.
+// (a window of an earlier version) stays until a later move finds it free. The move holds the
+// journal's lock (file-locks.ts: a live holder keeps it however long it is silent; a dead one's,
+// or an old build's left lock silent past `staleMs`, is taken), so no process adopts it mid-move.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { makePrivateFolder } from '../stores/private-folder.js';
+import { tryLock } from './file-locks.js';
 import { JOURNAL_FILE_PATTERN } from './journal-adoption.js';
 
-/** Journals whose lock was not refreshed for this long belong to a process that is gone. */
-const STALE_LOCK_MS = 10_000;
+/** The outbox journals' lock timing (an owner-less lock silent this long is an old build's, left behind). */
+const JOURNAL_LOCK = { staleMs: 10_000, updateMs: 5_000 };
 
 /** Moves the free journals of `from` into `to`; returns how many moved. Never throws for a missing `from`. */
 export async function relocateOutboxJournals(from: string, to: string): Promise<number> {
@@ -24,19 +26,27 @@ export async function relocateOutboxJournals(from: string, to: string): Promise<
   let moved = 0;
   for (const name of names.filter((candidate) => JOURNAL_FILE_PATTERN.test(candidate))) {
     const source = path.join(from, name);
-    const held = await lockfile.check(source, { realpath: false, stale: STALE_LOCK_MS }).catch(() => true);
-    if (held) continue;
-    await makePrivateFolder(to);
+    // Held by a live process (or not lockable now): it stays for a later move.
+    const lock = await tryLock(source, JOURNAL_LOCK, () => undefined).catch(() => undefined);
+    if (lock === undefined) continue;
     try {
-      await fs.rename(source, path.join(to, name));
+      await makePrivateFolder(to);
+      await moveFile(source, path.join(to, name));
       moved++;
-    } catch (error) {
-      // Another folder on another device: copy, then remove the original.
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await fs.copyFile(source, path.join(to, name));
-      await fs.rm(source);
-      moved++;
+    } finally {
+      await lock.release();
     }
   }
   return moved;
+}
+
+async function moveFile(source: string, target: string): Promise<void> {
+  try {
+    await fs.rename(source, target);
+  } catch (error) {
+    // Another folder on another device: copy, then remove the original.
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await fs.copyFile(source, target);
+    await fs.rm(source);
+  }
 }
