@@ -51,6 +51,31 @@ interface Setup {
   readonly queued: () => Promise<readonly OutboxRecord[]>;
 }
 
+/** A writer that answers only when told to stop, with `answer`; `aborted()` says whether it was told. */
+function writerUntilAborted(answer: DigestWriteResult): { writer: ScriptedDigestWriter; aborted: () => boolean } {
+  let aborted = false;
+  const writer = new ScriptedDigestWriter(
+    (_request, signal) =>
+      new Promise<DigestWriteResult>((resolve) => {
+        signal.addEventListener('abort', () => {
+          aborted = true;
+          resolve(answer);
+        });
+      }),
+  );
+  return { writer, aborted: () => aborted };
+}
+
+/** A 3-turn session of `s1` ended with `writer` bound, once the writer was asked. */
+async function sessionEndedWith(writer: ScriptedDigestWriter): Promise<Setup> {
+  const run = setup(writer);
+  for (const turn of turns(3)) run.service.enqueue(turn);
+  await run.service.settled();
+  run.service.endSession('s1');
+  await expect.poll(() => writer.requests.length).toBe(1);
+  return run;
+}
+
 function setup(writer: DigestWriter | undefined, options: { capture?: Record<string, unknown>; settings?: Record<string, unknown>; shared?: Setup } = {}): Setup {
   const clock = options.shared?.clock ?? new FakeClock();
   const globalStore = new InMemoryKeyValueStore();
@@ -148,51 +173,25 @@ describe('digests written by the chat model', () => {
   }
 
   it('send the filtered digest when the model misses the deadline, and tell it to stop', async () => {
-    let aborted = false;
-    const writer = new ScriptedDigestWriter(
-      (_request, signal) =>
-        new Promise<DigestWriteResult>((resolve) => {
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            // A model that answers after the deadline is not waited for.
-            resolve({ ok: true, text: MODEL_TEXT });
-          });
-        }),
-    );
-    const run = setup(writer);
-    for (const turn of turns(3)) run.service.enqueue(turn);
-    await run.service.settled();
-    run.service.endSession('s1');
-    await expect.poll(() => writer.requests.length).toBe(1);
+    // A model that answers after the deadline is not waited for.
+    const { writer, aborted } = writerUntilAborted({ ok: true, text: MODEL_TEXT });
+    const run = await sessionEndedWith(writer);
     await run.clock.advance(19_999);
     expect(await run.queued()).toEqual([]);
     await run.clock.advance(1);
     await run.service.settled();
-    expect(aborted).toBe(true);
+    expect(aborted()).toBe(true);
     const records = await run.queued();
     expect(records.map((record) => record.message.content)).toEqual([await filteredDigest(), await filteredDigest()]);
     expect(run.logger.lines.find((line) => line.level === 'warn')?.fields).toMatchObject({ reason: 'timeout' });
   });
 
   it('send the filtered digest at once when ingestion is disposed while the model is still writing', async () => {
-    let aborted = false;
-    const writer = new ScriptedDigestWriter(
-      (_request, signal) =>
-        new Promise<DigestWriteResult>((resolve) => {
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            resolve({ ok: false, reason: 'cancelled' });
-          });
-        }),
-    );
-    const run = setup(writer);
-    for (const turn of turns(3)) run.service.enqueue(turn);
-    await run.service.settled();
-    run.service.endSession('s1');
-    await expect.poll(() => writer.requests.length).toBe(1);
+    const { writer, aborted } = writerUntilAborted({ ok: false, reason: 'cancelled' });
+    const run = await sessionEndedWith(writer);
     // No clock advance: dispose does not wait out the 20 s deadline.
     await run.service.dispose();
-    expect(aborted).toBe(true);
+    expect(aborted()).toBe(true);
     expect((await run.queued()).map((record) => record.message.content)).toEqual([await filteredDigest(), await filteredDigest()]);
     expect(run.logger.lines.find((line) => line.level === 'warn')?.fields).toMatchObject({ reason: 'cancelled' });
   });
