@@ -42,17 +42,14 @@ if (runnerCore === undefined) {
   console.warn(`warning: ${message}; the VSIX would ship without the agent hook runner, and the runtime bundles its own libraries`);
 }
 
-/** The runner's entry and its cores (agent-hooks builds them); older cores in dist/ are removed. */
+/** The runner's entry and its core (agent-hooks builds both); older cores in dist/ are removed. */
 function copyHookRunner() {
   if (runnerCore === undefined) return;
   const dist = path.join(root, 'dist');
   fs.mkdirSync(dist, { recursive: true });
-  // The lean prompt core of the same build (a cold UserPromptSubmit loads it; the entry falls back to the core without it).
-  const promptCore = runnerCore.replace(/^hook-runner-core-/, 'hook-runner-prompt-');
-  const cores = [runnerCore, ...(fs.existsSync(path.join(path.dirname(hookRunner), promptCore)) ? [promptCore] : [])];
-  for (const name of fs.readdirSync(dist)) if (/^hook-runner-(core|prompt)-[0-9a-f]+\.cjs$/.test(name) && !cores.includes(name)) fs.rmSync(path.join(dist, name));
-  // The cores first: the runtime and the entry load them by name.
-  for (const core of cores) fs.copyFileSync(path.join(path.dirname(hookRunner), core), path.join(dist, core));
+  for (const name of fs.readdirSync(dist)) if (hookRunnerCore.test(name) && name !== runnerCore) fs.rmSync(path.join(dist, name));
+  // The core first: the runtime and the entry both load it by name.
+  fs.copyFileSync(path.join(path.dirname(hookRunner), runnerCore), path.join(dist, runnerCore));
   fs.copyFileSync(hookRunner, path.join(dist, 'hook-runner.cjs'));
   console.log(`dist/hook-runner.cjs: ${(fs.statSync(path.join(dist, 'hook-runner.cjs')).size / 1024).toFixed(0)} KiB, dist/${runnerCore}: ${(fs.statSync(path.join(dist, runnerCore)).size / 1024).toFixed(0)} KiB (copied from @graphiti-memory/agent-hooks)`);
 }

@@ -46,11 +46,6 @@ export function vsixProblems(file) {
   if (!names.includes('extension/dist/hook-runner.cjs') || cores.length !== 1) {
     problems.push(`${path.basename(file)} must carry dist/hook-runner.cjs and exactly one dist/hook-runner-core-*.cjs (found ${cores.length}); rebuild the harness, then package`);
   }
-  // And the lean core a cold prompt loads, of the same build (without it every cold prompt loads the whole core).
-  const prompts = names.filter((name) => /^extension\/dist\/hook-runner-prompt-[0-9a-f]+\.cjs$/.test(name));
-  if (cores.length === 1 && (prompts.length !== 1 || prompts[0] !== cores[0]?.replace('hook-runner-core-', 'hook-runner-prompt-'))) {
-    problems.push(`${path.basename(file)} must carry the lean prompt core of its hook runner's build, dist/${path.basename(cores[0]?.replace('hook-runner-core-', 'hook-runner-prompt-') ?? '')} (found ${prompts.join(', ') || 'none'}); rebuild the harness, then package`);
-  }
   return problems;
 }
 

@@ -16,8 +16,8 @@ import { AgentHookPlaces } from './agent-hook-places.js';
 
 export const CONNECTED_BY = 'vscode';
 export const RUNNER_FILE_NAME = 'hook-runner.cjs';
-/** The runner's heavy half and its lean prompt core, next to it; `<build>` ties them to exactly one entry. */
-export const RUNNER_CORE_FILE = /^hook-runner-(core|prompt)-[0-9a-f]+\.cjs$/;
+/** The runner's heavy half, next to it; `<build>` ties it to exactly one entry. */
+export const RUNNER_CORE_FILE = /^hook-runner-core-[0-9a-f]+\.cjs$/;
 /** Global state mark: the key file holds the key this extension wrote, so clearing the key removes it. */
 export const KEY_FILE_MARK = 'graphitiMemory.agents.keyFileWritten';
 

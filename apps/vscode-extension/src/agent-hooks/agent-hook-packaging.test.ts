@@ -24,7 +24,6 @@ describe('agent hooks: what ships', () => {
     expect(allowed).toContain(`!${path.normalize(instructions!.path)}`);
     expect(allowed).toContain('!dist/hook-runner.cjs');
     expect(allowed).toContain('!dist/hook-runner-core-*.cjs');
-    expect(allowed).toContain('!dist/hook-runner-prompt-*.cjs');
   });
 
   it('runs the runner with VS Code\'s own runtime: as node on a server, Electron as node on the desktop', () => {

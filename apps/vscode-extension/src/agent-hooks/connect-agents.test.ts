@@ -220,12 +220,9 @@ describe('Connect Copilot Agent and Claude Code', () => {
     const bundled = path.dirname(p.bundledRunner);
     const copies = path.dirname(p.runnerCopy);
     fs.writeFileSync(path.join(bundled, 'hook-runner-core-aaaaaaaaaaaa.cjs'), '// core a');
-    fs.writeFileSync(path.join(bundled, 'hook-runner-prompt-aaaaaaaaaaaa.cjs'), '// prompt core a');
     answerMessages(CONNECT);
     await harness.command('graphitiMemory.connectAgents');
     expect(fs.readFileSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'), 'utf8')).toBe('// core a');
-    // The lean prompt core a cold prompt loads goes with it.
-    expect(fs.readFileSync(path.join(copies, 'hook-runner-prompt-aaaaaaaaaaaa.cjs'), 'utf8')).toBe('// prompt core a');
     const connection = harness.container.get<AgentConnection>(AgentConnection);
     // A core lost from the copy is put back even though the entry is unchanged.
     fs.rmSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'));
@@ -233,13 +230,11 @@ describe('Connect Copilot Agent and Claude Code', () => {
     expect(fs.existsSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'))).toBe(true);
     // The next version: a new entry naming a new core.
     fs.rmSync(path.join(bundled, 'hook-runner-core-aaaaaaaaaaaa.cjs'));
-    fs.rmSync(path.join(bundled, 'hook-runner-prompt-aaaaaaaaaaaa.cjs'));
     fs.writeFileSync(path.join(bundled, 'hook-runner-core-bbbbbbbbbbbb.cjs'), '// core b');
     fs.writeFileSync(p.bundledRunner, `${FAKE_RUNNER}\n// names core b\n`);
     expect(await connection.refresh()).toBe(true);
     expect(fs.readFileSync(path.join(copies, 'hook-runner-core-bbbbbbbbbbbb.cjs'), 'utf8')).toBe('// core b');
     expect(fs.existsSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'))).toBe(false);
-    expect(fs.existsSync(path.join(copies, 'hook-runner-prompt-aaaaaaaaaaaa.cjs'))).toBe(false);
     expect(fs.readFileSync(p.runnerCopy, 'utf8')).toContain('// names core b');
     expect(fs.readdirSync(copies).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });

@@ -95,7 +95,7 @@ function check(file: string): { readonly status: number | null; readonly output:
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-const RUNNER = ['extension/dist/hook-runner.cjs', 'extension/dist/hook-runner-core-0123456789ab.cjs', 'extension/dist/hook-runner-prompt-0123456789ab.cjs'];
+const RUNNER = ['extension/dist/hook-runner.cjs', 'extension/dist/hook-runner-core-0123456789ab.cjs'];
 
 describe('the VSIX packaging check', () => {
   it('accepts the bundles, the hook runner (entry and core), the manifest and the icon', () => {
@@ -111,15 +111,6 @@ describe('the VSIX packaging check', () => {
     const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs', ...runner, 'extension/package.json']));
     expect(result.status).toBe(1);
     expect(result.output).toContain('must carry dist/hook-runner.cjs and exactly one dist/hook-runner-core-*.cjs');
-  });
-
-  it.each([
-    ['no prompt core', RUNNER.slice(0, 2)],
-    ["another build's prompt core", [...RUNNER.slice(0, 2), 'extension/dist/hook-runner-prompt-ba9876543210.cjs']],
-  ])('refuses a VSIX without the lean prompt core of its runner (%s)', (_label, runner) => {
-    const result = check(zipWith(['extension/dist/extension.cjs', 'extension/dist/runtime.cjs', ...runner, 'extension/package.json']));
-    expect(result.status).toBe(1);
-    expect(result.output).toContain('must carry the lean prompt core of its hook runner\'s build, dist/hook-runner-prompt-0123456789ab.cjs');
   });
 
   it('refuses a VSIX that carries a source map, naming it', () => {
