@@ -3,8 +3,8 @@ import path from 'node:path';
 import { FilePendingMemoryStore, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
-import { CaptureContribution } from '../capture/capture-contribution.js';
 import { REMEMBER_TOOL } from '../tools/memory-tools.js';
+import { captureChatSession, finishedRequest } from '../test-support/chat-session-files.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import { answerInputBoxes, chatRegistrations, LanguageModelTextPart, noCancellation } from '../test-support/vscode-double.js';
@@ -68,18 +68,7 @@ describe('review of pending memories (autoPromote.review, on by default)', () =>
       consented: true,
     });
     const text = 'Noted for later.\ndecision (workspace): adopt zod for settings';
-    const request = {
-      requestId: 'request_1',
-      timestamp: 1_763_900_000_000,
-      message: { text, parts: [{ kind: 'text', text }] },
-      agent: { id: 'github.copilot.default' },
-      response: [{ value: 'Sure.', supportThemeIcons: false }],
-      modelState: { value: 1, completedAt: 1_763_900_001_000 },
-    };
-    const folder = path.join(harness.context.workspaceStorageFolder, 'chatSessions');
-    fs.mkdirSync(folder, { recursive: true });
-    fs.writeFileSync(path.join(folder, 'session-1.jsonl'), `${JSON.stringify({ kind: 0, v: { version: 3, sessionId: 'session-1', creationDate: 1_763_900_000_000, requests: [request] } })}\n`);
-    await harness.container.get(CaptureContribution).scanNow();
+    await captureChatSession(harness, 'session-1', [finishedRequest('request_1', text, 'Sure.')]);
     await waitFor(() => sentContents().some((content) => content.includes('adopt zod')), 5000, 'the turn sent');
     await waitFor(async () => (await pendingNodes()).length === 1, 5000, 'the directive pending');
     const [node] = await pendingNodes();

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CaptureContribution } from '../capture/capture-contribution.js';
 import { FORGET } from '../commands/forget-workspace-command.js';
+import { captureChatSession, finishedRequest } from '../test-support/chat-session-files.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import * as vscode from 'vscode';
@@ -14,26 +13,9 @@ import { SENT_SCHEME } from './show-what-was-sent-command.js';
 let harness: Harness | undefined;
 
 
-/** A saved chat session of another participant with one finished turn. */
-function sessionFile(sessionId: string, prompt: string, answer: string): string {
-  const request = {
-    requestId: `${sessionId}-request-1`,
-    timestamp: 1_763_900_000_000,
-    message: { text: prompt, parts: [{ kind: 'text', text: prompt }] },
-    agent: { id: 'github.copilot.default' },
-    response: [{ value: answer, supportThemeIcons: false }],
-    modelState: { value: 1, completedAt: 1_763_900_001_000 },
-  };
-  return `${JSON.stringify({ kind: 0, v: { version: 3, sessionId, creationDate: 1_763_900_000_000, requests: [request] } })}\n`;
-}
-
 async function captureSession(sessionId: string, prompt: string, answer: string): Promise<void> {
-  const folder = path.join(harness!.context.workspaceStorageFolder, 'chatSessions');
-  fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, `${sessionId}.jsonl`), sessionFile(sessionId, prompt, answer));
-  await harness!.container.get(CaptureContribution).scanNow();
+  await captureChatSession(harness!, sessionId, [finishedRequest(`${sessionId}-request-1`, prompt, answer)]);
 }
-
 
 function groupsWithEpisodes(): string[] {
   return [...new Set(harness!.emulator.state.episodes().map((episode) => episode.group_id))].sort();

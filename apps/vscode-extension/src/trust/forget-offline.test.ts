@@ -2,34 +2,16 @@
 // delete's connection reset) succeeds and says so; the extension's next delivery deletes the
 // groups before it sends anything; and a chat session carrying the forgotten request again under a
 // new session id (a resumed or copied chat) sends nothing of it.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CaptureContribution } from '../capture/capture-contribution.js';
 import { FORGET } from '../commands/forget-workspace-command.js';
+import { captureChatSession, finishedRequest } from '../test-support/chat-session-files.js';
 import { activateExtension, waitFor, type Harness } from '../test-support/extension-harness.js';
 import { answerMessages } from '../test-support/vscode-double.js';
 
 let harness: Harness | undefined;
 
-/** A saved chat session with one finished request `requestId`. */
-function sessionFile(sessionId: string, requestId: string, prompt: string, answer: string): string {
-  const request = {
-    requestId,
-    timestamp: 1_763_900_000_000,
-    message: { text: prompt, parts: [{ kind: 'text', text: prompt }] },
-    agent: { id: 'github.copilot.default' },
-    response: [{ value: answer, supportThemeIcons: false }],
-    modelState: { value: 1, completedAt: 1_763_900_001_000 },
-  };
-  return `${JSON.stringify({ kind: 0, v: { version: 3, sessionId, creationDate: 1_763_900_000_000, requests: [request] } })}\n`;
-}
-
 async function captureSession(sessionId: string, requestId: string, prompt: string, answer: string): Promise<void> {
-  const folder = path.join(harness!.context.workspaceStorageFolder, 'chatSessions');
-  fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, `${sessionId}.jsonl`), sessionFile(sessionId, requestId, prompt, answer));
-  await harness!.container.get(CaptureContribution).scanNow();
+  await captureChatSession(harness!, sessionId, [finishedRequest(requestId, prompt, answer)]);
 }
 
 const sentNames = (): string[] =>
