@@ -35,28 +35,21 @@ export function createStateModules(options: StateModuleOptions): ContainerModule
     bind(PendingMemoryStore)
       .toResolvedValue((logger: Logger) => sharedPendingMemoryStore(stateDirectory, legacyFolder, options.logger ?? logger), [Logger])
       .inSingletonScope();
+    // Stores kept per endpoint: each reads the endpoint the settings name at the moment it is used.
+    const perEndpoint =
+      <T>(open: (endpoint: () => string, logger: Logger) => T) =>
+      (configuration: MemoryConfiguration, logger: Logger): T =>
+        open(() => endpointOf(configuration.current()) ?? '', options.logger ?? logger);
     bind(GroupRegistry)
-      .toResolvedValue(
-        (configuration: MemoryConfiguration, logger: Logger) =>
-          new EndpointGroupRegistry(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
-        [MemoryConfiguration, Logger],
-      )
+      .toResolvedValue(perEndpoint((endpoint, logger) => new EndpointGroupRegistry(stateDirectory, endpoint, logger)), [MemoryConfiguration, Logger])
       .inSingletonScope();
     // What confirmation learns of each delivered episode, and what recall cites facts from.
     bind(EpisodeSources)
-      .toResolvedValue(
-        (configuration: MemoryConfiguration, logger: Logger) =>
-          new EndpointEpisodeSources(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
-        [MemoryConfiguration, Logger],
-      )
+      .toResolvedValue(perEndpoint((endpoint, logger) => new EndpointEpisodeSources(stateDirectory, endpoint, logger)), [MemoryConfiguration, Logger])
       .inSingletonScope();
     // What forgets owe (group deletes) and keep forgotten (turns), read before anything is sent.
     bind(ForgetLedger)
-      .toResolvedValue(
-        (configuration: MemoryConfiguration, logger: Logger) =>
-          new EndpointForgetLedger(stateDirectory, () => endpointOf(configuration.current()) ?? '', options.logger ?? logger),
-        [MemoryConfiguration, Logger],
-      )
+      .toResolvedValue(perEndpoint((endpoint, logger) => new EndpointForgetLedger(stateDirectory, endpoint, logger)), [MemoryConfiguration, Logger])
       .inSingletonScope();
   });
   const outbox = options.outbox;
