@@ -93,7 +93,12 @@ const tests = [
       });
       // The same record as `graphiti-harness config trust`: the file's path and the sha256 of its content.
       assert.equal(trusted, crypto.createHash('sha256').update(content).digest('hex'));
-      const status = await vscode.commands.executeCommand('graphitiMemory.showStatus');
+      // The prompt reads the configuration again right after it records the trust; the trust file can
+      // be seen a moment before that, so wait for the key to leave its default.
+      const status = await waitFor('Show Status to read the trusted file again', async () => {
+        const current = await vscode.commands.executeCommand('graphitiMemory.showStatus');
+        return current.configuration.settings.find((setting) => setting.key === 'groupIdStrategy')?.origin === 'default' ? undefined : current;
+      });
       const strategy = status.configuration.settings.find((setting) => setting.key === 'groupIdStrategy');
       assert.deepEqual([strategy.value, strategy.origin], ['raw', 'project'], JSON.stringify(strategy));
       assert.deepEqual(status.configuration.ignored, [], JSON.stringify(status.configuration.ignored));
