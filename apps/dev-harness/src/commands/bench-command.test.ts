@@ -13,6 +13,7 @@ describe('bench selection', () => {
       'hook.prompt_submit.start_ratio',
       'hook.prompt_submit.hang_overhead_ms',
       'hook.prompt_submit.cold_ratio',
+      'hook.prompt_submit.no_server_ratio',
       'recall.injected_tokens_per_prompt',
       'eval.hit_rate_at_5',
       'capture.digest.episodes_per_group',

@@ -57,6 +57,10 @@ export const BENCHMARKS: readonly Benchmark[] = [
     run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).coldRatio,
   },
   {
+    name: 'hook.prompt_submit.no_server_ratio',
+    run: async () => (await (await import('../benchmark/hook-prompt-submit.js')).measureHookPromptSubmit()).noServerRatio,
+  },
+  {
     name: 'recall.injected_tokens_per_prompt',
     run: async () => (await import('../benchmark/said-once-session.js')).measureSaidOnceSession(),
   },

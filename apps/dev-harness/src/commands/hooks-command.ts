@@ -208,7 +208,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   for (const line of resolution.ok ? ignoredLines(resolution.config) : []) output.line(`project file: ${line}`);
   output.line(
     server.running
-      ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}) — ${server.socket}`
+      ? `hook server: running (pid ${server.pid}, since ${server.since}, build ${server.build}${openSessionsNote(server.openSessions)}) — ${server.socket}`
       : `hook server: ${server.reason}${server.socket === null ? '' : ` — ${server.socket}`}`,
   );
   if (server.running && server.storageFault !== undefined) {
@@ -222,4 +222,10 @@ async function status(context: CommandContext): Promise<ExitCode> {
     output.line(`  ${hookRun.time}  ${hookRun.event.padEnd(16)} ${hookRun.outcome.padEnd(14)} ${String(hookRun.ms).padStart(5)} ms${reason}`);
   }
   return ExitCode.ok;
+}
+
+/** Why a server stays through idle whiles: the open agent sessions it serves. */
+function openSessionsNote(openSessions: number | undefined): string {
+  if (openSessions === undefined || openSessions === 0) return '';
+  return `, kept warm for ${openSessions} open agent session${openSessions === 1 ? '' : 's'}`;
 }

@@ -14,7 +14,7 @@ import { forwardHookEvent, type ForwardResult } from './hook-forward.js';
 import { parseHookInput } from './hook-input.js';
 import { parseHookOptions } from './hook-options.js';
 import { readHookStdin } from './hook-stdin.js';
-import { forwardedEnvironment, HOOK_SERVER_PROTOCOL, hookServerEnabled, hookServerPlace } from './hook-server-place.js';
+import { forwardedEnvironment, HOOK_SERVER_PROTOCOL, HOOK_SERVER_SESSION_VARIABLE, heldSessionSeed, hookServerEnabled, hookServerPlace } from './hook-server-place.js';
 import type * as HookCore from './hook-core.js';
 import type * as PromptSubmitCore from './prompt-submit-core.js';
 
@@ -103,7 +103,8 @@ async function main(): Promise<void> {
         build: BUILD,
       });
       // Only while memory is on with consent: no background process for someone who never agreed.
-      if (place !== undefined && !drain && summary.consented) startServer(entry);
+      // It holds for this event's session as for those it serves (hook-server.ts).
+      if (place !== undefined && !drain && summary.consented) startServer(entry, summary.sessionId === undefined ? undefined : heldSessionSeed(stdinText, argv, process.cwd()));
       core.saveCache();
     }
     // `late`: the server took the event and missed the deadline; it logs that, nothing is printed.
@@ -120,12 +121,13 @@ function write(text: string): Promise<void> {
 }
 
 /** Starts the hook server detached from this process and its stdio; it takes over from the next event. */
-function startServer(entry: string): void {
+function startServer(entry: string, session: string | undefined): void {
   try {
     // Loaded only here (a forwarded event, most of them, starts nothing), and as a built-in: an
     // `import()` would start node's ESM loader.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [entry, '--serve'], { detached: true, stdio: 'ignore', env: process.env, windowsHide: true, cwd: os.tmpdir() });
+    const env = session === undefined ? process.env : { ...process.env, [HOOK_SERVER_SESSION_VARIABLE]: session };
+    const child = spawn(process.execPath, [entry, '--serve'], { detached: true, stdio: 'ignore', env, windowsHide: true, cwd: os.tmpdir() });
     child.on('error', () => {});
     child.unref();
   } catch {

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseHookInput } from './hook-input.js';
+import { parseHookOptions } from './hook-options.js';
 
 /** Bumped when the frames below change; a runner never talks to a server of another protocol. */
 export const HOOK_SERVER_PROTOCOL = 1;
@@ -106,12 +108,61 @@ export type HookServerFrame =
   | { readonly kind: 'deadline'; readonly ms: number }
   | { readonly kind: 'done'; readonly output: string }
   | { readonly kind: 'mismatch'; readonly build: string; readonly protocol: number }
-  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number; readonly connections?: HookServerConnections; readonly storageFault?: HookServerStorageFault }
+  | { readonly kind: 'pong'; readonly pid: number; readonly since: string; readonly build: string; readonly protocol: number; readonly connections?: HookServerConnections; readonly openSessions?: number; readonly storageFault?: HookServerStorageFault }
   | { readonly kind: 'stopping' };
 
 export function hookServerEnabled(env: NodeJS.ProcessEnv): boolean {
   const value = env[HOOK_SERVER_VARIABLE]?.trim().toLowerCase();
   return !(value === 'off' || value === '0' || value === 'false');
+}
+
+/**
+ * How long a hook server waits without an event before it leaves or, for an open session, checks
+ * again (`GRAPHITI_MEMORY_HOOK_SERVER_IDLE_MS` in the environment that starts it, for tests and
+ * benchmarks); `undefined`: the default, 15 minutes. A value that is not a whole number of at
+ * least 100 ms is ignored.
+ */
+export const HOOK_SERVER_IDLE_VARIABLE = 'GRAPHITI_MEMORY_HOOK_SERVER_IDLE_MS';
+
+/**
+ * The session of the event that started a server (the runner answered it itself): where it ran and
+ * its ids, never its prompt. Set by the runner in the environment of the server it starts, so the
+ * server holds for that session as for those it serves.
+ */
+export const HOOK_SERVER_SESSION_VARIABLE = 'GRAPHITI_MEMORY_HOOK_SERVER_SESSION';
+
+/** An event of a session, as the server re-reads it to ask whether memory is still open there. */
+export interface HeldSessionSeed {
+  readonly sessionId: string;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** A Stop event naming the session's cwd and transcript: no content. */
+  readonly stdinText: string;
+}
+
+/** The seed a runner hands the server it starts; `undefined` when the event named no session. */
+export function heldSessionSeed(stdinText: string, argv: readonly string[], cwd: string): string | undefined {
+  const input = parseHookInput(stdinText, parseHookOptions(argv).event);
+  if (!input.ok || input.hook.sessionId === undefined) return undefined;
+  const event = { hook_event_name: 'Stop', session_id: input.hook.sessionId, cwd: input.hook.cwd, transcript_path: input.hook.transcriptPath };
+  return JSON.stringify({ sessionId: input.hook.sessionId, argv, cwd, stdinText: JSON.stringify(event) } satisfies HeldSessionSeed);
+}
+
+/** The seed a server was started with, if any and well-formed. */
+export function readHeldSessionSeed(env: NodeJS.ProcessEnv): HeldSessionSeed | undefined {
+  try {
+    const raw = JSON.parse(env[HOOK_SERVER_SESSION_VARIABLE] ?? '') as Partial<HeldSessionSeed>;
+    const { sessionId, argv, cwd, stdinText } = raw;
+    if (typeof sessionId !== 'string' || typeof cwd !== 'string' || typeof stdinText !== 'string' || !Array.isArray(argv) || !argv.every((item) => typeof item === 'string')) return undefined;
+    return { sessionId, argv, cwd, stdinText };
+  } catch {
+    return undefined;
+  }
+}
+
+export function hookServerIdleMs(env: NodeJS.ProcessEnv): number | undefined {
+  const value = Number(env[HOOK_SERVER_IDLE_VARIABLE]?.trim() ?? '');
+  return Number.isSafeInteger(value) && value >= 100 ? value : undefined;
 }
 
 /**

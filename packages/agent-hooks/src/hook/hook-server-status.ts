@@ -16,7 +16,16 @@ import {
 } from './hook-server-place.js';
 
 export type HookServerStatus =
-  | { readonly running: true; readonly pid: number; readonly since: string; readonly build: string; readonly socket: string; readonly storageFault?: HookServerStorageFault }
+  | {
+      readonly running: true;
+      readonly pid: number;
+      readonly since: string;
+      readonly build: string;
+      readonly socket: string;
+      /** Open agent sessions that keep it through idle whiles (absent from older servers). */
+      readonly openSessions?: number;
+      readonly storageFault?: HookServerStorageFault;
+    }
   | { readonly running: false; readonly socket: string | null; readonly reason: string };
 
 export interface RunningHookServer {
@@ -34,7 +43,15 @@ export async function hookServerStatus(env: NodeJS.ProcessEnv, build: string | u
   if (place === undefined) return { running: false, socket: null, reason: 'its private folder is not safely ours; hooks run in their own process' };
   const answer = await pingHookServer(place, build, HOOK_SERVER_PROTOCOL);
   if (answer?.kind !== 'pong' || answer.build !== build) return { running: false, socket: place.socket, reason: 'not running (the next hook event starts it while memory is on with consent)' };
-  return { running: true, pid: answer.pid, since: answer.since, build: answer.build, socket: place.socket, ...(answer.storageFault === undefined ? {} : { storageFault: answer.storageFault }) };
+  return {
+    running: true,
+    pid: answer.pid,
+    since: answer.since,
+    build: answer.build,
+    socket: place.socket,
+    ...(answer.openSessions === undefined ? {} : { openSessions: answer.openSessions }),
+    ...(answer.storageFault === undefined ? {} : { storageFault: answer.storageFault }),
+  };
 }
 
 /**

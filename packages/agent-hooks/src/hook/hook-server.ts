@@ -3,20 +3,26 @@
 // config files and consent afresh (runHook), so a change applies at once. It listens on a 0600
 // Unix socket (a named pipe on Windows) in a private folder, one per runner build, answers only
 // runners of its own build and protocol (servers of other builds run beside it, untouched), and
-// leaves after an idle while or once its runner file is another build. It logs no content: runs go
-// to the state folder's run log as before, marked `via: server`.
+// leaves after an idle while or once its runner file is another build. While an agent session it
+// served is open (session-hold.ts), an idle while does not end it: the first prompt after a break
+// is served warm. It logs no content: runs go to the state folder's run log as before, marked
+// `via: server`.
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import lockfile from 'proper-lockfile';
 import { userConfigDirectory } from '@graphiti-memory/memory-node-storage';
 import { ANSWER_MARGIN_MS, pingHookServer } from './hook-forward.js';
 import { appendHookLog } from './hook-log.js';
-import { frameReader, HOOK_SERVER_PROTOCOL, MAX_REQUEST_BYTES, type HookServerConnections, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest, type HookServerStorageFault } from './hook-server-place.js';
-import { runHook } from './run-hook.js';
+import { frameReader, HOOK_SERVER_PROTOCOL, MAX_REQUEST_BYTES, type HookServerConnections, readHookServerInfo, type HookServerFrame, type HookServerInfo, type HookServerPlace, type HookServerRequest, type HookServerStorageFault, type HeldSessionSeed } from './hook-server-place.js';
+import { runHook, stillOpenFor } from './run-hook.js';
+import { SessionHold } from './session-hold.js';
 import { runnerBuild } from './runner-build.js';
 import { sweepDeadServers } from './dead-servers.js';
 
-/** Leaves after this long without an event: a warm path for a working session, nothing more. */
+/**
+ * After this long without an event it leaves — unless an agent session it served is still open
+ * (session-hold.ts); then it checks again after the same while.
+ */
 export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
 /**
  * How often it checks that the user config folder it serves still exists and that its runner file
@@ -40,8 +46,12 @@ export interface HookServerOptions {
   readonly build: string;
   /** The runner entry, for the drainers this server starts. */
   readonly entryPath: string;
-  /** Leaves after this long without a served event (open connections do not count). */
+  /** Leaves after this long without a served event (open connections do not count), unless a session holds it. */
   readonly idleMs?: number;
+  /** How long after its last event an open session may hold the server (default `SESSION_HOLD_MS`). */
+  readonly holdMs?: number;
+  /** The session of the event its runner answered before starting it: held as if served here. */
+  readonly heldSession?: HeldSessionSeed;
   readonly checkMs?: number;
   readonly maxConnections?: number;
   readonly requestMs?: number;
@@ -82,6 +92,10 @@ class HookServer {
   readonly #sockets = new Map<net.Socket, { taken: boolean }>();
   #counts = { refused: 0, timedOut: 0, oversized: 0 };
   #storageFault: HookServerStorageFault | undefined;
+  /** The open agent sessions it stays warm for. */
+  readonly #hold: SessionHold;
+  /** Events taken so far: an idle check that saw a new one come and go does not act on stale findings. */
+  #taken = 0;
   #idle: NodeJS.Timeout | undefined;
   #check: NodeJS.Timeout | undefined;
   #stopping = false;
@@ -95,6 +109,9 @@ class HookServer {
     private readonly options: HookServerOptions,
   ) {
     this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
+    this.#hold = new SessionHold(options.holdMs);
+    const seed = options.heldSession;
+    if (seed !== undefined) this.#hold.seen(seed.sessionId, Date.now(), stillOpenFor({ argv: seed.argv, env: process.env, cwd: seed.cwd }, seed.stdinText));
     server.on('connection', (socket) => this.#accept(socket));
     server.on('error', () => void this.#stop());
     this.#armIdle();
@@ -112,7 +129,17 @@ class HookServer {
 
   #armIdle(): void {
     clearTimeout(this.#idle);
-    if (this.#running === 0) this.#idle = setTimeout(() => void this.#stop(), this.options.idleMs ?? HOOK_SERVER_IDLE_MS);
+    if (this.#running === 0) this.#idle = setTimeout(() => void this.#idleWhilePassed(), this.options.idleMs ?? HOOK_SERVER_IDLE_MS);
+  }
+
+  /** No event for the idle while: stay for an open session whose memory is still on, else leave. */
+  async #idleWhilePassed(): Promise<void> {
+    const taken = this.#taken;
+    const holding = await this.#hold.holding(Date.now());
+    // An event came in meanwhile: it re-arms the idle while when it is done.
+    if (this.#stopping || this.#running > 0 || this.#taken !== taken) return;
+    if (holding) this.#armIdle();
+    else void this.#stop();
   }
 
   #accept(socket: net.Socket): void {
@@ -168,7 +195,7 @@ class HookServer {
     // Any runner may ask who runs (`hooks status`, a starting server) or ask it to leave.
     if (request.kind === 'ping') {
       const fault = this.#storageFault === undefined ? {} : { storageFault: this.#storageFault };
-      return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL, connections: this.connections, ...fault });
+      return send({ kind: 'pong', pid: this.info.pid, since: this.info.since, build: this.info.build, protocol: HOOK_SERVER_PROTOCOL, connections: this.connections, openSessions: this.#hold.size, ...fault });
     }
     if (request.kind === 'stop') {
       send({ kind: 'stopping' });
@@ -186,6 +213,7 @@ class HookServer {
     if (socket.destroyed || socket.readableEnded) return;
     send({ kind: 'accepted' });
     this.#running++;
+    this.#taken++;
     clearTimeout(this.#idle);
     try {
       await this.#run(socket, request, send, hold);
@@ -219,6 +247,11 @@ class HookServer {
     // Memory turned off, consent withdrawn or the folder untrusted (in config or the memory
     // switches: Disconnect, `hooks uninstall`, the extension): nothing to keep warm.
     if (!summary.consented && SWITCHED_OFF.includes(summary.outcome)) void this.#stop();
+    // An open session holds the server through idle whiles; its end (or memory closing for it) lets go.
+    if (summary.sessionId !== undefined) {
+      if (summary.event === 'SessionEnd') this.#hold.ended(summary.sessionId);
+      else this.#hold.seen(summary.sessionId, Date.now(), stillOpenFor(request, request.stdinText));
+    }
     if (socket.destroyed || socket.writableEnded) {
       // The runner gave up (its deadline passed): what it printed was nothing.
       if (summary.stateDirectory !== undefined) await appendHookLog(summary.stateDirectory, `${summary.event} late runner-left-before-the-answer`);

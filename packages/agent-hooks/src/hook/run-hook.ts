@@ -7,6 +7,7 @@ import { storageFaultOf, type Environment, type StorageFault } from '@graphiti-m
 import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
 import { openHookMemory, type HookMemory } from './hook-memory.js';
+import { parseHookInput } from './hook-input.js';
 import { parseHookOptions } from './hook-options.js';
 import type { DrainerLaunch } from './hook-drainer.js';
 import type { HandlerResult } from './handler-result.js';
@@ -39,6 +40,8 @@ export interface HookRunSummary {
   readonly outcome: string;
   /** Memory is on with consent for the endpoint: worth keeping a hook server warm. */
   readonly consented: boolean;
+  /** The agent session the event named, when memory was open for it (the hook server holds for open sessions). */
+  readonly sessionId?: string;
   /** The write the disk refused, when that is why the run failed (content-free: code and path). */
   readonly storageFault?: StorageFault;
 }
@@ -50,6 +53,18 @@ const CLOSE_BOUND_MS = 100;
 const HOOK_REQUEST_TIMEOUT_MS = 5_000;
 /** Stop and SessionEnd only write the outbox: generous, so a slow disk does not lose turns. */
 const CAPTURE_DEADLINE_MS = 10_000;
+
+/**
+ * Whether memory is still open for the workspace of an event (its config, consent, memory switches
+ * and trust read afresh): the hook server asks it of the sessions it stays warm for. It keeps only
+ * where the event ran — never the prompt or other content of `stdinText`.
+ */
+export function stillOpenFor(io: Pick<HookIo, 'argv' | 'env' | 'cwd'>, stdinText: string): () => Promise<boolean> {
+  const options = parseHookOptions(io.argv);
+  const input = parseHookInput(stdinText, options.event);
+  const where = input.ok ? JSON.stringify({ hook_event_name: 'Stop', cwd: input.hook.cwd, transcript_path: input.hook.transcriptPath }) : DRAIN_EVENT;
+  return async () => (await resolveHookContext(where, options, io.env, io.cwd)).ok;
+}
 
 /** Runs one hook event; resolves when done, never rejects. */
 export function runHook(io: HookIo): Promise<HookRunSummary> {
@@ -67,6 +82,7 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
   let stateDirectory: string | undefined;
   let event = options.event ?? 'unknown';
   let consented = false;
+  let sessionId: string | undefined;
   let result: HandlerResult;
   let fault: StorageFault | undefined;
   try {
@@ -79,6 +95,7 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
     } else {
       const { context } = resolved;
       consented = true;
+      sessionId = options.drain ? undefined : context.hook.sessionId;
       stateDirectory = context.stateDirectory;
       event = options.drain ? 'drain' : context.hook.event;
       io.onDeadline?.(context.hook.event === 'Stop' || context.hook.event === 'SessionEnd' ? CAPTURE_DEADLINE_MS : context.config.recallTimeoutMs);
@@ -112,7 +129,7 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       ...(io.build === undefined ? {} : { build: io.build }),
     });
   }
-  return { stateDirectory, event, outcome: result.outcome, consented, ...(fault === undefined ? {} : { storageFault: fault }) };
+  return { stateDirectory, event, outcome: result.outcome, consented, ...(sessionId === undefined ? {} : { sessionId }), ...(fault === undefined ? {} : { storageFault: fault }) };
 }
 
 async function handleEvent(context: HookContext, startedAt: number, now: () => Date, handlers: HookHandlers): Promise<HandlerResult> {
