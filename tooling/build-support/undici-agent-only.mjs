@@ -56,8 +56,9 @@ export const undiciAgentOnly = {
       return undefined;
     });
     build.onEnd((result) => {
+      // Thrown: an error only added to result.errors here would not fail the build.
       if (h1Client !== undefined && !h2Deferred && result.errors.length === 0) {
-        result.errors.push({ text: `undici-agent-only: ${h1Client} no longer requires './client-h2.js', so node:http2 may load with every client again; update the plugin for this undici version.` });
+        throw new Error(`undici-agent-only: ${h1Client} no longer requires './client-h2.js', so node:http2 may load with every client again; update the plugin for this undici version.`);
       }
     });
     build.onLoad({ filter: /.*/, namespace: 'undici-agent-only' }, async (args) => {
