@@ -3,11 +3,13 @@
 // each cost the hook ms on every first prompt: node:http2 (undici's HTTP/2 client, loaded on its
 // first use: undici-agent-only in tooling/build-support), node:child_process (git facts load it where
 // git runs; a prompt reads the cached remote) and node:zlib (journal checksums load it on first use).
-// The BUILT runner against the emulator, a real process; node itself lists what it loaded.
+// The BUILT runner against the emulator, a real process; node itself lists what it loaded. And the
+// cores are ASCII: one non-ASCII character (a regular expression's « or …, which esbuild leaves as
+// written) makes node read the whole 1.4 MB core into a two-byte string on every cold start.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOOK_SERVER_VARIABLE } from '@graphiti-memory/agent-hooks';
+import { HOOK_SERVER_VARIABLE, runnerBuild } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { readConfigFile, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { additionalContext, harnessSucceeds, loggedRuns, runNode } from './hook-processes.js';
@@ -53,5 +55,15 @@ describe('a cold prompt', { timeout: 90_000 }, () => {
     // The list is node's own: it names the modules the hook did load (the answer came over HTTP).
     expect(loaded).toEqual(expect.arrayContaining(['http', 'net', 'fs']));
     expect(NOT_ON_THE_COLD_PATH.filter((name) => loaded.includes(name))).toEqual([]);
+  });
+
+  it('loads cores that are ASCII only', async () => {
+    const build = runnerBuild(runner);
+    expect(build).toBeDefined();
+    for (const kind of ['core', 'prompt']) {
+      const bytes = await fs.readFile(path.join(path.dirname(runner), `hook-runner-${kind}-${build ?? ''}.cjs`));
+      const first = bytes.findIndex((byte) => byte > 0x7f);
+      expect(first, `hook-runner-${kind}: a non-ASCII byte at ${first}: ${bytes.subarray(Math.max(0, first - 40), first + 10).toString('utf8')}`).toBe(-1);
+    }
   });
 });
