@@ -188,3 +188,39 @@ describe('the cold hook path', { timeout: 90_000 }, () => {
     expect(await coresRun(folder)).toContain('core');
   });
 });
+
+// What node loads for a cold prompt: none of the built-ins a prompt never uses, each cut from the
+// cold path on purpose (each cost every first prompt ms): node:http2 (undici's HTTP/2 client, loaded
+// on its first use: undici-agent-only in tooling/build-support), node:child_process (git facts load
+// it where git runs; a prompt reads the cached remote), node:zlib (journal checksums, on first use).
+// And the cores are ASCII: one non-ASCII character (a regular expression's « or …, which esbuild
+// leaves as written) makes node read the whole 1.4 MB core into a two-byte string on every cold start.
+describe('what a cold prompt loads', { timeout: 90_000 }, () => {
+  it('answers with the recalled fact without loading node:http2, node:child_process or node:zlib', async () => {
+    await installWithFact();
+    // Preloaded into the hook's node: writes the built-ins it loaded (node's own list) when it exits.
+    const preload = path.join(test.root, 'loaded-builtins.cjs');
+    const listed = path.join(test.root, 'loaded-builtins.json');
+    await fs.writeFile(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)))));\n`,
+    );
+    const run = await prompt(runner, { ...COLD, NODE_OPTIONS: `--require ${preload}` });
+    await expectColdAnswer(run, run.stdout);
+    expect(additionalContext(run)).toContain('We always use pnpm');
+    const loaded = JSON.parse(await fs.readFile(listed, 'utf8')) as string[];
+    // The list names what the hook did load (the answer came over HTTP).
+    expect(loaded).toEqual(expect.arrayContaining(['http', 'net', 'fs']));
+    expect(['http2', 'child_process', 'zlib'].filter((name) => loaded.includes(name))).toEqual([]);
+  });
+
+  it('loads cores that are ASCII only', async () => {
+    const build = runnerBuild(runner);
+    expect(build).toBeDefined();
+    for (const kind of ['core', 'prompt']) {
+      const bytes = await fs.readFile(path.join(path.dirname(runner), `hook-runner-${kind}-${build ?? ''}.cjs`));
+      const first = bytes.findIndex((byte) => byte > 0x7f);
+      expect(first, `hook-runner-${kind}: a non-ASCII byte at ${first}: ${bytes.subarray(Math.max(0, first - 40), first + 10).toString('utf8')}`).toBe(-1);
+    }
+  });
+});

@@ -1,6 +1,5 @@
 // Git facts of the workspace folder, read with `git` itself under a timeout: a slow or missing git
 // only means "no git metadata", never a stuck harness.
-import { execFile } from 'node:child_process';
 
 export interface GitFacts {
   /** The `origin` remote (or the first remote), as git reports it. */
@@ -13,6 +12,9 @@ export interface GitFacts {
 export const GIT_TIMEOUT_MS = 2_000;
 
 function git(folder: string, args: readonly string[], timeoutMs: number): Promise<string | undefined> {
+  // Loaded where git runs, not at the top: a prompt uses the cached remote (git-remote-cache.ts), and
+  // node:child_process costs a cold hook about 2 ms to load.
+  const { execFile } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     execFile(
       'git',

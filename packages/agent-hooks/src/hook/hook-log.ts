@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ignoredLines, isStorageFaultCode, makePrivateFolder, PRIVATE_FILE_MODE, tightenStateFolder, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { appendPrivateFile, ignoredLines, isStorageFaultCode, PRIVATE_FILE_MODE, tightenStateFolder, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 
 export interface HookRun {
   readonly time: string;
@@ -46,12 +46,11 @@ export async function recordHookRun(stateDirectory: string, run: HookRun): Promi
     // Every run passes here: a state folder an older version left open to others is closed once.
     await tightenStateFolder(stateDirectory);
     const folder = hookLogFolder(stateDirectory);
-    await makePrivateFolder(folder);
     const runs = path.join(folder, RUNS_FILE);
-    await fs.appendFile(runs, waiting.map((each) => `${JSON.stringify(each)}\n`).join(''), { mode: PRIVATE_FILE_MODE });
+    await appendPrivateFile(runs, waiting.map((each) => `${JSON.stringify(each)}\n`).join(''));
     const failures = waiting.filter((each) => each.detail !== undefined);
     if (failures.length > 0) {
-      await fs.appendFile(path.join(folder, LOG_FILE), failures.map((each) => `${each.time} ${each.event} ${each.outcome} ${each.detail}\n`).join(''), { mode: PRIVATE_FILE_MODE });
+      await appendPrivateFile(path.join(folder, LOG_FILE), failures.map((each) => `${each.time} ${each.event} ${each.outcome} ${each.detail}\n`).join(''));
     }
     const size = (await fs.stat(runs)).size;
     if (size > MAX_RUNS_BYTES) {
@@ -68,9 +67,7 @@ export async function recordHookRun(stateDirectory: string, run: HookRun): Promi
 /** One line in hook.log (a reason or an error class; never content); never throws. */
 export async function appendHookLog(stateDirectory: string, line: string, now = new Date()): Promise<void> {
   try {
-    const folder = hookLogFolder(stateDirectory);
-    await makePrivateFolder(folder);
-    await fs.appendFile(path.join(folder, LOG_FILE), `${now.toISOString()} ${line}\n`, { mode: PRIVATE_FILE_MODE });
+    await appendPrivateFile(path.join(hookLogFolder(stateDirectory), LOG_FILE), `${now.toISOString()} ${line}\n`);
   } catch {
     // As above: the log must not become the failure.
   }

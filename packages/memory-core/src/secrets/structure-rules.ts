@@ -142,7 +142,8 @@ export function findCommandLineSecrets(text: string): SecretSpan[] {
  * `<password>`, `***`, elided examples (`sk-...`), and markers this guard already wrote.
  */
 export function isPlaceholder(value: string): boolean {
-  return /^(?:[^\s.…]{0,12}(?:\.{3}|…)|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{\{.*\}\}|\{\{.*\}\}|<[^>]*>|\*+|x{3,}|X{3,}|\.{3}|…|%[A-Za-z_][A-Za-z0-9_]*%|\[REDACTED:[a-z0-9-]+\]?|\$\(.*)$/.test(
+  // The ellipsis as \u2026: the hook's bundles stay ASCII (see stale-paths.ts's EDGES).
+  return /^(?:[^\s.\u2026]{0,12}(?:\.{3}|\u2026)|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{\{.*\}\}|\{\{.*\}\}|<[^>]*>|\*+|x{3,}|X{3,}|\.{3}|\u2026|%[A-Za-z_][A-Za-z0-9_]*%|\[REDACTED:[a-z0-9-]+\]?|\$\(.*)$/.test(
     value,
   );
 }

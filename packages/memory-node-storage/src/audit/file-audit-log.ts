@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { auditEntryFrom, filterAuditEntries, type AuditEntry, type AuditLog, type AuditQuery, type Logger } from '@graphiti-memory/memory-core';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
+import { appendPrivateFile } from '../stores/private-folder.js';
 
 export interface FileAuditLogOptions {
   /** The log file, or how to find it (the extension learns the state folder asynchronously). */
@@ -76,8 +76,7 @@ export class FileAuditLog implements AuditLog {
       this.#queued = [];
       try {
         filePath ??= await this.filePath();
-        await makePrivateFolder(path.dirname(filePath));
-        await fs.appendFile(filePath, lines, { mode: PRIVATE_FILE_MODE });
+        await appendPrivateFile(filePath, lines);
         if ((await fs.stat(filePath)).size > this.#maxBytes) await this.#rotate(filePath);
       } catch (error) {
         // Never stops delivery; the failure is logged without the entry.

@@ -1,7 +1,8 @@
 // CRC-32 (IEEE 802.3, the one zlib and gzip use) of a string's UTF-8 bytes. Node ≥ 20.15 has it
 // built in (`zlib.crc32`); older runtimes, such as an Electron host on an earlier Node, use the
-// table-driven fallback below, which gives the same values.
-import * as zlib from 'node:zlib';
+// table-driven fallback below, which gives the same values. zlib is loaded on the first checksum,
+// not with the module: most one-event hook runs never write or read a journal line, and loading
+// node:zlib costs a cold hook about 1.5 ms.
 
 type Crc32Function = (text: string) => number;
 
@@ -27,6 +28,11 @@ export function crc32Fallback(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-const builtIn = (zlib as { crc32?: (data: string) => number }).crc32;
+let chosen: Crc32Function | undefined;
 
-export const crc32: Crc32Function = typeof builtIn === 'function' ? (text) => builtIn(text) >>> 0 : crc32Fallback;
+function choose(): Crc32Function {
+  const builtIn = (process.getBuiltinModule('node:zlib') as { crc32?: (data: string) => number }).crc32;
+  return typeof builtIn === 'function' ? (text) => builtIn(text) >>> 0 : crc32Fallback;
+}
+
+export const crc32: Crc32Function = (text) => (chosen ??= choose())(text);

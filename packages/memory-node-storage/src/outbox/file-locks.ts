@@ -91,18 +91,21 @@ function isCode(error: unknown, ...codes: string[]): boolean {
 async function create(lockPath: string, owner: LockOwner): Promise<boolean> {
   const staging = `${lockPath}.${owner.nonce}.new`;
   await fs.mkdir(staging, { mode: 0o700 });
+  let placed = false;
   try {
     await fs.writeFile(path.join(staging, OWNER_FILE), JSON.stringify(owner), { mode: 0o600 });
     // rename(2) onto an existing empty folder replaces it: a lock folder without owner (an earlier
     // version's) is left to the takeover path, which judges it by age.
     if (await fs.stat(lockPath).then(() => true, () => false)) return false;
     await fs.rename(staging, lockPath);
+    placed = true;
     return true;
   } catch (error) {
     if (isCode(error, 'EEXIST', 'ENOTEMPTY', 'EPERM', 'EISDIR')) return false;
     throw error;
   } finally {
-    await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    // Renamed into place, the staging folder is gone: no removal to wait for.
+    if (!placed) await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -215,7 +218,10 @@ class OwnedLock implements HeldLock {
       // Renamed away first: the lock disappears in one step, then its folder is removed.
       const gone = `${this.lockPath}.${this.owner.nonce}.released`;
       await fs.rename(this.lockPath, gone);
-      await fs.rm(gone, { recursive: true, force: true });
+      // It holds the owner file alone unless a taker left a marker: two calls then, not the
+      // recursive walk (its stat, read of the folder and retry) that fs.rm makes of any folder.
+      await fs.unlink(path.join(gone, OWNER_FILE)).catch(() => undefined);
+      await fs.rmdir(gone).catch(() => fs.rm(gone, { recursive: true, force: true }));
     } catch {
       // Left behind: its owner (this process) is gone soon, and then it is taken at once.
     } finally {

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LockedJsonFile } from './locked-json-file.js';
 
 interface Counter {
@@ -68,5 +68,43 @@ describe('LockedJsonFile.read', () => {
     expect(await file.read()).toEqual({ n: 5 });
     expect(parses()).toBe(before);
     expect(await counted().file.read()).toEqual({ n: 5 });
+  });
+});
+
+describe('LockedJsonFile.update round trips', () => {
+  it('makes a missing folder (and parents) 0700 on the first update, and no folder when it exists', async () => {
+    const nested = path.join(root, 'state', 'tier', 'file.json');
+    const mkdir = vi.spyOn(fs, 'mkdir');
+    try {
+      const file = new LockedJsonFile<Counter>(nested, (raw) => (raw as Counter | undefined) ?? { n: 0 });
+      await file.update(set(1));
+      expect(await file.read()).toEqual({ n: 1 });
+      if (process.platform !== 'win32') {
+        expect((await fs.stat(path.join(root, 'state'))).mode & 0o777).toBe(0o700);
+        expect((await fs.stat(path.dirname(nested))).mode & 0o777).toBe(0o700);
+        expect((await fs.stat(nested)).mode & 0o777).toBe(0o600);
+      }
+      mkdir.mockClear();
+      await file.update(set(2));
+      // Only the lock's own staging folder: the state folder exists, so it is not made again.
+      expect(mkdir.mock.calls.map(([folder]) => path.basename(String(folder)))).toEqual([expect.stringMatching(/^file\.json\.lock\.[0-9a-f]+\.new$/)]);
+      expect(await counted().file.read()).toEqual({ n: 0 });
+      expect(JSON.parse(await fs.readFile(nested, 'utf8'))).toEqual({ n: 2 });
+    } finally {
+      mkdir.mockRestore();
+    }
+  });
+
+  it('leaves only the file behind: no lock, staging or released lock folders, and no recursive removal', async () => {
+    const rm = vi.spyOn(fs, 'rm');
+    try {
+      const { file } = counted();
+      await file.update(set(1));
+      await file.update(set(2));
+      expect(await fs.readdir(root)).toEqual(['state.json']);
+      expect(rm).not.toHaveBeenCalled();
+    } finally {
+      rm.mockRestore();
+    }
   });
 });

@@ -67,8 +67,13 @@ export class LockedJsonFile<T> {
    * nothing to write). A file that is not JSON is kept as `<file>.corrupt` and replaced.
    */
   async update<R>(change: (current: T) => { readonly next?: T | undefined; readonly result: R }): Promise<R> {
-    await fs.mkdir(path.dirname(this.filePath), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-    const lock = await lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS);
+    // The folder is made when the lock finds it missing, not before every change: a hook's change
+    // is a chain of file system round trips, and this saves two of them each time.
+    const lock = await lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS).catch(async (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await fs.mkdir(path.dirname(this.filePath), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+      return lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS);
+    });
     try {
       const current = await this.readForUpdate();
       const { next, result } = change(current);

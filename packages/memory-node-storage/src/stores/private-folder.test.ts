@@ -4,10 +4,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileAuditLog } from '../audit/file-audit-log.js';
 import { FileKeyValueStore } from './file-key-value-store.js';
-import { makePrivateFolder, tightenStateFolder } from './private-folder.js';
+import { appendPrivateFile, makePrivateFolder, tightenStateFolder } from './private-folder.js';
 
 const unix = process.platform !== 'win32';
 let root: string;
@@ -68,5 +68,23 @@ describe.runIf(unix)('private state folders', () => {
     await log.flush();
     expect(await modeOf(path.dirname(audit))).toBe(0o700);
     expect(await modeOf(audit)).toBe(0o600);
+  });
+});
+
+describe.runIf(unix)('appendPrivateFile', () => {
+  it('creates a missing folder 0700 and the file 0600, then appends without making the folder again', async () => {
+    const file = path.join(root, 'state', 'hooks', 'runs.jsonl');
+    await appendPrivateFile(file, 'one\n');
+    expect(await modeOf(path.join(root, 'state'))).toBe(0o700);
+    expect(await modeOf(path.dirname(file))).toBe(0o700);
+    expect(await modeOf(file)).toBe(0o600);
+    const mkdir = vi.spyOn(fs, 'mkdir');
+    try {
+      await appendPrivateFile(file, 'two\n');
+      expect(mkdir).not.toHaveBeenCalled();
+    } finally {
+      mkdir.mockRestore();
+    }
+    expect(await fs.readFile(file, 'utf8')).toBe('one\ntwo\n');
   });
 });

@@ -19,6 +19,21 @@ export async function makePrivateFolder(folder: string): Promise<void> {
 }
 
 /**
+ * Appends `text` to `file`, created 0600; its folder is made (as by `makePrivateFolder`) only when
+ * the append finds it missing. Logs are appended on every hook run, and making the folder first
+ * cost each append two more file system round trips.
+ */
+export async function appendPrivateFile(file: string, text: string): Promise<void> {
+  try {
+    await fs.appendFile(file, text, { mode: PRIVATE_FILE_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await makePrivateFolder(path.dirname(file));
+    await fs.appendFile(file, text, { mode: PRIVATE_FILE_MODE });
+  }
+}
+
+/**
  * Closes an existing state folder to other users: when `root` is open to them, it and every
  * folder below become 0700 and every file 0600. Only what this user owns is changed, never the
  * home folder nor a symbolic link's target. A root already private is the fast path (one stat).
