@@ -10,8 +10,8 @@ import { HOOK_SERVER_VARIABLE } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { FileServerFaceRecord, readConfigFile, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
-import { additionalContext, harnessSucceeds, loggedRuns, runNode, type ProcessRun } from './hook-processes.js';
+import { FileServerFaceRecord, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
+import { additionalContext, installWithFact, loggedRuns, runNode, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
@@ -25,17 +25,6 @@ let sessions = 0;
 function prompt(): Promise<ProcessRun> {
   const input = { session_id: `session-${++sessions}`, transcript_path: path.join(test.root, 'none.jsonl'), cwd: test.workspace, hook_event_name: 'UserPromptSubmit', prompt: PROMPT };
   return runNode(test, [runner, '--event', 'UserPromptSubmit'], JSON.stringify(input), { env: COLD });
-}
-
-async function installWithFact(emulator: RunningEmulator): Promise<void> {
-  const { stateDir, workspace } = test;
-  await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
-  await harnessSucceeds(test, ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
-  await emulator.idle();
-  // A busy machine must not turn an answer into a missed deadline: this counts requests, not time.
-  const file = userConfigPath(test.env);
-  const current = await readConfigFile(file);
-  await updateConfigFile(file, { recall: { ...(current.ok ? current.values.recall : {}), timeoutMs: 5_000 } });
 }
 
 function faceRecord(emulator: RunningEmulator): FileServerFaceRecord {
@@ -66,7 +55,7 @@ describe('the remembered server face (server: auto)', { timeout: 90_000 }, () =>
     it(`probes on the first prompt, records the face, and then sends only the searches (${face})`, async () => {
       const emulator = face === 'rest' ? test.emulator : await startEmulator({ processingDelayMs: 1, face: 'mcp' });
       try {
-        await installWithFact(emulator);
+        await installWithFact(test, emulator);
         const record = faceRecord(emulator);
         await record.forget();
         emulator.clearRequests();
@@ -105,7 +94,7 @@ describe('the remembered server face (server: auto)', { timeout: 90_000 }, () =>
     it(`a wrong remembered face (${wrong} at a ${actual} server) fails that prompt open, is forgotten, and the next prompt probes and answers`, async () => {
       const emulator = actual === 'rest' ? test.emulator : await startEmulator({ processingDelayMs: 1, face: 'mcp' });
       try {
-        await installWithFact(emulator);
+        await installWithFact(test, emulator);
         const record = faceRecord(emulator);
         await record.remember(wrong);
         emulator.clearRequests();
@@ -126,7 +115,7 @@ describe('the remembered server face (server: auto)', { timeout: 90_000 }, () =>
   }
 
   it('an explicit server setting is never overridden by a record, nor writes one', async () => {
-    await installWithFact(test.emulator);
+    await installWithFact(test, test.emulator);
     await updateConfigFile(userConfigPath(test.env), { server: 'rest' });
     const record = faceRecord(test.emulator);
     await record.remember('mcp');
