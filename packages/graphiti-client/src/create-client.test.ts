@@ -2,7 +2,7 @@
 // `auto` probes once, on the first call, says which face it chose, and does not remember a failure;
 // given a remembered face it speaks it without probing, and drops it when a call says it is wrong.
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isWrongFaceError } from './create-client.js';
 import {
   createGraphitiClient,
@@ -147,6 +147,21 @@ describe('createGraphitiClient: a remembered face (knownFace, onFace)', () => {
     expect(probes(server()).length).toBeGreaterThan(0);
     expect(told).toEqual([undefined, { kind: actual, reason: expect.stringContaining('auto:') }]);
     await client.close();
+  });
+
+  it('closes a dropped client when its last call has ended (a flapping server leaves none open)', async () => {
+    const client = createGraphitiClient({ baseUrl: mcp.url, knownFace: 'rest', maxRetries: 0 });
+    const close = vi.spyOn(GraphitiClient.prototype, 'close');
+    try {
+      const first = client.search({ group_ids: ['g'], query: 'x' });
+      const second = client.search({ group_ids: ['h'], query: 'y' });
+      await expect(first).rejects.toMatchObject({ status: 404 });
+      await expect(second).rejects.toMatchObject({ status: 404 });
+      expect(close).toHaveBeenCalledTimes(1);
+    } finally {
+      close.mockRestore();
+      await client.close();
+    }
   });
 
   it('keeps the face when the server says an id does not exist (a 404 that is an answer)', async () => {

@@ -89,8 +89,10 @@ export class AutoGraphitiClient implements GraphitiApi {
   private readonly options: GraphitiClientOptions;
   private readonly onFace: AutoFaceOptions['onFace'];
   private chosen: Promise<Chosen> | undefined;
-  /** Clients of a face that proved wrong: calls may still be under way on them; closed with this one. */
-  private readonly dropped: Chosen[] = [];
+  /** Calls under way per client: a dropped client is closed when its last call ends. */
+  private readonly inFlight = new Map<Chosen, number>();
+  /** Clients of a face that proved wrong, with calls still under way on them. */
+  private readonly dropped = new Set<Chosen>();
   private closed = false;
 
   constructor(options: GraphitiClientOptions, face: AutoFaceOptions = {}) {
@@ -147,7 +149,8 @@ export class AutoGraphitiClient implements GraphitiApi {
     this.closed = true;
     const chosen = this.chosen;
     this.chosen = undefined;
-    const dropped = this.dropped.splice(0);
+    const dropped = [...this.dropped];
+    this.dropped.clear();
     await Promise.all([chosen?.then((value) => value.client.close()).catch(() => undefined), ...dropped.map((value) => value.client.close().catch(() => undefined))]);
   }
 
@@ -158,16 +161,23 @@ export class AutoGraphitiClient implements GraphitiApi {
   private async call<T>(options: RequestOptions | undefined, work: (client: GraphitiApi) => Promise<T>): Promise<T> {
     const pending = this.pending();
     const value = await this.waitFor(pending, options);
+    this.inFlight.set(value, (this.inFlight.get(value) ?? 0) + 1);
     try {
       return await work(value.client);
     } catch (error) {
       // Only the choice this call used, and only once when concurrent calls fail alike.
       if (this.chosen === pending && isWrongFaceError(error)) {
         this.chosen = undefined;
-        this.dropped.push(value);
+        this.dropped.add(value);
         this.tell(undefined);
       }
       throw error;
+    } finally {
+      const left = (this.inFlight.get(value) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(value, left);
+      else this.inFlight.delete(value);
+      // A long-lived client whose server flaps must not keep every dropped client open.
+      if (left <= 0 && this.dropped.delete(value)) void value.client.close().catch(() => undefined);
     }
   }
 
