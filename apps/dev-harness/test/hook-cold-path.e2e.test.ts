@@ -13,8 +13,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOOK_SERVER_VARIABLE, hookServerStatus, runnerBuild } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { readConfigFile, saidOnceFile, sharedStateFiles, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
-import { additionalContext, harnessSucceeds, loggedRuns, runNode, waitFor, type ProcessRun } from './hook-processes.js';
+import { saidOnceFile, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
+import { additionalContext, installWithFact as installWithFactAt, loggedRuns, runNode, waitFor, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
@@ -33,15 +33,8 @@ async function lastRun(): Promise<{ outcome: string; via?: string } | undefined>
   return (await loggedRuns(test.stateDir)).at(-1);
 }
 
-async function installWithFact(emulator: RunningEmulator = test.emulator): Promise<void> {
-  const { stateDir, workspace } = test;
-  await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
-  await harnessSucceeds(test, ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
-  await emulator.idle();
-  // A busy machine must not turn a cold answer into a missed deadline: this compares output, not time.
-  const file = userConfigPath(test.env);
-  const current = await readConfigFile(file);
-  await updateConfigFile(file, { recall: { ...(current.ok ? current.values.recall : {}), timeoutMs: 5_000 } });
+function installWithFact(emulator: RunningEmulator = test.emulator): Promise<void> {
+  return installWithFactAt(test, emulator);
 }
 
 /** The built runner's files (entry, core, lean prompt core) copied to a folder of this test: its code caches are this test's own. */

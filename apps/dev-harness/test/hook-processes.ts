@@ -7,7 +7,7 @@ import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { expect } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { FileOutbox, stateLayout } from '@graphiti-memory/memory-node-storage';
+import { FileOutbox, readConfigFile, stateLayout, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { harnessBinary, type HookTest, type HookTestHome } from './hook-server-fixture.js';
 
 export interface ProcessRun {
@@ -161,4 +161,18 @@ export async function queuedMessageNames(test: Pick<HookTestHome, 'stateDir' | '
   } finally {
     await outbox.close();
   }
+}
+
+/**
+ * `hooks install` at `emulator`, one promoted workspace decision (pnpm), and a recall deadline of
+ * 5 s: a busy machine must not turn an answer into a missed deadline in tests of what is printed.
+ */
+export async function installWithFact(test: Pick<HookTestHome, 'env' | 'workspace' | 'stateDir'>, emulator: RunningEmulator): Promise<void> {
+  const { stateDir, workspace } = test;
+  await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  await harnessSucceeds(test, ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+  await emulator.idle();
+  const file = userConfigPath(test.env);
+  const current = await readConfigFile(file);
+  await updateConfigFile(file, { recall: { ...(current.ok ? current.values.recall : {}), timeoutMs: 5_000 } });
 }

@@ -19,3 +19,4 @@ export { InMemoryKeyValueStore } from './memory/in-memory-key-value-store.js';
 export { directivesPromoted, openMemory, OUTBOX_MAX_QUEUE_SIZE, type MemoryNeeds, type MemoryTool, type OpenedMemory, type OpenMemoryOptions } from './memory/open-memory.js';
 export { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './memory/shared-stores.js';
 export { createStateModules, type StateModuleOptions } from './memory/state-module.js';
+export { NO_REMEMBERED_FACE, rememberedFace, type RememberedFace } from './memory/remembered-face.js';

@@ -1,12 +1,18 @@
 // createGraphitiClient against both faces of the emulator: `rest` and `mcp` build that client;
-// `auto` probes once, on the first call, says which face it chose, and does not remember a failure.
+// `auto` probes once, on the first call, says which face it chose, and does not remember a failure;
+// given a remembered face it speaks it without probing, and drops it when a call says it is wrong.
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isWrongFaceError } from './create-client.js';
 import {
   createGraphitiClient,
+  GraphitiApiError,
   GraphitiClient,
   GraphitiConnectionError,
   GraphitiMcpClient,
+  GraphitiNotFoundError,
+  GraphitiServerError,
+  GraphitiTimeoutError,
   GraphitiUsageError,
   probeGraphitiServer,
 } from './index.js';
@@ -93,5 +99,107 @@ describe('createGraphitiClient', () => {
       await client.close();
       await back.close();
     }
+  });
+});
+
+describe('createGraphitiClient: a remembered face (knownFace, onFace)', () => {
+  const probes = (emulator: RunningEmulator) => emulator.requests.filter((request) => ['/healthcheck', '/health'].includes(request.path) || request.route === 'get_status');
+
+  it('speaks a known REST face without probing, and tells nothing', async () => {
+    rest.clearRequests();
+    const told: unknown[] = [];
+    const client = createGraphitiClient({ baseUrl: rest.url, knownFace: 'rest', onFace: (face) => told.push(face) });
+    await client.search({ group_ids: ['g'], query: 'x' });
+    expect(rest.requests.map((request) => request.route)).toEqual(['search']);
+    await expect(client.serverFace()).resolves.toEqual({ kind: 'rest', reason: expect.stringContaining('remembered') });
+    expect(told).toEqual([]);
+    await client.close();
+  });
+
+  it('speaks a known MCP face without probing: no /health, no /healthcheck, no get_status', async () => {
+    mcp.clearRequests();
+    const client = createGraphitiClient({ baseUrl: mcp.url, knownFace: 'mcp' });
+    await client.search({ group_ids: ['g'], query: 'x' });
+    expect(probes(mcp)).toEqual([]);
+    expect(mcp.requests.filter((request) => request.route === 'search_memory_facts')).toHaveLength(1);
+    await client.close();
+  });
+
+  it('tells the face a probe chose, once', async () => {
+    const told: unknown[] = [];
+    const client = createGraphitiClient({ baseUrl: mcp.url, onFace: (face) => told.push(face) });
+    await Promise.all([client.search({ group_ids: ['g'], query: 'x' }), client.search({ group_ids: ['h'], query: 'y' })]);
+    expect(told).toEqual([{ kind: 'mcp', reason: expect.stringContaining('/health') }]);
+    await client.close();
+  });
+
+  it.each([
+    ['rest', () => mcp, 'mcp'],
+    ['mcp', () => rest, 'rest'],
+  ] as const)('a wrong known face (%s) fails those calls, is dropped once, and the next call probes the right one', async (known, server, actual) => {
+    const told: unknown[] = [];
+    const client = createGraphitiClient({ baseUrl: server().url, knownFace: known, maxRetries: 0, onFace: (face) => told.push(face) });
+    const calls = await Promise.allSettled([client.search({ group_ids: ['g'], query: 'x' }), client.search({ group_ids: ['h'], query: 'y' })]);
+    expect(calls.map((call) => call.status)).toEqual(['rejected', 'rejected']);
+    expect(told).toEqual([undefined]);
+    server().clearRequests();
+    await expect(client.search({ group_ids: ['g'], query: 'x' })).resolves.toMatchObject({ facts: [] });
+    expect(probes(server()).length).toBeGreaterThan(0);
+    expect(told).toEqual([undefined, { kind: actual, reason: expect.stringContaining('auto:') }]);
+    await client.close();
+  });
+
+  it('closes a dropped client when its last call has ended (a flapping server leaves none open)', async () => {
+    const client = createGraphitiClient({ baseUrl: mcp.url, knownFace: 'rest', maxRetries: 0 });
+    const close = vi.spyOn(GraphitiClient.prototype, 'close');
+    try {
+      const first = client.search({ group_ids: ['g'], query: 'x' });
+      const second = client.search({ group_ids: ['h'], query: 'y' });
+      await expect(first).rejects.toMatchObject({ status: 404 });
+      await expect(second).rejects.toMatchObject({ status: 404 });
+      expect(close).toHaveBeenCalledTimes(1);
+    } finally {
+      close.mockRestore();
+      await client.close();
+    }
+  });
+
+  it('keeps the face when the server says an id does not exist (a 404 that is an answer)', async () => {
+    const told: unknown[] = [];
+    const client = createGraphitiClient({ baseUrl: rest.url, knownFace: 'rest', onFace: (face) => told.push(face) });
+    await expect(client.deleteEpisode('00000000-0000-0000-0000-000000000000')).rejects.toMatchObject({ kind: 'not-found' });
+    rest.clearRequests();
+    await client.search({ group_ids: ['g'], query: 'x' });
+    expect(rest.requests.map((request) => request.route)).toEqual(['search']);
+    expect(told).toEqual([]);
+    await client.close();
+  });
+
+  it('drops a known face when nothing listens (the next call probes)', async () => {
+    const gone = await startEmulator();
+    const { url } = gone;
+    await gone.close();
+    const told: unknown[] = [];
+    const client = createGraphitiClient({ baseUrl: url, knownFace: 'rest', maxRetries: 0, onFace: (face) => told.push(face) });
+    await expect(client.search({ group_ids: ['g'], query: 'x' })).rejects.toBeInstanceOf(GraphitiConnectionError);
+    expect(told).toEqual([undefined]);
+    await client.close();
+  });
+});
+
+describe('isWrongFaceError', () => {
+  const request = { method: 'POST', path: '/search', headers: {} };
+  it.each([
+    ['a refused connection', new GraphitiConnectionError('refused', request, { code: 'ECONNREFUSED' }), true],
+    ['FastAPI’s 404 for a route it lacks', new GraphitiNotFoundError('x', { ...request, status: 404, body: { detail: 'Not Found' }, detail: 'Not Found' }), true],
+    ['a plain-text 404', new GraphitiNotFoundError('x', { ...request, status: 404, body: 'Not Found', detail: undefined }), true],
+    ['nothing answering MCP (404)', new GraphitiApiError('x', { ...request, status: 404, body: '', headers: {} }), true],
+    ['a 405', new GraphitiApiError('x', { ...request, status: 405, body: '', headers: {} }), true],
+    ['an unknown id', new GraphitiNotFoundError('x', { ...request, status: 404, body: {}, detail: 'node 1 not found' }), false],
+    ['a server error', new GraphitiServerError('x', { ...request, status: 500, body: '' }), false],
+    ['a timeout', new GraphitiTimeoutError('x', { ...request, timeoutMs: 1 }), false],
+    ['not a Graphiti error', new Error('x'), false],
+  ])('%s → %s', (_name, error, wrong) => {
+    expect(isWrongFaceError(error)).toBe(wrong);
   });
 });

@@ -4,14 +4,30 @@
 // `/mcp/` → MCP; a URL ending in `/mcp` → MCP without probing. A failed probe is not remembered,
 // so a server that comes up later is found on the next call.
 import { GraphitiClient } from './client.js';
-import { GraphitiAbortError, GraphitiUsageError, isGraphitiError } from './errors.js';
-import { GRAPHITI_SERVER_CHOICES, type GraphitiApi, type GraphitiServerChoice, type ServerFace } from './graphiti-api.js';
+import { GraphitiAbortError, GraphitiUsageError, isGraphitiError, type GraphitiNotFoundError } from './errors.js';
+import { GRAPHITI_SERVER_CHOICES, type GraphitiApi, type GraphitiServerChoice, type GraphitiServerKind, type ServerFace } from './graphiti-api.js';
 import { GraphitiMcpClient } from './mcp/mcp-client.js';
 import type { GraphitiClientOptions, RequestOptions } from './options.js';
 import type { AddMessagesRequest, Episode, FactResult, Healthcheck, Result, SearchQuery, SearchResults } from './schemas.js';
 import { untilAborted } from './until-aborted.js';
 
-export interface CreateGraphitiClientOptions extends GraphitiClientOptions {
+/** How an `auto` client starts and whom it tells what it chose (both optional). */
+export interface AutoFaceOptions {
+  /**
+   * A face this endpoint answered with before (remembered by the caller, e.g. in a file): the first
+   * call speaks it without probing. Ignored unless the kind is `auto`.
+   */
+  readonly knownFace?: GraphitiServerKind | undefined;
+  /**
+   * Told the face the client settled on after a probe, and `undefined` when a call failed in a way
+   * that says the face is wrong (a 404 from a route that always exists, nothing answering MCP at
+   * `/mcp/`, a refused connection): that call fails as it would have, and the next one probes.
+   * Called synchronously; it must not throw.
+   */
+  readonly onFace?: ((face: ServerFace | undefined) => void) | undefined;
+}
+
+export interface CreateGraphitiClientOptions extends GraphitiClientOptions, AutoFaceOptions {
   /** Which face to speak; default `auto`. */
   readonly kind?: GraphitiServerChoice | undefined;
 }
@@ -22,13 +38,13 @@ export function isMcpEndpointUrl(baseUrl: string): boolean {
 }
 
 export function createGraphitiClient(options: CreateGraphitiClientOptions): GraphitiApi {
-  const { kind = 'auto', ...clientOptions } = options;
+  const { kind = 'auto', knownFace, onFace, ...clientOptions } = options;
   if (!GRAPHITI_SERVER_CHOICES.includes(kind)) {
     throw new GraphitiUsageError(`createGraphitiClient was given kind "${String(kind)}"; use "auto", "rest" or "mcp".`);
   }
   if (kind === 'rest') return new GraphitiClient(clientOptions);
   if (kind === 'mcp') return new GraphitiMcpClient(clientOptions);
-  return new AutoGraphitiClient(clientOptions);
+  return new AutoGraphitiClient(clientOptions, { knownFace, onFace });
 }
 
 interface Chosen {
@@ -71,13 +87,21 @@ export async function probeGraphitiServer(options: GraphitiClientOptions, reques
 /** A client that finds out which face the server has on its first call. */
 export class AutoGraphitiClient implements GraphitiApi {
   private readonly options: GraphitiClientOptions;
+  private readonly onFace: AutoFaceOptions['onFace'];
   private chosen: Promise<Chosen> | undefined;
+  /** Calls under way per client: a dropped client is closed when its last call ends. */
+  private readonly inFlight = new Map<Chosen, number>();
+  /** Clients of a face that proved wrong, with calls still under way on them. */
+  private readonly dropped = new Set<Chosen>();
   private closed = false;
 
-  constructor(options: GraphitiClientOptions) {
+  constructor(options: GraphitiClientOptions, face: AutoFaceOptions = {}) {
     // Validates the options now, like the other clients, without sending anything.
     void new GraphitiClient(options).close();
     this.options = options;
+    this.onFace = face.onFace;
+    // A URL ending in /mcp needs no probe anyway; there the URL decides.
+    if (face.knownFace !== undefined && !isMcpEndpointUrl(options.baseUrl)) this.chosen = Promise.resolve(knownChoice(options, face.knownFace));
   }
 
   get baseUrl(): string {
@@ -85,39 +109,39 @@ export class AutoGraphitiClient implements GraphitiApi {
   }
 
   async serverFace(options?: RequestOptions): Promise<ServerFace> {
-    return (await this.choose(options)).face;
+    return (await this.waitFor(this.pending(), options)).face;
   }
 
   async healthcheck(options?: RequestOptions): Promise<Healthcheck> {
-    return (await this.choose(options)).client.healthcheck(options);
+    return this.call(options, (client) => client.healthcheck(options));
   }
 
   async addMessages(request: AddMessagesRequest, options?: RequestOptions): Promise<Result> {
-    return (await this.choose(options)).client.addMessages(request, options);
+    return this.call(options, (client) => client.addMessages(request, options));
   }
 
   async search(query: SearchQuery, options?: RequestOptions): Promise<SearchResults> {
-    return (await this.choose(options)).client.search(query, options);
+    return this.call(options, (client) => client.search(query, options));
   }
 
   async getEpisodes(groupId: string, query: { readonly lastN: number }, options?: RequestOptions): Promise<Episode[]> {
-    return (await this.choose(options)).client.getEpisodes(groupId, query, options);
+    return this.call(options, (client) => client.getEpisodes(groupId, query, options));
   }
 
   async getEntityEdge(uuid: string, options?: RequestOptions): Promise<FactResult> {
-    return (await this.choose(options)).client.getEntityEdge(uuid, options);
+    return this.call(options, (client) => client.getEntityEdge(uuid, options));
   }
 
   async deleteEntityEdge(uuid: string, options?: RequestOptions): Promise<Result> {
-    return (await this.choose(options)).client.deleteEntityEdge(uuid, options);
+    return this.call(options, (client) => client.deleteEntityEdge(uuid, options));
   }
 
   async deleteEpisode(uuid: string, options?: RequestOptions): Promise<Result> {
-    return (await this.choose(options)).client.deleteEpisode(uuid, options);
+    return this.call(options, (client) => client.deleteEpisode(uuid, options));
   }
 
   async deleteGroup(groupId: string, options?: RequestOptions): Promise<Result> {
-    return (await this.choose(options)).client.deleteGroup(groupId, options);
+    return this.call(options, (client) => client.deleteGroup(groupId, options));
   }
 
   async close(): Promise<void> {
@@ -125,26 +149,73 @@ export class AutoGraphitiClient implements GraphitiApi {
     this.closed = true;
     const chosen = this.chosen;
     this.chosen = undefined;
-    await chosen?.then((value) => value.client.close()).catch(() => undefined);
+    const dropped = [...this.dropped];
+    this.dropped.clear();
+    await Promise.all([chosen?.then((value) => value.client.close()).catch(() => undefined), ...dropped.map((value) => value.client.close().catch(() => undefined))]);
   }
 
   /**
-   * The probe runs on the client's own timeout, not the caller's signal: a short recall deadline
-   * must not cut every probe short. The caller still stops waiting when its signal fires.
+   * Runs `work` on the chosen face's client. A failure that says the face is wrong drops the
+   * choice (once, however many calls fail with it) so the next call probes, and tells `onFace`.
    */
-  private choose(options: RequestOptions | undefined): Promise<Chosen> {
+  private async call<T>(options: RequestOptions | undefined, work: (client: GraphitiApi) => Promise<T>): Promise<T> {
+    const pending = this.pending();
+    const value = await this.waitFor(pending, options);
+    this.inFlight.set(value, (this.inFlight.get(value) ?? 0) + 1);
+    try {
+      return await work(value.client);
+    } catch (error) {
+      // Only the choice this call used, and only once when concurrent calls fail alike.
+      if (this.chosen === pending && isWrongFaceError(error)) {
+        this.chosen = undefined;
+        this.dropped.add(value);
+        this.tell(undefined);
+      }
+      throw error;
+    } finally {
+      const left = (this.inFlight.get(value) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(value, left);
+      else this.inFlight.delete(value);
+      // A long-lived client whose server flaps must not keep every dropped client open.
+      if (left <= 0 && this.dropped.delete(value)) void value.client.close().catch(() => undefined);
+    }
+  }
+
+  private tell(face: ServerFace | undefined): void {
+    try {
+      this.onFace?.(face);
+    } catch {
+      // A listener's failure is its own: the call's answer does not depend on it.
+    }
+  }
+
+  /** The face chosen, or being probed for (a probe starts when there is neither). */
+  private pending(): Promise<Chosen> {
     if (this.closed) {
       return Promise.reject(new GraphitiUsageError('A Graphiti client was used after close(). Create a new one.'));
     }
     if (this.chosen === undefined) {
       const probing = probeGraphitiServer(this.options);
       this.chosen = probing;
-      probing.catch(() => {
-        if (this.chosen === probing) this.chosen = undefined;
-      });
+      probing.then(
+        (value) => {
+          if (this.chosen === probing) this.tell(value.face);
+        },
+        () => {
+          if (this.chosen === probing) this.chosen = undefined;
+        },
+      );
     }
+    return this.chosen;
+  }
+
+  /**
+   * The probe runs on the client's own timeout, not the caller's signal: a short recall deadline
+   * must not cut every probe short. The caller still stops waiting when its signal fires.
+   */
+  private waitFor(pending: Promise<Chosen>, options: RequestOptions | undefined): Promise<Chosen> {
     return untilAborted(
-      this.chosen,
+      pending,
       options?.signal,
       () =>
         new GraphitiAbortError('Finding out which Graphiti server answers was aborted by the caller.', {
@@ -153,4 +224,27 @@ export class AutoGraphitiClient implements GraphitiApi {
         }),
     );
   }
+}
+
+/** The client of a face the caller remembered, without probing. */
+function knownChoice(options: GraphitiClientOptions, kind: GraphitiServerKind): Chosen {
+  const reason = 'auto: remembered from an earlier probe of this endpoint';
+  return kind === 'rest' ? { client: new GraphitiClient(options), face: { kind, reason } } : { client: new GraphitiMcpClient(options), face: { kind, reason } };
+}
+
+/**
+ * Whether a call's failure says the face is wrong rather than the request: nothing listens (the
+ * server moved or is down: probe when it is back), or a 404/405 that is not an id the server does
+ * not know — a route this face does not have (FastAPI's and Starlette's `Not Found`), or nothing
+ * answering MCP at `/mcp/`. A missing edge or episode names itself in its `detail` and is not one.
+ */
+export function isWrongFaceError(error: unknown): boolean {
+  if (!isGraphitiError(error)) return false;
+  if (error.kind === 'connection') return true;
+  if (!('status' in error) || (error.status !== 404 && error.status !== 405)) return false;
+  if (error.kind === 'not-found') {
+    const { detail } = error as GraphitiNotFoundError;
+    return detail === undefined || detail === 'Not Found';
+  }
+  return true;
 }

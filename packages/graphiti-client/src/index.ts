@@ -5,6 +5,7 @@ export {
   createGraphitiClient,
   isMcpEndpointUrl,
   probeGraphitiServer,
+  type AutoFaceOptions,
   type CreateGraphitiClientOptions,
 } from './create-client.js';
 export {

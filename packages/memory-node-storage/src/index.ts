@@ -61,3 +61,4 @@ export {
   type TranscriptWatcherOptions,
 } from './transcripts/transcript-watcher.js';
 export { DIGEST_SEGMENTS_FILE, FileDigestSegmentStore } from './digest/file-digest-segment-store.js';
+export { FileServerFaceRecord, type RememberedServerFace } from './stores/file-server-face-record.js';

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openMemory, readGitFacts, type MemoryNeeds, type OpenedMemory } from '@graphiti-memory/agent-hooks';
+import { openMemory, readGitFacts, type MemoryNeeds, type OpenedMemory, type RememberedFace } from '@graphiti-memory/agent-hooks';
 import type { GraphitiApi } from '@graphiti-memory/graphiti-client';
 import {
   errorClassOf,
@@ -73,10 +73,12 @@ const SEND_NEEDS: MemoryNeeds = { send: true, adoptJournals: true };
 
 export async function openHarnessMemory(context: CommandContext, options: HarnessMemoryOptions = {}): Promise<HarnessMemory> {
   const { terminal, options: common } = context;
-  const { endpoint, client } = await openGraphiti(context, options.emulator ?? {});
-  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined);
+  const temporaryFor = (resolved: ResolvedEndpoint): boolean => !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || resolved.emulator !== undefined);
+  // The face the endpoint answered with before, from the state folder this command keeps.
+  const { endpoint, client, face } = await openGraphiti(context, options.emulator ?? {}, (resolved) => (temporaryFor(resolved) ? undefined : common.stateDir));
+  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined, face);
 
-  const temporaryState = !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || endpoint.emulator !== undefined);
+  const temporaryState = temporaryFor(endpoint);
   const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
   if (temporaryState) context.defer(() => fs.rm(stateDirectory, { recursive: true, force: true }));
   const normalisedEndpoint = normaliseEndpoint(endpoint.url) ?? endpoint.url;
@@ -162,9 +164,13 @@ function codeOf(error: unknown): string {
   return code === undefined ? '' : ` (${code})`;
 }
 
-async function preflight(client: GraphitiApi, url: string, timeoutMs: number, apiKeyGiven: boolean): Promise<void> {
+async function preflight(client: GraphitiApi, url: string, timeoutMs: number, apiKeyGiven: boolean, face: RememberedFace): Promise<void> {
   try {
-    await client.healthcheck({ maxRetries: 0 });
+    await client.healthcheck({ maxRetries: 0 }).catch((error: unknown) => {
+      // A remembered face the server no longer has: the client dropped it; asking again probes.
+      if (face.droppedKnown()) return client.healthcheck({ maxRetries: 0 });
+      throw error;
+    });
   } catch (error) {
     throw describeGraphitiFailure(error, url, 'Reaching Graphiti', timeoutMs, { apiKeyGiven });
   }

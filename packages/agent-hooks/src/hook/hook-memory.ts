@@ -1,10 +1,12 @@
 // memory-core composed for one hook run: the endpoint, consent and user key of the shared config,
 // the workspace of the event's cwd (its git remote names the workspace scope, as in the extension
 // and the harness), and — for Stop, SessionEnd and the drainer — the durable outbox of the state
-// folder. Nothing is checked over the network first: a hook must not wait for a health check.
+// folder. Nothing is checked over the network first: a hook must not wait for a health check, and
+// with `server: auto` the face the endpoint answered with before is used without probing.
 import { createGraphitiClient } from '@graphiti-memory/graphiti-client';
 import type { Logger, MemorySettings } from '@graphiti-memory/memory-core';
 import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { rememberedFace } from '../memory/remembered-face.js';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
 import { directivesPromoted, openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
@@ -32,6 +34,11 @@ export type HookMemory = OpenedMemory;
 
 export async function openHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
   const { config } = options;
+  // Turns carry branch and commit (full facts); recall needs only the remote (cached).
+  const [face, git] = await Promise.all([
+    rememberedFace(config.server, options.stateDirectory, options.endpoint),
+    options.durable ? readGitFacts(options.workspaceFolder) : readGitRemoteCached(options.workspaceFolder, options.stateDirectory),
+  ]);
   const client = createGraphitiClient({
     kind: config.server,
     baseUrl: options.endpoint,
@@ -39,9 +46,8 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
     timeoutMs: options.requestTimeoutMs,
     maxRetries: options.durable ? 1 : 0,
     userAgent: USER_AGENT,
+    ...face.clientOptions,
   });
-  // Turns carry branch and commit (full facts); recall needs only the remote (cached).
-  const git = options.durable ? await readGitFacts(options.workspaceFolder) : await readGitRemoteCached(options.workspaceFolder, options.stateDirectory);
   const consent = config.consent;
   let memory: OpenedMemory;
   try {
@@ -70,6 +76,7 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
     });
   } catch (error) {
     await client.close();
+    await face.settled();
     throw error;
   }
   let closed: Promise<void> | undefined;
@@ -79,6 +86,7 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
       (closed ??= (async () => {
         await memory.close();
         await client.close();
+        await face.settled();
       })()),
   };
 }

@@ -104,6 +104,8 @@ export interface EndpointStateFiles {
   readonly episodeSources: string;
   /** What forgets left for later (`FileForgetLedger`): groups never to send to, deletes owed, forgotten turns. */
   readonly forgetLedger: string;
+  /** Which face (REST or MCP) the endpoint answered an `auto` probe with (`FileServerFaceRecord`). */
+  readonly serverFace: string;
 }
 
 /** The endpoint's and the workspace's files, beside the shared ones. */
@@ -143,6 +145,7 @@ export function endpointStateFiles(stateDirectory: string, endpoint: string): En
     groupRegistry: path.join(endpointFolder, 'group-registry.json'),
     episodeSources: path.join(endpointFolder, 'episode-sources.json'),
     forgetLedger: path.join(endpointFolder, 'forgotten.json'),
+    serverFace: path.join(endpointFolder, 'server-face.json'),
   };
 }
 
