@@ -7,7 +7,7 @@ import type { Logger, MemorySettings } from '@graphiti-memory/memory-core';
 import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
-import { directivesPromoted, openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
+import { directivesPromoted, openMemory, openRecallMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory, type RecallMemoryOptions } from '../memory/open-memory.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
 
 const USER_AGENT = 'graphiti-memory-hook';
@@ -31,6 +31,19 @@ export interface HookMemoryOptions {
 export type HookMemory = OpenedMemory;
 
 export async function openHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
+  return openWith(options, (memoryOptions) => openMemory({ ...memoryOptions, needs: { send: options.durable } }));
+}
+
+/**
+ * Memory for UserPromptSubmit, in every core: it only recalls, so memory-core's recall side alone
+ * (`openRecallMemory`), and the lean prompt core that opens memory only here bundles no send side.
+ */
+export function openRecallHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
+  return openWith({ ...options, durable: false }, openRecallMemory);
+}
+
+/** The client, git facts, consent and settings of a hook run, for either way of opening memory. */
+async function openWith(options: HookMemoryOptions, open: (memoryOptions: RecallMemoryOptions) => Promise<OpenedMemory>): Promise<HookMemory> {
   const { config } = options;
   const client = createGraphitiClient({
     kind: config.server,
@@ -45,7 +58,7 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
   const consent = config.consent;
   let memory: OpenedMemory;
   try {
-    memory = await openMemory({
+    memory = await open({
       tool: 'agent-hooks',
       settings: hookSettings(options),
       client,
@@ -66,7 +79,6 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
         workspaceFolder: options.workspaceFolder,
       }),
       logger: options.logger,
-      needs: { send: options.durable },
     });
   } catch (error) {
     await client.close();
