@@ -26,7 +26,7 @@ import {
   type AuditEntry,
 } from '@graphiti-memory/memory-core';
 import { FileOutbox } from '@graphiti-memory/memory-node-storage';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readGitFacts } from '../composition/git-facts.js';
 import { everyHookEvent } from '../hook/hook-events.js';
 import { promptSubmitHandlers } from '../hook/hook-handlers.js';
@@ -40,10 +40,10 @@ let root: string;
 beforeAll(async () => {
   emulator = await startEmulator({ quiet: true, processingDelayMs: 1 });
   client = new GraphitiClient({ baseUrl: emulator.url, maxRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
+  return async () => {
+    await client.close();
+    await emulator.close();
+  };
 });
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'open-memory-'));
