@@ -34,6 +34,7 @@ const VALUES = [
   'CHAT_MODEL_DIGEST_NOTE', 'DigestWriter', 'digestWriterOf', 'DigestWriting', 'DigestWritingOptions', 'DIGEST_MODEL_MAX_CHARS', 'DIGEST_WRITERS', 'digestWritersText',
   'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
   'parseTurnMessageName',
+  'createRecallModule',
 ];
 
 const TYPES = [

@@ -35,7 +35,7 @@ export { IngestionOptions } from './ingestion/ingestion-options.js';
 export { IngestionService } from './ingestion/ingestion-service.js';
 export type { ConfirmationResult, IngestionCounters, IngestionState, IngestionStats } from './ingestion/ingestion-stats.js';
 export { Ingestion } from './ingestion/ingestion.js';
-export { createInMemoryStorageModule, createMemoryModule } from './memory-module.js';
+export { createInMemoryStorageModule, createMemoryModule, createRecallModule } from './memory-module.js';
 export { TurnPlanner } from './planning/turn-planner.js';
 export {
   Clock,

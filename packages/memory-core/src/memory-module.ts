@@ -1,7 +1,7 @@
 // The one ContainerModule of memory-core: every policy service bound to its token. Apps (the VS Code
 // extension, the dev harness) load it into the container they build and bind the ports of
 // src/ports.ts themselves; memory-core never builds a container.
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
 import { DigestWriting } from './digest/digest-writing.js';
 import { ForgetLedger, ForgetService, InMemoryForgetLedger, IngestionQueuedGroups, OwedDeletions, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
@@ -32,14 +32,11 @@ import { MessageSourceStamp } from './sources/index.js';
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
-  return new ContainerModule(({ bind }) => {
-    bind(SecretGuard).to(SecretlintSecretGuard).inSingletonScope();
-    bind(MemoryConfiguration).to(ConfiguredMemorySettings).inSingletonScope();
-    bind(MemoryGate).to(DefaultMemoryGate).inSingletonScope();
-    bind(GroupIdResolver).to(DefaultGroupIdResolver).inSingletonScope();
+  return new ContainerModule((options) => {
+    const { bind } = options;
+    bindRecallServices(options);
     bind(PromotionService).to(DefaultPromotionService).inSingletonScope();
     bind(TurnPlanner).to(DefaultTurnPlanner).inSingletonScope();
-    bind(RecallService).to(DefaultRecallService).inSingletonScope();
     bind(Ingestion).to(IngestionService).inSingletonScope();
     bind(MemoryPromotion).to(QueuedMemoryPromotion).inSingletonScope();
     bind(GroupRecorder).toSelf().inSingletonScope();
@@ -51,6 +48,26 @@ export function createMemoryModule(): ContainerModule {
     // Uses the app's DigestWriter when one is bound (VS Code's chat model); else digests stay filtered.
     bind(DigestWriting).toSelf().inSingletonScope();
   });
+}
+
+/**
+ * The recall side alone (the secret guard, settings, gate, group ids and recall), for a process
+ * that only recalls — a cold hook prompt — and so need not load ingestion, promotion or forget.
+ * The app binds the same ports as for `createMemoryModule()`, without IngestionStorage, and
+ * optionally EpisodeSources, WorkspaceFiles and ForgetLedger (citations, the stale check and what
+ * forgets keep forgotten). `createMemoryModule()` binds these same services: load one or the other.
+ */
+export function createRecallModule(): ContainerModule {
+  return new ContainerModule(bindRecallServices);
+}
+
+/** What recall resolves through: bound here once, for both modules. */
+function bindRecallServices({ bind }: ContainerModuleLoadOptions): void {
+  bind(SecretGuard).to(SecretlintSecretGuard).inSingletonScope();
+  bind(MemoryConfiguration).to(ConfiguredMemorySettings).inSingletonScope();
+  bind(MemoryGate).to(DefaultMemoryGate).inSingletonScope();
+  bind(GroupIdResolver).to(DefaultGroupIdResolver).inSingletonScope();
+  bind(RecallService).to(DefaultRecallService).inSingletonScope();
 }
 
 /** In-memory ingestion storage, group registry, pending store and forget ledger: nothing survives the process (tests, one-shot tools). */

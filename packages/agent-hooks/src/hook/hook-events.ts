@@ -1,6 +1,7 @@
 // Every hook event's handler, for the full core, the hook server and `graphiti-harness hook`.
 import type { HookEventHandler, HookHandlers } from './hook-handlers.js';
 import { promptSubmitHandlers } from './hook-handlers.js';
+import { openHookMemory } from './hook-memory.js';
 
 const sessionStop = async (): Promise<HookEventHandler> => {
   const { handleSessionStop } = await import('./session-stop.js');
@@ -14,5 +15,7 @@ export const everyHookEvent: HookHandlers = {
     Stop: sessionStop,
     SessionEnd: sessionStop,
   },
+  // UserPromptSubmit opens memory as in the lean prompt core: both cores give the same answer and records.
+  openMemory: (event) => (event === 'UserPromptSubmit' ? promptSubmitHandlers.openMemory(event) : openHookMemory),
   drainer: () => import('./hook-drainer.js'),
 };

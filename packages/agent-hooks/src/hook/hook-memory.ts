@@ -9,7 +9,7 @@ import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type Resol
 import { rememberedFace } from '../memory/remembered-face.js';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
-import { directivesPromoted, openMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory } from '../memory/open-memory.js';
+import { directivesPromoted, openMemory, openRecallMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory, type RecallMemoryOptions } from '../memory/open-memory.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
 
 const USER_AGENT = 'graphiti-memory-hook';
@@ -33,6 +33,19 @@ export interface HookMemoryOptions {
 export type HookMemory = OpenedMemory;
 
 export async function openHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
+  return openWith(options, (memoryOptions) => openMemory({ ...memoryOptions, needs: { send: options.durable } }));
+}
+
+/**
+ * Memory for UserPromptSubmit, in every core: it only recalls, so memory-core's recall side alone
+ * (`openRecallMemory`), and the lean prompt core that opens memory only here bundles no send side.
+ */
+export function openRecallHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
+  return openWith({ ...options, durable: false }, openRecallMemory);
+}
+
+/** The client, git facts, consent and settings of a hook run, for either way of opening memory. */
+async function openWith(options: HookMemoryOptions, open: (memoryOptions: RecallMemoryOptions) => Promise<OpenedMemory>): Promise<HookMemory> {
   const { config } = options;
   // Turns carry branch and commit (full facts); recall needs only the remote (cached).
   const [face, git] = await Promise.all([
@@ -51,7 +64,7 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
   const consent = config.consent;
   let memory: OpenedMemory;
   try {
-    memory = await openMemory({
+    memory = await open({
       tool: 'agent-hooks',
       settings: hookSettings(options),
       client,
@@ -72,7 +85,6 @@ export async function openHookMemory(options: HookMemoryOptions): Promise<HookMe
         workspaceFolder: options.workspaceFolder,
       }),
       logger: options.logger,
-      needs: { send: options.durable },
     });
   } catch (error) {
     await client.close();

@@ -6,7 +6,7 @@ import { errorClassOf } from '@graphiti-memory/memory-core';
 import { storageFaultOf, type Environment, type StorageFault } from '@graphiti-memory/memory-node-storage';
 import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
-import { openHookMemory, type HookMemory } from './hook-memory.js';
+import type { HookMemory } from './hook-memory.js';
 import { parseHookInput } from './hook-input.js';
 import { parseHookOptions } from './hook-options.js';
 import type { DrainerLaunch } from './hook-drainer.js';
@@ -137,7 +137,7 @@ async function handleEvent(context: HookContext, startedAt: number, now: () => D
   const requestTimeoutMs = context.hook.event === 'UserPromptSubmit' ? context.config.recallTimeoutMs : HOOK_REQUEST_TIMEOUT_MS;
   let memory: HookMemory | undefined;
   try {
-    memory = await openHookMemory({ ...context, requestTimeoutMs, durable, logger: new NullLogger() });
+    memory = await handlers.openMemory(context.hook.event)({ ...context, requestTimeoutMs, durable, logger: new NullLogger() });
     // Each event loads only its own handler.
     const handler = handlers.events[context.hook.event];
     return handler === undefined ? { outcome: 'unknown-event' } : await (await handler())(context, memory, startedAt, now);

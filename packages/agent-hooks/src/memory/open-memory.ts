@@ -10,6 +10,7 @@ import {
   Clock,
   ConsentStore,
   createMemoryModule,
+  createRecallModule,
   EpisodeSources,
   ForgetLedger,
   ForgetService,
@@ -49,13 +50,13 @@ import {
   type ResolvedMemoryConfig,
   type StateLayout,
 } from '@graphiti-memory/memory-node-storage';
-import { Container } from 'inversify';
+import { Container, type ContainerModule } from 'inversify';
 import type { GitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from '../composition/leftover-journals.js';
 import { StaticSettingsSource } from '../composition/static-settings-source.js';
 import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js';
-import { createStateModules } from './state-module.js';
+import { createSharedStoresModule, createStateModules } from './state-module.js';
 
 /** The tools that open memory, as the audit log and the group registry name them. */
 export type MemoryTool = 'graphiti-harness' | 'agent-hooks' | 'vscode-extension';
@@ -125,40 +126,21 @@ export interface OpenedMemory {
 
 export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemory> {
   const { logger, needs } = options;
-  const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
-  // Every harness command and hook that opens memory passes here: the state folder is private.
-  await makePrivateFolder(layout.root).catch(() => undefined);
-  await tightenStateFolder(layout.root);
-  const container = new Container();
-  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(options.settings));
-  container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, options.git));
-  // The stale check: paths recalled facts name, looked up (never read) in this workspace.
-  container.bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => [options.workspaceFolder]));
-  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: options.userKey }));
-  container.bind(ConsentStore).toConstantValue(options.consent);
-  container.bind(GroupRecorderOptions).toConstantValue({ tool: options.tool });
-  container.bind(Clock).toConstantValue(options.clock ?? new SystemClock());
-  container.bind(Logger).toConstantValue(logger);
-  container.bind(TelemetrySink).toConstantValue(options.telemetry ?? { emit: (_event: MemoryEvent) => {} });
-  container.bind(IngestionOptions).toConstantValue(options.ingestion ?? {});
-  // The shared state folder's stores, bound as the extension binds them; the outbox only to send.
-  container.loadSync(
+  const opened = await openContainer(options, (root) => [
+    // The shared state folder's stores, bound as the extension binds them; the outbox only to send.
     ...createStateModules({
-      stateDirectory: () => Promise.resolve(layout.root),
+      stateDirectory: () => Promise.resolve(root),
       logger,
       ...(needs.send === true ? { outbox: { maxQueueSize: OUTBOX_MAX_QUEUE_SIZE, staleLockMs: OUTBOX_STALE_LOCK_MS } } : {}),
     }),
-  );
-  // memory-core's services; the outbox's folder follows their settings (the endpoint), so they come first.
-  container.loadSync(createMemoryModule());
-  const audit = container.get<AuditLog>(AuditLog);
-  const pending = container.get<PendingMemoryStore>(PendingMemoryStore);
-  // Every request that carries memory content or a query is recorded in the shared audit log (metadata only).
-  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
+    // memory-core's services; the outbox's folder follows their settings (the endpoint).
+    createMemoryModule(),
+  ]);
+  const { container, layout, closers } = opened;
+  container.bind(IngestionOptions).toConstantValue(options.ingestion ?? {});
+  // The tool the group registry records and sent messages' sources name: only sending reads it.
+  container.bind(GroupRecorderOptions).toConstantValue({ tool: options.tool });
 
-  const episodeSources = container.get<EpisodeSources>(EpisodeSources);
-  // What confirmation recorded of delivered episodes is written before the process ends.
-  const closers: Array<() => Promise<unknown>> = [() => audit.flush(), () => episodeSources.flush()];
   let workspaceStore: KeyValueStore = new InMemoryKeyValueStore();
   let outbox: FileOutbox | undefined;
   let registry: GroupRegistry | undefined;
@@ -166,9 +148,9 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     const [fileStore, openedOutbox] = await Promise.all([FileKeyValueStore.open(layout.workspaceStore, { logger }), container.getAsync(FileOutbox)]);
     workspaceStore = fileStore;
     outbox = openedOutbox;
-    const opened = container.get<GroupRegistry>(GroupRegistry);
-    registry = opened;
-    closers.push(() => fileStore.flush(), () => opened.flush());
+    const openedRegistry = container.get<GroupRegistry>(GroupRegistry);
+    registry = openedRegistry;
+    closers.push(() => fileStore.flush(), () => openedRegistry.flush());
   }
   container.bind(WorkspaceStore).toConstantValue(workspaceStore);
 
@@ -189,26 +171,86 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
   if (needs.send === true && needs.adoptJournals === true && outbox !== undefined) await adoptLeftoverJournals(outbox);
 
   return {
-    container,
-    layout,
-    client: options.client,
-    api: container.get<GraphitiConnection>(GraphitiConnection).current() ?? options.client,
-    configuration: container.get<MemoryConfiguration>(MemoryConfiguration),
-    recall: container.get<RecallService>(RecallService),
-    groups: container.get<GroupIdResolver>(GroupIdResolver),
-    guard: container.get<SecretGuard>(SecretGuard),
-    audit,
-    pending,
+    ...recallMembers(opened, options.client),
     review: needs.send === true ? container.get<ReviewQueue>(ReviewQueue) : undefined,
     ingestion,
     outbox,
     promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
     registry,
-    episodeSources,
-    forgotten: container.get<ForgetLedger>(ForgetLedger),
     close,
   };
+}
+
+/** `openMemory`'s options without what only sending uses. */
+export type RecallMemoryOptions = Omit<OpenMemoryOptions, 'needs' | 'ingestion'>;
+
+/**
+ * Memory opened to recall only (a hook prompt): the same stores, ports and audited connection as
+ * `openMemory` without `send`, but only memory-core's recall side (`createRecallModule`) and no
+ * outbox module, so a bundle that opens memory only here (the runner's lean prompt core) leaves
+ * ingestion, promotion, forget and the outbox's journals out. The send-side members are undefined.
+ */
+export async function openRecallMemory(options: RecallMemoryOptions): Promise<OpenedMemory> {
+  const opened = await openContainer(options, (root) => [createSharedStoresModule({ stateDirectory: () => Promise.resolve(root), logger: options.logger }), createRecallModule()]);
+  opened.container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => (closed ??= Promise.allSettled(opened.closers.map((closer) => closer())).then(() => undefined));
+  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, forget: undefined, registry: undefined, close };
+}
+
+/** A container with the run's ports, the given modules and the audited connection bound. */
+interface OpenedContainer {
+  readonly container: Container;
+  readonly layout: StateLayout;
+  readonly audit: AuditLog;
+  readonly episodeSources: EpisodeSources;
+  /** What `close()` flushes; `openMemory` adds its send-side stores. */
+  readonly closers: Array<() => Promise<unknown>>;
+}
+
+/** What `openMemory` and `openRecallMemory` share: one place binds a run's ports and the audited connection. */
+async function openContainer(options: RecallMemoryOptions, modules: (stateRoot: string) => ContainerModule[]): Promise<OpenedContainer> {
+  const { logger } = options;
+  const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
+  // Every harness command and hook that opens memory passes here: the state folder is private.
+  await makePrivateFolder(layout.root).catch(() => undefined);
+  await tightenStateFolder(layout.root);
+  const container = new Container();
+  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource(options.settings));
+  container.bind(WorkspaceContext).toConstantValue(new TerminalWorkspaceContext(options.workspaceFolder, options.git));
+  // The stale check: paths recalled facts name, looked up (never read) in this workspace.
+  container.bind(WorkspaceFiles).toConstantValue(new NodeWorkspaceFiles(() => [options.workspaceFolder]));
+  container.bind(GlobalStore).toConstantValue(new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: options.userKey }));
+  container.bind(ConsentStore).toConstantValue(options.consent);
+  container.bind(Clock).toConstantValue(options.clock ?? new SystemClock());
+  container.bind(Logger).toConstantValue(logger);
+  container.bind(TelemetrySink).toConstantValue(options.telemetry ?? { emit: (_event: MemoryEvent) => {} });
+  container.loadSync(...modules(layout.root));
+  const audit = container.get<AuditLog>(AuditLog);
+  // Every request that carries memory content or a query is recorded in the shared audit log (metadata only).
+  container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
+  const episodeSources = container.get<EpisodeSources>(EpisodeSources);
+  // What confirmation recorded of delivered episodes is written before the process ends.
+  return { container, layout, audit, episodeSources, closers: [() => audit.flush(), () => episodeSources.flush()] };
+}
+
+/** The members every opened memory has, recall's side. */
+function recallMembers({ container, layout, audit, episodeSources }: OpenedContainer, client: GraphitiApi) {
+  return {
+    container,
+    layout,
+    client,
+    api: container.get<GraphitiConnection>(GraphitiConnection).current() ?? client,
+    configuration: container.get<MemoryConfiguration>(MemoryConfiguration),
+    recall: container.get<RecallService>(RecallService),
+    groups: container.get<GroupIdResolver>(GroupIdResolver),
+    guard: container.get<SecretGuard>(SecretGuard),
+    audit,
+    pending: container.get<PendingMemoryStore>(PendingMemoryStore),
+    episodeSources,
+    forgotten: container.get<ForgetLedger>(ForgetLedger),
+  } satisfies Partial<OpenedMemory>;
 }
 
 /**

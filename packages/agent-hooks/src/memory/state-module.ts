@@ -27,8 +27,37 @@ export interface StateModuleOptions {
 
 /** AuditLog, PendingMemoryStore, GroupRegistry, EpisodeSources and ForgetLedger of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
 export function createStateModules(options: StateModuleOptions): ContainerModule[] {
+  const stores = createSharedStoresModule(options);
+  const outbox = options.outbox;
+  if (outbox === undefined) return [stores];
   const { stateDirectory, legacyFolder } = options;
-  const stores = new ContainerModule(({ bind }) => {
+  const storage = createNodeStorageModule({
+    outbox: async (settings) => {
+      const endpoint = endpointOf(settings);
+      if (endpoint === undefined) return undefined;
+      const layout = stateLayout(await stateDirectory(), '', endpoint);
+      if (legacyFolder !== undefined) await relocateOutboxJournals(path.join(legacyFolder, 'outbox'), layout.outboxDirectory);
+      return {
+        directory: layout.outboxDirectory,
+        ...(outbox.maxQueueSize === undefined ? {} : { maxQueueSize: outbox.maxQueueSize }),
+        ...(outbox.staleLockMs === undefined ? {} : { staleLockMs: outbox.staleLockMs }),
+        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
+        legacyLedgerFile: legacyFolder === undefined ? layout.legacyLedgerFile : path.join(legacyFolder, 'delivery-ledger.journal'),
+      };
+    },
+    ...(outbox.inMemoryFallback === undefined ? {} : { inMemoryFallback: outbox.inMemoryFallback }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  return [stores, storage];
+}
+
+/**
+ * The shared folder's stores alone (no outbox): what a recall-only run (`openRecallMemory`) loads,
+ * so it bundles none of the outbox's journal code; `createStateModules` loads it with the outbox.
+ */
+export function createSharedStoresModule(options: Omit<StateModuleOptions, 'outbox'>): ContainerModule {
+  const { stateDirectory, legacyFolder } = options;
+  return new ContainerModule(({ bind }) => {
     bind(AuditLog)
       .toResolvedValue((logger: Logger) => sharedAuditLog(stateDirectory, legacyFolder, options.logger ?? logger), [Logger])
       .inSingletonScope();
@@ -52,26 +81,6 @@ export function createStateModules(options: StateModuleOptions): ContainerModule
       .toResolvedValue(perEndpoint((endpoint, logger) => new EndpointForgetLedger(stateDirectory, endpoint, logger)), [MemoryConfiguration, Logger])
       .inSingletonScope();
   });
-  const outbox = options.outbox;
-  if (outbox === undefined) return [stores];
-  const storage = createNodeStorageModule({
-    outbox: async (settings) => {
-      const endpoint = endpointOf(settings);
-      if (endpoint === undefined) return undefined;
-      const layout = stateLayout(await stateDirectory(), '', endpoint);
-      if (legacyFolder !== undefined) await relocateOutboxJournals(path.join(legacyFolder, 'outbox'), layout.outboxDirectory);
-      return {
-        directory: layout.outboxDirectory,
-        ...(outbox.maxQueueSize === undefined ? {} : { maxQueueSize: outbox.maxQueueSize }),
-        ...(outbox.staleLockMs === undefined ? {} : { staleLockMs: outbox.staleLockMs }),
-        // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.
-        legacyLedgerFile: legacyFolder === undefined ? layout.legacyLedgerFile : path.join(legacyFolder, 'delivery-ledger.journal'),
-      };
-    },
-    ...(outbox.inMemoryFallback === undefined ? {} : { inMemoryFallback: outbox.inMemoryFallback }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
-  return [stores, storage];
 }
 
 function endpointOf(settings: MemorySettings): string | undefined {
