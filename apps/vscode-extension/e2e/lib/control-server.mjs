@@ -37,14 +37,21 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       await button.click();
       return { ok: true };
     },
+    // Runs a command from the palette as a user does: F1, its title, Enter once the command's row is
+    // the focused one (the list filters as it is typed; Enter runs whichever row is focused), into the
+    // palette's input (not whatever holds the focus), then waits for the palette to take it.
     'POST /ui/run-command': async (body) => {
       const current = page();
       await current.keyboard.press('F1');
       const input = current.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(`>${body.title}`);
-      await current.locator('.quick-input-list .monaco-list-row', { hasText: body.title }).first().waitFor({ timeout: 10_000 });
-      await current.keyboard.press('Enter');
+      const focused = current.locator('.quick-input-list .monaco-list-row.focused');
+      await focused.filter({ hasText: body.title }).first().waitFor({ timeout: 10_000 }).catch(async () => {
+        throw new Error(`the palette's focused row is not "${body.title}" but ${JSON.stringify(await focused.allInnerTexts())}`);
+      });
+      await input.press('Enter');
+      await waitUntilChanged(input, `>${body.title}`, `the palette did not run "${body.title}"`);
       return { ok: true };
     },
     'POST /ui/pick': async (body) => {
@@ -89,15 +96,27 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       return { ok: true };
     },
     // Types into the open quick input (an input box or a quick pick) and accepts it; with `title`,
-    // once the input showing that title is open (the palette's own input is the same widget).
+    // once the input showing that title is open (the palette's own input is the same widget). The
+    // text is checked before Enter, Enter goes to that input, and the input must then close: an input
+    // box that lost the keyboard focus closes without accepting (its command gets nothing), which is
+    // said here rather than left to show as a missing result later.
     'POST /ui/type': async (body) => {
-      if (body.title) {
-        await page().locator('.quick-input-widget .quick-input-title', { hasText: body.title }).first().waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
-      }
+      const timeout = body.timeoutMs ?? 10_000;
+      const title = page().locator('.quick-input-widget .quick-input-title', { hasText: body.title ?? '' }).first();
+      if (body.title) await title.waitFor({ state: 'visible', timeout });
       const input = page().locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
+      await input.waitFor({ state: 'visible', timeout });
       await input.fill(body.text);
-      await page().keyboard.press('Enter');
+      const state = await input.evaluate((element) => ({ value: element.value, focused: element === element.ownerDocument.activeElement }));
+      if (state.value !== body.text || !state.focused || !(await input.isVisible())) {
+        throw new Error(`the input${body.title ? ` "${body.title}"` : ''} was not ready to accept: value ${JSON.stringify(state.value)}, focused ${state.focused}, visible ${await input.isVisible()}`);
+      }
+      await input.press('Enter');
+      if (body.title) {
+        await title.waitFor({ state: 'hidden', timeout }).catch(() => {
+          throw new Error(`the input "${body.title}" is still open after Enter`);
+        });
+      }
       return { ok: true };
     },
     'POST /ui/press': async (body) => {
@@ -113,6 +132,16 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       return { ok: true };
     },
   };
+
+  /** Waits until `input` no longer holds `value` (the quick input moved on) or is hidden. */
+  async function waitUntilChanged(input, value, failure) {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (!(await input.isVisible()) || (await input.inputValue()) !== value) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(failure);
+  }
 
   const server = http.createServer(async (request, response) => {
     const chunks = [];

@@ -10,6 +10,7 @@ const { answerCategoryDialog } = require('./trust.js');
 const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
 const WALKTHROUGH = `${EXTENSION_ID}#graphitiMemory.start`;
 const VIEW_ROWS = '.monaco-list-row';
+const VIEW = 'graphitiMemory.episodes';
 const DIRECTIVE = 'Tabs, not spaces.';
 const QUESTION = 'How do we deploy the billing API?';
 
@@ -49,6 +50,18 @@ async function memoryLog(about) {
   };
   visit(folder);
   return lines.slice(-10).join(' / ');
+}
+
+/** What to read when a search from the palette shows nothing: the rows, the notifications, the searches Graphiti got. */
+async function searchEvidence(query) {
+  const { texts: notifications } = await control('POST /ui/text', { selector: '.notification-list-item-message', timeoutMs: 1_000 });
+  const searches = (await networkRequests()).filter((request) => isSearchRequest(request) && searchQuery(request) === query);
+  return [
+    `rows: ${(await rowTexts()).join(' | ')}`,
+    `notifications: ${notifications.join(' | ') || 'none'}`,
+    `searches for "${query}" Graphiti got: ${searches.length === 0 ? 'none' : searches.map((request) => request.status).join(', ')}`,
+    `log: ${await memoryLog('episodes view')}`,
+  ].join('; ');
 }
 
 const tests = [
@@ -135,8 +148,15 @@ const tests = [
       assert.ok(after.indexOf('Curated memories (2)') < after.indexOf('Conversations (1)'), after.join(' | '));
       // What memory knows, searched from the command palette: the facts Graphiti holds about the
       // words typed, each with its date and, once delivery was confirmed, its citation (tool, day) as in the prompt, under the query.
-      // (The curated memories folded away: the Explorer leaves the view few rows.)
-      await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'Curated memories (2)' });
+      // (The sections folded away with the view's Collapse All: the Explorer leaves the view few rows.
+      // Not by clicking a row: that leaves the keyboard focus in the tree, and VS Code gives a focused
+      // tree the focus back each time it refreshes — the view refreshes as deliveries are confirmed —
+      // which can take it from the search's input box before Enter, closing it unsearched.)
+      await vscode.commands.executeCommand(`workbench.actions.treeView.${VIEW}.collapseAll`);
+      await waitFor('the curated memories folded', async () => {
+        const texts = await rowTexts();
+        return texts.includes('Curated memories (2)') && !texts.some((text) => text.startsWith(DIRECTIVE));
+      });
       await control('POST /ui/run-command', { title: 'Graphiti Memory: Search Memory' });
       await control('POST /ui/type', { title: 'Search what Graphiti Memory knows', text: 'billing deploy' });
       await waitFor('the searched facts with their dates under "What memory knows"', async () => {
@@ -144,7 +164,7 @@ const tests = [
         const root = texts.indexOf('What memory knows about "billing deploy"');
         return root >= 0 && texts.slice(root + 1).some((text) => /^We deploy the billing API with Fly\.io.*since \d{4}-\d{2}-\d{2}( \(.+, \d{4}-\d{2}-\d{2}\))?$/.test(text));
       }).catch(async (error) => {
-        throw new Error(`${error.message}; rows: ${(await rowTexts()).join(' | ')}; log: ${await memoryLog('episodes view')}`);
+        throw new Error(`${error.message}; ${await searchEvidence('billing deploy')}`);
       });
       await control('POST /ui/screenshot', { name: 'memory-view-sections' });
     },
@@ -206,6 +226,9 @@ const tests = [
       const { count } = await control('POST /ui/count', { selector: '.interactive-session-followups', hasText: 'Show what memory recalls' });
       assert.ok(count > 0, 'the "Show what memory recalls" follow-up is not shown');
       await control('POST /emulator/reset');
+      // The notifications' toasts sit over the bottom of the chat, where the follow-up is (seen under
+      // load: the click kept hitting a toast): closed first, as a user would.
+      await vscode.commands.executeCommand('notifications.clearAll');
       await control('POST /ui/click', { selector: '.interactive-session-followups a, .interactive-session-followups .monaco-button', hasText: 'Show what memory recalls' });
       const queries = await waitFor('the follow-up to search memory', async () => {
         const found = (await networkRequests()).filter(isSearchRequest).map(searchQuery);
