@@ -180,6 +180,11 @@ describe('episodes view', () => {
     expect(description).toMatch(/^since \d{4}-\d{2}-\d{2} \(.+, \d{4}-\d{2}-\d{2}\)$/);
     expect(await harness.command('graphitiMemory.clearMemorySearch')).toMatchObject({ ok: true });
     expect(await labels([(await children()).find((node) => node.type === 'factsRoot')!])).toEqual(['What memory knows']);
+    // From the palette: the box asks, and stays open when the refreshing view takes the focus.
+    testHost().answers.inputBoxes.push(() => 'zod validation');
+    expect(await harness.command('graphitiMemory.searchMemory')).toMatchObject({ ok: true });
+    expect(testHost().shownInputBoxes.at(-1)?.options).toMatchObject({ title: 'Search what Graphiti Memory knows', ignoreFocusOut: true });
+    expect(await labels([(await children()).find((node) => node.type === 'factsRoot')!])).toEqual(['What memory knows about "zod validation"']);
   });
 
   it('puts the count of pending memories on the view and says when new ones wait', async () => {

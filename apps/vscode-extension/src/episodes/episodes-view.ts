@@ -335,6 +335,9 @@ export class EpisodesViewContribution implements Contribution {
             title: 'Search what Graphiti Memory knows',
             prompt: "Facts of this workspace's and your own memory that match. Your words are sent to your Graphiti server as a search. Leave empty to clear the search.",
             placeHolder: 'e.g. how do we deploy?',
+            // The view refreshes on its own (confirmed deliveries) and a refreshed tree takes the
+            // focus back if it had it: without this, that closed the box mid-typing, unsearched.
+            ignoreFocusOut: true,
           });
     if (text === undefined) return { ok: false, facts: 0, message: 'Nothing was searched.' };
     const result = await this.provider.search(text);
