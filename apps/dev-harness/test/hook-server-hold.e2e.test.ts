@@ -27,8 +27,8 @@ function event(name: string, sessionId: string, extra: Record<string, unknown> =
 }
 
 /** Runs one event with the short idle while (the server it starts inherits it). */
-function hook(stdin: string): Promise<ProcessRun> {
-  return runNode(test, [runner], stdin, { env: { [HOOK_SERVER_IDLE_VARIABLE]: String(IDLE_MS) } });
+function hook(stdin: string, idleMs = IDLE_MS): Promise<ProcessRun> {
+  return runNode(test, [runner], stdin, { env: { [HOOK_SERVER_IDLE_VARIABLE]: String(idleMs) } });
 }
 
 async function lastRun(): Promise<{ event: string; outcome: string; via?: string } | undefined> {
@@ -103,7 +103,8 @@ describe('the hook server through an idle while', { timeout: 60_000 }, () => {
 
   it('an event that names no session holds nothing: the server leaves after the idle while, as before', async () => {
     await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', test.emulator.url, '--state-dir', test.stateDir]);
-    const start = await hook(JSON.stringify({ cwd: test.workspace, hook_event_name: 'SessionStart' }));
+    // A longer idle while here: the server must be seen up before it leaves, on a busy machine too.
+    const start = await hook(JSON.stringify({ cwd: test.workspace, hook_event_name: 'SessionStart' }), 1_500);
     expect(start.exitCode).toBe(0);
     await serverUp();
     await waitFor(async () => !(await serverRunning()), 'the server to leave', 10_000);

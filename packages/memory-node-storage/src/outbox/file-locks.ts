@@ -126,11 +126,21 @@ async function takeOver(lockPath: string, owner: LockOwner, timing: LockTiming):
   if (alive === true || (alive === undefined && age <= timing.staleMs)) return false;
   // One taker per judged owner: an exclusive marker named for what was judged dead.
   const judged = current?.nonce ?? `unowned-${Math.round(stat.mtimeMs)}-${stat.ino}`;
+  const marker = path.join(lockPath, `taken-${judged}`);
   try {
-    await fs.writeFile(path.join(lockPath, `taken-${judged}`), '', { flag: 'wx', mode: 0o600 });
+    await fs.writeFile(marker, '', { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if (isCode(error, 'EEXIST', 'ENOENT', 'ENOTDIR')) return false;
     throw error;
+  }
+  // The folder may have changed hands since its owner was read: the judged owner released it and
+  // another process (or another lock of this one) made a new lock at the same path. Only the
+  // judged owner's folder is taken over; the marker left in another's is taken back. Once the
+  // marker is in the judged owner's folder, no one else can take it over (they would need the same
+  // marker) and its dead owner no longer releases it: it stays the judged one until renamed below.
+  if ((await readLockOwner(lockPath))?.nonce !== current?.nonce) {
+    await fs.rm(marker, { force: true }).catch(() => undefined);
+    return false;
   }
   const written = path.join(lockPath, `${OWNER_FILE}.${owner.nonce}`);
   await fs.writeFile(written, JSON.stringify(owner), { mode: 0o600 });
