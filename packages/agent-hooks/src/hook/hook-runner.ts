@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       });
       // Only while memory is on with consent: no background process for someone who never agreed.
       // It holds for this event's session as for those it serves (hook-server.ts).
-      if (place !== undefined && !drain && summary.consented) startServer(entry, summary.sessionId === undefined ? undefined : heldSessionSeed(stdinText, argv, process.cwd()));
+      if (place !== undefined && !drain && summary.consented) startServer(entry, summary.session === undefined ? undefined : heldSessionSeed({ session: summary.session, argv, cwd: process.cwd() }));
       core.saveCache();
     }
     // `late`: the server took the event and missed the deadline; it logs that, nothing is printed.

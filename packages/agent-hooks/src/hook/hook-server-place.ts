@@ -4,8 +4,6 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseHookInput } from './hook-input.js';
-import { parseHookOptions } from './hook-options.js';
 
 /** Bumped when the frames below change; a runner never talks to a server of another protocol. */
 export const HOOK_SERVER_PROTOCOL = 1;
@@ -131,30 +129,34 @@ export const HOOK_SERVER_IDLE_VARIABLE = 'GRAPHITI_MEMORY_HOOK_SERVER_IDLE_MS';
  */
 export const HOOK_SERVER_SESSION_VARIABLE = 'GRAPHITI_MEMORY_HOOK_SERVER_SESSION';
 
-/** An event of a session, as the server re-reads it to ask whether memory is still open there. */
-export interface HeldSessionSeed {
-  readonly sessionId: string;
-  readonly argv: readonly string[];
-  readonly cwd: string;
-  /** A Stop event naming the session's cwd and transcript: no content. */
-  readonly stdinText: string;
+/** The agent session an event named, and where it ran (its cwd and transcript): no content. */
+export interface HookSession {
+  readonly id: string;
+  readonly cwd?: string;
+  readonly transcriptPath?: string;
 }
 
-/** The seed a runner hands the server it starts; `undefined` when the event named no session. */
-export function heldSessionSeed(stdinText: string, argv: readonly string[], cwd: string): string | undefined {
-  const input = parseHookInput(stdinText, parseHookOptions(argv).event);
-  if (!input.ok || input.hook.sessionId === undefined) return undefined;
-  const event = { hook_event_name: 'Stop', session_id: input.hook.sessionId, cwd: input.hook.cwd, transcript_path: input.hook.transcriptPath };
-  return JSON.stringify({ sessionId: input.hook.sessionId, argv, cwd, stdinText: JSON.stringify(event) } satisfies HeldSessionSeed);
+/** A session of an event, with how that event was run: what the server re-reads to ask whether memory is still open there. */
+export interface HeldSessionSeed {
+  readonly session: HookSession;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+}
+
+/** The seed a runner hands the server it starts. */
+export function heldSessionSeed(seed: HeldSessionSeed): string {
+  return JSON.stringify(seed);
 }
 
 /** The seed a server was started with, if any and well-formed. */
 export function readHeldSessionSeed(env: NodeJS.ProcessEnv): HeldSessionSeed | undefined {
   try {
-    const raw = JSON.parse(env[HOOK_SERVER_SESSION_VARIABLE] ?? '') as Partial<HeldSessionSeed>;
-    const { sessionId, argv, cwd, stdinText } = raw;
-    if (typeof sessionId !== 'string' || typeof cwd !== 'string' || typeof stdinText !== 'string' || !Array.isArray(argv) || !argv.every((item) => typeof item === 'string')) return undefined;
-    return { sessionId, argv, cwd, stdinText };
+    const { session, argv, cwd } = JSON.parse(env[HOOK_SERVER_SESSION_VARIABLE] ?? '') as Partial<HeldSessionSeed>;
+    if (typeof session?.id !== 'string' || typeof cwd !== 'string' || !Array.isArray(argv) || !argv.every((item) => typeof item === 'string')) return undefined;
+    const optional = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+    const sessionCwd = optional(session.cwd);
+    const transcriptPath = optional(session.transcriptPath);
+    return { session: { id: session.id, ...(sessionCwd === undefined ? {} : { cwd: sessionCwd }), ...(transcriptPath === undefined ? {} : { transcriptPath }) }, argv, cwd };
   } catch {
     return undefined;
   }

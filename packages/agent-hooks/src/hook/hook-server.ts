@@ -111,7 +111,7 @@ class HookServer {
     this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
     this.#hold = new SessionHold(options.holdMs);
     const seed = options.heldSession;
-    if (seed !== undefined) this.#hold.seen(seed.sessionId, Date.now(), stillOpenFor({ argv: seed.argv, env: process.env, cwd: seed.cwd }, seed.stdinText));
+    if (seed !== undefined) this.#hold.seen(seed.session.id, Date.now(), stillOpenFor({ argv: seed.argv, env: process.env, cwd: seed.cwd }, seed.session));
     server.on('connection', (socket) => this.#accept(socket));
     server.on('error', () => void this.#stop());
     this.#armIdle();
@@ -248,9 +248,9 @@ class HookServer {
     // switches: Disconnect, `hooks uninstall`, the extension): nothing to keep warm.
     if (!summary.consented && SWITCHED_OFF.includes(summary.outcome)) void this.#stop();
     // An open session holds the server through idle whiles; its end (or memory closing for it) lets go.
-    if (summary.sessionId !== undefined) {
-      if (summary.event === 'SessionEnd') this.#hold.ended(summary.sessionId);
-      else this.#hold.seen(summary.sessionId, Date.now(), stillOpenFor(request, request.stdinText));
+    if (summary.session !== undefined) {
+      if (summary.event === 'SessionEnd') this.#hold.ended(summary.session.id);
+      else this.#hold.seen(summary.session.id, Date.now(), stillOpenFor(request, summary.session));
     }
     if (socket.destroyed || socket.writableEnded) {
       // The runner gave up (its deadline passed): what it printed was nothing.

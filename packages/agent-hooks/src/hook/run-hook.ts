@@ -7,10 +7,10 @@ import { storageFaultOf, type Environment, type StorageFault } from '@graphiti-m
 import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
 import type { HookMemory } from './hook-memory.js';
-import { parseHookInput } from './hook-input.js';
 import { parseHookOptions } from './hook-options.js';
 import type { DrainerLaunch } from './hook-drainer.js';
 import type { HandlerResult } from './handler-result.js';
+import type { HookSession } from './hook-server-place.js';
 import { everyHookEvent } from './hook-events.js';
 import type { HookHandlers } from './hook-handlers.js';
 import { NullLogger } from './null-logger.js';
@@ -40,8 +40,8 @@ export interface HookRunSummary {
   readonly outcome: string;
   /** Memory is on with consent for the endpoint: worth keeping a hook server warm. */
   readonly consented: boolean;
-  /** The agent session the event named, when memory was open for it (the hook server holds for open sessions). */
-  readonly sessionId?: string;
+  /** The agent session the event named and where it ran, when memory was open for it (the hook server holds for open sessions). */
+  readonly session?: HookSession;
   /** The write the disk refused, when that is why the run failed (content-free: code and path). */
   readonly storageFault?: StorageFault;
 }
@@ -55,14 +55,12 @@ const HOOK_REQUEST_TIMEOUT_MS = 5_000;
 const CAPTURE_DEADLINE_MS = 10_000;
 
 /**
- * Whether memory is still open for the workspace of an event (its config, consent, memory switches
- * and trust read afresh): the hook server asks it of the sessions it stays warm for. It keeps only
- * where the event ran — never the prompt or other content of `stdinText`.
+ * Whether memory is still open for the workspace where a session's event ran (its config, consent,
+ * memory switches and trust read afresh): the hook server asks it of the sessions it stays warm for.
  */
-export function stillOpenFor(io: Pick<HookIo, 'argv' | 'env' | 'cwd'>, stdinText: string): () => Promise<boolean> {
+export function stillOpenFor(io: Pick<HookIo, 'argv' | 'env' | 'cwd'>, session: HookSession): () => Promise<boolean> {
   const options = parseHookOptions(io.argv);
-  const input = parseHookInput(stdinText, options.event);
-  const where = input.ok ? JSON.stringify({ hook_event_name: 'Stop', cwd: input.hook.cwd, transcript_path: input.hook.transcriptPath }) : DRAIN_EVENT;
+  const where = JSON.stringify({ hook_event_name: 'Stop', cwd: session.cwd, transcript_path: session.transcriptPath });
   return async () => (await resolveHookContext(where, options, io.env, io.cwd)).ok;
 }
 
@@ -82,7 +80,7 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
   let stateDirectory: string | undefined;
   let event = options.event ?? 'unknown';
   let consented = false;
-  let sessionId: string | undefined;
+  let session: HookSession | undefined;
   let result: HandlerResult;
   let fault: StorageFault | undefined;
   try {
@@ -95,7 +93,7 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
     } else {
       const { context } = resolved;
       consented = true;
-      sessionId = options.drain ? undefined : context.hook.sessionId;
+      session = options.drain ? undefined : sessionOf(context.hook);
       stateDirectory = context.stateDirectory;
       event = options.drain ? 'drain' : context.hook.event;
       io.onDeadline?.(context.hook.event === 'Stop' || context.hook.event === 'SessionEnd' ? CAPTURE_DEADLINE_MS : context.config.recallTimeoutMs);
@@ -129,7 +127,7 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       ...(io.build === undefined ? {} : { build: io.build }),
     });
   }
-  return { stateDirectory, event, outcome: result.outcome, consented, ...(sessionId === undefined ? {} : { sessionId }), ...(fault === undefined ? {} : { storageFault: fault }) };
+  return { stateDirectory, event, outcome: result.outcome, consented, ...(session === undefined ? {} : { session }), ...(fault === undefined ? {} : { storageFault: fault }) };
 }
 
 async function handleEvent(context: HookContext, startedAt: number, now: () => Date, handlers: HookHandlers): Promise<HandlerResult> {
@@ -145,4 +143,10 @@ async function handleEvent(context: HookContext, startedAt: number, now: () => D
     // Bounded: a hanging close (a socket to a stuck server) must not hold the hook.
     if (memory !== undefined) await Promise.race([memory.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_BOUND_MS).unref())]);
   }
+}
+
+/** The event's session and where it ran, without its content; `undefined` when it names none. */
+function sessionOf(hook: HookContext['hook']): HookSession | undefined {
+  if (hook.sessionId === undefined) return undefined;
+  return { id: hook.sessionId, ...(hook.cwd === undefined ? {} : { cwd: hook.cwd }), ...(hook.transcriptPath === undefined ? {} : { transcriptPath: hook.transcriptPath }) };
 }
