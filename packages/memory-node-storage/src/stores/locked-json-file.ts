@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Logger } from '@graphiti-memory/memory-core';
 import writeFileAtomic from 'write-file-atomic';
 import { lockWithin } from '../outbox/file-locks.js';
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-folder.js';
+import { inPrivateFolder, PRIVATE_FILE_MODE } from './private-folder.js';
 
 /** Owner read/write only: the files name groups and sessions (and, pending, memory text). */
 export { PRIVATE_FILE_MODE };
@@ -69,11 +69,7 @@ export class LockedJsonFile<T> {
   async update<R>(change: (current: T) => { readonly next?: T | undefined; readonly result: R }): Promise<R> {
     // The folder is made when the lock finds it missing, not before every change: a hook's change
     // is a chain of file system round trips, and this saves two of them each time.
-    const lock = await lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS).catch(async (error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await fs.mkdir(path.dirname(this.filePath), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-      return lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS);
-    });
+    const lock = await inPrivateFolder(path.dirname(this.filePath), () => lockWithin(this.filePath, LOCK_TIMING, LOCK_WAIT_MS));
     try {
       const current = await this.readForUpdate();
       const { next, result } = change(current);

@@ -19,18 +19,23 @@ export async function makePrivateFolder(folder: string): Promise<void> {
 }
 
 /**
- * Appends `text` to `file`, created 0600; its folder is made (as by `makePrivateFolder`) only when
- * the append finds it missing. Logs are appended on every hook run, and making the folder first
- * cost each append two more file system round trips.
+ * Runs `operation` on something in `folder`; when it finds the folder missing (ENOENT), makes it as
+ * `makePrivateFolder` does and runs it once more. State files are changed and logs appended on
+ * every hook run: making the folder first cost each of them two more file system round trips.
  */
-export async function appendPrivateFile(file: string, text: string): Promise<void> {
+export async function inPrivateFolder<T>(folder: string, operation: () => Promise<T>): Promise<T> {
   try {
-    await fs.appendFile(file, text, { mode: PRIVATE_FILE_MODE });
+    return await operation();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await makePrivateFolder(path.dirname(file));
-    await fs.appendFile(file, text, { mode: PRIVATE_FILE_MODE });
+    await makePrivateFolder(folder);
+    return operation();
   }
+}
+
+/** Appends `text` to `file`, created 0600, in a private folder made when missing. */
+export function appendPrivateFile(file: string, text: string): Promise<void> {
+  return inPrivateFolder(path.dirname(file), () => fs.appendFile(file, text, { mode: PRIVATE_FILE_MODE }));
 }
 
 /**
