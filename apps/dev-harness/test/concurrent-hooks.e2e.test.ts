@@ -80,7 +80,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe(`${CROWD} hook processes at once through one warm hook server`, { timeout: 120_000 }, () => {
+describe(`${CROWD} hook processes at once through one warm hook server`, () => {
   it('every UserPromptSubmit prints its context, each answered by the server, none failed', async () => {
     const sessions = Array.from({ length: CROWD }, (_, index) => `prompt-${index}`);
     const runs = await Promise.all(sessions.map((session) => hook('UserPromptSubmit', session, { prompt: PROMPT })));

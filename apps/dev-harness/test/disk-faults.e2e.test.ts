@@ -111,7 +111,7 @@ afterEach(async () => {
   await fs.rm(test.root, { recursive: true, force: true });
 });
 
-describe.skipIf(unavailable !== undefined)('a full disk under the state folder', { timeout: 120_000 }, () => {
+describe.skipIf(unavailable !== undefined)('a full disk under the state folder', () => {
   it('a Stop on a full disk fails open and names ENOSPC; once space returns the same warm server queues it and each message is delivered exactly once', async () => {
     await addTurns(1, 1);
     expect(await hook('Stop', { stop_hook_active: false })).toMatchObject({ exitCode: 0, stdout: '' });

@@ -50,7 +50,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('forget with Graphiti stopped', { timeout: 120_000 }, () => {
+describe('forget with Graphiti stopped', () => {
   it('succeeds and drops the queued turn; once Graphiti is back the next drain deletes the groups first and never delivers the forgotten turn', async () => {
     // Turn 1 is delivered: the workspace and session groups exist on the server.
     await addTurn('session-1', 1, 'We deploy the billing API with Fly.io.', 'Noted: Fly.io for billing.');
@@ -96,7 +96,7 @@ describe('forget with Graphiti stopped', { timeout: 120_000 }, () => {
   });
 });
 
-describe('a transcript resumed under a new session id after a forget', { timeout: 120_000 }, () => {
+describe('a transcript resumed under a new session id after a forget', () => {
   it('sends none of the forgotten turns, into the new session group or any other; its new turns are sent', async () => {
     await addTurn('session-1', 1, 'We deploy the billing API with Fly.io.', 'Noted: Fly.io for billing.');
     await addTurn('session-1', 2, 'Releases are cut on Fridays.', 'Noted: Friday releases.');

@@ -94,7 +94,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('the cold hook path', { timeout: 90_000 }, () => {
+describe('the cold hook path', () => {
   it('prints exactly what the warm hook server prints for the same prompt', async () => {
     await installWithFact();
     const cold = await prompt(runner, COLD);
@@ -188,7 +188,7 @@ describe('the cold hook path', { timeout: 90_000 }, () => {
 // it where git runs; a prompt reads the cached remote), node:zlib (journal checksums, on first use).
 // And the cores are ASCII: one non-ASCII character (a regular expression's « or …, which esbuild
 // leaves as written) makes node read the whole 1.4 MB core into a two-byte string on every cold start.
-describe('what a cold prompt loads', { timeout: 90_000 }, () => {
+describe('what a cold prompt loads', () => {
   it('answers with the recalled fact without loading node:http2, node:child_process or node:zlib', async () => {
     await installWithFact();
     // Preloaded into the hook's node: writes the built-ins it loaded (node's own list) when it exits.

@@ -76,7 +76,7 @@ export async function loggedRuns(stateDir: string): Promise<LoggedRun[]> {
 }
 
 /** Polls `probe` until it gives a value; throws naming `what` after `timeoutMs`. */
-export async function waitForValue<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+export async function waitForValue<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 90_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -87,7 +87,7 @@ export async function waitForValue<T>(probe: () => Promise<T | undefined>, what:
 }
 
 /** Polls `condition` until it holds; throws naming `what` after `timeoutMs`. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
   await waitForValue(async () => ((await condition()) ? true : undefined), what, timeoutMs);
 }
 

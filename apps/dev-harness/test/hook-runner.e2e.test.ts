@@ -511,7 +511,7 @@ describe('Stop and SessionEnd', () => {
     expect(messagesSent().map((message) => message.content).join('\n')).toContain('Rename the outbox folder to queue.');
   });
 
-  it('sends an open digest when the session falls idle (capture.idleMinutes), with no SessionEnd: the drainer stays for it', { timeout: 150_000 }, async () => {
+  it('sends an open digest when the session falls idle (capture.idleMinutes), with no SessionEnd: the drainer stays for it', { timeout: 300_000 }, async () => {
     await install();
     await configureCapture({ idleMinutes: 1 });
     const transcript = path.join(root, 'claude.jsonl');

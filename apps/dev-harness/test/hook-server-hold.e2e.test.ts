@@ -65,7 +65,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('the hook server through an idle while', { timeout: 60_000 }, () => {
+describe('the hook server through an idle while', () => {
   it('stays for an open session: its first prompt after the break is served warm; its SessionEnd lets the server go', async () => {
     const server = await sessionStarted('break-session');
     await sleep(SEVERAL_IDLE_WHILES_MS);

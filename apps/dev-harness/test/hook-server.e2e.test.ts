@@ -102,7 +102,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('the hook server', { timeout: 60_000 }, () => {
+describe('the hook server', () => {
   it('is started by the first event (answered in-process) and serves the next; status shows it', async () => {
     const server = await warmServer();
     expect(processAlive(server.pid)).toBe(true);

@@ -50,7 +50,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('the remembered server face (server: auto)', { timeout: 90_000 }, () => {
+describe('the remembered server face (server: auto)', () => {
   for (const face of ['rest', 'mcp'] as const) {
     it(`probes on the first prompt, records the face, and then sends only the searches (${face})`, async () => {
       const emulator = face === 'rest' ? test.emulator : await startEmulator({ processingDelayMs: 1, face: 'mcp' });

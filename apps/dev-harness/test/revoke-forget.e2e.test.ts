@@ -58,7 +58,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('a revoke recorded in the shared memory switches', { timeout: 60_000 }, () => {
+describe('a revoke recorded in the shared memory switches', () => {
   it('silences the hooks of that workspace at once (hook server included): nothing printed, no request; another workspace still works', async () => {
     await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
     await capturePerMessage(test);
@@ -97,7 +97,7 @@ describe('a revoke recorded in the shared memory switches', { timeout: 60_000 },
   });
 });
 
-describe('the background drainer', { timeout: 60_000 }, () => {
+describe('the background drainer', () => {
   it('notices a revoke in the switches while it retries, and leaves without a stop request; the queue stays', async () => {
     await queuedWhileGraphitiFails();
     const drainerInfo = JSON.parse(await fs.readFile(sharedStateFiles(stateDir).drainerInfo, 'utf8')) as { pid: number };
@@ -112,7 +112,7 @@ describe('the background drainer', { timeout: 60_000 }, () => {
   });
 });
 
-describe('hooks uninstall', { timeout: 60_000 }, () => {
+describe('hooks uninstall', () => {
   it('stops every hook server and the drainer at once; what was queued stays on disk, unsent', async () => {
     await queuedWhileGraphitiFails();
     const build = runnerBuild(runner);
@@ -144,7 +144,7 @@ describe('hooks uninstall', { timeout: 60_000 }, () => {
   });
 });
 
-describe('forget through the harness while a turn is queued', { timeout: 90_000 }, () => {
+describe('forget through the harness while a turn is queued', () => {
   it('drops the turn the drainer holds: it is never delivered, and a new Stop on the same transcript does not send it again', async () => {
     await queuedWhileGraphitiFails();
     const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('contract against the emulator', () => {
-  defineClientContract({ client: () => client, processingTimeoutMs: 5_000, pollIntervalMs: 10, testTimeoutMs: 10_000 });
+  defineClientContract({ client: () => client, processingTimeoutMs: 5_000, pollIntervalMs: 10, testTimeoutMs: 30_000 });
 });
 
 describe('REST-only routes', () => {

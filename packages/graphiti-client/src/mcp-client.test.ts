@@ -40,7 +40,7 @@ const initializeCount = (): number =>
   emulator.requests.filter((request) => (request.body as { method?: string } | null)?.method === 'initialize').length;
 
 describe('contract against the emulator’s MCP face', () => {
-  defineClientContract({ client: () => client, processingTimeoutMs: 5_000, pollIntervalMs: 10, testTimeoutMs: 10_000 });
+  defineClientContract({ client: () => client, processingTimeoutMs: 5_000, pollIntervalMs: 10, testTimeoutMs: 30_000 });
 });
 
 describe('the MCP tools on the wire', () => {

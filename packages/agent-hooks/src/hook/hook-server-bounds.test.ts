@@ -71,7 +71,7 @@ async function pong(): Promise<HookServerFrame & { kind: 'pong' }> {
   return answer;
 }
 
-describe('a hook server under stalled and oversized clients', { timeout: 30_000 }, () => {
+describe('a hook server under stalled and oversized clients', () => {
   it('refuses connections past its cap, destroys stalled ones after the request deadline, and answers again', async () => {
     await startServer({ requestMs: 1_000 });
     const stalled = await Promise.all(Array.from({ length: 200 }, () => stalledClient('{"kind":"hook","stdinText":"')));

@@ -42,7 +42,7 @@ afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-describe('a hook server whose runner file changes build', { timeout: 20_000 }, () => {
+describe('a hook server whose runner file changes build', () => {
   it('keeps serving while its runner is its build, and leaves (removing its files) once the runner names another', async () => {
     await placeRunner(OLD);
     let stopped = false;

@@ -67,7 +67,7 @@ function turn(id: string, sessionId: string, text: string): ChatTurn {
 const sentNames = (): string[] =>
   emulator.requests.filter((request) => request.route === 'messages').flatMap((request) => ((request.body as { messages?: Array<{ name: string }> }).messages ?? []).map((message) => message.name));
 
-describe('forget with Graphiti unreachable', { timeout: 30_000 }, () => {
+describe('forget with Graphiti unreachable', () => {
   it('drops the queue, owes the deletes and succeeds; the next drain pass deletes the groups before it sends anything new to them', async () => {
     const { connection, ingestion, forget, ledger, registry, groups, storage } = await compose();
     ingestion.start();
@@ -149,7 +149,7 @@ describe('forget with Graphiti unreachable', { timeout: 30_000 }, () => {
   });
 });
 
-describe('a forgotten turn', { timeout: 30_000 }, () => {
+describe('a forgotten turn', () => {
   it('is not planned again under a new session id (a resumed transcript), into any group; new turns of that session are', async () => {
     const { ingestion, forget } = await compose();
     ingestion.start();
