@@ -1,11 +1,14 @@
 // The commander program: every command, help (also what a bare `graphiti-harness` prints), "did
 // you mean" for a mistyped command, and the exit codes every command shares.
 import fs from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import path from 'node:path';
+import { resolveMemoryConfigSync } from '@graphiti-memory/memory-node-storage';
+import { Command, CommanderError, Help, type Option } from 'commander';
 import picocolors from 'picocolors';
 import { registerCommands } from '../commands/register-commands.js';
 import { supportsColor } from '../terminal/terminal.js';
 import { runCommand, type RunnerSettings } from './command-runner.js';
+import { CONFIGURED_ENDPOINT_MARK } from './common-options.js';
 import { EXIT_CODES_HELP, ExitCode } from './harness-errors.js';
 
 export const PROGRAM_NAME = 'graphiti-harness';
@@ -43,6 +46,13 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
     // Under every command's help, subcommands' too.
     .addHelpText('afterAll', `\n${EXIT_CODES_HELP}`)
     .showSuggestionAfterError(true)
+    .configureHelp({
+      // `--endpoint`'s default as it really is here: read only when help is shown.
+      optionDescription(this: Help, option: Option): string {
+        const text = Help.prototype.optionDescription.call(this, option);
+        return text.includes(CONFIGURED_ENDPOINT_MARK) ? text.replace(CONFIGURED_ENDPOINT_MARK, configuredEndpointNote(settings)) : text;
+      },
+    })
     .showHelpAfterError(`(run ${PROGRAM_NAME} --help for usage)`)
     .configureOutput({
       writeOut: (text) => terminal.stdout.write(text),
@@ -90,3 +100,19 @@ function packageVersion(): string {
     return 'unknown';
   }
 }
+
+/** ` (now: URL, from the user config)`, or ` (none configured)`, for `--endpoint`'s help. */
+function configuredEndpointNote(settings: RunnerSettings): string {
+  const { terminal } = settings;
+  try {
+    const resolution = resolveMemoryConfigSync({ workspaceFolder: path.resolve(terminal.cwd), env: terminal.env, cwd: terminal.cwd });
+    if (!resolution.ok) return ' (the configuration is invalid now: graphiti-harness doctor names the problem)';
+    const { endpoint } = resolution.config.settings;
+    if (endpoint === undefined) return ' (none configured)';
+    return ` (now ${endpoint}, from ${ORIGIN_NAMES[resolution.config.origins.endpoint]})`;
+  } catch {
+    return '';
+  }
+}
+
+const ORIGIN_NAMES: Readonly<Record<string, string>> = { flag: 'the command line', env: 'the environment', project: 'the project file', user: 'the user config', default: 'the defaults' };

@@ -59,14 +59,14 @@ export function createDemoCommand(name: string): Command {
 }
 
 export const registerDemoCommand: CommandRegistrar = (program, run) => {
-  program.addCommand(addCommonOptions(createDemoCommand('demo')).action((raw: DemoOptions) => run(raw, demo, { configFiles: false })));
+  program.addCommand(addCommonOptions(createDemoCommand('demo'), 'emulator').action((raw: DemoOptions) => run(raw, demo, { configFiles: false })));
 };
 
 export async function demo(context: CommandContext): Promise<ExitCode> {
   const { output, terminal } = context;
   const workspaceFolder = await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-demo-workspace-'));
   context.defer(() => fs.rm(workspaceFolder, { recursive: true, force: true }));
-  const memory = await openHarnessMemory(context, { temporaryStateUnlessGiven: true, workspaceFolder, autoPromote: true, review: false });
+  const memory = await openHarnessMemory(context, { temporaryStateUnlessGiven: true, workspaceFolder, autoPromote: true, review: false, emulator: { whenNoEndpoint: true } });
   if (memory.endpoint.emulator === undefined) context.defer(() => deleteDemoGroups(memory, output));
   memory.ingestion.start();
 
