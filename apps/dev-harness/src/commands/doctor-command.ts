@@ -1,0 +1,3 @@
+import type { CommandRegistrar } from './command-registrar.js';
+
+export const registerDoctorCommand: CommandRegistrar = () => {};
