@@ -30,8 +30,8 @@ afterAll(async () => {
 });
 
 describe('graphiti-harness (built binary)', () => {
-  it('runs the demo by default, offline, and every check passes', async () => {
-    const run = await harness([]);
+  it('runs the demo, offline, and every check passes', async () => {
+    const run = await harness(['demo']);
     expect(run.stderr).toContain('EMULATOR');
     expect(run.stdout).toContain('<graphiti_memory>');
     expect(run.stdout).toContain('Demo passed.');

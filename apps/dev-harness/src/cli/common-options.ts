@@ -24,7 +24,7 @@ export interface RawCommonOptions {
 }
 
 export interface CommonOptions {
-  /** The Graphiti base URL; `undefined` = start the in-process emulator. */
+  /** The Graphiti base URL, given or configured; `undefined` = none (only demo, bench and smoke then start the in-process emulator). */
   readonly endpoint: string | undefined;
   /** Which face of Graphiti the endpoint is: `auto` probes it (and without --endpoint, `mcp` starts the emulator's MCP face). */
   readonly server: GraphitiServerChoice;
@@ -55,10 +55,29 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
 export const MAX_ATTEMPTS_BOUNDS = { min: 1, max: 1000 };
 
 
+/**
+ * Where `--help` puts the endpoint in force (flag aside): filled in only when help is shown (see
+ * program.ts), so no command reads configuration just to declare its options.
+ */
+export const CONFIGURED_ENDPOINT_MARK = '\u0000configured-endpoint\u0000';
+
+/**
+ * What a command does without `--endpoint`: `configured` (most commands: the configured endpoint,
+ * else it stops and names `setup`), `configured-else-emulator` (`smoke`), `emulator` (`demo`,
+ * `bench`: the in-process emulator, whatever is configured).
+ */
+export type EndpointDefault = 'configured' | 'configured-else-emulator' | 'emulator';
+
+const ENDPOINT_HELP: Readonly<Record<EndpointDefault, string>> = {
+  configured: `Graphiti base URL (default: the configured endpoint${CONFIGURED_ENDPOINT_MARK}; with none the command stops: run graphiti-harness setup)`,
+  'configured-else-emulator': `Graphiti base URL (default: the configured endpoint${CONFIGURED_ENDPOINT_MARK}; with none an in-process EMULATOR, not Graphiti)`,
+  emulator: 'Graphiti base URL (default: an in-process EMULATOR, not Graphiti; the configured endpoint is not used)',
+};
+
 /** Adds the common options to a command (each command lists them in its own `--help`). */
-export function addCommonOptions(command: Command): Command {
+export function addCommonOptions(command: Command, endpointDefault: EndpointDefault = 'configured'): Command {
   return command
-    .addOption(new Option('--endpoint <url>', 'Graphiti base URL (default: an in-process EMULATOR, not Graphiti)').helpGroup('Common options:'))
+    .addOption(new Option('--endpoint <url>', ENDPOINT_HELP[endpointDefault]).helpGroup('Common options:'))
     .addOption(
       new Option('--server <kind>', 'which Graphiti server the endpoint is: auto (probe it), rest or mcp (default auto)').helpGroup(
         'Common options:',

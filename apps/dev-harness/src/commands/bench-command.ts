@@ -109,6 +109,7 @@ export const registerBenchCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness bench --only core. --json',
           ].join('\n'),
         ),
+      'emulator',
     ).action((raw: BenchOptions) => run(raw, (context) => bench(context, raw), { configFiles: false })),
   );
 };

@@ -90,11 +90,14 @@ describe('--server', () => {
     expect(right.json()).toMatchObject({ ok: true, server: 'mcp' });
   });
 
-  it('mcp without --endpoint starts the emulator’s MCP face, announced as an emulator', async () => {
-    const result = await harness(['health', '--server', 'mcp', '--json']);
-    expect(result.exitCode).toBe(0);
-    expect(result.json()).toMatchObject({ server: 'mcp', emulator: true });
+  it('mcp without --endpoint: smoke starts the emulator’s MCP face, announced as an emulator; health stops with the next step', async () => {
+    const result = await harness(['smoke', '--server', 'mcp', '--wait', '20', '--json']);
+    expect(result.exitCode, result.err).toBe(0);
     expect(result.err).toContain('MCP server EMULATOR');
+    const health = await harness(['health', '--server', 'mcp']);
+    expect(health.exitCode).toBe(1);
+    expect(health.err).toContain('graphiti-harness setup');
+    expect(health.err).not.toContain('EMULATOR');
   });
 
   it('refuses an unknown kind (exit 2)', async () => {

@@ -3,9 +3,9 @@ import { runHarness } from '../cli/program.js';
 import { capturedTerminal } from '../test-support/captured-terminal.js';
 
 describe('demo', () => {
-  it('runs as the default command and passes every check against the in-process emulator', async () => {
+  it('passes every check against the in-process emulator', async () => {
     const terminal = capturedTerminal();
-    const exitCode = await runHarness(['--json'], { terminal });
+    const exitCode = await runHarness(['demo', '--json'], { terminal });
     const result = JSON.parse(terminal.out()) as { ok: boolean; checks: Array<{ name: string; ok: boolean | null }>; prompt: string; confirmed: number; enqueued: number };
     expect(terminal.err()).toContain('EMULATOR');
     expect(result.checks.filter((check) => check.ok !== true)).toEqual([]);

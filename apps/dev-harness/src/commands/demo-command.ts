@@ -1,4 +1,4 @@
-// `graphiti-harness demo` (also the default command): the whole memory loop, offline, shown step
+// `graphiti-harness demo`: the whole memory loop, offline, shown step
 // by step — a scripted conversation is ingested, confirmed stored, recalled, and rendered as the
 // `<graphiti_memory>` block a prompt gets; then checks that prove it worked, secret guard included.
 import { promises as fs } from 'node:fs';
@@ -51,7 +51,7 @@ export function createDemoCommand(name: string): Command {
         'Ends with checks (✔/✘); exit 1 if any fails.',
         '',
         'Examples:',
-        '  graphiti-harness',
+        '  graphiti-harness demo',
         '  graphiti-harness demo --json',
         '  graphiti-harness demo --endpoint http://localhost:8000 --timeout-ms 30000',
       ].join('\n'),
@@ -59,14 +59,14 @@ export function createDemoCommand(name: string): Command {
 }
 
 export const registerDemoCommand: CommandRegistrar = (program, run) => {
-  program.addCommand(addCommonOptions(createDemoCommand('demo')).action((raw: DemoOptions) => run(raw, demo, { configFiles: false })), { isDefault: true });
+  program.addCommand(addCommonOptions(createDemoCommand('demo'), 'emulator').action((raw: DemoOptions) => run(raw, demo, { configFiles: false })));
 };
 
 export async function demo(context: CommandContext): Promise<ExitCode> {
   const { output, terminal } = context;
   const workspaceFolder = await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-demo-workspace-'));
   context.defer(() => fs.rm(workspaceFolder, { recursive: true, force: true }));
-  const memory = await openHarnessMemory(context, { temporaryStateUnlessGiven: true, workspaceFolder, autoPromote: true, review: false });
+  const memory = await openHarnessMemory(context, { temporaryStateUnlessGiven: true, workspaceFolder, autoPromote: true, review: false, emulator: { whenNoEndpoint: true } });
   if (memory.endpoint.emulator === undefined) context.defer(() => deleteDemoGroups(memory, output));
   memory.ingestion.start();
 

@@ -1,20 +1,13 @@
-// `graphiti-harness health`: a read-only check that the endpoint is a working Graphiti.
-import { randomBytes } from 'node:crypto';
-import type { ServerFace } from '@graphiti-memory/graphiti-client';
+// `graphiti-harness health`: a read-only check that the endpoint is a working Graphiti (the probe
+// `setup` and `hooks install` run too).
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode } from '../cli/harness-errors.js';
 import { openGraphiti } from '../endpoint/open-graphiti.js';
-import { describeGraphitiFailure } from '../terminal/describe-error.js';
+import { probeEndpoint } from '../endpoint/probe-endpoint.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
-export interface HealthCheck {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly latencyMs: number;
-  readonly detail?: string;
-}
 
 export const registerHealthCommand: CommandRegistrar = (program, run) => {
   program.addCommand(
@@ -29,36 +22,13 @@ export const registerHealthCommand: CommandRegistrar = (program, run) => {
 async function health(context: CommandContext): Promise<ExitCode> {
   const { output, options } = context;
   const { endpoint, client } = await openGraphiti(context);
-  const warnings: string[] = [];
-  const checks: HealthCheck[] = [];
-
-  let started = performance.now();
-  let status: string;
-  let face: ServerFace;
-  try {
-    face = await client.serverFace({ maxRetries: 0 });
-    status = (await client.healthcheck({ maxRetries: 0 })).status;
-  } catch (error) {
-    throw describeGraphitiFailure(error, endpoint.url, 'Health check', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
-  }
-  const healthRoute = face.kind === 'mcp' ? '/health and get_status' : '/healthcheck';
-  checks.push({ name: 'healthcheck', ok: status === 'healthy', latencyMs: elapsed(started), detail: `${face.kind.toUpperCase()} server, status "${status}" (${face.reason})` });
-  if (status !== 'healthy') warnings.push(`${healthRoute} answered status "${status}", not "healthy".`);
-
-  // /episodes reaches the graph database without calling the model provider: a cheap deeper probe.
-  const probeGroup = `graphiti-harness-probe-${randomBytes(6).toString('hex')}`;
-  started = performance.now();
-  try {
-    const episodes = await client.getEpisodes(probeGroup, { lastN: 1 }, { maxRetries: 0 });
-    checks.push({ name: 'episodes', ok: true, latencyMs: elapsed(started), detail: `${episodes.length} episodes in an unused group` });
-  } catch (error) {
-    const failure = describeGraphitiFailure(error, endpoint.url, 'Reading /episodes', options.timeoutMs, { apiKeyGiven: options.apiKey !== undefined });
-    checks.push({ name: 'episodes', ok: false, latencyMs: elapsed(started), detail: failure.message });
-    warnings.push(`${failure.message} The service is up but its graph database may not be.`);
-  }
+  const probe = await probeEndpoint(client, endpoint.url, { timeoutMs: options.timeoutMs, apiKeyGiven: options.apiKey !== undefined });
+  if (!probe.reachable) throw probe.failure;
+  const { face, status, checks } = probe;
+  const warnings = [...probe.warnings];
   if (endpoint.emulator !== undefined) warnings.push('This is the in-process emulator, not Graphiti: pass --endpoint URL to check a real server.');
 
-  const ok = checks.every((check) => check.ok);
+  const { ok } = probe;
   output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, server: face.kind, status, checks, warnings });
   output.line(`${ok ? output.colors.green('✔ healthy') : output.colors.red('✘ unhealthy')}  ${endpoint.label}  (${face.kind === 'mcp' ? 'MCP server' : 'REST service'})`);
   for (const check of checks) {
@@ -67,8 +37,4 @@ async function health(context: CommandContext): Promise<ExitCode> {
   }
   for (const warning of warnings) output.warn(warning);
   return ok ? ExitCode.ok : ExitCode.failure;
-}
-
-function elapsed(started: number): number {
-  return Math.round(performance.now() - started);
 }

@@ -23,7 +23,9 @@ import {
   runningHookServers,
   type AgentHookCommand,
   type AgentHookTarget,
+  type AgentsConnected,
 } from '@graphiti-memory/agent-hooks';
+import { probeSummary, probeUrl, type EndpointProbe } from '../endpoint/probe-endpoint.js';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import type { CommandRegistrar } from './command-registrar.js';
 
@@ -74,7 +76,7 @@ export const registerHooksCommand: CommandRegistrar = (program, run) => {
   program.addCommand(hooks);
 };
 
-function homeFolder(context: CommandContext): string {
+export function homeFolder(context: CommandContext): string {
   const home = context.terminal.env['HOME'] ?? context.terminal.env['USERPROFILE'];
   return home !== undefined && home !== '' ? home : os.homedir();
 }
@@ -83,7 +85,7 @@ function targets(target: string | undefined): AgentHookTarget[] {
   return target === undefined || target === 'all' ? [...AGENT_HOOK_TARGETS] : [target as AgentHookTarget];
 }
 
-function runnerCommand(context: CommandContext, runner: string | undefined): AgentHookCommand {
+export function runnerCommand(context: CommandContext, runner: string | undefined): AgentHookCommand {
   if (runner !== undefined) {
     const scriptPath = path.resolve(context.terminal.cwd, runner);
     if (!existsSync(scriptPath)) throw new UsageError(`--runner ${JSON.stringify(runner)} does not exist (resolved to ${scriptPath}); give the path of hook-runner.cjs.`);
@@ -103,36 +105,65 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   if (endpoint === undefined || endpoint === '') {
     throw new UsageError('hooks install needs --endpoint URL (the Graphiti the hooks send to); the in-process emulator ends with the command.');
   }
-  const command = runnerCommand(context, raw.runner);
-  let connected;
-  try {
-    connected = await connectAgents({
-      env: terminal.env,
-      home: homeFolder(context),
-      targets: targets(raw.target),
-      command,
-      endpoint,
-      by: 'graphiti-harness',
-      config: {
-        ...(options.stateDirGiven ? { stateDir: options.stateDir } : {}),
-        ...(options.scopes?.kind === 'list' ? { scopes: options.scopes.scopes } : {}),
-        ...(raw.timeoutMs !== undefined ? { recall: { timeoutMs: options.timeoutMs } } : {}),
-      },
-      ...(raw.apiKey === undefined ? {} : { apiKey: raw.apiKey }),
-      stateDirectory: await stateFolder(context),
-    });
-  } catch (error) {
-    throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed in the file named.' });
-  }
+  // The check `health` runs: a typo in the URL must not pass as "installed". Installing anyway is
+  // allowed (a Graphiti that starts later), but the warning cannot be missed.
+  const probe = await probeUrl(context, endpoint);
+  const warnings = probe.ok ? [] : [endpointWarning(endpoint, probe)];
+  const { command, connected } = await connectHooks(context, { endpoint, targets: targets(raw.target), runner: raw.runner, raw });
   const { configFile, changes } = connected;
   const keyFile = connected.keyFile;
-  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes });
+  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes, probe: probeJson(probe), warnings });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
   }
   output.line(`consent and options stored in ${configFile}: prompts (for recall) and these sessions' transcripts go to ${endpoint}`);
   if (keyFile !== undefined) output.line(`API key stored in ${keyFile} (mode 0600)`);
+  for (const warning of warnings) output.warn(warning);
   return ExitCode.ok;
+}
+
+/**
+ * Consent for `endpoint`, the options, the key file and the hook entries of `targets`, through the
+ * one way every tool connects agents: what `hooks install` and `setup` both do.
+ */
+export async function connectHooks(
+  context: CommandContext,
+  request: { readonly endpoint: string; readonly targets: readonly AgentHookTarget[]; readonly runner: string | undefined; readonly raw: RawCommonOptions },
+): Promise<{ readonly command: AgentHookCommand; readonly connected: AgentsConnected }> {
+  const { options, terminal } = context;
+  const command = runnerCommand(context, request.runner);
+  try {
+    const connected = await connectAgents({
+      env: terminal.env,
+      home: homeFolder(context),
+      targets: request.targets,
+      command,
+      endpoint: request.endpoint,
+      by: 'graphiti-harness',
+      config: {
+        ...(options.stateDirGiven ? { stateDir: options.stateDir } : {}),
+        ...(options.scopes?.kind === 'list' ? { scopes: options.scopes.scopes } : {}),
+        ...(request.raw.timeoutMs !== undefined ? { recall: { timeoutMs: options.timeoutMs } } : {}),
+      },
+      ...(request.raw.apiKey === undefined ? {} : { apiKey: request.raw.apiKey }),
+      stateDirectory: await stateFolder(context),
+    });
+    return { command, connected };
+  } catch (error) {
+    throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed in the file named.' });
+  }
+}
+
+/** The loud line `hooks install` prints when the endpoint is not a working Graphiti now. */
+export function endpointWarning(endpoint: string, probe: EndpointProbe): string {
+  const what = probe.reachable ? probeSummary(probe) : probe.failure.message;
+  return `${endpoint} is not a working Graphiti right now — ${what} The hooks were installed anyway and will send there once it answers; if the URL is wrong (http vs https, the port), run hooks install again with the right --endpoint. graphiti-harness health --endpoint ${endpoint} checks it.`;
+}
+
+export function probeJson(probe: EndpointProbe): Record<string, unknown> {
+  return probe.reachable
+    ? { reachable: true, ok: probe.ok, server: probe.face.kind, status: probe.status, checks: probe.checks, warnings: probe.warnings }
+    : { reachable: false, ok: false, problem: probe.failure.message, ...probe.failure.details };
 }
 
 async function uninstall(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
@@ -166,7 +197,7 @@ function switchLines(switches: MemorySwitchesRead, file: string): string[] {
 }
 
 /** The folder the hooks use: --state-dir, else GRAPHITI_MEMORY_STATE_DIR or the config's stateDir, else the default. */
-function stateFolder(context: CommandContext): Promise<string> {
+export function stateFolder(context: CommandContext): Promise<string> {
   const { options, terminal } = context;
   return options.stateDirGiven ? Promise.resolve(options.stateDir) : sharedStateDirectory(terminal.env, terminal.cwd);
 }

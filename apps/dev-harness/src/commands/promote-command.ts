@@ -85,9 +85,21 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
   await memory.close();
   const counts = deliveryCounts(outcome.stats);
   const alreadyKnown = counts.duplicates > 0;
-  output.result({ ok: outcome.complete, kind, scope, groupId: plan.entry.groupId, name: plan.entry.message.name, alreadyKnown, ...counts });
-  if (alreadyKnown) output.line(`${output.colors.green('✔')} already remembered (${kind}, ${scope})`);
-  else if (outcome.complete) output.line(`${output.colors.green('✔')} remembered as a ${kind} in the ${scope} scope (group ${plan.entry.groupId})`);
+  // A dead letter leaves the queue too: complete, but not stored.
+  const stored = outcome.complete && counts.deadLettered === 0;
+  const refusal = stored ? undefined : memory.lastWriteRefusal();
+  const refused = refusal === undefined ? {} : { refused: { status: refusal.status, message: refusal.message } };
+  output.result({ ok: stored, kind, scope, groupId: plan.entry.groupId, name: plan.entry.message.name, alreadyKnown, ...counts, ...refused });
+  if (alreadyKnown && stored) output.line(`${output.colors.green('✔')} already remembered (${kind}, ${scope})`);
+  else if (stored) output.line(`${output.colors.green('✔')} remembered as a ${kind} in the ${scope} scope (group ${plan.entry.groupId})`);
+  else if (refusal !== undefined) {
+    output.error(
+      `Graphiti refused the memory (HTTP ${refusal.status}${refusal.count > 1 ? `, ${refusal.count} times` : ''}): ${refusal.message}`,
+      counts.deadLettered > 0
+        ? 'It will not be sent again on its own: graphiti-harness outbox list shows it; outbox retry sends it again once the server accepts it.'
+        : 'It stays queued in the outbox and is sent again by the next command or hook that sends; graphiti-harness doctor shows what waits.',
+    );
+  } else if (counts.deadLettered > 0) output.error('the memory was not stored: it became a dead letter.', 'graphiti-harness outbox list shows why; outbox retry sends it again.');
   else output.error(`sent, but not confirmed stored within ${waitSeconds} s.`, 'Run graphiti-harness episodes --scope ' + scope + ' later to check.');
-  return outcome.complete ? ExitCode.ok : ExitCode.failure;
+  return stored ? ExitCode.ok : ExitCode.failure;
 }

@@ -4,6 +4,7 @@ import { registerBenchCommand } from './bench-command.js';
 import type { RunCommand } from './command-registrar.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDemoCommand } from './demo-command.js';
+import { registerDoctorCommand } from './doctor-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerEvalCommand } from './eval-command.js';
 import { registerForgetCommand } from './forget-command.js';
@@ -15,6 +16,7 @@ import { registerOutboxCommand } from './outbox-command.js';
 import { registerPendingCommand } from './pending-command.js';
 import { registerPromoteCommand } from './promote-command.js';
 import { registerRecallCommand } from './recall-command.js';
+import { registerSetupCommand } from './setup-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
@@ -24,6 +26,8 @@ import { registerMigrateCommand } from './migrate-command.js';
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
   for (const register of [
+    registerSetupCommand,
+    registerDoctorCommand,
     registerDemoCommand,
     registerHealthCommand,
     registerSmokeCommand,

@@ -26,6 +26,7 @@ export const registerSmokeCommand: CommandRegistrar = (program, run) => {
         .option('--wait <seconds>', `how long to wait for the message to become visible (default ${DEFAULT_SMOKE_WAIT_SECONDS})`)
         .option('--strict', 'exit 1 when there is any warning (e.g. nothing became visible)')
         .addHelpText('after', '\nExamples:\n  graphiti-harness smoke\n  graphiti-harness smoke --endpoint http://localhost:8000 --wait 180 --json'),
+      'configured-else-emulator',
     ).action((raw: SmokeOptions) => run(raw, (context) => smoke(context, raw))),
   );
 };
@@ -33,7 +34,7 @@ export const registerSmokeCommand: CommandRegistrar = (program, run) => {
 async function smoke(context: CommandContext, raw: SmokeOptions): Promise<ExitCode> {
   const waitSeconds = raw.wait === undefined ? DEFAULT_SMOKE_WAIT_SECONDS : parseSeconds(raw.wait, '--wait');
   const { output, options } = context;
-  const { endpoint, client } = await openGraphiti(context);
+  const { endpoint, client } = await openGraphiti(context, { whenNoEndpoint: true });
   const warnings: string[] = [];
   let face: ServerFace;
   try {

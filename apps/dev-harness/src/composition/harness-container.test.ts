@@ -46,13 +46,25 @@ describe('openHarnessMemory', () => {
     const terminal = capturedTerminal({ cwd: folder });
     let stateDirectory = '';
     await runCommand({ terminal, defaultStateDir: path.join(folder, 'unused') }, {}, async (context) => {
-      const memory = await openHarnessMemory(context);
+      const memory = await openHarnessMemory(context, { emulator: { whenNoEndpoint: true } });
       stateDirectory = memory.stateDirectory;
       expect(memory.temporaryState).toBe(true);
       return 0;
     });
     expect(stateDirectory.startsWith(os.tmpdir())).toBe(true);
     await expect(fs.stat(stateDirectory)).rejects.toThrow();
+    await expect(fs.stat(path.join(folder, 'unused'))).rejects.toThrow();
+  });
+
+  it('without an endpoint, and not asked for the emulator, fails with the next step and opens nothing', async () => {
+    const terminal = capturedTerminal({ cwd: folder });
+    const exitCode = await runCommand({ terminal, defaultStateDir: path.join(folder, 'unused') }, {}, async (context) => {
+      await openHarnessMemory(context);
+      return 0;
+    });
+    expect(exitCode).toBe(1);
+    expect(terminal.err()).toContain('graphiti-harness setup');
+    expect(terminal.err()).not.toContain('EMULATOR');
     await expect(fs.stat(path.join(folder, 'unused'))).rejects.toThrow();
   });
 });

@@ -26,6 +26,7 @@ import { HarnessError } from '../cli/harness-errors.js';
 import { openGraphiti } from '../endpoint/open-graphiti.js';
 import type { EmulatorSettings, ResolvedEndpoint } from '../endpoint/resolve-endpoint.js';
 import { describeGraphitiFailure } from '../terminal/describe-error.js';
+import { watchWriteRefusals, type WriteRefusal } from '../delivery/write-refusals.js';
 import { CountingTelemetry } from './counting-telemetry.js';
 import { harnessLogger } from './debug-logger.js';
 import { harnessSettings } from './harness-settings.js';
@@ -66,6 +67,8 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly promotion: PromotionService;
   readonly forget: ForgetService;
   readonly review: ReviewQueue;
+  /** The last write Graphiti refused during this command (its status), if any. */
+  lastWriteRefusal(): WriteRefusal | undefined;
 }
 
 /** What a command that sends has; the read-only commands get the same shape, and fail loudly if they use these. */
@@ -75,7 +78,10 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const { terminal, options: common } = context;
   const temporaryFor = (resolved: ResolvedEndpoint): boolean => !common.stateDirGiven && (options.temporaryStateUnlessGiven === true || resolved.emulator !== undefined);
   // The face the endpoint answered with before, from the state folder this command keeps.
-  const { endpoint, client, face } = await openGraphiti(context, options.emulator ?? {}, (resolved) => (temporaryFor(resolved) ? undefined : common.stateDir));
+  const opened = await openGraphiti(context, options.emulator ?? {}, (resolved) => (temporaryFor(resolved) ? undefined : common.stateDir));
+  const { endpoint, face } = opened;
+  const watched = watchWriteRefusals(opened.client, endpoint.url);
+  const { client } = watched;
   if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined, face);
 
   const temporaryState = temporaryFor(endpoint);
@@ -145,6 +151,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     promotion: memory.promotion ?? unavailable<PromotionService>(missing('promotion')),
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
+    lastWriteRefusal: watched.lastRefusal,
   };
 }
 

@@ -18,7 +18,7 @@ export interface GraphitiSession {
 /** Retries per request: one, so a flaky network is tolerated but a dead server fails fast. */
 export const HARNESS_MAX_RETRIES = 1;
 
-const USER_AGENT = 'graphiti-harness';
+export const HARNESS_USER_AGENT = 'graphiti-harness';
 
 /**
  * `faceState`: the state folder whose record of the endpoint's face to use and update, or
@@ -43,7 +43,7 @@ export async function openGraphiti(
     ...(context.options.apiKey === undefined ? {} : { apiKey: context.options.apiKey }),
     timeoutMs: context.options.timeoutMs,
     maxRetries: HARNESS_MAX_RETRIES,
-    userAgent: USER_AGENT,
+    userAgent: HARNESS_USER_AGENT,
     ...face.clientOptions,
   });
   context.defer(async () => {

@@ -1,6 +1,10 @@
-// Which Graphiti the harness talks to: the URL given with --endpoint, or an emulator started in
-// this process. The emulator is announced loudly every time, so nobody mistakes it for Graphiti.
+// Which Graphiti the harness talks to: the URL given with --endpoint or configured, or, for the
+// commands that exist to show the loop offline (demo, bench, smoke), an emulator started in this
+// process. Any other command without an endpoint stops with the next step: an emulator that
+// vanishes with the command would make a "remembered" that is not. The emulator is announced
+// loudly every time, so nobody mistakes it for Graphiti.
 import { startEmulator, type EmulatorFace, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { HarnessError } from '../cli/harness-errors.js';
 import type { Output } from '../terminal/output.js';
 
 export interface ResolvedEndpoint {
@@ -17,6 +21,16 @@ export interface EmulatorSettings {
   readonly processingDelayMs?: number;
   /** Which server the emulator plays (`--server mcp` starts the MCP face); default REST. */
   readonly face?: EmulatorFace;
+  /** Start the emulator when no endpoint is given or configured: only demo, bench and smoke. */
+  readonly whenNoEndpoint?: boolean;
+}
+
+/** The failure of a command that needs an endpoint and has none: the next step named. */
+export function noEndpointError(): HarnessError {
+  return new HarnessError('no Graphiti endpoint: none is configured and --endpoint was not given, so nothing was sent or read.', {
+    hint: 'Run graphiti-harness setup (once: it connects an endpoint and checks it), or pass --endpoint URL. Only demo, bench and smoke run on the in-process emulator.',
+    details: { reason: 'no-endpoint' },
+  });
 }
 
 export const DEFAULT_EMULATOR_PROCESSING_DELAY_MS = 20;
@@ -29,6 +43,7 @@ export async function resolveEndpoint(
   if (endpoint !== undefined) {
     return { url: endpoint, emulator: undefined, label: endpoint, close: async () => {} };
   }
+  if (settings.whenNoEndpoint !== true) throw noEndpointError();
   const face = settings.face ?? 'rest';
   const emulator = await startEmulator({
     face,

@@ -5,7 +5,7 @@ import { classifyGraphitiError, describeGraphitiFailure as describe, type Failur
 import { HarnessError } from '../cli/harness-errors.js';
 
 const HARNESS_ADVICE: FailureAdvice = {
-  endpoint: 'check --endpoint (or omit it to use the in-process emulator)',
+  endpoint: 'check --endpoint, or the endpoint graphiti-harness setup configured (graphiti-harness doctor shows it)',
   apiKey: 'pass --api-key or set GRAPHITI_API_KEY',
   timeout: 'raise --timeout-ms',
 };

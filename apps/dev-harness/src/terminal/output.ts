@@ -98,6 +98,17 @@ export class Output {
     };
   }
 
+  /** Asks for a line on the terminal; an empty answer is `fallback`. */
+  async ask(question: string, fallback: string): Promise<string> {
+    const prompt = readline.createInterface({ input: this.terminal.stdin, output: this.terminal.stderr as NodeJS.WritableStream });
+    try {
+      const answer = (await prompt.question(`${question} [${fallback}] `)).trim();
+      return answer === '' ? fallback : answer;
+    } finally {
+      prompt.close();
+    }
+  }
+
   /** Asks a yes/no question on the terminal; `false` unless the answer starts with y. */
   async confirm(question: string): Promise<boolean> {
     const prompt = readline.createInterface({ input: this.terminal.stdin, output: this.terminal.stderr as NodeJS.WritableStream });

@@ -21,8 +21,8 @@ export interface Terminal {
 /** The terminal of this process. */
 export function processTerminal(): Terminal {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: pipeSafe(process.stdout),
+    stderr: pipeSafe(process.stderr),
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
@@ -49,4 +49,23 @@ export function supportsColor(stream: TerminalStream, env: Readonly<Record<strin
   if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
   if (env['TERM'] === 'dumb') return false;
   return stream.isTTY === true;
+}
+
+const pipeSafeStreams = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * `stream`, where a reader that went away (`graphiti-harness hooks status | head -1`) ends the
+ * output quietly: the EPIPE is absorbed once, here, for every command (Node then drops later
+ * writes to the destroyed stream), and the command still finishes its work — a state file left
+ * half-updated because nobody read the output would be worse than the lost lines — and exits with
+ * its own code. Any other failure of the terminal itself makes the exit code 1.
+ */
+export function pipeSafe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!pipeSafeStreams.has(stream)) {
+    pipeSafeStreams.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') process.exitCode = 1;
+    });
+  }
+  return stream;
 }

@@ -26,6 +26,7 @@ export {
   type AgentHookEvent,
   type CommandShell,
 } from './hook-command.js';
+export { AGENT_DETECTION, detectAgents, type AgentDetection, type DetectAgentsOptions, type DetectedAgent } from './agent-detection.js';
 export {
   connectAgents,
   disconnectAgents,

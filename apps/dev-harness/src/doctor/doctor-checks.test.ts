@@ -1,0 +1,51 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentHookStatus } from '@graphiti-memory/agent-hooks';
+import { hookCommandLine } from '@graphiti-memory/agent-hooks';
+import { describe, expect, it } from 'vitest';
+import { assistantHooksCheck, commandWords, installedRunner } from './hook-checks.js';
+import { nodeVersionCheck, satisfiesMinimum, stateFolderCheck } from './runtime-checks.js';
+
+describe('doctor checks', () => {
+  it('compares Node versions with the engines range', () => {
+    expect(satisfiesMinimum('v20.18.1', '>=20.18.1')).toBe(true);
+    expect(satisfiesMinimum('v22.0.0', '>=20.18.1')).toBe(true);
+    expect(satisfiesMinimum('v20.18.0', '>=20.18.1')).toBe(false);
+    expect(satisfiesMinimum('v18.20.4', '>=20.18.1')).toBe(false);
+    expect(nodeVersionCheck('v18.20.4', '>=20.18.1')).toMatchObject({ ok: false, next: expect.stringContaining('20.18.1') });
+  });
+
+  it('reads the runner of a hook command line as the installers write it (quotes, variables)', () => {
+    const line = hookCommandLine({ nodePath: '/opt/my node/bin/node', scriptPath: "/home/o'brien/runner.cjs", installedBy: 'vscode', environment: { ELECTRON_RUN_AS_NODE: '1' } }, 'Stop');
+    expect(commandWords(line).slice(0, 2)).toEqual(['/opt/my node/bin/node', "/home/o'brien/runner.cjs"]);
+    expect(installedRunner(line)).toEqual({ path: "/home/o'brien/runner.cjs", present: false });
+  });
+
+  it('a hook whose runner is gone fails the assistant check with setup as the next step; a present runner passes', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'doctor-runner-'));
+    try {
+      const runner = path.join(folder, 'hook-runner.cjs');
+      await fs.writeFile(runner, '');
+      const command = hookCommandLine({ nodePath: process.execPath, scriptPath: runner, installedBy: 'graphiti-harness' }, 'Stop');
+      const status: AgentHookStatus = { target: 'claude', file: path.join(folder, 'settings.json'), exists: true, entries: [{ event: 'Stop', command }] };
+      expect(assistantHooksCheck(status, undefined, '0.1.0')).toMatchObject({ ok: true });
+      await fs.rm(runner);
+      expect(assistantHooksCheck(status, undefined, '0.1.0')).toMatchObject({ ok: false, next: expect.stringContaining('setup --target claude') });
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a state folder open to others fails with chmod 700 as the next step', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'doctor-state-'));
+    try {
+      expect(await stateFolderCheck(folder)).toMatchObject({ ok: true });
+      await fs.chmod(folder, 0o755);
+      expect(await stateFolderCheck(folder)).toMatchObject({ ok: false, next: `chmod 700 ${folder}` });
+      expect(await stateFolderCheck(folder, 12345)).toMatchObject({ ok: false });
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  });
+});
