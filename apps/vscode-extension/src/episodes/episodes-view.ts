@@ -33,6 +33,7 @@ import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type Sho
 import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
+import { ForgetEvents } from '../memory/forget-events.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
 
@@ -283,6 +284,7 @@ export class EpisodesViewContribution implements Contribution {
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
+    @inject(ForgetEvents) private readonly events: ForgetEvents,
     @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
   ) {}
 
@@ -385,6 +387,8 @@ export class EpisodesViewContribution implements Contribution {
     if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
     try {
       const result = await forgetEpisode(client, node.episode.uuid, { groupId: node.episode.group_id, ...(this.episodeSources === undefined ? {} : { sources: this.episodeSources }) });
+      // No chat keeps facts of this source it was given (they may be gone now).
+      this.events.fire('forget');
       this.provider.refresh();
       return showOutcome({ ok: true, message: `The episode was forgotten, with ${result.deletedFacts.length} facts only it supported.` });
     } catch (error) {
