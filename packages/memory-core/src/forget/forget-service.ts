@@ -90,8 +90,7 @@ export class ForgetService {
     const dequeued = await this.queued.dequeue(groupIds);
     // After the dequeue: it took over dead processes' journals, whose keys count too.
     const forgottenTurns = await this.forgetTurns(groupIds);
-    // Pending memories kept before they named their group: only the user scope has one group to match.
-    const droppedPending = (await this.pending?.forgetGroups(groupIds, targets.some((target) => target.scope === 'user') ? ['user'] : [])) ?? 0;
+    const droppedPending = await this.forgetPending(targets);
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
     const now = await this.deleteGroups(api, wholeGroups, options);
     const deletedGroups = [...now.deleted];
@@ -122,6 +121,22 @@ export class ForgetService {
       earlierDeleted,
       ...(deletedEpisodes === undefined ? {} : { deletedEpisodes }),
     };
+  }
+
+  /**
+   * Drops the pending memories of the forgotten groups. A record kept before pending memories named
+   * their groups goes with a forgotten session it was said in and, failing that, with any forget of
+   * its scope: it cannot be shown to belong elsewhere (the pending file is shared by every workspace).
+   */
+  private async forgetPending(targets: readonly ForgetTarget[]): Promise<number> {
+    if (this.pending === undefined) return 0;
+    const scopes = [...new Set(targets.flatMap((target) => (target.scope === 'session' ? [] : [target.scope])))];
+    const sessions = targets.flatMap((target) => (target.sessionId === undefined ? [] : [target.sessionId]));
+    return this.pending.forgetGroups(
+      targets.map((target) => target.groupId),
+      scopes,
+      sessions,
+    );
   }
 
   /** Carries out the deletes earlier forgets owe (`forget --retry`); what fails stays owed. */
