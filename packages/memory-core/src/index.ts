@@ -16,7 +16,7 @@ export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type Graphit
 export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './forget/episode-forgetting.js';
 export { ForgetLedger, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';
 export type { ForgetRequest, ForgetTarget } from './forget/forget-policy.js';
-export { ForgetService, type ForgetFailure, type ForgetResult } from './forget/forget-service.js';
+export { ForgetService, sourceForgetSummary, type ForgetFailure, type ForgetResult, type SourceForgetResult } from './forget/forget-service.js';
 export { OwedDeletions, type OwedDeletionsResult } from './forget/owed-deletions.js';
 export { QueuedGroups } from './forget/queued-groups.js';
 export {
