@@ -380,7 +380,7 @@ describe('pending memories belong to their groups (issue 29)', () => {
     expect(forgot.exitCode, forgot.stderr).toBe(0);
     expect(JSON.parse(forgot.stdout)).toMatchObject({ droppedPending: 1 });
     expect(await pendingList()).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('Stop and SessionEnd', () => {
