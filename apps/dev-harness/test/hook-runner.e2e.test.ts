@@ -361,6 +361,28 @@ describe('pending memories', () => {
   });
 });
 
+describe('pending memories belong to their groups (issue 29)', () => {
+  it('a directive a Stop captured is held, not sent (autoPromote unset); `forget --scope workspace` drops it, so `pending list` is empty', async () => {
+    await install();
+    const transcript = path.join(root, 'claude.jsonl');
+    await fs.writeFile(
+      transcript,
+      [claudeLine('user', 'u-1', 'Settle it.\npreference (user): answers in British English', 0), claudeLine('assistant', 'a-1', 'Noted.', 2)].join('\n') + '\n',
+    );
+    expect(await hook('Stop', claudeInput('Stop', { stop_hook_active: false }))).toMatchObject({ exitCode: 0, stdout: '' });
+    const pendingList = async () => (JSON.parse((await harness(['pending', 'list', '--json', '--state-dir', stateDir])).stdout) as { pending: Array<{ kind: string; text: string; groupIds?: string[] }> }).pending;
+    const [held] = await pendingList();
+    expect(held).toMatchObject({ kind: 'preference', text: 'answers in British English' });
+    // Its own group (the user's) and the groups of the turn it was said in (this workspace's, this session's).
+    expect(held?.groupIds).toEqual(expect.arrayContaining([expect.stringMatching(/^gm_user_/), expect.stringMatching(/^gm_workspace_/), expect.stringMatching(/^gm_session_/)]));
+    expect(messagesSent().filter((message) => message.content.includes('graphiti_episode'))).toEqual([]);
+    const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
+    expect(forgot.exitCode, forgot.stderr).toBe(0);
+    expect(JSON.parse(forgot.stdout)).toMatchObject({ droppedPending: 1 });
+    expect(await pendingList()).toEqual([]);
+  }, 120_000);
+});
+
 describe('Stop and SessionEnd', () => {
   it('sends a Claude Code session as one digest per group at SessionEnd, each turn once, and a detached drainer delivers it', async () => {
     await install();

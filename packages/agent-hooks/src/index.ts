@@ -16,7 +16,7 @@ export { runnerBuild } from './hook/runner-build.js';
 export { stopHookProcesses, type StoppedHookProcesses } from './hook/stop-hook-processes.js';
 export * from './installers/index.js';
 export { InMemoryKeyValueStore } from './memory/in-memory-key-value-store.js';
-export { directivesPromoted, openMemory, OUTBOX_MAX_QUEUE_SIZE, type MemoryNeeds, type MemoryTool, type OpenedMemory, type OpenMemoryOptions } from './memory/open-memory.js';
+export { openMemory, OUTBOX_MAX_QUEUE_SIZE, type MemoryNeeds, type MemoryTool, type OpenedMemory, type OpenMemoryOptions } from './memory/open-memory.js';
 export { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './memory/shared-stores.js';
 export { createStateModules, type StateModuleOptions } from './memory/state-module.js';
 export { NO_REMEMBERED_FACE, rememberedFace, type RememberedFace } from './memory/remembered-face.js';

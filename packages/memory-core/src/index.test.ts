@@ -8,7 +8,7 @@ import * as episodeFormat from './promotion/episode-format.js';
 import * as memoryCore from './index.js';
 
 const VALUES = [
-  'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS',
+  'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',
   'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
   'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'guardRecalledFacts', 'INGEST_SCOPE_SETTINGS',
   'InMemoryAuditLog', 'InMemoryDeliveryLedger', 'InMemoryGroupRegistry', 'InMemoryOutbox',
@@ -45,7 +45,7 @@ const TYPES = [
   'GateClosedReason', 'GateDecision', 'GitMetadata', 'GraphitiApi', 'GraphitiCallOptions', 'GraphitiFailure',
   'GraphitiFailureKind', 'GroupIdStrategy', 'GroupRecord', 'GroupWrite', 'IngestScopeSetting',
   'IngestionCounters', 'IngestionState', 'IngestionStats', 'IngestionStore', 'JsonlTranscriptOptions',
-  'KeyValueStore', 'LogFields', 'MemoryEvent', 'MemoryScope', 'MemorySettings', 'MemorySettingsParseResult',
+  'KeyValueStore', 'LogFields', 'MemoryEvent', 'MemoryScope', 'MemorySettings', 'MemorySettingsParseResult', 'DirectiveHandling', 'PendingForget', 'SourceForgetResult',
   'Outbox', 'OutboxAdmitResult', 'OutboxAppendResult', 'OutboxDropReason', 'OutboxEntry', 'OutboxLimits',
   'OutboxRecord', 'PendingMemory', 'PendingMemorySource', 'PromotionKind', 'PromotionOutcome',
   'PromotionPlan', 'PromotionRefusal', 'PromotionRequest', 'PromotionScope', 'ProposeOutcome',

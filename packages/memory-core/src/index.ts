@@ -16,7 +16,7 @@ export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type Graphit
 export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './forget/episode-forgetting.js';
 export { ForgetLedger, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';
 export type { ForgetRequest, ForgetTarget } from './forget/forget-policy.js';
-export { ForgetService, type ForgetFailure, type ForgetResult } from './forget/forget-service.js';
+export { ForgetService, sourceForgetSummary, type ForgetFailure, type ForgetResult, type SourceForgetResult } from './forget/forget-service.js';
 export { OwedDeletions, type OwedDeletionsResult } from './forget/owed-deletions.js';
 export { QueuedGroups } from './forget/queued-groups.js';
 export {
@@ -108,8 +108,8 @@ export { GroupRecorder, GroupRecorderOptions, type AcceptedEntry } from './regis
 export { GroupRegistry, mergeGroupWrite, sortGroupRecords, type GroupRecord, type GroupWrite } from './registry/group-registry.js';
 export { InMemoryGroupRegistry } from './registry/in-memory-group-registry.js';
 export { InMemoryPendingMemoryStore } from './review/in-memory-pending-memory-store.js';
-export { forgottenWith, PendingMemoryStore, type PendingMemory, type PendingMemorySource } from './review/pending-memory-store.js';
-export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review/review-queue.js';
+export { forgottenWith, pendingGroups, PendingMemoryStore, type PendingForget, type PendingMemory, type PendingMemorySource } from './review/pending-memory-store.js';
+export { FORGOTTEN_PENDING_REASON, ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review/review-queue.js';
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
@@ -121,6 +121,9 @@ export { STALE_SETTINGS, WorkspaceFiles, type StaleSetting } from './stale/works
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './settings/endpoint.js';
 export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './settings/memory-configuration.js';
 export {
+  describeDirectiveHandling,
+  directiveHandling,
+  type DirectiveHandling,
   DEFAULT_SETTINGS,
   GROUP_ID_STRATEGIES,
   INGEST_SCOPE_SETTINGS,

@@ -51,6 +51,14 @@ describe.each(['rest', 'mcp'] as const)('cited recall through the harness (%s fa
     expect(forgotten.exitCode).toBe(0);
     expect(forgotten.json()).toMatchObject({ ok: true, episode: episode?.uuid, face });
     expect(emulator.state.episodes().map((item) => item.uuid)).not.toContain(episode?.uuid);
+    // Every copy: the session group's too (issue 29), counted as deleted.
+    expect(emulator.state.episodes().filter((item) => item.content.includes('The team uses pnpm for installs.'))).toEqual([]);
+    const deleted = forgotten.json()['deletedEpisodes'] as Array<{ groupId: string }>;
+    expect(deleted.map((copy) => copy.groupId.replace(/_[0-9a-f]+$/, '')).sort()).toEqual(['gm_session', 'gm_workspace']);
+    expect(emulator.state.facts().filter((fact) => fact.fact.includes('pnpm for installs'))).toEqual([]);
+    if (face === 'mcp') expect(forgotten.json()['deletedFacts']).toBeNull();
+    else expect((forgotten.json()['deletedFacts'] as string[]).length).toBeGreaterThanOrEqual(2);
+    expect(forgotten.out ?? '').not.toContain('16 facts');
     expect(emulator.state.facts().some((fact) => fact.uuid === cited?.uuid)).toBe(false);
     expect((await recall('what does the team use for installs')).facts.some((fact) => fact.uuid === cited?.uuid)).toBe(false);
   });

@@ -71,6 +71,16 @@ describe('config show', () => {
     expect(result.out).toMatch(/includeGitMetadata\s+= false {2}\(default\)/);
   });
 
+  it('says what a directive does by default: held for review, never sent without approval (autoPromote unset)', async () => {
+    const result = await configShow();
+    expect(result.out).toMatch(/autoPromote\.enabled\s+= false {2}\(default\)/);
+    expect(result.out).toContain('directives:   directives in your messages (`decision: …`) are held for your review in pending memories, never sent without your approval (autoPromote.enabled false, autoPromote.review true)');
+    const json = JSON.parse((await configShow(['--json'])).out) as { directives: string };
+    expect(json.directives).toBe('held-for-review');
+    await fs.writeFile(userFile, JSON.stringify({ autoPromote: { enabled: true, review: false } }));
+    expect((await configShow()).out).toContain('are promoted at once, without review');
+  });
+
   it('says that only VS Code writes digests with a chat model when capture.digestWriter is chatModel', async () => {
     const before = await configShow();
     expect(before.out).toMatch(/capture\.digestWriter\s+= "filtered" {2}\(default\)/);

@@ -18,6 +18,7 @@ import {
   untrustProjectFile,
   type ConfigEntry,
 } from '@graphiti-memory/memory-node-storage';
+import { describeDirectiveHandling, directiveHandling } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -94,7 +95,9 @@ async function show(context: CommandContext, raw: RawCommonOptions): Promise<Exi
     project: { path: config.files.project ?? null, exists: config.files.project !== undefined },
   };
   const values: ConfigEntry[] = configurationEntries(config);
-  output.result({ ok: true, precedence: PRECEDENCE, files, projectTrusted: config.projectTrusted, values, ignored: config.ignored, apiKey, problems: [] });
+  // What a directive in a message does, as memory-core's one rule decides it for every tool.
+  const directives = directiveHandling(config.settings);
+  output.result({ ok: true, precedence: PRECEDENCE, files, projectTrusted: config.projectTrusted, values, ignored: config.ignored, apiKey, directives, problems: [] });
   output.heading(`Graphiti Memory configuration (${PRECEDENCE})`);
   output.line(`user file:    ${config.files.user}${files.user.exists ? '' : ' (not found)'}`);
   const trustNote = config.files.project === undefined ? '' : config.projectTrusted ? ' (trusted)' : ' (not trusted: it may only narrow what is sent)';
@@ -104,6 +107,8 @@ async function show(context: CommandContext, raw: RawCommonOptions): Promise<Exi
   );
   output.line();
   for (const line of configurationLines(config)) output.line(line);
+  output.line();
+  output.line(`directives:   ${describeDirectiveHandling(directives)} (autoPromote.enabled ${config.settings.autoPromote.enabled}, autoPromote.review ${config.settings.autoPromote.review})`);
   if (config.settings.capture.digestWriter === 'chatModel') {
     // Only VS Code has a chat model (vscode.lm): say so rather than let the value look as if it applied here.
     output.line();

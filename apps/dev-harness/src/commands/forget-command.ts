@@ -9,7 +9,7 @@
 // the group deletes it owes are carried out when Graphiti is back (the next drain, or `--retry`).
 // Without a terminal to ask on and without --yes it refuses: exit 2.
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
-import { forgetEpisode, type EpisodeForgetResult, type ForgetFailure, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
+import { sourceForgetSummary, type ForgetFailure, type SourceForgetResult, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -161,37 +161,52 @@ async function retryOwed(context: CommandContext): Promise<ExitCode> {
   return result.failed.length === 0 ? ExitCode.ok : ExitCode.failure;
 }
 
-/** `forget --episode UUID`: one source, as a citation names it (memory-core's `forgetEpisode`). */
+/**
+ * `forget --episode UUID`: one source, as a citation names it, in every group it was sent to (its
+ * session's and workspace's copies) with, on REST, the facts only they support (memory-core's
+ * `ForgetService.forgetSource`).
+ */
 async function forgetOneEpisode(context: CommandContext, raw: ForgetOptions, uuid: string): Promise<ExitCode> {
   const { output, options } = context;
   if (raw.all === true || raw.scope !== undefined) throw new UsageError('--episode forgets one source: leave out --scope and --all.');
   const episode = uuid.trim();
   if (!/^[\w-]{1,100}$/.test(episode)) throw new UsageError(`--episode needs the episode's uuid (recall --json lists it as sources[].episode); got "${uuid.slice(0, 100)}".`);
-  const memory = await openHarnessMemory(context, { needs: {} });
+  // The outbox's delivery ledger says which groups the source went to.
+  const memory = await openHarnessMemory(context);
   const known = (await memory.episodeSources.find([episode])).get(episode);
   if (raw.yes !== true) {
     const what = known === undefined ? `the episode ${episode}` : `the episode ${episode} (${known.tool}, ${known.at.slice(0, 10)}${known.title === undefined ? '' : `: ${known.title}`})`;
-    if (!(await output.confirm(`Delete ${what} and the facts only it supports at ${memory.endpoint.label}?`))) {
+    if (!(await output.confirm(`Delete ${what}, its copies in the other groups it was sent to, and the facts only they support at ${memory.endpoint.label}?`))) {
       output.line('Nothing deleted.');
+      await memory.close();
       return ExitCode.ok;
     }
   }
-  let result: EpisodeForgetResult;
+  let result: SourceForgetResult;
   try {
-    result = await forgetEpisode(memory.client, episode, {
-      sources: memory.episodeSources,
+    result = await memory.forget.forgetSource(episode, {
       ...(raw.group === undefined ? {} : { groupId: raw.group }),
       callOptions: { timeoutMs: options.timeoutMs },
     });
   } catch (error) {
+    await memory.close();
     throw new HarnessError(`Forgetting the episode ${episode} failed: ${error instanceof Error ? error.message : String(error)}`, {
       hint: 'Check the uuid (recall --json lists sources[].episode) and that --endpoint is the Graphiti that holds it.',
     });
   }
-  output.result({ ok: true, episode: result.episode, face: result.face, deletedFacts: result.deletedFacts, keptFacts: result.keptFacts, unknownFacts: result.unknownFacts });
-  output.line(`${output.colors.green('✔')} deleted episode ${episode}`);
-  if (result.face === 'mcp') output.line('  the MCP server removed the facts only it supported');
-  else output.line(`  ${result.deletedFacts.length} facts only it supported deleted; ${result.keptFacts} kept (other sources support them)`);
+  await memory.close();
+  output.result({
+    ok: true,
+    episode,
+    face: result.face,
+    deletedEpisodes: result.episodes,
+    deletedFacts: result.deletedFacts ?? null,
+    keptFacts: result.keptFacts,
+    unknownFacts: result.unknownFacts,
+  });
+  output.line(`${output.colors.green('✔')} ${sourceForgetSummary(result)}`);
+  for (const copy of result.episodes) output.line(`  deleted episode ${copy.episode} from ${copy.groupId}`);
+  if (result.face === 'rest' && result.keptFacts > 0) output.line(`  ${result.keptFacts} facts kept (other sources support them)`);
   if (result.unknownFacts > 0) output.warn(`${result.unknownFacts} facts were kept: this server does not say which episodes support them (a REST image before 2026-08).`);
   return ExitCode.ok;
 }

@@ -2,7 +2,7 @@
 // the assistant's remember tool) would promote wait here; nothing pending is sent before approval.
 // `list` and `reject` stay on this machine; `approve` sends to the endpoint and waits until stored.
 import { FilePendingMemoryStore, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
-import type { PendingMemory } from '@graphiti-memory/memory-core';
+import { FORGOTTEN_PENDING_REASON, type PendingMemory } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -86,6 +86,13 @@ async function approve(context: CommandContext, id: string, raw: ApproveOptions)
   memory.ingestion.start();
   const outcome = await memory.review.approve(id, text === undefined ? {} : { text });
   if (outcome.status === 'not-found') throw notFound(id);
+  if (outcome.status === 'forgotten') {
+    await memory.close();
+    throw new HarnessError(`the memory ${id} was not approved: ${FORGOTTEN_PENDING_REASON}.`, {
+      hint: 'Run graphiti-harness pending list to see what still waits for review.',
+      details: { id, reason: 'forgotten', groupIds: outcome.groupIds },
+    });
+  }
   if (outcome.status === 'refused') {
     throw new HarnessError(`the memory ${id} was refused (${outcome.reason}); it stays pending and nothing was sent.`, {
       hint: outcome.reason === 'secret' ? 'Remove the secret from --text and approve again.' : 'Check the endpoint and settings, then approve again.',

@@ -109,6 +109,37 @@ describe('pending', () => {
   });
 });
 
+describe('pending after a forget (issue 29)', () => {
+  const directives = [
+    { role: 'user', content: 'decision: release every Friday', timestamp: '2025-03-01T10:00:00Z' },
+    { role: 'assistant', content: 'Noted.', timestamp: '2025-03-01T10:00:05Z' },
+  ]
+    .map((line) => JSON.stringify(line))
+    .join('\n');
+
+  it('forget --scope workspace drops the directives held for it: pending list is empty', async () => {
+    await ingest('held', directives);
+    expect((await harness(['pending', 'list', '--json'])).json()['pending']).toHaveLength(1);
+    const forgot = await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    expect(forgot.json()).toMatchObject({ droppedPending: 1 });
+    expect((await harness(['pending', 'list', '--json'])).json()['pending']).toEqual([]);
+  });
+
+  it('approving a memory whose group was forgotten meanwhile is refused with the reason; nothing is sent', async () => {
+    await ingest('held', directives);
+    const [memory] = (await harness(['pending', 'list', '--json'])).json()['pending'] as Array<{ id: string }>;
+    // A forget that did not reach the pending file (another tool's, an older version's): the forget ledger still says so.
+    const listed = await fs.readFile(path.join(folder, 'state', 'pending-memories.json'), 'utf8');
+    await harness(['forget', '--scope', 'workspace', '--yes', '--json', '--endpoint', emulator.url]);
+    await fs.writeFile(path.join(folder, 'state', 'pending-memories.json'), listed);
+    const approved = await harness(['pending', 'approve', memory?.id ?? '', '--json', '--endpoint', emulator.url]);
+    expect(approved.exitCode).toBe(1);
+    expect(approved.err).toContain('was forgotten after it was proposed');
+    expect(emulator.state.episodes().filter((episode) => episode.name.includes('.promotion.'))).toEqual([]);
+    expect((await harness(['pending', 'list', '--json'])).json()['pending']).toEqual([]);
+  });
+});
+
 describe('audit', () => {
   it('lists every request that sent memory, with sizes and names, never content', async () => {
     await ingest('one');

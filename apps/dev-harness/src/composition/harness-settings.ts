@@ -2,7 +2,6 @@
 // defaults), turned into memory-core's settings by memory-node-storage's one function, with what a
 // command decides itself on top: running a command is opting in (enabled, for its endpoint), and
 // `--scopes`, `--timeout-ms` and `--max-facts` apply to that run.
-import { directivesPromoted } from '@graphiti-memory/agent-hooks';
 import type { CaptureGranularity, MemorySettings } from '@graphiti-memory/memory-core';
 import { memorySettingsFor, type MemorySettingsOverrides, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import type { CommonOptions } from '../cli/common-options.js';
@@ -40,7 +39,8 @@ export function harnessSettings(input: HarnessSettingsInput): MemorySettings {
     // `--scopes session,workspace,…` names where this run's turns go; `user` is reached by promotion only.
     ...(listed === undefined ? {} : { scopes: ingestScopes(listed) }),
     autoPromote: {
-      enabled: input.autoPromote ?? directivesPromoted(configuration),
+      // memory-core's one rule decides what a directive does (directiveHandling); unset means off.
+      enabled: input.autoPromote ?? configuration.settings.autoPromote.enabled,
       ...(input.review === undefined ? {} : { review: input.review }),
     },
     recall: {

@@ -14,7 +14,12 @@ export interface MemoryResultMetadata {
   readonly recallOff?: boolean;
   /** The user's question of an answer turn: what "Show what memory recalls" recalls for. */
   readonly question?: string;
+  /** When the prompt of this answer carried recalled facts (ms since the epoch): a later forget leaves the answer out. */
+  readonly memoryGivenAt?: number;
 }
+
+/** What stands in the prompt for an answer built on memory that was withdrawn since. */
+export const WITHDRAWN_ANSWER = '(An earlier answer is left out here: the memory it drew on was forgotten or turned off.)';
 
 export function isMemoryMetadata(value: unknown): value is MemoryResultMetadata {
   return typeof value === 'object' && value !== null && typeof (value as { sessionId?: unknown }).sessionId === 'string';
@@ -33,14 +38,23 @@ export function sessionIdOf(context: vscode.ChatContext): string {
   return randomUUID();
 }
 
-/** The conversation so far as prompt messages (slash-command turns left out). */
-export function historyMessages(context: vscode.ChatContext): HistoryMessage[] {
+/**
+ * The conversation so far as prompt messages (slash-command turns left out). An answer whose prompt
+ * carried memory at or before `withdrawnAt` (a forget, a revoke, Disable since) is left out: it may
+ * repeat what was forgotten.
+ */
+export function historyMessages(context: vscode.ChatContext, withdrawnAt?: number): HistoryMessage[] {
   const messages: HistoryMessage[] = [];
   for (const turn of context.history) {
     if (turn instanceof vscode.ChatRequestTurn) {
       if (turn.command === undefined) messages.push({ role: 'user', text: turn.prompt });
     } else if (turn instanceof vscode.ChatResponseTurn) {
       if (turn.command !== undefined) continue;
+      const metadata = isMemoryMetadata(turn.result.metadata) ? turn.result.metadata : undefined;
+      if (withdrawnAt !== undefined && metadata?.memoryGivenAt !== undefined && metadata.memoryGivenAt <= withdrawnAt) {
+        messages.push({ role: 'assistant', text: WITHDRAWN_ANSWER });
+        continue;
+      }
       const text = turn.response
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
         .join('')

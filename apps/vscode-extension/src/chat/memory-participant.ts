@@ -149,7 +149,10 @@ export class MemoryParticipant implements Contribution {
     sessionId: string,
   ): Promise<vscode.ChatResult> {
     const userTimestamp = new Date().toISOString();
+    const startedAt = Date.now();
     const decision = this.gate.evaluate();
+    // Memory off (Disable, a revoked consent, a settings edit): nothing any chat was given stays in its prompts.
+    if (!decision.open) await this.sessionFacts.withdraw({ at: startedAt }).catch(() => undefined);
     const abort = new AbortController();
     const cancellation = token.onCancellationRequested(() => abort.abort());
     try {
@@ -163,7 +166,7 @@ export class MemoryParticipant implements Contribution {
       const earlierFacts = this.sessionFacts.givenEarlier(sessionId).filter((earlier) => !facts.some((fact) => fact.uuid === earlier.uuid));
       const { messages } = await renderPrompt(
         MemoryChatPrompt,
-        { facts, earlierFacts, history: historyMessages(context), request: request.prompt },
+        { facts, earlierFacts, history: historyMessages(context, this.sessionFacts.withdrawnAt()), request: request.prompt },
         { modelMaxPromptTokens: request.model.maxInputTokens },
         request.model,
         undefined,
@@ -171,7 +174,9 @@ export class MemoryParticipant implements Contribution {
       );
       // Only what the budget let into the prompt was given.
       const sent = promptText(messages);
-      await this.sessionFacts.given(sessionId, facts.filter((fact) => sent.includes(sanitiseFactText(fact.fact)))).catch(() => undefined);
+      const given = facts.filter((fact) => sent.includes(sanitiseFactText(fact.fact)));
+      await this.sessionFacts.given(sessionId, given, startedAt).catch(() => undefined);
+      const memoryGiven = given.length > 0 || earlierFacts.some((fact) => sent.includes(sanitiseFactText(fact.fact)));
       let answer = '';
       try {
         const response = await request.model.sendRequest(messages, {}, token);
@@ -182,7 +187,7 @@ export class MemoryParticipant implements Contribution {
         }
       } catch (error) {
         // Whatever the model's request throws is the model's failure (VS Code's "Language model unavailable" included).
-        if (token.isCancellationRequested) return { metadata: { sessionId } };
+        if (token.isCancellationRequested) return { metadata: { sessionId, ...(memoryGiven ? { memoryGivenAt: startedAt } : {}) } };
         this.logger.warn('model request failed', { code: error instanceof vscode.LanguageModelError ? error.code : errorClassOf(error) });
         return { errorDetails: { message: modelFailure(error) }, metadata: { sessionId } };
       }
@@ -201,8 +206,9 @@ export class MemoryParticipant implements Contribution {
         this.#asked = true;
         void vscode.commands.executeCommand('setContext', ASKED_CONTEXT, true);
       }
-      if (!decision.open && decision.reason !== 'disabled') stream.markdown(`\n\n_${gateExplanation(decision)}_`);
-      if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId } };
+      // Said whenever memory is off, so an answer never reads as one that had memory.
+      if (!decision.open) stream.markdown(`\n\n---\n_${gateExplanation(decision)}_`);
+      if (token.isCancellationRequested || answer.trim() === '') return { metadata: { sessionId, ...(memoryGiven ? { memoryGivenAt: startedAt } : {}) } };
       // No parser reads this turn: it is kept as the configured filter keeps a transcript's (code in the answer summarised by default).
       const turn = {
         id: `memory-${randomUUID()}`,
@@ -213,7 +219,13 @@ export class MemoryParticipant implements Contribution {
       };
       this.ingestion.enqueue(filterTurn(turn, resolveTranscriptFilter(this.configuration.current().filter)));
       // The question comes back to `followups`, which recalls for it ("Show what memory recalls").
-      const metadata: MemoryResultMetadata = { sessionId, factsUsed: facts.length, gateOpen: decision.open, question: request.prompt };
+      const metadata: MemoryResultMetadata = {
+        sessionId,
+        factsUsed: facts.length,
+        gateOpen: decision.open,
+        question: request.prompt,
+        ...(memoryGiven ? { memoryGivenAt: startedAt } : {}),
+      };
       return { metadata };
     } finally {
       cancellation.dispose();

@@ -38,6 +38,7 @@ import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js'
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
 import { ChatModelDigestWriter } from '../capture/chat-model-digest-writer.js';
 import { ChatSessionFacts } from '../chat/chat-session-facts.js';
+import { ForgetEvents } from '../memory/forget-events.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
 import { RecalledFactDocuments } from '../chat/fact-references.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
@@ -153,6 +154,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(MemoryStatus).toSelf().inSingletonScope();
     // Say it once: what each @memory chat session was given, in process (hashes; the facts for its prompt).
     bind(SaidOnceStore).toConstantValue(new InMemorySaidOnceStore());
+    // Forget, Revoke Consent and Disable say so once; each chat's record of what it was given listens.
+    const forgetEvents = new ForgetEvents();
+    context.subscriptions.push(forgetEvents);
+    bind(ForgetEvents).toConstantValue(forgetEvents);
     bind(ChatSessionFacts).toSelf().inSingletonScope();
     bind(ConsentFlow).toSelf().inSingletonScope();
     bind(SharedUserKeyStore).toConstantValue(new UserConfigUserKeyStore());

@@ -8,6 +8,7 @@ import { ConsentStore, MemoryConfiguration, MemoryGate } from '@graphiti-memory/
 import { updateSetting } from '../adapters/vscode-settings-source.js';
 import { showOutcome } from '../commands/show-outcome.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ForgetEvents } from '../memory/forget-events.js';
 import { ConsentEvents } from './consent-events.js';
 import { ConsentFlow, type ConsentAnswer } from './consent-flow.js';
 import { MemorySwitchRecorder } from './memory-switch-recorder.js';
@@ -30,6 +31,7 @@ export class ConsentContribution implements Contribution {
     @inject(ConsentStore) private readonly consent: ConsentStore,
     @inject(ConsentEvents) private readonly consentEvents: ConsentEvents,
     @inject(MemorySwitchRecorder) private readonly switches: MemorySwitchRecorder,
+    @inject(ForgetEvents) private readonly events: ForgetEvents,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -88,6 +90,8 @@ export class ConsentContribution implements Contribution {
   async revoke(): Promise<{ readonly ok: boolean; readonly message: string }> {
     const had = this.consent.get() !== undefined;
     await this.consent.revoke();
+    // No chat keeps what memory gave it once consent is gone.
+    this.events.fire('revoke');
     const message = had
       ? 'Graphiti Memory is off here: consent revoked, nothing more is sent from this workspace. What was stored stays on the server until you forget it.'
       : 'Graphiti Memory: this workspace had not given consent; nothing is sent.';

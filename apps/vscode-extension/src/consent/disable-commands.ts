@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '@graphiti-memory/memory-core';
 import { showOutcome } from '../commands/show-outcome.js';
 import type { Contribution } from '../composition/tokens.js';
+import { ForgetEvents } from '../memory/forget-events.js';
 import { MemorySwitchRecorder } from './memory-switch-recorder.js';
 
 export type DisableTarget = 'workspace' | 'everywhere';
@@ -28,7 +29,10 @@ type ValueTarget = 'globalValue' | 'workspaceValue' | 'workspaceFolderValue';
 
 @injectable()
 export class DisableCommands implements Contribution {
-  constructor(@inject(MemorySwitchRecorder) private readonly switches: MemorySwitchRecorder) {}
+  constructor(
+    @inject(MemorySwitchRecorder) private readonly switches: MemorySwitchRecorder,
+    @inject(ForgetEvents) private readonly events: ForgetEvents,
+  ) {}
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
@@ -51,6 +55,8 @@ export class DisableCommands implements Contribution {
       const values = configuration.inspect<boolean>('enabled');
       if (hasWorkspace && values?.workspaceValue === true) await configuration.update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
     }
+    // No chat keeps what memory gave it once memory is off.
+    this.events.fire('disable');
     // The hooks read the switches: written now, not only when the settings event arrives.
     await this.switches.enabledChanged(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<boolean>('enabled') ?? {}).catch(() => undefined);
     const where = target === 'workspace' && hasWorkspace ? 'in this workspace' : 'everywhere (every workspace, and the agent hooks)';

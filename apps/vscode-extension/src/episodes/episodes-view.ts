@@ -5,12 +5,11 @@
 // turns inside). Refresh, delete an episode, forget one source, a session or a scope (all confirmed). Empty while the gate
 // is closed or nothing is stored, so the welcome view (package.json viewsWelcome, keyed on
 // `graphitiMemory.state`) says what to do.
-import { inject, injectable, optional } from 'inversify';
+import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
 import {
-  EpisodeSources,
-  forgetEpisode,
+  ForgetService,
   GraphitiConnection,
   GroupIdResolver,
   GroupRegistry,
@@ -19,6 +18,7 @@ import {
   MemoryGate,
   RecallService,
   ReviewQueue,
+  sourceForgetSummary,
   type GroupRecord,
   type MemoryScope,
   type RecalledFact,
@@ -33,6 +33,7 @@ import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type Sho
 import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
+import { ForgetEvents } from '../memory/forget-events.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
 
@@ -283,7 +284,8 @@ export class EpisodesViewContribution implements Contribution {
     @inject(MemoryStatus) private readonly status: MemoryStatus,
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
-    @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
+    @inject(ForgetEvents) private readonly events: ForgetEvents,
+    @inject(ForgetService) private readonly forgetService: ForgetService,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -370,7 +372,10 @@ export class EpisodesViewContribution implements Contribution {
     }
   }
 
-  /** "Forget This Source": the episode and (found through its facts' `episodes`) the facts only it supports. */
+  /**
+   * "Forget This Source": the episode, its copies in the other groups it was sent to (a captured
+   * session goes to its session group and its workspace group) and, on REST, the facts only they support.
+   */
   async forgetEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
     if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
     if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
@@ -379,14 +384,17 @@ export class EpisodesViewContribution implements Contribution {
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was forgotten.' };
     const answer = await vscode.window.showWarningMessage(
       `Forget the episode "${node.episode.name}" and the facts only it supports?`,
-      { modal: true, detail: 'Facts other episodes also support stay. Recalled facts cite this episode until it is forgotten.' },
+      { modal: true, detail: 'Its copies in the other groups it was sent to (the session and the workspace) are forgotten too. Facts other episodes also support stay.' },
       DELETE,
     );
     if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
     try {
-      const result = await forgetEpisode(client, node.episode.uuid, { groupId: node.episode.group_id, ...(this.episodeSources === undefined ? {} : { sources: this.episodeSources }) });
+      const result = await this.forgetService.forgetSource(node.episode.uuid, { groupId: node.episode.group_id });
+      // No chat keeps facts of this source it was given (they may be gone now).
+      this.events.fire('forget');
       this.provider.refresh();
-      return showOutcome({ ok: true, message: `The episode was forgotten, with ${result.deletedFacts.length} facts only it supported.` });
+      const summary = sourceForgetSummary(result);
+      return showOutcome({ ok: true, message: `Graphiti Memory: ${summary.charAt(0).toUpperCase()}${summary.slice(1)}.` });
     } catch (error) {
       this.logger.warn('forget episode failed', { errorClass: errorClass(error) });
       const message = describeFailure(decision.endpoint, error, 'Forgetting the episode');

@@ -7,8 +7,21 @@ import { RecallService } from '@graphiti-memory/memory-core';
 import { describe, expect, it } from 'vitest';
 import { episodesProvider } from '../test-support/episodes-provider.js';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
-import { answerMessages } from '../test-support/vscode-double.js';
-import { DELETE } from './episodes-view.js';
+import { answerMessages, chatRegistrations, ChatResponseStreamDouble, createChatContext, createChatRequest, FakeLanguageModel, noCancellation } from '../test-support/vscode-double.js';
+import { PARTICIPANT_ID } from '../chat/memory-participant.js';
+import { DELETE, type EpisodeNode } from './episodes-view.js';
+
+async function ask(prompt: string, command?: string): Promise<string> {
+  const participant = chatRegistrations().participants.get(PARTICIPANT_ID)!;
+  const stream = new ChatResponseStreamDouble();
+  await participant.requestHandler(
+    createChatRequest({ prompt, model: new FakeLanguageModel({ reply: ['Noted.'] }), ...(command === undefined ? {} : { command }) }),
+    createChatContext([]),
+    stream.asStream(),
+    noCancellation(),
+  );
+  return stream.text();
+}
 
 describe('cited facts and Forget This Source', () => {
   it('cites and marks a recalled fact, and forgets its episode with the facts only it supports', async () => {
@@ -39,5 +52,28 @@ describe('cited facts and Forget This Source', () => {
       await harness.dispose();
       await fs.rm(workspaceFolder, { recursive: true, force: true });
     }
+  });
+
+  it('forgets every copy of a captured turn (its session group and its workspace group): /recall then answers nothing from either, and the toast counts what was deleted', async () => {
+    const on = { 'graphitiMemory.enabled': true, 'graphitiMemory.recall.enabled': true, 'graphitiMemory.capture.granularity': 'turn' };
+    const harness = await activateExtension({ settings: on, consented: true });
+    await ask('We deploy the API with Fly.io.');
+    const copies = () => harness.emulator.state.episodes().filter((episode) => episode.content.includes('Fly.io'));
+    await waitFor(() => new Set(copies().map((episode) => episode.group_id)).size === 2, 5000, 'the turn in both groups');
+    await harness.emulator.idle();
+    expect(await ask('deploy API Fly.io', 'recall')).toContain('Fly.io');
+    const facts = harness.emulator.state.facts().filter((fact) => fact.fact.includes('Fly.io')).length;
+    expect(facts).toBeGreaterThan(0);
+
+    const sessionCopy = copies().find((episode) => episode.group_id.startsWith('gm_session_'))!;
+    answerMessages(DELETE);
+    const node = { type: 'episode', scope: 'session', episode: sessionCopy } as unknown as EpisodeNode;
+    const result = await harness.command<{ ok: boolean; message: string }>('graphitiMemory.episodes.forgetEpisode', node);
+    expect(result.ok).toBe(true);
+    expect(copies()).toEqual([]);
+    expect(harness.emulator.state.facts().filter((fact) => fact.fact.includes('Fly.io'))).toEqual([]);
+    expect(result.message).toBe(`Graphiti Memory: Forgot the source: 2 episodes deleted from 2 groups, with ${facts} facts only they supported.`);
+    expect(await ask('deploy API Fly.io', 'recall')).toContain('Memory holds no facts about that yet.');
+    await harness.dispose();
   });
 });

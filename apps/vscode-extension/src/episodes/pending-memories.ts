@@ -4,7 +4,7 @@
 // state folder's file): the view refreshes when the harness or an agent hook adds one.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { errorClassOf, GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import { errorClassOf, FORGOTTEN_PENDING_REASON, GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import type { Contribution } from '../composition/tokens.js';
 import { recordPromotionInTier } from '../memory/local-tier-updates.js';
@@ -90,6 +90,9 @@ export class PendingMemoriesContribution implements Contribution {
         break;
       case 'refused':
         result = { ok: false, status: 'refused', message: `Graphiti Memory: still pending. ${REFUSALS[outcome.reason]}` };
+        break;
+      case 'forgotten':
+        result = { ok: false, status: 'forgotten', message: `Graphiti Memory: not approved: ${FORGOTTEN_PENDING_REASON}.` };
         break;
       case 'not-found':
         result = { ok: false, status: 'not-found', message: 'Graphiti Memory: that memory is no longer pending (approved or rejected elsewhere).' };

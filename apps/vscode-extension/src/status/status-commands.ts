@@ -2,7 +2,7 @@
 // Open Log and Retry Dead Letters.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { Ingestion, SettingsSource } from '@graphiti-memory/memory-core';
+import { describeDirectiveHandling, directiveHandling, Ingestion, MemoryConfiguration, SettingsSource, type DirectiveHandling } from '@graphiti-memory/memory-core';
 import { VsCodeSettingsSource, type EffectiveSettings } from '../adapters/vscode-settings-source.js';
 import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
@@ -18,6 +18,8 @@ export type StatusReport = StatusSnapshot & {
   readonly agents: readonly string[];
   /** Every setting in force and where it came from; `undefined` when settings come from elsewhere (tests). */
   readonly configuration: EffectiveSettings | undefined;
+  /** What a directive in a message does (memory-core's one rule, as `config show` says it). */
+  readonly directives: DirectiveHandling;
 };
 
 @injectable()
@@ -28,6 +30,7 @@ export class StatusCommands implements Contribution {
     @inject(AgentConnection) private readonly agents: AgentConnection,
     @inject(Ingestion) private readonly ingestion: Ingestion,
     @inject(SettingsSource) private readonly settings: SettingsSource,
+    @inject(MemoryConfiguration) private readonly memoryConfiguration: MemoryConfiguration,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -60,7 +63,9 @@ export class StatusCommands implements Contribution {
       );
     }
     const connected = agents.length > 0 ? ` Connected agents: ${agents.join(', ')}.` : '';
-    const message = `Graphiti Memory: ${snapshot.summary}${connected}`;
+    const directives = directiveHandling(this.memoryConfiguration.current());
+    const sentence = describeDirectiveHandling(directives);
+    const message = `Graphiti Memory: ${snapshot.summary}${connected} ${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
     const show = snapshot.state === 'failing' || snapshot.state === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     // The next step first (as in the status menu), then the details.
     const next = nextStep(snapshot);
@@ -72,7 +77,7 @@ export class StatusCommands implements Contribution {
       if (choice === SHOW_CONFIGURATION && configuration !== undefined) void showConfiguration(configuration);
       if (next !== undefined && choice === next.title) void vscode.commands.executeCommand(next.command);
     });
-    return { ...snapshot, agents, configuration };
+    return { ...snapshot, agents, configuration, directives };
   }
 }
 

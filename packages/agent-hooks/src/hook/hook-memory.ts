@@ -9,7 +9,7 @@ import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type Resol
 import { rememberedFace } from '../memory/remembered-face.js';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
-import { directivesPromoted, openMemory, openRecallMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory, type RecallMemoryOptions } from '../memory/open-memory.js';
+import { openMemory, openRecallMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory, type RecallMemoryOptions } from '../memory/open-memory.js';
 import { readGitRemoteCached } from './git-remote-cache.js';
 
 const USER_AGENT = 'graphiti-memory-hook';
@@ -119,6 +119,5 @@ function hookSettings(options: HookMemoryOptions): MemorySettings {
     endpoint: options.endpoint,
     timeoutMs: Math.min(120_000, Math.max(100, options.requestTimeoutMs)),
     maxQueueSize: OUTBOX_MAX_QUEUE_SIZE,
-    autoPromote: { enabled: directivesPromoted(options.config) },
   });
 }

@@ -47,7 +47,6 @@ import {
   NodeWorkspaceFiles,
   stateLayout,
   tightenStateFolder,
-  type ResolvedMemoryConfig,
   type StateLayout,
 } from '@graphiti-memory/memory-node-storage';
 import { Container, type ContainerModule } from 'inversify';
@@ -253,10 +252,3 @@ function recallMembers({ container, layout, audit, episodeSources }: OpenedConta
   } satisfies Partial<OpenedMemory>;
 }
 
-/**
- * Whether memory directives (`decision: …`) in a terminal or agent session become promotions: they
- * are how those users steer memory, so on unless the configuration says `autoPromote.enabled`.
- */
-export function directivesPromoted(configuration: Pick<ResolvedMemoryConfig, 'settings' | 'origins'>): boolean {
-  return configuration.origins['autoPromote.enabled'] === 'default' ? true : configuration.settings.autoPromote.enabled;
-}

@@ -72,6 +72,11 @@ export class AuditedGraphitiApi implements GraphitiApi {
     return this.inner.deleteEntityEdge(uuid, options);
   }
 
+  /** The face the inner client speaks, passed through (forgetting a source works differently on each). */
+  serverFace(options?: GraphitiCallOptions): Promise<{ readonly kind: 'rest' | 'mcp' }> {
+    return this.inner.serverFace === undefined ? Promise.resolve({ kind: 'rest' }) : this.inner.serverFace(options);
+  }
+
   async #face(options: GraphitiCallOptions | undefined): Promise<{ readonly kind: AuditFace } | undefined> {
     return this.inner.serverFace === undefined ? undefined : this.inner.serverFace(options);
   }

@@ -12,7 +12,7 @@ import { DEFAULT_SETTINGS } from '../settings/memory-settings.js';
 import type { ChatTurn, IngestionStorage, IngestionStore, OutboxEntry, OutboxRecord } from '../ports.js';
 import { digestMaxChars } from './digest-format.js';
 import { InMemoryDigestSegmentStore } from './digest-segment-store.js';
-import { SessionDigests } from './session-digests.js';
+import { closingChunks, SessionDigests } from './session-digests.js';
 
 interface Setup {
   readonly service: IngestionService;
@@ -176,5 +176,22 @@ describe('session digests', () => {
     const { service, queued } = setup({ granularity: 'turn' }, undefined, { scopes: 'session' });
     await feed(service, turns(0, 2));
     expect(names(await queued())).toEqual(['graphiti-memory.turn.t0.user', 'graphiti-memory.turn.t0.assistant', 'graphiti-memory.turn.t1.user', 'graphiti-memory.turn.t1.assistant']);
+  });
+});
+
+describe('closingChunks', () => {
+  const at = (minutes: number) => ({ id: `t${minutes}`, keys: [`k${minutes}`], messages: [{ content: 'x', role_type: 'user' as const, role: 'user', timestamp: new Date(Date.UTC(2026, 0, 1) + minutes * 60_000).toISOString() }] });
+  const ids = (chunks: readonly (readonly { id: string }[])[]) => chunks.map((chunk) => chunk.map((turn) => turn.id));
+
+  it('cuts at every idle gap between the turns’ own times and at digestTurns; the rest stays open until the segment ends', () => {
+    const turns = [at(0), at(10), at(100), at(105), at(110), at(500)];
+    expect(ids(closingChunks(turns, 2, 30 * 60_000, false).closing)).toEqual([['t0', 't10'], ['t100', 't105'], ['t110']]);
+    expect(closingChunks(turns, 2, 30 * 60_000, false).open).toBe(true);
+    expect(ids(closingChunks(turns, 20, 30 * 60_000, true).closing)).toEqual([['t0', 't10'], ['t100', 't105', 't110'], ['t500']]);
+  });
+
+  it('keeps turns without a readable time together (no gap can be seen)', () => {
+    const untimed = (id: string) => ({ id, keys: [id], messages: [{ content: 'x', role_type: 'user' as const, role: 'user' }] });
+    expect(ids(closingChunks([untimed('a'), untimed('b')], 20, 60_000, true).closing)).toEqual([['a', 'b']]);
   });
 });

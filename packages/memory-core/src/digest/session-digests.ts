@@ -1,7 +1,8 @@
 // Session digests (capture.granularity `session`): the turn messages planning made are not sent one
 // by one but gathered per group and session into an open segment, which closes into one digest
 // message when the session ends, after `capture.idleMinutes` without a new turn, or every
-// `capture.digestTurns` turns. Each turn still counts once: its per-message delivery keys are
+// `capture.digestTurns` turns; and a digest never spans an idle gap of more than
+// `capture.idleMinutes` between its own turns' timestamps (its reference time is its last turn's). Each turn still counts once: its per-message delivery keys are
 // checked before it joins a segment and recorded in the ledger when its digest is admitted (or the
 // group forgotten), so neither a resumed session nor a switch of granularity sends a turn twice.
 // Closing is two steps (admit the digest, then drop its turns from the segment) so a crash in
@@ -112,8 +113,9 @@ export class SessionDigests {
       let due: number | undefined;
       for (const segment of next) {
         const ends = request.endedSessions.has(segment.sessionId) || now - segment.lastTurnAt >= idleMs;
-        for (const chunk of closingChunks(segment.turns, digestTurns, ends)) closed.push(this.#digest(segment, chunk, settings.maxMessageChars));
-        if (!ends && segment.turns.length % digestTurns !== 0) due = Math.min(due ?? Number.POSITIVE_INFINITY, segment.lastTurnAt + idleMs);
+        const chunks = closingChunks(segment.turns, digestTurns, idleMs, ends);
+        for (const chunk of chunks.closing) closed.push(this.#digest(segment, chunk, settings.maxMessageChars));
+        if (chunks.open) due = Math.min(due ?? Number.POSITIVE_INFINITY, segment.lastTurnAt + idleMs);
       }
       return { ...(joined.length > 0 ? { next } : {}), result: { added: joined, closing: closed, nextDueAt: due } };
     });
@@ -187,16 +189,43 @@ export class SessionDigests {
 }
 
 /**
- * The chunks of a segment's turns that close now: every full `digestTurns`, and the rest too when
- * the segment ends (session end or idle).
+ * The chunks of a segment's turns that close now: every full `digestTurns`, every run of turns
+ * followed by an idle gap of more than `idleMs` between the turns' own times (an import or a
+ * resumed transcript is segmented by when it was said, not by when it was read), and the rest too
+ * when the segment ends (session end or idle). `open`: turns stay in the segment after these.
  */
-function closingChunks(turns: readonly DigestTurn[], digestTurns: number, ends: boolean): DigestTurn[][] {
+export function closingChunks(
+  turns: readonly DigestTurn[],
+  digestTurns: number,
+  idleMs: number,
+  ends: boolean,
+): { readonly closing: DigestTurn[][]; readonly open: boolean } {
   const chunks: DigestTurn[][] = [];
-  for (let start = 0; start < turns.length; start += digestTurns) {
-    const chunk = turns.slice(start, start + digestTurns);
-    if (chunk.length === digestTurns || ends) chunks.push(chunk);
+  let chunk: DigestTurn[] = [];
+  let lastAt: number | undefined;
+  for (const turn of turns) {
+    const at = turnTime(turn);
+    const gap = at !== undefined && lastAt !== undefined && at - lastAt > idleMs;
+    if (chunk.length > 0 && (gap || chunk.length === digestTurns)) {
+      chunks.push(chunk);
+      chunk = [];
+    }
+    chunk.push(turn);
+    if (at !== undefined) lastAt = at;
   }
-  return chunks;
+  if (chunk.length === 0) return { closing: chunks, open: false };
+  if (ends || chunk.length === digestTurns) return { closing: [...chunks, chunk], open: false };
+  return { closing: chunks, open: true };
+}
+
+/** When a turn was said: its newest message timestamp (ms); `undefined` when none can be read. */
+export function turnTime(turn: DigestTurn): number | undefined {
+  let newest: number | undefined;
+  for (const message of turn.messages) {
+    const at = message.timestamp === undefined || message.timestamp === null ? Number.NaN : Date.parse(message.timestamp);
+    if (!Number.isNaN(at)) newest = Math.max(newest ?? at, at);
+  }
+  return newest;
 }
 
 /** An entry's fields besides the group and the message, when it has any. */

@@ -20,6 +20,11 @@ export interface EpisodeForgetOptions {
    * lists the group once for all of its episodes): the group is not listed again.
    */
   readonly entityEdges?: readonly string[];
+  /**
+   * Other episodes forgotten with this one (the copies of one source in its other groups): a fact
+   * they alone support with it goes too.
+   */
+  readonly alsoForgotten?: readonly string[];
 }
 
 export interface EpisodeForgetResult {
@@ -42,6 +47,7 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
   const deletedFacts: string[] = [];
   let keptFacts = 0;
   let unknownFacts = 0;
+  const forgotten = new Set([episode, ...(options.alsoForgotten ?? [])]);
   if (face === 'rest') {
     const { getEntityEdge, deleteEntityEdge } = api;
     if (getEntityEdge === undefined || deleteEntityEdge === undefined) {
@@ -55,7 +61,7 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
       });
       if (fact === undefined) continue;
       if (fact.episodes === undefined) unknownFacts++;
-      else if (fact.episodes.every((supporting) => supporting === episode)) {
+      else if (fact.episodes.every((supporting) => forgotten.has(supporting))) {
         await deleteEntityEdge.call(api, edge, call);
         deletedFacts.push(edge);
       } else keptFacts++;

@@ -16,6 +16,8 @@ import { forgetEpisode } from './episode-forgetting.js';
 import { ForgetLedger, forgottenTurnKeyOfName } from './forget-ledger.js';
 import { OwedDeletions, type OwedDeletionsResult } from './owed-deletions.js';
 import { QueuedGroups } from './queued-groups.js';
+import { EpisodeSources } from '../sources/episode-sources.js';
+import { groupsDeliveredTo, relatedGroups, sourceCopies } from './source-copies.js';
 
 import type { ForgetFailure } from './owed-deletions.js';
 export type { ForgetFailure } from './owed-deletions.js';
@@ -45,6 +47,31 @@ export interface ForgetResult {
   readonly earlierDeleted: readonly string[];
 }
 
+/** What forgetting one source deleted: every copy of it, and (REST) the facts only they supported. */
+export interface SourceForgetResult {
+  readonly face: 'rest' | 'mcp';
+  /** The episodes deleted: the one named and its copies in the other groups it was sent to. */
+  readonly episodes: readonly { readonly episode: string; readonly groupId: string }[];
+  /** Facts deleted because only these episodes supported them (REST); `undefined` on MCP, which removes them itself without saying how many. */
+  readonly deletedFacts: readonly string[] | undefined;
+  /** Facts other episodes support too: kept. */
+  readonly keptFacts: number;
+  /** Facts whose server did not say which episodes support them: kept. */
+  readonly unknownFacts: number;
+}
+
+/** What forgetting a source did, in the words every tool shows (what was really deleted, counted). */
+export function sourceForgetSummary(result: SourceForgetResult): string {
+  const episodes = `${result.episodes.length} ${result.episodes.length === 1 ? 'episode' : 'episodes'}`;
+  const groups = new Set(result.episodes.map((copy) => copy.groupId)).size;
+  const where = groups === 1 ? '1 group' : `${groups} groups`;
+  if (result.deletedFacts === undefined) {
+    return `forgot the source: ${episodes} deleted from ${where}; the server removed the facts only they supported (its MCP face does not say how many)`;
+  }
+  const facts = `${result.deletedFacts.length} ${result.deletedFacts.length === 1 ? 'fact' : 'facts'}`;
+  return `forgot the source: ${episodes} deleted from ${where}, with ${facts} only they supported`;
+}
+
 @injectable()
 export class ForgetService {
   constructor(
@@ -58,6 +85,7 @@ export class ForgetService {
     @inject(ForgetLedger) @optional() private readonly ledger?: ForgetLedger,
     @inject(IngestionStorage) @optional() private readonly storage?: IngestionStorage,
     @inject(Clock) @optional() private readonly clock?: Pick<Clock, 'now'>,
+    @inject(EpisodeSources) @optional() private readonly sources?: EpisodeSources,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -90,8 +118,7 @@ export class ForgetService {
     const dequeued = await this.queued.dequeue(groupIds);
     // After the dequeue: it took over dead processes' journals, whose keys count too.
     const forgottenTurns = await this.forgetTurns(groupIds);
-    // Pending memories kept before they named their group: only the user scope has one group to match.
-    const droppedPending = (await this.pending?.forgetGroups(groupIds, targets.some((target) => target.scope === 'user') ? ['user'] : [])) ?? 0;
+    const droppedPending = await this.forgetPending(targets);
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
     const now = await this.deleteGroups(api, wholeGroups, options);
     const deletedGroups = [...now.deleted];
@@ -122,6 +149,85 @@ export class ForgetService {
       earlierDeleted,
       ...(deletedEpisodes === undefined ? {} : { deletedEpisodes }),
     };
+  }
+
+  /**
+   * Drops the pending memories of the forgotten groups. A record kept before pending memories named
+   * their groups goes with a forgotten session it was said in and, failing that, with any forget of
+   * its scope: it cannot be shown to belong elsewhere (the pending file is shared by every workspace).
+   */
+  private async forgetPending(targets: readonly ForgetTarget[]): Promise<number> {
+    if (this.pending === undefined) return 0;
+    const scopes = [...new Set(targets.flatMap((target) => (target.scope === 'session' ? [] : [target.scope])))];
+    const sessions = targets.flatMap((target) => (target.sessionId === undefined ? [] : [target.sessionId]));
+    return this.pending.forgetGroups(
+      targets.map((target) => target.groupId),
+      scopes,
+      sessions,
+    );
+  }
+
+  /**
+   * Forgets one source (`forget --episode`, "Forget This Source", a citation) in every group it was
+   * sent to: the episode, its copies of the same name in its other groups (its session's and its
+   * workspace's, found through the delivery ledger, else the group registry) and, on REST, the facts
+   * only those episodes support. A captured turn is also recorded as forgotten, so no capture sends it
+   * again. `groupId`: the episode's group when this machine did not deliver it.
+   */
+  async forgetSource(episode: string, options: { readonly groupId?: string; readonly callOptions?: GraphitiCallOptions } = {}): Promise<SourceForgetResult> {
+    const api = this.connection.current();
+    if (api === undefined) throw new Error('forget: no Graphiti endpoint is configured, so nothing can be deleted; set the endpoint first.');
+    const call = options.callOptions ?? {};
+    const groupId = options.groupId ?? (await this.sources?.find([episode]))?.get(episode)?.groupId;
+    if (groupId === undefined) {
+      throw new Error(
+        `The group of episode ${episode} is not known on this machine (it was not delivered from here). Pass its group id (--group GROUP_ID): its copies and its facts are found through its group.`,
+      );
+    }
+    const { name, copies } = await sourceCopies(api, { episode, groupId, callOptions: call, candidates: (candidate) => this.copyGroups(candidate, groupId) });
+    const uuids = copies.map((copy) => copy.episode);
+    let face: 'rest' | 'mcp' = 'rest';
+    const deletedFacts: string[] = [];
+    let keptFacts = 0;
+    let unknownFacts = 0;
+    const deleted: { episode: string; groupId: string }[] = [];
+    for (const copy of copies) {
+      try {
+        const result = await forgetEpisode(api, copy.episode, {
+          groupId: copy.groupId,
+          callOptions: call,
+          alsoForgotten: uuids,
+          ...(copy.entityEdges === undefined ? {} : { entityEdges: copy.entityEdges }),
+          ...(this.sources === undefined ? {} : { sources: this.sources }),
+        });
+        face = result.face;
+        deletedFacts.push(...result.deletedFacts);
+        keptFacts += result.keptFacts;
+        unknownFacts += result.unknownFacts;
+        deleted.push({ episode: copy.episode, groupId: copy.groupId });
+      } catch (error) {
+        // A copy already gone (another tool's forget) is not counted as deleted now; the one named must exist.
+        if ((error as { status?: number }).status !== 404 || copy.episode === episode) throw error;
+      }
+    }
+    if (name !== undefined) await this.forgetTurnsOfNames([name]);
+    this.logger.info('forget: source forgotten', { episodes: deleted.length, facts: deletedFacts.length, face });
+    return { face, episodes: deleted, deletedFacts: face === 'mcp' ? undefined : deletedFacts, keptFacts, unknownFacts };
+  }
+
+  /** The groups a source named `name` may have copies in: the delivery ledger's, else the registry's relations. */
+  private async copyGroups(name: string, groupId: string): Promise<string[]> {
+    const store = this.storage === undefined ? undefined : (this.storage.current() ?? (await this.storage.open().catch(() => undefined)));
+    const delivered = groupsDeliveredTo((await store?.ledger.keys?.()) ?? [], name);
+    if (delivered.length > 0) return delivered.filter((candidate) => candidate !== groupId);
+    return relatedGroups((await this.registry?.list()) ?? [], groupId);
+  }
+
+  /** A forgotten turn (by its episode's name) is never planned again under any session id. */
+  private async forgetTurnsOfNames(names: readonly string[]): Promise<void> {
+    if (this.ledger === undefined) return;
+    const keys = (await Promise.all(names.map((name) => forgottenTurnKeyOfName(name)))).filter((key): key is string => key !== undefined);
+    if (keys.length > 0) await this.ledger.forgetTurns(keys);
   }
 
   /** Carries out the deletes earlier forgets owe (`forget --retry`); what fails stays owed. */

@@ -1,6 +1,6 @@
 /** Forget: which groups a request covers (`forgetTargets`), and `ForgetService` doing it. */
 export { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
-export { ForgetService, type ForgetFailure, type ForgetResult } from './forget-service.js';
+export { ForgetService, sourceForgetSummary, type ForgetFailure, type ForgetResult, type SourceForgetResult } from './forget-service.js';
 export { IngestionQueuedGroups, QueuedGroups } from './queued-groups.js';
 export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './episode-forgetting.js';
 export {

@@ -24,6 +24,7 @@ import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver
 import { folderIdentity, normaliseGitRemote } from '../scopes/group-ids.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import { directiveHandling } from '../settings/memory-settings.js';
 import type { IngestScopeSetting } from '../settings/memory-settings.js';
 
 export interface TurnPlanner {
@@ -87,16 +88,18 @@ export class DefaultTurnPlanner implements TurnPlanner {
       }),
     );
     const entries: OutboxEntry[] = [];
+    const turnGroups: string[] = [];
     if (messages.length > 0) {
       const groups = await this.groups.resolveMany(ingestScopes(settings.scopes), { sessionId: turn.sessionId });
       for (const group of groups) {
+        turnGroups.push(group.groupId);
         entries.push(...(await this.ownershipEntries(group, settings.includeSystemMessages)));
         for (const message of messages) entries.push({ groupId: group.groupId, message });
       }
     }
-    if (settings.autoPromote.enabled) {
-      entries.push(...(await this.directivePromotions(turn, settings.includeSystemMessages, settings.autoPromote.review)));
-    }
+    // Directives are always looked for: held for review by default, promoted at once only when opted in.
+    const review = directiveHandling(settings) === 'held-for-review';
+    entries.push(...(await this.directivePromotions(turn, settings.includeSystemMessages, review, turnGroups)));
     return entries;
   }
 
@@ -116,7 +119,7 @@ export class DefaultTurnPlanner implements TurnPlanner {
   }
 
   /** Directives of the user text, promoted to their scope; one that held a secret is skipped. */
-  private async directivePromotions(turn: ChatTurn, includeSystemMessages: boolean, review: boolean): Promise<OutboxEntry[]> {
+  private async directivePromotions(turn: ChatTurn, includeSystemMessages: boolean, review: boolean, turnGroups: readonly string[]): Promise<OutboxEntry[]> {
     const entries: OutboxEntry[] = [];
     const recordedAt = isoTimestamp(turn.user.timestamp);
     for (const directive of parseDirectives(turn.user.text)) {
@@ -139,6 +142,9 @@ export class DefaultTurnPlanner implements TurnPlanner {
           source: 'directive',
           createdAt: this.clock.now(),
           sessionId: turn.sessionId,
+          // Where approval sends it, and where the turn it was said in went: a forget of either drops it.
+          groupId: planned.entry.groupId,
+          groupIds: [...new Set([planned.entry.groupId, ...turnGroups])],
         });
         continue;
       }

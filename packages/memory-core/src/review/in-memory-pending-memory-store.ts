@@ -23,9 +23,9 @@ export class InMemoryPendingMemoryStore implements PendingMemoryStore {
     return memory;
   }
 
-  async forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = []): Promise<number> {
-    const groups = new Set(groupIds);
-    const dropped = [...this.memories.values()].filter((memory) => forgottenWith(memory, groups, scopesWithoutGroup));
+  async forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = [], sessionsWithoutGroup: readonly string[] = []): Promise<number> {
+    const forget = { groupIds: new Set(groupIds), scopesWithoutGroup, sessionsWithoutGroup: new Set(sessionsWithoutGroup) };
+    const dropped = [...this.memories.values()].filter((memory) => forgottenWith(memory, forget));
     for (const memory of dropped) this.memories.delete(memory.id);
     return dropped.length;
   }

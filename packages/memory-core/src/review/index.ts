@@ -5,9 +5,11 @@
 export { InMemoryPendingMemoryStore } from './in-memory-pending-memory-store.js';
 export {
   forgottenWith,
+  pendingGroups,
   PendingMemoryStore,
   pendingMemoryId,
+  type PendingForget,
   type PendingMemory,
   type PendingMemorySource,
 } from './pending-memory-store.js';
-export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review-queue.js';
+export { FORGOTTEN_PENDING_REASON, ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutcome } from './review-queue.js';

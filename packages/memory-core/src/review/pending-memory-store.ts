@@ -18,6 +18,31 @@ export interface PendingMemory {
   readonly sessionId?: string;
   /** The group it would be sent to when proposed: a forget of that group drops it. */
   readonly groupId?: string;
+  /**
+   * Every group it belongs to: the one it would be sent to (`groupId`) and, for a directive, the
+   * groups the chat turn it was said in went to (its session's and workspace's). A forget of any of
+   * them drops it; approving it after one was forgotten is refused. Absent in records kept before
+   * (see `pendingGroups`).
+   */
+  readonly groupIds?: readonly string[];
+}
+
+/** The groups `memory` belongs to; `undefined` for a record kept before pending memories named them. */
+export function pendingGroups(memory: PendingMemory): readonly string[] | undefined {
+  if (memory.groupIds !== undefined && memory.groupIds.length > 0) return memory.groupIds;
+  return memory.groupId === undefined ? undefined : [memory.groupId];
+}
+
+/** What one forget covers, for pending memories. */
+export interface PendingForget {
+  readonly groupIds: ReadonlySet<string>;
+  /**
+   * For records that name no group: the scopes the forget covers (dropped conservatively: such a
+   * record may belong to another workspace, but it can never be shown to belong to none of these).
+   */
+  readonly scopesWithoutGroup: readonly PromotionScope[];
+  /** For records that name no group: the chat sessions forgotten (a directive said in one goes with it). */
+  readonly sessionsWithoutGroup?: ReadonlySet<string>;
 }
 
 /** The pending memories of this machine; local only, never sent. */
@@ -33,12 +58,15 @@ export interface PendingMemoryStore {
    * before they named their group are dropped when their scope is in `scopesWithoutGroup`.
    * Returns how many were dropped.
    */
-  forgetGroups(groupIds: readonly string[], scopesWithoutGroup?: readonly PromotionScope[]): Promise<number>;
+  forgetGroups(groupIds: readonly string[], scopesWithoutGroup?: readonly PromotionScope[], sessionsWithoutGroup?: readonly string[]): Promise<number>;
 }
 
-/** Whether a forget of `groupIds` (and, for memories without a group, of `scopes`) covers `memory`. */
-export function forgottenWith(memory: PendingMemory, groupIds: ReadonlySet<string>, scopesWithoutGroup: readonly PromotionScope[]): boolean {
-  return memory.groupId === undefined ? scopesWithoutGroup.includes(memory.scope) : groupIds.has(memory.groupId);
+/** Whether `forget` covers `memory`: any of its groups, or (a record naming none) its scope or its session. */
+export function forgottenWith(memory: PendingMemory, forget: PendingForget): boolean {
+  const groups = pendingGroups(memory);
+  if (groups !== undefined) return groups.some((groupId) => forget.groupIds.has(groupId));
+  if (memory.sessionId !== undefined && forget.sessionsWithoutGroup?.has(memory.sessionId) === true) return true;
+  return forget.scopesWithoutGroup.includes(memory.scope);
 }
 export const PendingMemoryStore = Symbol.for('graphiti-memory.PendingMemoryStore');
 

@@ -1,12 +1,13 @@
 // The review queue: with `autoPromote.review` on (the default) a memory the assistant or a
 // directive would promote is checked (gate, kind, secret guard) and kept as pending; only
 // `approve` sends it. With review off it is sent at once, as before.
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
+import { ForgetLedger } from '../forget/forget-ledger.js';
 import { Ingestion } from '../ingestion/ingestion.js';
 import { Clock, type OutboxEntry } from '../ports.js';
 import { PromotionService, type PromotionRefusal, type PromotionRequest } from '../promotion/promotion-service.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
-import { PendingMemoryStore, pendingMemoryId, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
+import { PendingMemoryStore, pendingGroups, pendingMemoryId, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
 
 export interface ProposedMemory extends PromotionRequest {
   readonly source: PendingMemorySource;
@@ -22,7 +23,13 @@ export type ReviewOutcome =
   | { readonly status: 'sent'; readonly memory: PendingMemory; readonly entry: OutboxEntry }
   | { readonly status: 'rejected'; readonly memory: PendingMemory }
   | { readonly status: 'refused'; readonly memory: PendingMemory; readonly reason: PromotionRefusal }
+  /** A group it belongs to was forgotten after it was proposed: dropped, nothing sent. */
+  | { readonly status: 'forgotten'; readonly memory: PendingMemory; readonly groupIds: readonly string[] }
   | { readonly status: 'not-found'; readonly id: string };
+
+/** Why an approval after a forget is refused, in the words every tool shows. */
+export const FORGOTTEN_PENDING_REASON =
+  'the memory it belongs to was forgotten after it was proposed (a forget of its group), so it was dropped and nothing was sent; say it again if it still holds';
 
 @injectable()
 export class ReviewQueue {
@@ -32,6 +39,7 @@ export class ReviewQueue {
     @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'enqueueEntries'>,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
+    @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
   ) {}
 
   /** Keeps the memory for review (or sends it when review is off); refused ones are neither. */
@@ -53,6 +61,7 @@ export class ReviewQueue {
       createdAt: this.clock.now(),
       ...(proposed.sessionId === undefined ? {} : { sessionId: proposed.sessionId }),
       groupId: plan.entry.groupId,
+      groupIds: [plan.entry.groupId],
     };
     const added = await this.store.add(memory);
     return { status: 'pending', memory, alreadyPending: !added };
@@ -71,12 +80,24 @@ export class ReviewQueue {
     if (memory === undefined) return { status: 'not-found', id };
     const text = edit.text ?? memory.text;
     const plan = await this.promotion.plan({ kind: memory.kind, scope: memory.scope, text });
+    // A forget since it was proposed (by any tool) covers it: dropped, never sent. A record that names
+    // no group is checked against the group approval would send it to.
+    const forgottenGroups = await this.forgottenSince(memory, plan.ok ? [plan.entry.groupId] : []);
+    if (forgottenGroups.length > 0) return { status: 'forgotten', memory, groupIds: forgottenGroups };
     if (!plan.ok) {
       await this.store.add(memory);
       return { status: 'refused', memory, reason: plan.reason };
     }
     this.ingestion.enqueueEntries([plan.entry]);
     return { status: 'sent', memory: { ...memory, text: text.trim() }, entry: plan.entry };
+  }
+
+  /** The groups of `memory` (else `fallback`) forgotten at or after it was proposed. */
+  private async forgottenSince(memory: PendingMemory, fallback: readonly string[]): Promise<string[]> {
+    if (this.forgotten === undefined) return [];
+    const groups = new Set(pendingGroups(memory) ?? fallback);
+    const record = await this.forgotten.read();
+    return record.groups.filter((group) => groups.has(group.groupId) && group.forgottenAt >= memory.createdAt).map((group) => group.groupId);
   }
 
   async reject(id: string): Promise<ReviewOutcome> {

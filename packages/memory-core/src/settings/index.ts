@@ -8,6 +8,9 @@
 export { DEFAULT_ENDPOINT, endpointProblem, normaliseEndpoint } from './endpoint.js';
 export { ConfiguredMemorySettings, MemoryConfiguration, type CheckedSettingsSource } from './memory-configuration.js';
 export {
+  describeDirectiveHandling,
+  directiveHandling,
+  type DirectiveHandling,
   CAPTURE_GRANULARITIES,
   DEFAULT_SETTINGS,
   GROUP_ID_STRATEGIES,

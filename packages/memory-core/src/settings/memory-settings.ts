@@ -102,6 +102,8 @@ export const memorySettingsSchema = z.object({
   groupIdStrategy: z.enum(GROUP_ID_STRATEGIES).default('hashed'),
   includeGitMetadata: z.boolean().default(false),
   includeSystemMessages: z.boolean().default(false),
+  // enabled: directives are promoted without asking (opt-in, seed 000); otherwise, and whenever
+  // review is on, they wait in pending memories for approval (`directiveHandling`).
   // review: promotions by the assistant or a directive wait for the user's approval.
   autoPromote: z.object({ enabled: z.boolean().default(false), review: z.boolean().default(true) }).prefault({}),
   recall: z
@@ -306,4 +308,23 @@ function describeValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/**
+ * What happens to a memory directive found in a user's message (`decision: adopt zod`), one rule for
+ * every tool (the hooks, the harness, the extension): held for review in pending memories (never
+ * sent without the user's approval) unless `autoPromote.enabled` is on and `autoPromote.review` off.
+ * Auto-promotion is off by default (seed 000), so by default directives are held.
+ */
+export type DirectiveHandling = 'held-for-review' | 'promoted';
+
+export function directiveHandling(settings: { readonly autoPromote: { readonly enabled: boolean; readonly review: boolean } }): DirectiveHandling {
+  return settings.autoPromote.enabled && !settings.autoPromote.review ? 'promoted' : 'held-for-review';
+}
+
+/** `directiveHandling` in words, as `config show`, Show Status and the settings text say it. */
+export function describeDirectiveHandling(handling: DirectiveHandling): string {
+  return handling === 'promoted'
+    ? 'directives in your messages (`decision: …`) are promoted at once, without review'
+    : 'directives in your messages (`decision: …`) are held for your review in pending memories, never sent without your approval';
 }

@@ -49,10 +49,10 @@ export class FilePendingMemoryStore implements PendingMemoryStore {
     });
   }
 
-  async forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = []): Promise<number> {
-    const groups = new Set(groupIds);
+  async forgetGroups(groupIds: readonly string[], scopesWithoutGroup: readonly PromotionScope[] = [], sessionsWithoutGroup: readonly string[] = []): Promise<number> {
+    const forget = { groupIds: new Set(groupIds), scopesWithoutGroup, sessionsWithoutGroup: new Set(sessionsWithoutGroup) };
     return (await this.#open()).update((current) => {
-      const kept = current.memories.filter((memory) => !forgottenWith(memory, groups, scopesWithoutGroup));
+      const kept = current.memories.filter((memory) => !forgottenWith(memory, forget));
       const dropped = current.memories.length - kept.length;
       return dropped === 0 ? { result: 0 } : { next: { version: 1, memories: kept }, result: dropped };
     });
@@ -104,6 +104,7 @@ function isPendingMemory(value: unknown): value is PendingMemory {
     (value['source'] === 'remember-tool' || value['source'] === 'directive') &&
     typeof value['createdAt'] === 'number' &&
     (value['sessionId'] === undefined || typeof value['sessionId'] === 'string') &&
-    (value['groupId'] === undefined || typeof value['groupId'] === 'string')
+    (value['groupId'] === undefined || typeof value['groupId'] === 'string') &&
+    (value['groupIds'] === undefined || (Array.isArray(value['groupIds']) && value['groupIds'].every((groupId) => typeof groupId === 'string')))
   );
 }

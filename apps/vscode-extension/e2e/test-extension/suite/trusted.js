@@ -255,6 +255,47 @@ const tests = [
     },
   },
   {
+    name: '5b after Forget Workspace Memory the next request of the same @memory chat carries nothing forgotten',
+    fn: async () => {
+      await control('POST /emulator/reset');
+      await newChatSession();
+      let before = (await receivedPrompts()).length;
+      await submitChat('@memory Our invoices are rendered with Typst.');
+      await nextPrompt(before);
+      await waitFor(
+        'the turn about Typst to be stored',
+        async () => (await control('GET /emulator/episodes')).some((episode) => TURN_NAME.test(episode.name) && /Typst/.test(episode.content)),
+        30_000,
+        500,
+      );
+      // Another chat is given the fact by recall; this is the chat that goes on after the forget.
+      await newChatSession();
+      before = (await receivedPrompts()).length;
+      await submitChat('@memory How are invoices rendered?');
+      const given = await nextPrompt(before);
+      assert.match(given, /<graphiti_memory>[\s\S]*Typst[\s\S]*<\/graphiti_memory>/, 'the chat was not given the fact before the forget');
+      // Its turns are captured before the forget, as they would be minutes apart.
+      await waitFor(
+        'the question to be stored',
+        async () => (await control('GET /emulator/episodes')).some((episode) => /How are invoices rendered/.test(episode.content)),
+        30_000,
+        500,
+      );
+      const pending = vscode.commands.executeCommand('graphitiMemory.forgetWorkspace');
+      await control('POST /ui/text', { selector: '.monaco-dialog-box', state: 'visible', timeoutMs: 15_000 });
+      await control('POST /ui/click-button', { name: 'Forget', exact: true });
+      const result = await pending;
+      assert.equal(result?.ok, true, JSON.stringify(result));
+      // The same chat, one more request: the scripted model sees everything it is sent.
+      before = (await receivedPrompts()).length;
+      await submitChat('@memory Who maintains them?');
+      const after = await nextPrompt(before);
+      assert.match(after, /How are invoices rendered\?/, 'the request is not of the same chat (its history is missing)');
+      assert.doesNotMatch(after, /Typst/, `the request after the forget still carries the forgotten fact:\n${after}`);
+      assert.doesNotMatch(after, /<graphiti_memory>/, 'the request after the forget still carries a memory block');
+    },
+  },
+  {
     name: "7 turning on capture.vscodeChat after consent asks again; then another participant's turn is ingested once",
     fn: async () => {
       await control('POST /emulator/reset');
