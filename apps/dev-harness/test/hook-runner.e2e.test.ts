@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { MAX_RECALL_QUERY_CHARS } from '@graphiti-memory/memory-core';
 import { userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { additionalContext, claudeTranscriptLine, loggedRuns, messagesSent as sentTo, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
@@ -130,6 +131,17 @@ describe('bad input', () => {
     expect((await runs()).at(-1)?.outcome).toBe('bad-input');
   });
 
+  it('logs a 5 MB hook input as a prompt too large, not as bad JSON, and sends nothing', async () => {
+    await install();
+    const huge = JSON.stringify(claudeInput('UserPromptSubmit', { prompt: 'p'.repeat(5 * 1024 * 1024) }));
+    const result = await hook('UserPromptSubmit', huge);
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(emulator.requests).toHaveLength(0);
+    const last = (await runs()).at(-1);
+    expect(last).toMatchObject({ event: 'UserPromptSubmit', outcome: 'prompt-too-large' });
+    expect(last?.detail).toContain('prompt too large');
+  });
+
   it('exits 0 with no output when the config file is broken', async () => {
     await install();
     await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), '{ "recall": { "maxFacts": 500 } }');
@@ -189,6 +201,22 @@ describe('UserPromptSubmit', () => {
     const { cwd: _cwd, ...input } = copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?', transcript_path: path.join(storage, 'GitHub.copilot-chat', 'transcripts', 'copilot-session-1.jsonl') });
     const result = await runNode(test, [runner], JSON.stringify(input), { cwd: home });
     expect(additionalContext(result)).toContain('We always use pnpm');
+  });
+
+  it('sends a bounded query for a 3 MB prompt: its start and end, a few KB, never the whole prompt', async () => {
+    await install();
+    const prompt = `Which package manager do we use? ${'pasted build log line\n'.repeat(140_000)} so, which one?`;
+    expect(prompt.length).toBeGreaterThan(3_000_000);
+    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt }));
+    expect(result.exitCode, result.stderr).toBe(0);
+    const searches = emulator.requests.filter((request) => request.route === 'search');
+    expect(searches.length).toBeGreaterThan(0);
+    for (const search of searches) {
+      const query = (search.body as { query: string }).query;
+      expect(query.length).toBeLessThanOrEqual(MAX_RECALL_QUERY_CHARS);
+      expect(query.startsWith('Which package manager do we use?')).toBe(true);
+      expect(query.endsWith('so, which one?')).toBe(true);
+    }
   });
 
   it('prints nothing when nothing is found', async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { closedBySwitches, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, stateDirectoryOf, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { eventWorkspace } from './event-workspace.js';
 import { logIgnoredProjectKeysOnce } from './hook-log.js';
-import { parseHookInput, type HookEvent } from './hook-input.js';
+import { MAX_HOOK_INPUT_BYTES, parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
 
 export interface HookContext {
@@ -29,7 +29,13 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
   // resolved configuration's `stateDir` is the same folder, from the same sources by the same rule.
   const userConfig = await readConfigFile(userConfigPath(env));
   const stateDirectory = stateDirectoryOf({ flag: options.flags.stateDir, env, userConfig, cwd });
-  if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory, event: options.event ?? 'unknown' };
+  if (!input.ok) {
+    // Too large is said as such (the host sent more than a hook reads), not as malformed input.
+    if (input.reason === 'prompt-too-large') {
+      return { ok: false, outcome: 'prompt-too-large', detail: `prompt too large: the hook input is over ${MAX_HOOK_INPUT_BYTES / 1024 / 1024} MB; nothing was read or sent`, stateDirectory, event: options.event ?? 'unknown' };
+    }
+    return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory, event: options.event ?? 'unknown' };
+  }
   const { hook } = input;
   const workspaceFolder = options.workspace !== undefined ? path.resolve(cwd, options.workspace) : await eventWorkspace(hook.cwd, hook.transcriptPath, cwd);
   const resolution = await resolveMemoryConfig({ workspaceFolder, env, flags: options.flags, cwd });
