@@ -98,7 +98,7 @@ function runnerCommand(context: CommandContext, runner: string | undefined): Age
 async function install(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
   const { options, output, terminal } = context;
   const existing = await readConfigFile(userConfigPath(terminal.env));
-  if (!existing.ok) throw new UsageError(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then run the command again.`);
+  if (!existing.ok) throw new UsageError(`the user config is invalid: ${existing.problems.join('; ')}. Fix the key or line it names (keep the file: it holds your user key and consent), then run the command again.`);
   const endpoint = normaliseEndpoint(options.endpoint ?? existing.values.endpoint ?? '');
   if (endpoint === undefined || endpoint === '') {
     throw new UsageError('hooks install needs --endpoint URL (the Graphiti the hooks send to); the in-process emulator ends with the command.');

@@ -49,7 +49,7 @@ export interface AgentsConnected {
 export async function connectAgents(options: ConnectAgentsOptions): Promise<AgentsConnected> {
   const configFile = userConfigPath(options.env);
   const existing = await readConfigFile(configFile);
-  if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then connect again.`);
+  if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix the key or line it names (keep the file: it holds your user key and consent), then connect again.`);
   const { recall, ...rest } = options.config ?? {};
   await updateConfigFile(configFile, {
     ...rest,
