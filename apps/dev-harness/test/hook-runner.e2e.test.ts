@@ -142,15 +142,40 @@ describe('bad input', () => {
     expect(last?.detail).toContain('prompt too large');
   });
 
-  it('exits 0 with no output when the config file is broken', async () => {
+  it("ignores and names a bad value in a repository's project file: memory goes on there", async () => {
     await install();
-    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), '{ "recall": { "maxFacts": 500 } }');
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), '{ "recall": { "maxFacts": 500, "maxFacs": 3 } }');
     const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
-    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
-    expect(emulator.requests).toHaveLength(0);
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(result.stdout).not.toContain('systemMessage');
+    expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
+    expect((await runs()).at(-1)?.outcome).not.toBe('bad-config');
     const log = await fs.readFile(path.join(stateDir, 'hooks', 'hook.log'), 'utf8');
-    expect(log).toContain('bad-config');
-    expect(log).toContain('recall.maxFacts: must be at most 50');
+    expect(log).not.toContain('bad-config');
+    expect(log).toContain('project-file ignored recall.maxFacts');
+    expect(log).toContain('project-file ignored recall.maxFacs');
+  });
+
+  it('tells the user a typo in config.json once per session (systemMessage naming the file, the key and the nearest key), never the model', async () => {
+    await install();
+    const userFile = path.join(root, 'config', 'config.json');
+    const user = JSON.parse(await fs.readFile(userFile, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(userFile, JSON.stringify({ ...user, recal: { enabled: true } }));
+    const first = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+    expect(first).toMatchObject({ exitCode: 0, stderr: '' });
+    const output = JSON.parse(first.stdout) as Record<string, unknown>;
+    expect(Object.keys(output)).toEqual(['systemMessage']);
+    expect(output['systemMessage']).toContain(`${userFile}: unknown key \`recal\`; did you mean \`recall\`?`);
+    expect(first.stdout).not.toContain('additionalContext');
+    expect(first.stdout).not.toMatch(/delete/i);
+    // The same session is not told again; a new one is, once.
+    for (const event of ['UserPromptSubmit', 'SessionStart'] as const) {
+      expect((await hook(event, claudeInput(event, { prompt: 'again?' }))).stdout).toBe('');
+    }
+    const other = await hook('SessionStart', claudeInput('SessionStart', { session_id: 'claude-session-2', source: 'startup' }));
+    expect(Object.keys(JSON.parse(other.stdout) as object)).toEqual(['systemMessage']);
+    expect(emulator.requests).toHaveLength(0);
+    expect((await runs()).at(-1)).toMatchObject({ outcome: 'bad-config' });
   });
 });
 

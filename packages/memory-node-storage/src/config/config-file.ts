@@ -21,7 +21,7 @@ import {
   TRANSCRIPT_FILTER_PRESETS,
   type IngestScopeSetting,
 } from '@graphiti-memory/memory-core';
-import jsonc from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
@@ -312,14 +312,14 @@ function parseConfigText(text: string, filePath: string, kind: ConfigFileKind): 
  * jsonc-parser (strict: no comments, no trailing commas) finds the first one.
  */
 export function jsonErrorPlace(text: string): string {
-  const errors: jsonc.ParseError[] = [];
-  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   const offset = Math.min(first?.offset ?? text.length, text.length);
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - (before.lastIndexOf('\n') + 1) + 1;
-  return `line ${line}, column ${column}: ${first === undefined ? 'not valid JSON' : describeJsonError(jsonc.printParseErrorCode(first.error))}`;
+  return `line ${line}, column ${column}: ${first === undefined ? 'not valid JSON' : describeJsonError(printParseErrorCode(first.error))}`;
 }
 
 /** `CommaExpected` → `comma expected`. */
