@@ -29,6 +29,8 @@ export function runProcess(command: string, args: readonly string[], stdin: stri
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const killer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
+    // A hook stops reading an input over its bound and exits: the rest of ours meets a closed pipe.
+    child.stdin.on('error', () => undefined);
     child.on('close', (exitCode) => {
       clearTimeout(killer);
       resolve({ exitCode, stdout, stderr, elapsedMs: Date.now() - started });

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
+import { MAX_RECALL_QUERY_CHARS } from '@graphiti-memory/memory-core';
 import { userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { additionalContext, claudeTranscriptLine, loggedRuns, messagesSent as sentTo, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
 import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
@@ -130,15 +131,51 @@ describe('bad input', () => {
     expect((await runs()).at(-1)?.outcome).toBe('bad-input');
   });
 
-  it('exits 0 with no output when the config file is broken', async () => {
+  it('logs a 5 MB hook input as a prompt too large, not as bad JSON, and sends nothing', async () => {
     await install();
-    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), '{ "recall": { "maxFacts": 500 } }');
-    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+    const huge = JSON.stringify(claudeInput('UserPromptSubmit', { prompt: 'p'.repeat(5 * 1024 * 1024) }));
+    const result = await hook('UserPromptSubmit', huge);
     expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     expect(emulator.requests).toHaveLength(0);
+    const last = (await runs()).at(-1);
+    expect(last).toMatchObject({ event: 'UserPromptSubmit', outcome: 'prompt-too-large' });
+    expect(last?.detail).toContain('prompt too large');
+  });
+
+  it("ignores and names a bad value in a repository's project file: memory goes on there", async () => {
+    await install();
+    await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), '{ "recall": { "maxFacts": 500, "maxFacs": 3 } }');
+    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(result.stdout).not.toContain('systemMessage');
+    expect((await runs()).at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
+    expect((await runs()).at(-1)?.outcome).not.toBe('bad-config');
     const log = await fs.readFile(path.join(stateDir, 'hooks', 'hook.log'), 'utf8');
-    expect(log).toContain('bad-config');
-    expect(log).toContain('recall.maxFacts: must be at most 50');
+    expect(log).not.toContain('bad-config');
+    expect(log).toContain('project-file ignored recall.maxFacts');
+    expect(log).toContain('project-file ignored recall.maxFacs');
+  });
+
+  it('tells the user a typo in config.json once per session (systemMessage naming the file, the key and the nearest key), never the model', async () => {
+    await install();
+    const userFile = path.join(root, 'config', 'config.json');
+    const user = JSON.parse(await fs.readFile(userFile, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(userFile, JSON.stringify({ ...user, recal: { enabled: true } }));
+    const first = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'which package manager?' }));
+    expect(first).toMatchObject({ exitCode: 0, stderr: '' });
+    const output = JSON.parse(first.stdout) as Record<string, unknown>;
+    expect(Object.keys(output)).toEqual(['systemMessage']);
+    expect(output['systemMessage']).toContain(`${userFile}: unknown key \`recal\`; did you mean \`recall\`?`);
+    expect(first.stdout).not.toContain('additionalContext');
+    expect(first.stdout).not.toMatch(/delete/i);
+    // The same session is not told again; a new one is, once.
+    for (const event of ['UserPromptSubmit', 'SessionStart'] as const) {
+      expect((await hook(event, claudeInput(event, { prompt: 'again?' }))).stdout).toBe('');
+    }
+    const other = await hook('SessionStart', claudeInput('SessionStart', { session_id: 'claude-session-2', source: 'startup' }));
+    expect(Object.keys(JSON.parse(other.stdout) as object)).toEqual(['systemMessage']);
+    expect(emulator.requests).toHaveLength(0);
+    expect((await runs()).at(-1)).toMatchObject({ outcome: 'bad-config' });
   });
 });
 
@@ -189,6 +226,22 @@ describe('UserPromptSubmit', () => {
     const { cwd: _cwd, ...input } = copilotInput('UserPromptSubmit', { prompt: 'Which package manager do we use here?', transcript_path: path.join(storage, 'GitHub.copilot-chat', 'transcripts', 'copilot-session-1.jsonl') });
     const result = await runNode(test, [runner], JSON.stringify(input), { cwd: home });
     expect(additionalContext(result)).toContain('We always use pnpm');
+  });
+
+  it('sends a bounded query for a 3 MB prompt: its start and end, a few KB, never the whole prompt', async () => {
+    await install();
+    const prompt = `Which package manager do we use? ${'pasted build log line\n'.repeat(140_000)} so, which one?`;
+    expect(prompt.length).toBeGreaterThan(3_000_000);
+    const result = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt }));
+    expect(result.exitCode, result.stderr).toBe(0);
+    const searches = emulator.requests.filter((request) => request.route === 'search');
+    expect(searches.length).toBeGreaterThan(0);
+    for (const search of searches) {
+      const query = (search.body as { query: string }).query;
+      expect(query.length).toBeLessThanOrEqual(MAX_RECALL_QUERY_CHARS);
+      expect(query.startsWith('Which package manager do we use?')).toBe(true);
+      expect(query.endsWith('so, which one?')).toBe(true);
+    }
   });
 
   it('prints nothing when nothing is found', async () => {

@@ -37,7 +37,7 @@ export async function runCommand(
   settings: RunnerSettings,
   raw: RawCommonOptions,
   body: CommandBody,
-  runSettings: { readonly configFiles?: boolean } = {},
+  runSettings: { readonly configFiles?: boolean; readonly salvageConfig?: boolean } = {},
 ): Promise<ExitCode> {
   const { terminal } = settings;
   const json = raw.json === true;
@@ -45,14 +45,16 @@ export async function runCommand(
   const cleanups: Array<() => unknown> = [];
   let exitCode: ExitCode;
   try {
-    const configured = await configureOptions(raw, { cwd: terminal.cwd, env: terminal.env }, runSettings.configFiles === false ? 'flags' : 'all');
+    const configured = await configureOptions(raw, { cwd: terminal.cwd, env: terminal.env }, runSettings.configFiles === false ? 'flags' : 'all', {
+      salvage: runSettings.salvageConfig === true,
+    });
     const options = resolveCommonOptions(configured.raw, {
       cwd: terminal.cwd,
       env: terminal.env,
       ...(settings.defaultStateDir === undefined ? {} : { defaultStateDir: settings.defaultStateDir }),
     });
     output = new Output(terminal, options.json, options.colorAllowed);
-    warnIgnored(output, configured.configuration.ignored);
+    warnIgnored(output, configured.configuration.ignored, configured.configuration.files.user);
     exitCode = await body({ terminal, options, configuration: configured.configuration, output, defer: (cleanup) => cleanups.push(cleanup) });
   } catch (error) {
     exitCode = reportFailure(output, error);
@@ -62,12 +64,23 @@ export async function runCommand(
   return exitCode;
 }
 
-/** Names, once per command, what of a project file was not applied (never silently dropped). */
-function warnIgnored(output: Output, ignored: readonly IgnoredProjectKey[]): void {
-  const byFile = new Map<string, string[]>();
-  for (const entry of ignored) byFile.set(entry.file, [...(byFile.get(entry.file) ?? []), entry.key === '*' ? 'the whole file' : entry.key]);
-  for (const [file, keys] of byFile) {
-    output.warn(`${file}: ignored ${keys.join(', ')} (a project file may only narrow what is sent; \`graphiti-harness config show\` says why, \`graphiti-harness config trust ${file}\` trusts it)`);
+/** Names, once per command, what of a config file was not applied, and why (never silently dropped). */
+function warnIgnored(output: Output, ignored: readonly IgnoredProjectKey[], userFile: string): void {
+  const byFile = new Map<string, { keys: string[]; untrusted: boolean }>();
+  for (const entry of ignored) {
+    const known = byFile.get(entry.file) ?? { keys: [], untrusted: false };
+    // The trust hint is said once per file, not once per key.
+    const why = entry.why.replace(/; ignored until you trust this file \(.*\)$/, '');
+    known.keys.push(entry.key === '*' ? `the whole file (${why})` : `${entry.key} (${why})`);
+    known.untrusted ||= why !== entry.why;
+    byFile.set(entry.file, known);
+  }
+  for (const [file, { keys, untrusted }] of byFile) {
+    const next =
+      file === userFile
+        ? 'running with the rest of it and the defaults; fix the file for every other command'
+        : `${untrusted ? `\`graphiti-harness config trust ${file}\` trusts it; ` : ''}\`graphiti-harness config show\` lists what applies`;
+    output.warn(`${file}: ignored ${keys.join('; ')} — ${next}`);
   }
 }
 

@@ -62,7 +62,7 @@ describe('project files the user has not trusted', () => {
     expect(untrusted.exitCode, untrusted.err).toBe(0);
     expect(project.requests).toHaveLength(0);
     expect(user.requests.some((request) => request.headerNames.includes('authorization') || request.headerNames.includes('x-api-key'))).toBe(true);
-    expect(untrusted.err).toContain(`${projectFile}: ignored endpoint, recall.timeoutMs`);
+    expect(untrusted.err).toContain(`${projectFile}: ignored endpoint (a project file may not set it); recall.timeoutMs (a project file may only lower it (below: 750)) — \`graphiti-harness config trust ${projectFile}\` trusts it`);
 
     const trusted = await runHarnessIn(['config', 'trust', '--json']);
     expect(trusted.exitCode, trusted.err).toBe(0);
@@ -146,13 +146,11 @@ describe('config files for harness commands', () => {
     expect(user.requests).toHaveLength(0);
   });
 
-  it('fails with exit 2 naming the file and the bad value, and sends nothing', async () => {
+  it("ignores a repository's bad value and names it with the file (a cloned repository cannot stop a command)", async () => {
     await fs.writeFile(path.join(workspace, '.graphiti-memory.json'), JSON.stringify({ recall: { timeoutMs: 5 } }));
     const result = await health();
-    expect(result.exitCode).toBe(2);
-    expect(result.err).toContain(path.join(workspace, '.graphiti-memory.json'));
-    expect(result.err).toContain('recall.timeoutMs: must be at least 50 (got 5)');
-    expect(user.requests).toHaveLength(0);
+    expect(result.exitCode, result.err).toBe(0);
+    expect(result.err).toContain(`${path.join(workspace, '.graphiti-memory.json')}: ignored recall.timeoutMs (recall.timeoutMs: must be at least 50 (got 5))`);
   });
 
   it('refuses a misspelt key with exit 2, naming the file and the nearest key, and sends nothing', async () => {

@@ -45,8 +45,10 @@ export async function configureOptions<T extends RawCommonOptions>(
   raw: T,
   environment: ConfigEnvironment,
   sources: 'all' | 'flags' = 'all',
+  /** `salvage`: a bad user config.json applies its valid values (each bad one in `ignored`) instead of failing. */
+  options: { readonly salvage?: boolean } = {},
 ): Promise<ConfiguredOptions<T>> {
-  const resolution = await resolveConfiguration(raw, environment, sources);
+  const resolution = await resolveConfiguration(raw, environment, sources, options.salvage === true ? 'salvage' : 'strict');
   if (!resolution.ok) {
     throw new UsageError(`${resolution.message} Fix the file, variable or flag named there (or remove the value), then run the command again; \`graphiti-harness config show\` lists every value and where it came from.`);
   }
@@ -75,8 +77,14 @@ export async function configureOptions<T extends RawCommonOptions>(
 }
 
 /** The configuration with `raw`'s flags on top; problems of files and variables are returned, a malformed flag throws UsageError. */
-export function resolveConfiguration(raw: RawCommonOptions, environment: ConfigEnvironment, sources: 'all' | 'flags' = 'all'): Promise<ConfigResolution> {
+export function resolveConfiguration(
+  raw: RawCommonOptions,
+  environment: ConfigEnvironment,
+  sources: 'all' | 'flags' = 'all',
+  userFile: 'strict' | 'salvage' = 'strict',
+): Promise<ConfigResolution> {
   return resolveMemoryConfig({
+    userFile,
     workspaceFolder: path.resolve(environment.cwd, raw.workspace ?? '.'),
     env: environment.env,
     flags: flagValues(raw, environment.cwd),

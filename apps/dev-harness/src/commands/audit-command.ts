@@ -33,7 +33,7 @@ export const registerAuditCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness audit --since 2026-11-01 --json',
           ].join('\n'),
         ),
-    ).action((raw: AuditOptions) => run(raw, (context) => audit(context, raw))),
+    ).action((raw: AuditOptions) => run(raw, (context) => audit(context, raw), { salvageConfig: true })),
   );
 };
 

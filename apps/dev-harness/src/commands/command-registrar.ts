@@ -8,6 +8,12 @@ export interface RunSettings {
    * demo and bench (an in-process emulator by design) and the hook commands (their own config).
    */
   readonly configFiles?: boolean;
+  /**
+   * A user config.json with bad values does not stop the command: its valid values apply, each
+   * bad one is ignored and named on stderr (forget, pending, audit, outbox, doctor, hooks
+   * uninstall must work whatever the configuration says). Default: a bad file is a usage error.
+   */
+  readonly salvageConfig?: boolean;
 }
 
 /** Runs a command body with its raw options; the program records the exit code. */

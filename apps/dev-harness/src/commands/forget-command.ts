@@ -63,7 +63,7 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness forget --retry',
           ].join('\n'),
         ),
-    ).action((raw: ForgetOptions) => run(raw, (context) => forget(context, raw))),
+    ).action((raw: ForgetOptions) => run(raw, (context) => forget(context, raw), { salvageConfig: true })),
   );
 };
 

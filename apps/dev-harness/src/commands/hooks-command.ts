@@ -100,7 +100,7 @@ export function runnerCommand(context: CommandContext, runner: string | undefine
 async function install(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
   const { options, output, terminal } = context;
   const existing = await readConfigFile(userConfigPath(terminal.env));
-  if (!existing.ok) throw new UsageError(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then run the command again.`);
+  if (!existing.ok) throw new UsageError(`the user config is invalid: ${existing.problems.join('; ')}. Fix the key or line it names (keep the file: it holds your user key and consent), then run the command again.`);
   const endpoint = normaliseEndpoint(options.endpoint ?? existing.values.endpoint ?? '');
   if (endpoint === undefined || endpoint === '') {
     throw new UsageError('hooks install needs --endpoint URL (the Graphiti the hooks send to); the in-process emulator ends with the command.');
@@ -206,8 +206,9 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const { output, terminal } = context;
   const home = homeFolder(context);
   const configFile = userConfigPath(terminal.env);
-  const [installed, config] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile)]);
-  const values = config.ok ? config.values : undefined;
+  const [installed, config, salvaged] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile), readConfigFile(configFile, 'project')]);
+  // A file with a typo still holds its endpoint and consent: shown as they are, beside the problem.
+  const values = config.ok ? config.values : salvaged.ok ? salvaged.values : undefined;
   const stateDir = await stateFolder(context);
   // The server shown is the one of the runner `install` writes into hook files (this harness's
   // build); servers of other builds (the extension's runner copy, say) are listed beside it.
@@ -233,8 +234,8 @@ async function status(context: CommandContext): Promise<ExitCode> {
     const events = entry.entries.map((hook) => hook.event).join(', ');
     output.line(`${entry.target}: ${entry.entries.length === 0 ? 'not installed' : `installed (${events})`} — ${entry.file}${entry.problem === undefined ? '' : ` (${entry.problem})`}`);
   }
-  if (!config.ok) output.warn(`the user config is invalid: ${config.problems.join('; ')}`);
-  output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
+  if (!config.ok) output.line(`config: ${configFile} — has a problem, so the hooks stay silent (memory off) until it is fixed: ${config.problems.join('; ')}`);
+  else output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
   for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);
   for (const line of resolution.ok ? ignoredLines(resolution.config) : []) output.line(`project file: ${line}`);
   output.line(

@@ -36,7 +36,7 @@ export const registerOutboxCommand: CommandRegistrar = (program, run) => {
             '  graphiti-harness outbox drop 1a2b-0 1a2b-1 --endpoint http://localhost:8000 --json',
           ].join('\n'),
         ),
-    ).action((action: string, ids: string[], raw: RawCommonOptions) => run(raw, (context) => outbox(context, parseAction(action), ids))),
+    ).action((action: string, ids: string[], raw: RawCommonOptions) => run(raw, (context) => outbox(context, parseAction(action), ids), { salvageConfig: true })),
   );
 };
 

@@ -36,7 +36,7 @@ export const registerPendingCommand: CommandRegistrar = (program, run) => {
     );
   pending.addCommand(
     addCommonOptions(new Command('list').description('list the pending memories, oldest first')).action((raw: RawCommonOptions) =>
-      run(raw, (context) => list(context)),
+      run(raw, (context) => list(context), { salvageConfig: true }),
     ),
   );
   pending.addCommand(
@@ -46,11 +46,11 @@ export const registerPendingCommand: CommandRegistrar = (program, run) => {
         .argument('<id>', 'the id `pending list` shows')
         .option('--text <text>', 'the memory as edited')
         .option('--wait <seconds>', `how long to wait until it is stored (default ${DEFAULT_APPROVE_WAIT_SECONDS})`),
-    ).action((id: string, raw: ApproveOptions) => run(raw, (context) => approve(context, id, raw))),
+    ).action((id: string, raw: ApproveOptions) => run(raw, (context) => approve(context, id, raw), { salvageConfig: true })),
   );
   pending.addCommand(
     addCommonOptions(new Command('reject').description('drop a pending memory; nothing is sent').argument('<id>', 'the id `pending list` shows')).action(
-      (id: string, raw: RawCommonOptions) => run(raw, (context) => reject(context, id)),
+      (id: string, raw: RawCommonOptions) => run(raw, (context) => reject(context, id), { salvageConfig: true }),
     ),
   );
   program.addCommand(pending);

@@ -71,3 +71,38 @@ describe('a relative stateDir in the user config', () => {
     expect(trusted.ok ? trusted.context.stateDirectory : trusted.stateDirectory).toBe(beside);
   });
 });
+
+describe('the drainer', () => {
+  it("runs with the user's configuration whatever repository started it: a project file's maxAttempts: 1 (or enabled: false) does not reach it", async () => {
+    const consent = { endpoint: ENDPOINT, grantedAt: '2026-01-01T00:00:00.000Z', by: 'graphiti-harness' };
+    await fs.writeFile(path.join(root, 'config', 'config.json'), JSON.stringify({ enabled: true, endpoint: ENDPOINT, stateDir: state, consent, userKey: 'user-key-12345678', maxAttempts: 7 }));
+    const projectFile = path.join(repo, '.graphiti-memory.json');
+    await fs.writeFile(projectFile, JSON.stringify({ maxAttempts: 1 }));
+    const drain = await resolveHookContext(JSON.stringify({ hook_event_name: 'Stop' }), { ...options, drain: true, workspace: repo }, env, repo);
+    expect(drain.ok).toBe(true);
+    if (drain.ok) {
+      expect(drain.context.config.settings.maxAttempts).toBe(7);
+      expect(drain.context.config.files.project).toBeUndefined();
+    }
+    // An event in that repository names the key it ignored (a delivery setting is the user's).
+    const event = await prompt();
+    expect(event.ok && event.context.config.settings.maxAttempts).toBe(7);
+    expect(await hookLog()).toContain(`project-file ignored maxAttempts (${projectFile})`);
+
+    await fs.writeFile(projectFile, JSON.stringify({ enabled: false }));
+    const drainAgain = await resolveHookContext(JSON.stringify({ hook_event_name: 'Stop' }), { ...options, drain: true, workspace: repo }, env, repo);
+    expect(drainAgain.ok).toBe(true);
+  });
+});
+
+describe('a broken user config', () => {
+  it('is told to the user once per session as a systemMessage naming the file, the key and the nearest key', async () => {
+    const userFile = path.join(root, 'config', 'config.json');
+    const consent = { endpoint: ENDPOINT, grantedAt: '2026-01-01T00:00:00.000Z', by: 'graphiti-harness' };
+    await fs.writeFile(userFile, JSON.stringify({ enabled: true, endpoint: ENDPOINT, stateDir: state, consent, recall: { enabeld: true } }));
+    const resolved = await prompt();
+    expect(resolved).toMatchObject({ ok: false, outcome: 'bad-config', userNotice: { sessionId: 's1' } });
+    if (resolved.ok || resolved.userNotice === undefined) return;
+    expect(resolved.userNotice.text).toContain(`${userFile}: unknown key \`recall.enabeld\`; did you mean \`recall.enabled\`?`);
+  });
+});

@@ -4,9 +4,10 @@
 // user key. A project file's keys that would widen what is sent are ignored unless trusted (logged once). Each miss is an outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
 import { closedBySwitches, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, stateDirectoryOf, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { configNoticeText } from './config-notice.js';
 import { eventWorkspace } from './event-workspace.js';
 import { logIgnoredProjectKeysOnce } from './hook-log.js';
-import { parseHookInput, type HookEvent } from './hook-input.js';
+import { MAX_HOOK_INPUT_BYTES, parseHookInput, type HookEvent } from './hook-input.js';
 import type { HookOptions } from './hook-options.js';
 
 export interface HookContext {
@@ -21,21 +22,45 @@ export interface HookContext {
 
 export type HookContextResult =
   | { readonly ok: true; readonly context: HookContext }
-  | { readonly ok: false; readonly outcome: string; readonly detail?: string; readonly stateDirectory: string; readonly event: string };
+  | {
+      readonly ok: false;
+      readonly outcome: string;
+      readonly detail?: string;
+      readonly stateDirectory: string;
+      readonly event: string;
+      /** A problem the user must fix for memory to work here (told once per session: config-notice.ts), and the session it is told in. */
+      readonly userNotice?: { readonly text: string; readonly sessionId: string | undefined };
+    };
 
 export async function resolveHookContext(stdinText: string, options: HookOptions, env: Environment, cwd: string): Promise<HookContextResult> {
   const input = parseHookInput(stdinText, options.event);
   // The state folder, known before the configuration (a failed run is logged there too): the
   // resolved configuration's `stateDir` is the same folder, from the same sources by the same rule.
-  const userConfig = await readConfigFile(userConfigPath(env));
+  // Salvaged: a user file with a typo still names its state folder (the run and its notice are kept there).
+  const userConfig = await readConfigFile(userConfigPath(env), 'project');
   const stateDirectory = stateDirectoryOf({ flag: options.flags.stateDir, env, userConfig, cwd });
-  if (!input.ok) return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory, event: options.event ?? 'unknown' };
+  if (!input.ok) {
+    // Too large is said as such (the host sent more than a hook reads), not as malformed input.
+    if (input.reason === 'prompt-too-large') {
+      return { ok: false, outcome: 'prompt-too-large', detail: `prompt too large: the hook input is over ${MAX_HOOK_INPUT_BYTES / 1024 / 1024} MB; nothing was read or sent`, stateDirectory, event: options.event ?? 'unknown' };
+    }
+    return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory, event: options.event ?? 'unknown' };
+  }
   const { hook } = input;
   const workspaceFolder = options.workspace !== undefined ? path.resolve(cwd, options.workspace) : await eventWorkspace(hook.cwd, hook.transcriptPath, cwd);
-  const resolution = await resolveMemoryConfig({ workspaceFolder, env, flags: options.flags, cwd });
+  // The drainer serves every project's queued turns: it runs with the user's configuration alone,
+  // whatever repository's event started it (a project file cannot close or reshape it).
+  const resolution = await resolveMemoryConfig({ workspaceFolder: options.drain ? undefined : workspaceFolder, env, flags: options.flags, cwd });
   if (!resolution.ok) {
     // Problems name settings and files only; they never carry content or keys.
-    return { ok: false, outcome: 'bad-config', detail: resolution.problems.join(' | ').slice(0, 500), stateDirectory, event: hook.event };
+    return {
+      ok: false,
+      outcome: 'bad-config',
+      detail: resolution.problems.join(' | ').slice(0, 500),
+      stateDirectory,
+      event: hook.event,
+      userNotice: { text: configNoticeText(resolution.problems).slice(0, 1_000), sessionId: hook.sessionId },
+    };
   }
   const { config } = resolution;
   // What a project file could not widen (it is not trusted) is named once, never silently dropped.

@@ -16,13 +16,21 @@ export interface HookEvent {
   readonly source?: string;
 }
 
-export type HookInputRead = { readonly ok: true; readonly hook: HookEvent } | { readonly ok: false; readonly reason: 'bad-json' | 'unknown-event' };
+export type HookInputRead = { readonly ok: true; readonly hook: HookEvent } | { readonly ok: false; readonly reason: 'bad-json' | 'unknown-event' | 'prompt-too-large' };
 
-/** Stdin larger than this is not a hook event (a prompt is at most a few hundred kB). */
+/** Stdin larger than this is not read (a prompt is at most a few hundred kB; recall searches a few KB of it). */
 export const MAX_HOOK_INPUT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What `readHookStdin` hands on for an input over MAX_HOOK_INPUT_BYTES (never valid JSON, so no
+ * event is mistaken for it): the run is logged as a prompt too large, not as bad JSON. A string,
+ * so it travels to the hook server like any event.
+ */
+export const HOOK_INPUT_TOO_LARGE = '\u0000graphiti-memory: hook input too large';
 
 /** Parses stdin; `fallbackEvent` (the command's `--event`) serves hosts that do not name the event. */
 export function parseHookInput(text: string, fallbackEvent?: string): HookInputRead {
+  if (text === HOOK_INPUT_TOO_LARGE) return { ok: false, reason: 'prompt-too-large' };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

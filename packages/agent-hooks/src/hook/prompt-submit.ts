@@ -5,7 +5,7 @@
 // Say it once: what the session's brief or earlier recalls already gave it (the host keeps it in the
 // conversation; Copilot's agent loop only for the turn, see context-lifetime.ts) is left out unless
 // it changed, and what this recall gives is recorded.
-import { NOTHING_SAID, unsaidFacts, type RecalledFact } from '@graphiti-memory/memory-core';
+import { NOTHING_SAID, recallQueryOf, unsaidFacts, type RecalledFact } from '@graphiti-memory/memory-core';
 import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
 import { fitMemoryBlock, orderByRank } from '@graphiti-memory/prompt-elements';
 import type { HandlerResult } from './handler-result.js';
@@ -25,8 +25,9 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   if (prompt === undefined || prompt === '') return { outcome: 'empty-prompt' };
   // `recall.enabled: false` (the default until the user turns recall on): the prompt never leaves.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
-  // The prompt is sent as a search query: the secret guard runs on it first.
-  const query = (await memory.guard.redact(prompt)).text;
+  // The prompt is sent as a search query: a bounded slice of it (recall's own rule, applied first so
+  // the guard reads a few KB, not megabytes), and the secret guard runs on that.
+  const query = (await memory.guard.redact(recallQueryOf(prompt))).text;
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const sessionId = context.hook.sessionId;

@@ -4,6 +4,7 @@
 // exits 0. Without consent for the configured endpoint nothing touches the network.
 import { errorClassOf } from '@graphiti-memory/memory-core';
 import { storageFaultOf, type Environment, type StorageFault } from '@graphiti-memory/memory-node-storage';
+import { configNoticeOutput } from './config-notice.js';
 import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
 import type { HookMemory } from './hook-memory.js';
@@ -90,6 +91,10 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       stateDirectory = resolved.stateDirectory;
       event = resolved.event;
       result = { outcome: resolved.outcome, ...(resolved.detail === undefined ? {} : { detail: resolved.detail }) };
+      // To the user (systemMessage), once per session; never into the model's context.
+      const notice = resolved.userNotice;
+      const told = notice === undefined || options.drain ? undefined : await configNoticeOutput(resolved.stateDirectory, resolved.event, notice.sessionId, notice.text);
+      if (told !== undefined) io.write(told);
     } else {
       const { context } = resolved;
       consented = true;

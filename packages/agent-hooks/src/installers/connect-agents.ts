@@ -49,7 +49,7 @@ export interface AgentsConnected {
 export async function connectAgents(options: ConnectAgentsOptions): Promise<AgentsConnected> {
   const configFile = userConfigPath(options.env);
   const existing = await readConfigFile(configFile);
-  if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix or delete it, then connect again.`);
+  if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix the key or line it names (keep the file: it holds your user key and consent), then connect again.`);
   const { recall, ...rest } = options.config ?? {};
   await updateConfigFile(configFile, {
     ...rest,
@@ -106,7 +106,10 @@ export async function disconnectAgents(options: DisconnectAgentsOptions): Promis
   // tool does not quietly re-open what was disconnected; connecting again clears it.
   const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
   const switches = FileMemorySwitches.inStateFolder(stateDirectory);
-  const named = [config.ok ? config.values.consent?.endpoint : undefined, config.ok ? config.values.endpoint : undefined, ...(options.endpoints ?? [])];
+  // A file with a typo still names its consent and endpoint (salvaged): both are revoked all the same.
+  const salvaged = config.ok ? config : await readConfigFile(configFile, 'project');
+  const values = salvaged.ok ? salvaged.values : undefined;
+  const named = [values?.consent?.endpoint, values?.endpoint, ...(options.endpoints ?? [])];
   const revokedEndpoints = [...new Set(named.map((endpoint) => (endpoint === undefined ? undefined : normaliseEndpoint(endpoint))).filter((endpoint): endpoint is string => endpoint !== undefined && endpoint !== ''))];
   for (const endpoint of revokedEndpoints) await switches.mark({ endpoint, switch: 'revoked' }, options.by);
   // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).

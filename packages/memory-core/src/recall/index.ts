@@ -17,5 +17,6 @@ export {
   type RecallOptions,
   type RecallResult,
 } from './recall-service.js';
+export { MAX_RECALL_QUERY_CHARS, recallQueryOf } from './recall-query.js';
 export { guardRecalledFacts } from './recalled-fact-guard.js';
 export { selectScopes } from './scope-selection.js';

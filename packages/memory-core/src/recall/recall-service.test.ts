@@ -4,6 +4,7 @@ import { delayed, fact, FakeAbortError, FakeGraphitiApi } from '../../test-suppo
 import { FakeClock, flushMicrotasks } from '../../test-support/fakes.js';
 import { createPolicyServices } from '../../test-support/memory-services.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
+import { MAX_RECALL_QUERY_CHARS, recallQueryOf } from './recall-query.js';
 
 /** Waits (in real time: Web Crypto hashes off the main thread) until `condition` holds. */
 async function until(condition: () => boolean): Promise<void> {
@@ -81,6 +82,22 @@ describe('DefaultRecallService', () => {
     expect(signals.every((signal) => signal.aborted)).toBe(true);
     expect(services.telemetry.ofType('recall')).toEqual([{ type: 'recall', outcome: 'timeout', facts: 1, latencyMs: 300 }]);
     expect(clock.pendingSleeps()).toBe(0);
+  });
+
+  it('searches for a bounded slice of a 3 MB prompt (its start and end), never the whole prompt', async () => {
+    const api = new FakeGraphitiApi();
+    const services = createPolicyServices({ api, clock: new FakeClock() });
+    api.searchHandler = () => Promise.resolve({ facts: [] });
+    const prompt = `where is the cache configured? ${'log line\n'.repeat(340_000)} so which port?`;
+    expect(prompt.length).toBeGreaterThan(3_000_000);
+
+    await services.recall.recall(prompt, { scopes: ['workspace'] });
+
+    const sent = (api.calls[0]?.args[0] as SearchQuery).query;
+    expect(sent).toBe(recallQueryOf(prompt));
+    expect(sent.length).toBeLessThanOrEqual(MAX_RECALL_QUERY_CHARS);
+    expect(sent.startsWith('where is the cache configured?')).toBe(true);
+    expect(sent.endsWith('so which port?')).toBe(true);
   });
 
   it('releases its deadline timer when every search answered early', async () => {

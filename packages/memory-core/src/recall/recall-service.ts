@@ -17,6 +17,7 @@ import { SecretGuard } from '../secrets/secret-guard.js';
 import { EpisodeSources } from '../sources/episode-sources.js';
 import { WorkspaceFiles, type StaleSetting } from '../stale/workspace-files.js';
 import { annotateFacts } from './fact-annotation.js';
+import { recallQueryOf } from './recall-query.js';
 import { TeamAuthors } from './team-authors.js';
 
 
@@ -71,10 +72,11 @@ export interface RecallResult {
 
 export interface RecallService {
   /**
-   * Facts relevant to `query`. Sends nothing when the gate is closed, `recall.enabled` is off or
-   * the query is blank. Resolves within the deadline (plus scheduling); never rejects.
+   * Facts relevant to `prompt`, searched for with `recallQueryOf(prompt)` (a long prompt's start
+   * and end, a few KB at most). Sends nothing when the gate is closed, `recall.enabled` is off or
+   * the prompt is blank. Resolves within the deadline (plus scheduling); never rejects.
    */
-  recall(query: string, options?: RecallOptions): Promise<RecallResult>;
+  recall(prompt: string, options?: RecallOptions): Promise<RecallResult>;
 }
 export const RecallService = Symbol.for('graphiti-memory.RecallService');
 
@@ -113,12 +115,14 @@ export class DefaultRecallService implements RecallService {
     }
   }
 
-  async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
+  async recall(prompt: string, options: RecallOptions = {}): Promise<RecallResult> {
     const started = this.clock.now();
     let scopes: MemoryScope[] = [];
     try {
-      const skip = this.skipReason(query, options.signal);
+      const skip = this.skipReason(prompt, options.signal);
       if (skip !== undefined) return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped', skip);
+      // What is searched: a bounded slice of the prompt (its start and end), whatever its size.
+      const query = recallQueryOf(prompt);
       const settings = this.configuration.current().recall;
       scopes = this.scopesFor(query, options.scopes ?? settings.scopes);
       const maxFacts = clampInteger(options.maxFacts, settings.maxFacts, SETTING_BOUNDS.recallMaxFacts);

@@ -21,10 +21,11 @@ import {
   TRANSCRIPT_FILTER_PRESETS,
   type IngestScopeSetting,
 } from '@graphiti-memory/memory-core';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
-import { unknownKeyProblems, type KeyTree } from './unknown-keys.js';
+import { unknownKeys, type KeyTree } from './unknown-keys.js';
 
 export const SERVER_KINDS = SERVER_KIND_SETTINGS;
 export type ServerKind = (typeof SERVER_KINDS)[number];
@@ -130,6 +131,13 @@ function objectOption(schema: z.ZodType): z.ZodType {
 /** Keys that must never be written into a config or hooks file. */
 const SECRET_KEYS = ['apiKey', 'api_key', 'apikey', 'key', 'token', 'password'];
 
+/** A value of a project file that was not applied, and why (the file is a repository's: never fatal). */
+export interface IgnoredFileKey {
+  /** Dotted key (`recall.maxFacts`), or `*` for the whole file. */
+  readonly key: string;
+  readonly why: string;
+}
+
 export type ConfigFileRead =
   | {
       readonly ok: true;
@@ -137,45 +145,101 @@ export type ConfigFileRead =
       readonly exists: boolean;
       /** sha256 (hex) of the file's content, when read from a file (what project trust compares). */
       readonly digest?: string;
+      /** A project file's unknown or invalid keys, left out of `values` (see `checkProjectConfigValues`). */
+      readonly ignored?: readonly IgnoredFileKey[];
     }
   | { readonly ok: false; readonly problems: readonly string[] };
+
+/** Whose file: the user's own (a bad value is an error) or a repository's (a bad value is ignored and named). */
+export type ConfigFileKind = 'user' | 'project';
+
+/** One problem of a values object: the key it is about (`[]`: the whole object) and what is wrong. */
+interface KeyProblem {
+  readonly path: readonly string[];
+  /** Names the key itself (`unknown key \`x\`; did you mean …`, `recall.maxFacts: must be at most 50`). */
+  readonly text: string;
+}
 
 /**
  * Checks values from any source (a file, flags, env) and names every bad one after `origin`;
  * `names` renames keys in problems (`timeoutMs` → `--timeout-ms` for flags).
  */
 export function checkConfigValues(raw: unknown, origin: string, names: Readonly<Record<string, string>> = {}): ConfigFileRead {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, problems: [`${origin}: must be a JSON object`] };
+  const checked = keyProblemsOf(raw, names);
+  if (!checked.ok) return { ok: false, problems: checked.problems.map((problem) => `${origin}: ${problem.text}`) };
+  return { ok: true, values: checked.values, exists: true };
+}
+
+/**
+ * A repository's file, checked without letting it stop memory: each unknown or invalid key is
+ * left out and named in `ignored` (like a key that would widen what is sent), so a cloned
+ * repository's typo never switches memory off, nor blocks a command, for whoever opens it.
+ */
+export function checkProjectConfigValues(raw: unknown): ConfigFileRead & { readonly ok: true } {
+  if (!isPlainObject(raw)) return { ok: true, values: {}, exists: true, ignored: [{ key: '*', why: 'must be a JSON object; the whole file is ignored' }] };
+  let record: Record<string, unknown> = structuredClone(raw);
+  const ignored: IgnoredFileKey[] = [];
+  // Each pass drops what it found wrong; a value's bounds are checked once its type is right.
+  for (let pass = 0; pass < 5; pass++) {
+    const checked = keyProblemsOf(record, {});
+    if (checked.ok) return { ok: true, values: checked.values, exists: true, ignored };
+    for (const problem of checked.problems) {
+      if (problem.path.length === 0) return { ok: true, values: {}, exists: true, ignored: [...ignored, { key: '*', why: `${problem.text}; the whole file is ignored` }] };
+      ignored.push({ key: problem.path.join('.'), why: problem.text });
+      record = withoutKey(record, problem.path);
+    }
   }
-  const record = raw as Record<string, unknown>;
+  return { ok: true, values: {}, exists: true, ignored: [...ignored, { key: '*', why: 'its values could not be checked; the whole file is ignored' }] };
+}
+
+function keyProblemsOf(raw: unknown, names: Readonly<Record<string, string>>): { readonly ok: true; readonly values: ConfigValues } | { readonly ok: false; readonly problems: readonly KeyProblem[] } {
+  if (!isPlainObject(raw)) return { ok: false, problems: [{ path: [], text: 'must be a JSON object' }] };
+  const record = raw;
   const secrets = Object.keys(record).filter((key) => SECRET_KEYS.includes(key));
   if (secrets.length > 0) {
     return {
       ok: false,
-      problems: [
-        `${origin}: ${secrets.join(', ')} must not be in a config file; remove it and set GRAPHITI_API_KEY, or run \`graphiti-harness hooks install --endpoint URL --api-key KEY\` (it writes the key file, mode 0600, next to the config)`,
-      ],
+      problems: secrets.map((key) => ({
+        path: [key],
+        text: `${key} must not be in a config file; remove it and set GRAPHITI_API_KEY, or run \`graphiti-harness hooks install --endpoint URL --api-key KEY\` (it writes the key file, mode 0600, next to the config)`,
+      })),
     };
   }
-  const unknown = unknownKeyProblems(record, CONFIG_KEY_TREE, origin);
-  if (unknown.length > 0) return { ok: false, problems: unknown };
+  const unknown = unknownKeys(record, CONFIG_KEY_TREE);
+  if (unknown.length > 0) return { ok: false, problems: unknown.map(({ key, path: keyPath, hint }) => ({ path: keyPath, text: `unknown key \`${key}\`; ${hint}` })) };
   const named = (key: string): string => names[key] ?? key;
   const parsed = configFileSchema.safeParse(record);
-  const problems: string[] = [];
+  const problems: KeyProblem[] = [];
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${origin}: ${named(issue.path.join('.') || '(root)')}: ${issue.message}`);
+    for (const issue of parsed.error.issues) {
+      const keyPath = issue.path.map(String);
+      problems.push({ path: keyPath, text: `${named(keyPath.join('.') || '(root)')}: ${issue.message}` });
+    }
   } else {
     const memory = parseMemorySettings(memoryPartOf(parsed.data));
     if (!memory.ok) {
       for (const problem of memory.problems) {
         const [key = '', ...rest] = problem.replace(/^graphitiMemory\./, '').split(': ');
-        problems.push(`${origin}: ${named(key === 'serverKind' ? 'server' : key)}: ${rest.join(': ')}`);
+        const fileKey = key === 'serverKind' ? 'server' : key;
+        problems.push({ path: fileKey.split('.'), text: `${named(fileKey)}: ${rest.join(': ')}` });
       }
     }
   }
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  return { ok: true, values: parsed.data, exists: true };
+  return { ok: true, values: parsed.data };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `record` without the key at `keyPath` (a nested object left empty stays, harmless). */
+function withoutKey(record: Record<string, unknown>, keyPath: readonly string[]): Record<string, unknown> {
+  const [head, ...rest] = keyPath;
+  if (head === undefined || !Object.hasOwn(record, head)) return record;
+  const { [head]: child, ...others } = record;
+  if (rest.length === 0 || !isPlainObject(child)) return others;
+  return { ...others, [head]: withoutKey(child, rest) };
 }
 
 /** The capture scopes a `scopes` value means: the list form by its session and workspace entries. */
@@ -197,26 +261,29 @@ function memoryPartOf(values: ConfigValues): Record<string, unknown> {
   };
 }
 
-/** Reads a config file; a missing file is an empty config, bad JSON or values are problems. */
-export async function readConfigFile(filePath: string): Promise<ConfigFileRead> {
+/**
+ * Reads a config file; a missing file is an empty config. In the user's file (`kind` `user`), bad
+ * JSON or values are problems; in a project file they are ignored and named (`checkProjectConfigValues`).
+ */
+export async function readConfigFile(filePath: string, kind: ConfigFileKind = 'user'): Promise<ConfigFileRead> {
   let text: string;
   try {
     text = await fs.readFile(filePath, 'utf8');
   } catch (error) {
     return unreadable(filePath, error);
   }
-  return parseConfigText(text, filePath);
+  return parseConfigText(text, filePath, kind);
 }
 
 /** `readConfigFile`, synchronously: for hosts whose settings are read synchronously (VS Code's `SettingsSource`). */
-export function readConfigFileSync(filePath: string): ConfigFileRead {
+export function readConfigFileSync(filePath: string, kind: ConfigFileKind = 'user'): ConfigFileRead {
   let text: string;
   try {
     text = readFileSync(filePath, 'utf8');
   } catch (error) {
     return unreadable(filePath, error);
   }
-  return parseConfigText(text, filePath);
+  return parseConfigText(text, filePath, kind);
 }
 
 function unreadable(filePath: string, error: unknown): ConfigFileRead {
@@ -225,15 +292,39 @@ function unreadable(filePath: string, error: unknown): ConfigFileRead {
   return { ok: false, problems: [`${filePath}: cannot be read (${code ?? 'error'}); check its permissions`] };
 }
 
-function parseConfigText(text: string, filePath: string): ConfigFileRead {
+function parseConfigText(text: string, filePath: string, kind: ConfigFileKind): ConfigFileRead {
   let raw: unknown;
   try {
     raw = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
-    return { ok: false, problems: [`${filePath}: is not valid JSON; fix or delete the file`] };
+    // Never "delete the file": the user's file holds the user key (every stored memory's group) and consent.
+    const where = jsonErrorPlace(text);
+    if (kind === 'project') return { ok: true, values: {}, exists: true, digest: configDigest(text), ignored: [{ key: '*', why: `is not valid JSON (${where}); the whole file is ignored` }] };
+    return { ok: false, problems: [`${filePath}: is not valid JSON (${where}); fix the file at that place (keep its other values: it holds your user key and consent)`] };
   }
-  const checked = checkConfigValues(raw, filePath);
+  const checked = kind === 'project' ? checkProjectConfigValues(raw) : checkConfigValues(raw, filePath);
   return checked.ok ? { ...checked, digest: configDigest(text) } : checked;
+}
+
+/**
+ * Where `text` stops being JSON, as `line L, column C: <what is wrong>` (1-based); never quotes
+ * the text (it may hold the user key). JSON.parse names no place for every error on Node 20, so
+ * jsonc-parser (strict: no comments, no trailing commas) finds the first one.
+ */
+export function jsonErrorPlace(text: string): string {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  const offset = Math.min(first?.offset ?? text.length, text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+  return `line ${line}, column ${column}: ${first === undefined ? 'not valid JSON' : describeJsonError(printParseErrorCode(first.error))}`;
+}
+
+/** `CommaExpected` → `comma expected`. */
+function describeJsonError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 /** sha256 (hex) of a config file's content. */

@@ -16,6 +16,7 @@ export {
 export { API_KEY_VARIABLE, readApiKey, writeApiKeyFile, type ApiKeyRead } from './api-key.js';
 export {
   checkConfigValues,
+  checkProjectConfigValues,
   CONFIG_KEY_TREE,
   CONFIG_SCOPES,
   ingestScopesOf,
@@ -23,7 +24,10 @@ export {
   readConfigFileSync,
   SERVER_KINDS,
   updateConfigFile,
+  type ConfigFileKind,
   type ConfigFileRead,
+  type IgnoredFileKey,
+  jsonErrorPlace,
   type ConfigScope,
   type ConfigValues,
   type HookConsent,
@@ -37,6 +41,7 @@ export {
   DEFAULT_BRIEF_BUDGET,
   DEFAULT_CONFIG_SETTINGS,
   DEFAULT_MAX_FACTS,
+  DELIVERY_KEYS,
   DEFAULT_RECALL_TIMEOUT_MS,
   resolveMemoryConfig,
   resolveMemoryConfigSync,

@@ -176,6 +176,12 @@ export interface ResolveConfigOptions {
   readonly sources?: 'all' | 'flags';
   /** What a relative `--state-dir` or `GRAPHITI_MEMORY_STATE_DIR` is relative to. Default: the process's working folder. */
   readonly cwd?: string;
+  /**
+   * `strict` (default): a bad user config.json is an error. `salvage`: its valid values apply and
+   * each bad one is ignored and named in `ignored` (forget, pending, audit, outbox, doctor and
+   * uninstall must work whatever the configuration says).
+   */
+  readonly userFile?: 'strict' | 'salvage';
 }
 
 interface SourceReads {
@@ -193,7 +199,10 @@ interface SourceFiles {
 export async function resolveMemoryConfig(options: ResolveConfigOptions): Promise<ConfigResolution> {
   const files = filesOf(options);
   if (options.sources === 'flags') return merge(options, files, { user: EMPTY, project: undefined, trusted: {} });
-  const [user, project] = await Promise.all([readConfigFile(files.userFile), files.projectFile === undefined ? undefined : readConfigFile(files.projectFile)]);
+  const [user, project] = await Promise.all([
+    readConfigFile(files.userFile, userFileKind(options)),
+    files.projectFile === undefined ? undefined : readConfigFile(files.projectFile, 'project'),
+  ]);
   const trusted = files.projectFile === undefined ? {} : await readTrustedProjectFiles(trustFolder(options, user));
   return merge(options, files, { user, project, trusted });
 }
@@ -202,13 +211,25 @@ export async function resolveMemoryConfig(options: ResolveConfigOptions): Promis
 export function resolveMemoryConfigSync(options: ResolveConfigOptions): ConfigResolution {
   const files = filesOf(options);
   if (options.sources === 'flags') return merge(options, files, { user: EMPTY, project: undefined, trusted: {} });
-  const user = readConfigFileSync(files.userFile);
-  const project = files.projectFile === undefined ? undefined : readConfigFileSync(files.projectFile);
+  const user = readConfigFileSync(files.userFile, userFileKind(options));
+  const project = files.projectFile === undefined ? undefined : readConfigFileSync(files.projectFile, 'project');
   const trusted = files.projectFile === undefined ? {} : readTrustedProjectFilesSync(trustFolder(options, user));
   return merge(options, files, { user, project, trusted });
 }
 
 const EMPTY: ConfigFileRead = { ok: true, values: {}, exists: false };
+
+/** A salvaged user file is read as leniently as a project file: each bad value ignored and named. */
+function userFileKind(options: ResolveConfigOptions): 'user' | 'project' {
+  return options.userFile === 'salvage' ? 'project' : 'user';
+}
+
+/**
+ * Settings a project file never sets, trusted or not: how long and how often the shared outbox
+ * retries, and how much it holds. They decide what happens to every project's queued turns (one
+ * drainer serves the state folder), so they are the user's alone.
+ */
+export const DELIVERY_KEYS = ['maxAttempts', 'maxAgeHours', 'maxQueueSize', 'maxBatchSize'] as const;
 
 function filesOf(options: ResolveConfigOptions): SourceFiles {
   const env = options.env ?? process.env;
@@ -237,12 +258,18 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
   const { user, project } = reads;
   const fromEnvironment = options.sources === 'flags' ? EMPTY : environmentValues(options.env ?? process.env);
   const flags = options.flags === undefined ? undefined : checkConfigValues(options.flags, 'command line', options.flagNames);
-  const problems = [user, project, fromEnvironment, flags].flatMap((read) => (read !== undefined && !read.ok ? read.problems : []));
+  // A project file's problems are never fatal: it is read leniently (its bad keys are in `ignored`).
+  const problems = [user, fromEnvironment, flags].flatMap((read) => (read !== undefined && !read.ok ? read.problems : []));
   if (problems.length > 0) {
     return { ok: false, problems, message: `Graphiti Memory's configuration is invalid: ${problems.join('; ')}.` };
   }
   const userValues = user.ok ? user.values : {};
   const ignored: IgnoredProjectKey[] = sourceFiles.refused.map(({ file, why }) => ({ file, key: '*', why }));
+  if (user.ok) ignored.push(...(user.ignored ?? []).map((entry) => ({ file: userFile, ...entry })));
+  if (projectFile !== undefined && project !== undefined) {
+    if (project.ok) ignored.push(...(project.ignored ?? []).map((entry) => ({ file: projectFile, ...entry })));
+    else ignored.push(...project.problems.map((why) => ({ file: projectFile, key: '*', why: why.replace(`${projectFile}: `, '') })));
+  }
   const projectValues = project?.ok === true ? project.values : {};
   const trustedDigest = projectFile === undefined ? undefined : reads.trusted[projectFile];
   const projectTrusted = project?.ok === true && project.digest !== undefined && trustedDigest === project.digest;
@@ -350,12 +377,16 @@ function comparable(key: string, value: unknown): unknown {
 /** Each user-only key a project file holds, named (trusted or not, it is never applied). */
 function userOnlyKeysOf(file: string, values: ConfigValues): IgnoredProjectKey[] {
   const keys = (['consent', 'userKey', 'stateDir'] as const).filter((key) => values[key] !== undefined);
-  return keys.map((key) => ({ file, key, why: 'only the user config.json may set it' }));
+  const delivery = DELIVERY_KEYS.filter((key) => values[key] !== undefined);
+  return [
+    ...keys.map((key) => ({ file, key, why: 'only the user config.json may set it' })),
+    ...delivery.map((key) => ({ file, key, why: "a delivery setting: it changes what happens to every project's queued turns, so only the user config.json may set it" })),
+  ];
 }
 
-/** Consent, the user key and the state folder are the user's, never a repository's. */
+/** Consent, the user key, the state folder and delivery settings are the user's, never a repository's. */
 function withoutUserOnlyKeys(values: ConfigValues): ConfigValues {
-  const { consent: _consent, userKey: _userKey, stateDir: _stateDir, ...rest } = values;
+  const { consent: _consent, userKey: _userKey, stateDir: _stateDir, maxAttempts: _maxAttempts, maxAgeHours: _maxAgeHours, maxQueueSize: _maxQueueSize, maxBatchSize: _maxBatchSize, ...rest } = values;
   return rest;
 }
 

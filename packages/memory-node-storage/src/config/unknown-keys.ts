@@ -12,13 +12,26 @@ const KNOWN_ALIASES: Readonly<Record<string, string>> = { serverKind: 'server' }
 
 /** One problem per unknown key at any depth of `raw`, each naming `origin` and the nearest valid key. */
 export function unknownKeyProblems(raw: Record<string, unknown>, tree: KeyTree, origin: string): string[] {
+  return unknownKeys(raw, tree).map(({ key, hint }) => `${origin}: unknown key \`${key}\`; ${hint}`);
+}
+
+/** An unknown key (dotted path), its parts, and the hint naming the nearest valid key. */
+export interface UnknownKey {
+  readonly key: string;
+  readonly path: readonly string[];
+  /** `did you mean \`endpoint\`?`, or the valid keys at its place. */
+  readonly hint: string;
+}
+
+/** Every unknown key at any depth of `raw`. */
+export function unknownKeys(raw: Record<string, unknown>, tree: KeyTree): UnknownKey[] {
   const known = leafAndObjectPaths(tree);
-  const problems: string[] = [];
+  const problems: UnknownKey[] = [];
   const visit = (value: Record<string, unknown>, node: KeyTree, prefix: readonly string[]): void => {
     for (const [key, child] of Object.entries(value)) {
       const keyPath = [...prefix, key];
       if (!Object.hasOwn(node, key)) {
-        problems.push(`${origin}: unknown key \`${keyPath.join('.')}\`; ${suggestion(keyPath, known, Object.keys(node))}`);
+        problems.push({ key: keyPath.join('.'), path: keyPath, hint: suggestion(keyPath, known, Object.keys(node)) });
         continue;
       }
       const childTree = node[key];

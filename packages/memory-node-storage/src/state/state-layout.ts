@@ -58,7 +58,8 @@ export function stateDirectoryOf(sources: StateFolderSources): string {
 
 /** The state folder in force: `GRAPHITI_MEMORY_STATE_DIR`, else the user config's `stateDir`, else the default. */
 export async function sharedStateDirectory(env: Environment = process.env, cwd?: string): Promise<string> {
-  const userConfig = await readConfigFile(userConfigPath(env));
+  // Salvaged: a user file with a typo elsewhere still names its state folder.
+  const userConfig = await readConfigFile(userConfigPath(env), 'project');
   return stateDirectoryOf({ env, userConfig, ...(cwd === undefined ? {} : { cwd }) });
 }
 
