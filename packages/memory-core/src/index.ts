@@ -59,6 +59,7 @@ export {
   type IngestionStore,
   type KeyValueStore,
   type LogFields,
+  type MarkPendingOptions,
   type MemoryEvent,
   type MemoryScope,
   type Outbox,
