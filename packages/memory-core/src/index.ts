@@ -28,6 +28,7 @@ export {
   type ConsentCategory,
 } from './gate/consent-categories.js';
 export { MemoryGate, type GateClosedReason, type GateDecision } from './gate/memory-gate.js';
+export { deliveryNotice, LONG_WAIT_MS, type DeliveryCounts, type DeliveryNotice, type NoticeAudience } from './ingestion/delivery-notice.js';
 export { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
 export { openedIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
 export { InMemoryOutbox, type OutboxLimits } from './ingestion/in-memory-outbox.js';

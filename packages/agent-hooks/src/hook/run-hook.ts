@@ -106,8 +106,9 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       const drainer = handlers.drainer;
       if (options.drain) result = drainer === undefined ? { outcome: 'unknown-event', detail: 'drain' } : await (await drainer()).runDrainer(context, stillOpen);
       else result = await handleEvent(context, startedAt, now, handlers);
-      if (result.context !== undefined) {
-        io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
+      if (result.context !== undefined || result.systemMessage !== undefined) {
+        const specific = result.context === undefined ? {} : { hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } };
+        io.write(`${JSON.stringify({ ...(result.systemMessage === undefined ? {} : { systemMessage: result.systemMessage }), ...specific })}\n`);
       }
       // Records left waiting (a drainer killed or asked to leave) are picked up by any later event of any session.
       const drain = result.drain === true || (!options.drain && io.drainer !== undefined && (await recordsWaitWithoutDrainer(context.stateDirectory, context.endpoint)));

@@ -8,7 +8,7 @@ import type { EpisodeSource } from '../sources/episode-sources.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure } from './delivery-failure.js';
 import { groupByGroupId } from './delivery-state.js';
-import { MAX_EPISODES_PER_POLL } from './message-sender.js';
+import { MAX_EPISODES_PER_POLL, oldestOf } from './message-sender.js';
 
 /** Smallest `last_n` per poll: other writers to the same group may have added episodes meanwhile. */
 const MIN_EPISODES_PER_POLL = 50;
@@ -23,6 +23,7 @@ export class DeliveryConfirmer {
   async confirmInFlight(api: GraphitiApi): Promise<void> {
     const { bounds, outbox, state, tracker, configuration, host, clock } = this.context;
     const inFlight = bounds.expire(await outbox.inFlight());
+    state.oldestInFlightAt = oldestOf(inFlight);
     const byGroup = groupByGroupId(inFlight);
     state.inFlightCount = inFlight.length;
     state.inFlightByGroup = new Map([...byGroup].map(([groupId, records]) => [groupId, records.length]));

@@ -27,6 +27,9 @@ export class DeliveryState {
    * In memory only: after a restart such a send counts once, which is harmless.
    */
   readonly outageSends = new Set<string>();
+  /** Queue times of the oldest pending and oldest in-flight record seen by the last pass (for `oldestQueuedAt`). */
+  oldestPendingAt: number | undefined;
+  oldestInFlightAt: number | undefined;
 
   changeInFlight(groupId: string, delta: number): void {
     this.inFlightCount = Math.max(0, this.inFlightCount + delta);

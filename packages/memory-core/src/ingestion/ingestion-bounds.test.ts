@@ -21,6 +21,8 @@ describe('IngestionService: bounded delivery', () => {
     }
     expect(graphiti.addMessagesCalls.length).toBe(5);
     expect(service.stats()).toMatchObject({ deadLetters: 0, queueDepth: 2 });
+    // How long the oldest has waited is known (the status item and the footer say it past an hour).
+    expect(service.stats().oldestQueuedAt).toBeLessThanOrEqual(clock.now() - 4 * 60_000);
     expect((await outbox.pending(10)).map((record) => record.attempts)).toEqual([0, 0]);
     await service.drain();
     await clock.advance(1_000);

@@ -28,6 +28,13 @@ export interface SendHold {
 
 const NO_HOLD: SendHold = { forgotten: () => false, held: () => false };
 
+/** When the oldest of `records` was queued. */
+export function oldestOf(records: readonly OutboxRecord[]): number | undefined {
+  let oldest: number | undefined;
+  for (const record of records) oldest = Math.min(oldest ?? record.enqueuedAt, record.enqueuedAt);
+  return oldest;
+}
+
 export class MessageSender {
   /** Ids handed out by `pending` and sent in this pass; the rest are given back at its end. */
   #attempted = new Set<string>();
@@ -48,6 +55,7 @@ export class MessageSender {
       logger.info('ingestion: queued messages of forgotten groups dropped before sending', { messages: forgotten.length });
     }
     const records = bounds.expire(offered.filter((record) => !forgotten.includes(record)));
+    state.oldestPendingAt = oldestOf(records);
     this.#attempted = new Set();
     try {
       for (const [groupId, group] of groupByGroupId(records)) {
