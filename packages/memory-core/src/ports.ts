@@ -76,6 +76,8 @@ export interface MessageSource {
   readonly tool: string;
   readonly session?: string;
   readonly title?: string;
+  /** `forgottenContentKey` of each turn the message carries (hashes only): a forget records them. */
+  readonly contents?: readonly string[];
 }
 
 /** Per-call options of every Graphiti operation (the client's `RequestOptions`). */
