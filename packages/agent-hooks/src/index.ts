@@ -4,6 +4,7 @@ export { readGitFacts, type GitFacts } from './composition/git-facts.js';
 export { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './composition/leftover-journals.js';
 export { StaticSettingsSource } from './composition/static-settings-source.js';
 export { TerminalWorkspaceContext } from './composition/terminal-workspace-context.js';
+export { deliveryFooter, endpointDeliveryNotice } from './hook/delivery-footer.js';
 export { pingHookServer } from './hook/hook-forward.js';
 export { readHookRuns, type HookRun } from './hook/hook-log.js';
 export { LocalTierStore, type NewTierPromotion } from './hook/local-tier-store.js';

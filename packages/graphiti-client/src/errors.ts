@@ -17,6 +17,7 @@ export type GraphitiErrorKind =
   | 'timeout'
   | 'abort'
   | 'response-validation'
+  | 'response-too-large'
   | 'usage';
 
 /** The request an error belongs to: method and path (ids in the path, never bodies). */
@@ -206,6 +207,23 @@ export class GraphitiResponseValidationError extends GraphitiRequestError {
     this.status = init.status;
     this.rawBody = init.rawBody;
     this.issues = init.issues;
+  }
+}
+
+/**
+ * The answer was larger than `maxResponseBytes`: reading stopped at the cap (nothing beyond it was
+ * kept) and the connection was closed. Not retried: the same request would get the same answer.
+ */
+export class GraphitiResponseTooLargeError extends GraphitiRequestError {
+  override readonly name: string = 'GraphitiResponseTooLargeError';
+  readonly kind = 'response-too-large';
+  readonly retryable = false;
+  /** The cap that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(message: string, init: RequestDescription & { readonly limitBytes: number }, options?: { cause?: unknown }) {
+    super(message, init, options);
+    this.limitBytes = init.limitBytes;
   }
 }
 

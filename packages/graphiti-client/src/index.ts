@@ -17,6 +17,7 @@ export {
 } from './graphiti-api.js';
 export {
   DEFAULT_API_KEY_HEADER,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type GraphitiClientOptions,
@@ -29,6 +30,7 @@ export {
   GraphitiError,
   GraphitiNotFoundError,
   GraphitiRateLimitError,
+  GraphitiResponseTooLargeError,
   GraphitiResponseValidationError,
   GraphitiServerError,
   GraphitiTimeoutError,

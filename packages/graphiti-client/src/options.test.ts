@@ -72,6 +72,7 @@ describe('resolveRequestOptions', () => {
       signal: undefined,
       timeoutMs: 1000,
       maxRetries: 3,
+      maxResponseBytes: 10 * 1024 * 1024,
     });
   });
 
@@ -81,6 +82,7 @@ describe('resolveRequestOptions', () => {
       signal,
       timeoutMs: 50,
       maxRetries: 0,
+      maxResponseBytes: 10 * 1024 * 1024,
     });
   });
 

@@ -7,6 +7,8 @@ import { describeIssues } from './validation.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RETRIES = 2;
+/** Largest answer read (10 MiB): a bigger one is cut at this size and reported as GraphitiResponseTooLargeError. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_API_KEY_HEADER = 'authorization';
 export const DEFAULT_USER_AGENT = `graphiti-memory-graphiti-client (node ${process.version})`;
 
@@ -30,6 +32,11 @@ export interface GraphitiClientOptions {
    */
   readonly dispatcher?: Dispatcher | undefined;
   readonly userAgent?: string | undefined;
+  /**
+   * Largest answer body read, in bytes (default 10 MiB). A larger answer is cut there (never
+   * buffered beyond it) and the call fails with GraphitiResponseTooLargeError.
+   */
+  readonly maxResponseBytes?: number | undefined;
 }
 
 /** The optional last argument of every method. */
@@ -47,6 +54,7 @@ export interface ResolvedClientOptions {
   readonly baseUrl: string;
   readonly timeoutMs: number;
   readonly maxRetries: number;
+  readonly maxResponseBytes: number;
   /** Lowercased names; values may hold the API key, so this object is never logged. */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -80,6 +88,12 @@ const clientOptionsSchema = z.object({
   apiKeyHeader: headerNameSchema.optional(),
   timeoutMs: timeoutSchema.optional(),
   maxRetries: maxRetriesSchema.optional(),
+  maxResponseBytes: z
+    .number()
+    .int('maxResponseBytes must be a whole number of bytes')
+    .min(1024, 'maxResponseBytes must be at least 1024 bytes')
+    .max(2 ** 31 - 1, 'maxResponseBytes must be below 2 GiB')
+    .optional(),
   userAgent: z
     .string()
     .min(1, 'userAgent must not be empty')
@@ -110,7 +124,7 @@ export function resolveClientOptions(options: GraphitiClientOptions): ResolvedCl
       parsed.error.issues,
     );
   }
-  const { baseUrl, apiKey, apiKeyHeader, timeoutMs, maxRetries, userAgent } = parsed.data;
+  const { baseUrl, apiKey, apiKeyHeader, timeoutMs, maxRetries, maxResponseBytes, userAgent } = parsed.data;
   const headers: Record<string, string> = {
     'user-agent': userAgent ?? DEFAULT_USER_AGENT,
     accept: 'application/json',
@@ -123,6 +137,7 @@ export function resolveClientOptions(options: GraphitiClientOptions): ResolvedCl
     baseUrl: baseUrl.replace(/\/+$/, ''),
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxResponseBytes: maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     headers,
   };
 }
@@ -131,6 +146,8 @@ export interface ResolvedRequestOptions {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number;
   readonly maxRetries: number;
+  /** The client's `maxResponseBytes`. */
+  readonly maxResponseBytes: number;
 }
 
 /** Merges a call's options over the client's, validating the overrides. */
@@ -140,7 +157,7 @@ export function resolveRequestOptions(
   options: RequestOptions | undefined,
 ): ResolvedRequestOptions {
   if (options === undefined) {
-    return { signal: undefined, timeoutMs: client.timeoutMs, maxRetries: client.maxRetries };
+    return { signal: undefined, timeoutMs: client.timeoutMs, maxRetries: client.maxRetries, maxResponseBytes: client.maxResponseBytes };
   }
   const parsed = requestOptionsSchema.safeParse(options);
   if (!parsed.success) {
@@ -153,5 +170,6 @@ export function resolveRequestOptions(
     signal: options.signal,
     timeoutMs: parsed.data.timeoutMs ?? client.timeoutMs,
     maxRetries: parsed.data.maxRetries ?? client.maxRetries,
+    maxResponseBytes: client.maxResponseBytes,
   };
 }

@@ -14,7 +14,7 @@ export {
 } from './errors/describe-graphiti-failure.js';
 export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type GraphitiFailureKind } from './errors/graphiti-failure.js';
 export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './forget/episode-forgetting.js';
-export { ForgetLedger, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';
+export { ForgetLedger, forgottenContentKey, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';
 export type { ForgetRequest, ForgetTarget } from './forget/forget-policy.js';
 export { ForgetService, sourceForgetSummary, type ForgetFailure, type ForgetResult, type SourceForgetResult } from './forget/forget-service.js';
 export { OwedDeletions, type OwedDeletionsResult } from './forget/owed-deletions.js';
@@ -28,6 +28,7 @@ export {
   type ConsentCategory,
 } from './gate/consent-categories.js';
 export { MemoryGate, type GateClosedReason, type GateDecision } from './gate/memory-gate.js';
+export { deliveryNotice, LONG_WAIT_MS, type DeliveryCounts, type DeliveryNotice, type NoticeAudience } from './ingestion/delivery-notice.js';
 export { InMemoryDeliveryLedger } from './ingestion/in-memory-delivery-ledger.js';
 export { openedIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
 export { InMemoryOutbox, type OutboxLimits } from './ingestion/in-memory-outbox.js';
@@ -59,6 +60,7 @@ export {
   type IngestionStore,
   type KeyValueStore,
   type LogFields,
+  type MarkPendingOptions,
   type MemoryEvent,
   type MemoryScope,
   type Outbox,
@@ -114,7 +116,7 @@ export { FORGOTTEN_PENDING_REASON, ReviewQueue, type ProposedMemory, type Propos
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
-export { asEpisodeSource, EpisodeSources, type EpisodeSource } from './sources/episode-sources.js';
+export { asEpisodeSource, EpisodeSources, forgottenSource, MAX_SOURCE_CONTENTS, type EpisodeSource } from './sources/episode-sources.js';
 export { InMemoryEpisodeSources } from './sources/in-memory-episode-sources.js';
 export { runSmokeTest, type SmokeTestOptions, type SmokeTestResult } from './smoke/smoke-test.js';
 export { MAX_STALE_CHECKS, pathsNamedIn } from './stale/stale-paths.js';

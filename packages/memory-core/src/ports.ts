@@ -76,6 +76,8 @@ export interface MessageSource {
   readonly tool: string;
   readonly session?: string;
   readonly title?: string;
+  /** `forgottenContentKey` of each turn the message carries (hashes only): a forget records them. */
+  readonly contents?: readonly string[];
 }
 
 /** Per-call options of every Graphiti operation (the client's `RequestOptions`). */
@@ -256,6 +258,10 @@ export interface DeadLetter {
  * methods never wait for I/O (a durable outbox journals them in the background); reads may.
  * A record leaves the outbox when confirmed or dropped.
  */
+export interface MarkPendingOptions {
+  readonly outage?: boolean;
+}
+
 export interface Outbox {
   append(entries: readonly OutboxEntry[]): OutboxAppendResult;
   /** Pending records, oldest first, at most `limit`. */
@@ -264,8 +270,12 @@ export interface Outbox {
   inFlight(): Promise<readonly OutboxRecord[]>;
   markSent(ids: readonly string[], at: number): void;
   markConfirmed(ids: readonly string[]): void;
-  /** Back to pending: the send is to be repeated (unconfirmed after the resend window). */
-  markPending(ids: readonly string[]): void;
+  /**
+   * Back to pending: the send is to be repeated (unconfirmed after the resend window, or it failed).
+   * `outage`: the send met an outage (no connection, a timeout, a 5xx), so it does not count as an
+   * attempt (`attempts` goes back down by one): outages never lead to a dead letter.
+   */
+  markPending(ids: readonly string[], options?: MarkPendingOptions): void;
   markDropped(ids: readonly string[], reason: OutboxDropReason, detail?: string): void;
   /** Pending + in flight. */
   size(): number;

@@ -6,6 +6,7 @@ export { createNodeStorageModule, type NodeStorageModuleOptions } from './compos
 export { FileForgetLedger, type FileForgetLedgerOptions } from './forget/file-forget-ledger.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
+export { readOutboxSummary } from './outbox/outbox-summary.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
 export { FileEpisodeSources, MAX_EPISODE_SOURCES, type FileEpisodeSourcesOptions } from './sources/file-episode-sources.js';
 export { NodeWorkspaceFiles } from './stale/node-workspace-files.js';

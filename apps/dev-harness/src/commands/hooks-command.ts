@@ -17,6 +17,7 @@ import {
   agentHooksStatus,
   connectAgents,
   disconnectAgents,
+  endpointDeliveryNotice,
   hookServerStatus,
   readHookRuns,
   runnerBuild,
@@ -219,6 +220,10 @@ async function status(context: CommandContext): Promise<ExitCode> {
   // What the workspace's project file could not widen (not trusted): the hooks ignore it too.
   const resolution = await resolveMemoryConfig({ workspaceFolder: context.options.workspace, env: terminal.env });
   const ignored = resolution.ok ? resolution.config.ignored : [];
+  // Dead letters and long-waiting messages of the configured endpoint's outbox (counts only).
+  const endpoint = typeof values?.endpoint === 'string' && values.endpoint !== '' ? normaliseEndpoint(values.endpoint) : undefined;
+  const maxAgeHours = resolution.ok ? resolution.config.settings?.maxAgeHours : undefined;
+  const delivery = endpoint === undefined ? undefined : await endpointDeliveryNotice(stateDir, endpoint, maxAgeHours === undefined ? {} : { maxAgeHours });
   output.result({
     ok: true,
     installed,
@@ -228,6 +233,8 @@ async function status(context: CommandContext): Promise<ExitCode> {
     server,
     otherServers,
     ignored,
+    deadLetters: delivery?.deadLetters ?? 0,
+    waiting: delivery?.waiting ?? 0,
     runs,
   });
   for (const entry of installed) {
@@ -237,6 +244,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   if (!config.ok) output.line(`config: ${configFile} — has a problem, so the hooks stay silent (memory off) until it is fixed: ${config.problems.join('; ')}`);
   else output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
   for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);
+  if (delivery !== undefined) output.line(delivery.line === undefined ? `delivery: nothing waits long, no dead letters (${endpoint})` : `delivery: ${delivery.line}`);
   for (const line of resolution.ok ? ignoredLines(resolution.config) : []) output.line(`project file: ${line}`);
   output.line(
     server.running

@@ -6,7 +6,9 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import {
   ConsentStore,
+  deliveryNotice,
   inertCategories,
+  LONG_WAIT_MS,
   Ingestion,
   MemoryConfiguration,
   MemoryGate,
@@ -89,6 +91,11 @@ export class MemoryStatus implements vscode.Disposable {
     const queueDepth = delivery?.queueDepth ?? 0;
     const inert = gate.open ? inertCategories(this.consent.get(), settings) : [];
     const deadLetters = delivery?.deadLetters ?? 0;
+    // memory-core's words for dead letters and long waits, as `hooks status` and the hooks' footer say them.
+    const now = Date.now();
+    const oldest = delivery?.oldestQueuedAt;
+    const waitingLong = oldest !== undefined && now - oldest > LONG_WAIT_MS ? queueDepth : 0;
+    const notice = deliveryNotice({ deadLetters, waiting: waitingLong, ...(oldest === undefined ? {} : { oldestWaitingAt: oldest }), maxAgeHours: settings.maxAgeHours }, now, 'editor');
     const summary = summaryOf(state, gate, settings.endpoint, queueDepth, problems);
     const recallOff = settings.recall.enabled ? [] : [RECALL_OFF_SUMMARY];
     return {
@@ -106,7 +113,7 @@ export class MemoryStatus implements vscode.Disposable {
       summary: [
         summary,
         ...(state === 'ok' || state === 'failing' || state === 'notProcessing' ? recallOff : []),
-        ...(deadLetters > 0 ? [`${deadLetters} message(s) could not be sent after several tries and wait for you: choose "Retry Unsent Messages" in the status menu.`] : []),
+        ...(notice.line === undefined ? [] : [notice.line]),
         ...(inert.length > 0
           ? [`Not sent until you agree to it: ${inert.map((category) => CATEGORY_LABEL[category]).join(', ')}. Choose "Give Consent" in the status menu.`]
           : []),

@@ -46,11 +46,11 @@ describe('status bar', () => {
     expect(item()?.text).toContain("can't reach Graphiti · 1 waiting");
   });
 
-  it('counts dead letters after maxAttempts failed sends, and Retry Dead Letters sends them again', async () => {
+  it('counts a write Graphiti refused (422) as a dead letter, and Retry Dead Letters sends it again', async () => {
     const harness = await activateExtension({
-      settings: { 'graphitiMemory.enabled': true, 'graphitiMemory.maxAttempts': 1 },
+      settings: { 'graphitiMemory.enabled': true },
       consented: true,
-      emulator: { faults: { messages: { errorRate: 1, errorStatus: 503 } } },
+      emulator: { faults: { messages: { errorRate: 1, errorStatus: 422 } } },
     });
     await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     const pipeline = await harness.ingestion();

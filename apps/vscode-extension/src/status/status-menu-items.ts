@@ -8,7 +8,7 @@ export interface StatusMenuInput {
   readonly recallEnabled: boolean;
   /** Memories waiting for review. */
   readonly pending: number;
-  /** Messages that gave up after several tries. */
+  /** Messages Graphiti refused or never stored (dead letters). */
   readonly deadLetters: number;
   /** Whether the Copilot agent or Claude Code hooks are installed. */
   readonly agentsConnected: boolean;
@@ -48,7 +48,7 @@ export function statusMenuItems(input: StatusMenuInput): StatusMenuItem[] {
   const pending: StatusMenuItem[] =
     input.pending > 0 ? [{ ...MENU.pending, detail: `${input.pending} memor${input.pending === 1 ? 'y waits' : 'ies wait'} for your review` }] : [];
   const retry: StatusMenuItem[] =
-    input.deadLetters > 0 ? [{ ...MENU.retry, detail: `${input.deadLetters} message(s) could not be sent after several tries` }] : [];
+    input.deadLetters > 0 ? [{ ...MENU.retry, detail: `${input.deadLetters} message(s) not stored; they are not sent again on their own` }] : [];
   const recall: StatusMenuItem[] = input.recallEnabled ? [] : [MENU.recallOn];
   const connect: StatusMenuItem[] = input.agentsConnected ? [] : [MENU.connect];
   const consent: StatusMenuItem[] = (input.unconsentedCategories ?? 0) > 0 ? [{ ...MENU.consent, detail: 'A setting asks to send more than you agreed to: review it' }] : [];

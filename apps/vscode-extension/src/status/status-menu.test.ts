@@ -58,7 +58,7 @@ describe('status menu items', () => {
     expect(busy[0]?.detail).toBe('2 memories wait for your review');
     // A category switched on but not agreed to: consent comes first.
     expect(labels({ state: 'ok', unconsentedCategories: 1 })[0]).toBe(MENU.consent.label);
-    expect(busy[2]?.detail).toBe('3 message(s) could not be sent after several tries');
+    expect(busy[2]?.detail).toBe('3 message(s) not stored; they are not sent again on their own');
   });
 
   it('speaks plain words with codicons: no class names or internal counters', () => {

@@ -1,13 +1,14 @@
-// The background drainer: started detached by Stop / SessionEnd (and by a SessionStart whose tier
-// is stale), it delivers and confirms what hooks put into the durable outbox, then refreshes the
-// workspace's local tier. One per state folder: a second one finds the lock held and leaves at
+// The background drainer: started detached by Stop / SessionEnd (by a SessionStart whose tier is
+// stale, and by any hook event that finds records waiting with no drainer: waiting-records.ts), it
+// delivers and confirms what hooks put into the durable outbox, then refreshes the workspace's
+// local tier. It stays while anything is pending: an outage (Graphiti stopped, unreachable,
+// failing) is waited out with backoff, in rounds of ROUND_MS, until the records are delivered or
+// reach the outbox's bound (`maxAgeHours`, 72 h by default), where they become dead letters. One per state folder: a second one finds the lock held and leaves at
 // once (the running one adopts the newer journals); the outbox's own drain lock still guards sends.
 // It leaves without sending as soon as memory is closed for its workspace and endpoint (the memory
 // switches or the config's consent, checked before each round and every WATCH_MS) or a revoke,
 // an uninstall or a forget asks it to (SIGTERM, found through its info file: stopDrainer); what is
 // still queued stays in the outbox, on disk.
-import { spawn } from 'node:child_process';
-import os from 'node:os';
 import lockfile from 'proper-lockfile';
 import { makePrivateFolder, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
@@ -18,45 +19,33 @@ import { refreshTier } from './local-tier.js';
 import { refreshableTierGroups, tierGroupsOf } from './tier-groups.js';
 import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
+import { recordDrainEnd } from './waiting-records.js';
 
-export interface DrainerLaunch {
-  readonly nodePath: string;
-  readonly scriptPath: string;
-  /** Arguments before the drainer's own (`['hook']` for the harness binary). */
-  readonly leadingArguments: readonly string[];
-}
+export { spawnDrainer, type DrainerLaunch } from './drainer-spawn.js';
 
-/** How long one drainer keeps waiting for confirmation before it leaves the rest to the next. */
-const DRAIN_BOUND_MS = 180_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const LOCK_STALE_MS = 30_000;
-const ROUNDS = 3;
+/** One round of waiting for delivery; between rounds the drainer checks memory is open, owed deletes and new journals. */
+const ROUND_MS = 60_000;
+/** Longest wait between two tries while Graphiti is unreachable (memory-core doubles from 500 ms up to this). */
+const RETRY_MAX_MS = 60_000;
 /** How often a running drain checks that memory is still open for it. */
 const WATCH_MS = 250;
 
 /** Why memory is closed now for the drainer's workspace and endpoint (`undefined`: still open). */
 export type MemoryStillOpen = () => Promise<{ readonly outcome: string; readonly detail?: string } | undefined>;
 
-/** Starts the drainer detached from this process (and its stdio), so the hook can exit at once. */
-export function spawnDrainer(launch: DrainerLaunch, context: HookContext, env: NodeJS.ProcessEnv): void {
-  const child = spawn(
-    launch.nodePath,
-    [
-      launch.scriptPath,
-      ...launch.leadingArguments,
-      '--drain',
-      '--endpoint',
-      context.endpoint,
-      '--state-dir',
-      context.stateDirectory,
-      '--workspace',
-      context.workspaceFolder,
-    ],
-    // cwd: a folder that surely exists (the state folder may not yet).
-    { detached: true, stdio: 'ignore', env, windowsHide: true, cwd: os.tmpdir() },
-  );
-  child.on('error', () => {});
-  child.unref();
+/**
+ * The drainer's timing: ROUND_MS and RETRY_MAX_MS, or shorter ones from the environment
+ * (`GRAPHITI_MEMORY_DRAIN_ROUND_MS`, `GRAPHITI_MEMORY_DRAIN_RETRY_MAX_MS`: for tests that wait out
+ * an outage in seconds, not minutes).
+ */
+export function drainTiming(env: NodeJS.ProcessEnv): { readonly roundMs: number; readonly retryMaxMs: number } {
+  const read = (name: string, fallback: number): number => {
+    const value = Number(env[name]);
+    return Number.isInteger(value) && value >= 50 && value <= fallback ? value : fallback;
+  };
+  return { roundMs: read('GRAPHITI_MEMORY_DRAIN_ROUND_MS', ROUND_MS), retryMaxMs: read('GRAPHITI_MEMORY_DRAIN_RETRY_MAX_MS', RETRY_MAX_MS) };
 }
 
 /** Runs the drain; returns its outcome. Never throws. */
@@ -92,15 +81,18 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
     let confirmed = 0;
     let pending = 0;
     let owed = 0;
-    for (let round = 0; round < ROUNDS && !leave.signal.aborted; round++) {
+    const timing = drainTiming(process.env);
+    // No round limit: what stays pending is either delivered once Graphiti is back or, at the
+    // outbox's bound (maxAgeHours), dead-lettered by memory-core, which ends the loop too.
+    while (!leave.signal.aborted) {
       closedBy = await stillOpen();
       if (closedBy !== undefined) break;
-      memory ??= await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger() });
+      memory ??= await openHookMemory({ ...context, requestTimeoutMs: REQUEST_TIMEOUT_MS, durable: true, logger: new NullLogger(), ingestion: { maxRetryDelayMs: timing.retryMaxMs } });
       // Deletes a forget owes (it ran while Graphiti was unreachable) go first, even with nothing queued.
       owed = await carryOutOwedDeletes(memory, leave.signal);
       await adoptHookJournals(memory);
       memory.ingestion?.start();
-      const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: DRAIN_BOUND_MS / ROUNDS, signal: leave.signal });
+      const result = await memory.ingestion?.waitForConfirmation({ timeoutMs: timing.roundMs, signal: leave.signal });
       confirmed += result?.confirmed ?? 0;
       pending = result?.pending ?? 0;
       if (pending === 0 && (await memory.outbox?.otherJournalCount()) === 0) break;
@@ -122,7 +114,12 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
   } finally {
     clearInterval(watcher);
     process.off('SIGTERM', onStopRequest);
+    // Pending and in flight, dead letters not counted: recorded after the close (its journal
+    // writes), as a later hook event compares the journals' times with it.
+    const left = memory?.outbox?.size() ?? 0;
+    const opened = memory !== undefined;
     await memory?.close().catch(() => undefined);
+    if (opened) await recordDrainEnd(context.stateDirectory, { endpoint: context.endpoint, at: Date.now(), pending: left }).catch(() => undefined);
     await removeDrainerInfo(files.drainerInfo, process.pid).catch(() => undefined);
     await release().catch(() => undefined);
   }

@@ -4,7 +4,7 @@
 // folder. Nothing is checked over the network first: a hook must not wait for a health check, and
 // with `server: auto` the face the endpoint answered with before is used without probing.
 import { createGraphitiClient } from '@graphiti-memory/graphiti-client';
-import type { Logger, MemorySettings } from '@graphiti-memory/memory-core';
+import type { IngestionOptions, Logger, MemorySettings } from '@graphiti-memory/memory-core';
 import { FileMemorySwitches, memorySettingsFor, SwitchedConsentStore, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { rememberedFace } from '../memory/remembered-face.js';
 import { readGitFacts } from '../composition/git-facts.js';
@@ -27,13 +27,16 @@ export interface HookMemoryOptions {
   /** Open the durable outbox and ledger (Stop, SessionEnd, the drainer). */
   readonly durable: boolean;
   readonly logger: Logger;
+  /** Timing of ingestion's loops (the drainer's slower retry cap); memory-core's defaults otherwise. */
+  readonly ingestion?: Partial<IngestionOptions>;
 }
 
 /** Memory of one hook run: `openMemory`'s, and the client it speaks through (closed with it). */
 export type HookMemory = OpenedMemory;
 
 export async function openHookMemory(options: HookMemoryOptions): Promise<HookMemory> {
-  return openWith(options, (memoryOptions) => openMemory({ ...memoryOptions, needs: { send: options.durable } }));
+  const ingestion = options.ingestion === undefined ? {} : { ingestion: options.ingestion };
+  return openWith(options, (memoryOptions) => openMemory({ ...memoryOptions, ...ingestion, needs: { send: options.durable } }));
 }
 
 /**

@@ -70,8 +70,8 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const drain = argv.includes('--drain');
-  const hardLimit = setTimeout(() => process.exit(0), drain ? 10 * HARD_LIMIT_MS : HARD_LIMIT_MS);
-  hardLimit.unref();
+  // The drainer has no hard limit: it stays while records wait within the outbox's bound (hook-drainer.ts).
+  if (!drain) setTimeout(() => process.exit(0), HARD_LIMIT_MS).unref();
   try {
     const stdinText = drain ? '' : await readHookStdin(process.stdin);
     let forwarded: ForwardResult = { kind: 'unavailable' };

@@ -9,7 +9,8 @@ import { resolveHookContext, type HookContext } from './hook-context.js';
 import { recordHookRun, type HookRun } from './hook-log.js';
 import type { HookMemory } from './hook-memory.js';
 import { parseHookOptions } from './hook-options.js';
-import type { DrainerLaunch } from './hook-drainer.js';
+import { spawnDrainer, type DrainerLaunch } from './drainer-spawn.js';
+import { recordsWaitWithoutDrainer } from './waiting-records.js';
 import type { HandlerResult } from './handler-result.js';
 import type { HookSession } from './hook-server-place.js';
 import { everyHookEvent } from './hook-events.js';
@@ -110,10 +111,13 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       const drainer = handlers.drainer;
       if (options.drain) result = drainer === undefined ? { outcome: 'unknown-event', detail: 'drain' } : await (await drainer()).runDrainer(context, stillOpen);
       else result = await handleEvent(context, startedAt, now, handlers);
-      if (result.context !== undefined) {
-        io.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } })}\n`);
+      if (result.context !== undefined || result.systemMessage !== undefined) {
+        const specific = result.context === undefined ? {} : { hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } };
+        io.write(`${JSON.stringify({ ...(result.systemMessage === undefined ? {} : { systemMessage: result.systemMessage }), ...specific })}\n`);
       }
-      if (result.drain === true && io.drainer !== undefined && drainer !== undefined) (await drainer()).spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
+      // Records left waiting (a drainer killed or asked to leave) are picked up by any later event of any session.
+      const drain = result.drain === true || (!options.drain && io.drainer !== undefined && (await recordsWaitWithoutDrainer(context.stateDirectory, context.endpoint)));
+      if (drain && io.drainer !== undefined) spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);
     }
   } catch (error) {
     // A write the disk refused is named (code, file, what to do); anything else by its class.

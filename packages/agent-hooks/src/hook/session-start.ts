@@ -14,6 +14,7 @@ import { briefOf, describeAge, emptyTier, refreshTier, withRefresh, type TierRef
 import { refreshableTierGroups, tierGroupsOf } from './tier-groups.js';
 import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
+import { deliveryFooter, withDeliveryFooter } from './delivery-footer.js';
 
 /** A tier read from Graphiti longer ago than this is refreshed in the background after SessionStart. */
 const TIER_STALE_MS = 10 * 60_000;
@@ -21,8 +22,12 @@ const TIER_STALE_MS = 10 * 60_000;
 const ANSWER_MARGIN_MS = 250;
 
 export async function handleSessionStart(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
-  const [result, notice] = await Promise.all([workspaceBrief(context, memory, startedAt, now), pendingNotice(context.stateDirectory)]);
-  return withPendingNotice(result, notice);
+  const [result, notice, footer] = await Promise.all([
+    workspaceBrief(context, memory, startedAt, now),
+    pendingNotice(context.stateDirectory),
+    deliveryFooter(context.stateDirectory, context.endpoint, context.config.settings.maxAgeHours),
+  ]);
+  return withDeliveryFooter(withPendingNotice(result, notice), footer);
 }
 
 async function workspaceBrief(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {

@@ -34,6 +34,10 @@ export class EndpointEpisodeSources implements EpisodeSources {
     await (await this.#stores.current()).remove(episodes);
   }
 
+  async forgetGroups(groupIds: readonly string[], sessions?: readonly string[]): Promise<readonly EpisodeSource[]> {
+    return (await this.#stores.current()).forgetGroups(groupIds, sessions);
+  }
+
   async flush(): Promise<void> {
     await this.#stores.forEachOpened((store) => store.flush());
   }

@@ -109,7 +109,7 @@ export class GraphitiMcpClient implements GraphitiApi {
     // request the SDK gave up on, so a per-call timeout above the client's is never cut short.
     // The client's headers (user agent, API key) on every request; `accept` is the SDK's to set.
     const { accept: _accept, ...headers } = this.options.headers;
-    this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000), headers);
+    this.fetch = createMcpFetch(dispatcher, Math.max(this.options.timeoutMs * 4, 60_000), headers, this.options.maxResponseBytes);
     this.session = new McpSession(this.endpoint, this.fetch);
   }
 

@@ -13,6 +13,8 @@ import {
   type RequestDescription,
 } from '../errors.js';
 import { errorCode } from '../transport/error-code.js';
+import { responseTooLargeIn } from '../transport/exchange.js';
+import { responseTooLargeError } from '../transport/request.js';
 import { loadedMcpSdk, McpSdkLoadError } from './load-mcp-sdk.js';
 
 const VALIDATION_PATTERN =
@@ -57,6 +59,8 @@ export function transportError(
   if (settings.signal?.aborted) {
     return new GraphitiAbortError(`${request.method} ${request.path} was aborted by the caller.`, request, { cause: error });
   }
+  const tooLarge = responseTooLargeIn(error);
+  if (tooLarge !== undefined) return responseTooLargeError(request, tooLarge.limitBytes, error);
   const code = errorCode(error);
   if (error instanceof McpSdkLoadError) {
     // Nothing was sent. Retryable like any connection failure, so a caller keeps what it meant to send.

@@ -9,6 +9,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Dispatcher } from 'undici';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../options.js';
 import { exchange } from '../transport/exchange.js';
 
 /** The `data` of each event of a complete SSE body (events without data are skipped). */
@@ -107,7 +108,8 @@ function lowerCaseHeaders(headers: IncomingHttpHeaders): Record<string, string> 
 }
 
 /**
- * A FetchLike over `dispatcher`; `timeoutMs` bounds undici's own header and body timers. `headers`
+ * A FetchLike over `dispatcher`; `timeoutMs` bounds undici's own header and body timers, and an
+ * answer past `maxBodyBytes` is cut there (the fetch rejects with ResponseTooLarge). `headers`
  * (lower-case names: user agent, API key) go on every request, under the SDK's own: passed here
  * rather than as the transport's requestInit, which the SDK would normalise again on every call.
  */
@@ -115,6 +117,7 @@ export function createMcpFetch(
   dispatcher: Dispatcher,
   timeoutMs: number,
   headers: Readonly<Record<string, string>> = {},
+  maxBodyBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
 ): FetchLike {
   return async (input, init) => {
     const url = typeof input === 'string' ? new URL(input) : input;
@@ -130,6 +133,7 @@ export function createMcpFetch(
         headers: headerRecord(headers, init?.headers),
         body: typeof init?.body === 'string' ? init.body : null,
         timeoutMs,
+        maxBodyBytes,
       },
       signal,
     );

@@ -8,13 +8,15 @@ import type { z } from 'zod';
 import {
   GraphitiAbortError,
   GraphitiConnectionError,
+  GraphitiResponseTooLargeError,
   GraphitiTimeoutError,
   type GraphitiError,
   type RequestDescription,
 } from '../errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../options.js';
 import { parseResponse } from '../validation.js';
 import { errorCode } from './error-code.js';
-import { exchange, type ExchangeResponse } from './exchange.js';
+import { exchange, responseTooLargeIn, type ExchangeResponse } from './exchange.js';
 import { apiErrorFromResponse } from './http-errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -44,6 +46,8 @@ export interface TransportSettings {
 export interface AttemptSettings {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number;
+  /** Largest answer read; default DEFAULT_MAX_RESPONSE_BYTES. */
+  readonly maxResponseBytes?: number;
 }
 
 const UNDICI_TIMEOUT_CODES = new Set([
@@ -73,6 +77,8 @@ function transportError(
       cause: error,
     });
   }
+  const tooLarge = responseTooLargeIn(error);
+  if (tooLarge !== undefined) return responseTooLargeError(request, tooLarge.limitBytes, error);
   const code = errorCode(error);
   if (timedOut || (code !== undefined && UNDICI_TIMEOUT_CODES.has(code))) {
     return new GraphitiTimeoutError(
@@ -86,6 +92,14 @@ function transportError(
     `${request.method} ${request.path} could not reach Graphiti (${reason}). Check that the server runs at baseUrl and is reachable (proxy, firewall).`,
     request,
     { cause: error, ...(code === undefined ? {} : { code }) },
+  );
+}
+
+export function responseTooLargeError(request: RequestDescription, limitBytes: number, cause: unknown): GraphitiResponseTooLargeError {
+  return new GraphitiResponseTooLargeError(
+    `${request.method} ${request.path} answered more than ${limitBytes} bytes; reading stopped there. The server is not behaving as Graphiti does (or returned far too much): check the endpoint, ask for less (fewer facts, a smaller last_n), or raise maxResponseBytes.`,
+    { ...request, limitBytes },
+    { cause },
   );
 }
 
@@ -117,6 +131,7 @@ export async function sendOnce<Schema extends z.ZodType>(
         headers: hasBody ? transport.jsonHeaders : transport.headers,
         body: hasBody ? JSON.stringify(call.body) : null,
         timeoutMs: settings.timeoutMs,
+        maxBodyBytes: settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       },
       signal,
     );

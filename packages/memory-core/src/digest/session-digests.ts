@@ -12,6 +12,7 @@ import { APP_NAME, parseTurnMessageName } from '../mapping/turn-mapping.js';
 import type { ChatTurn, DeliveryLedger, OutboxEntry } from '../ports.js';
 import type { AcceptedEntry } from '../registry/group-recorder.js';
 import type { MemorySettings } from '../settings/memory-settings.js';
+import { MAX_SOURCE_CONTENTS } from '../sources/episode-sources.js';
 import { digestMessage } from './digest-format.js';
 import type { DigestWriting } from './digest-writing.js';
 import { InMemoryDigestSegmentStore, type DigestSegment, type DigestSegmentStore, type DigestTurn } from './digest-segment-store.js';
@@ -162,8 +163,9 @@ export class SessionDigests {
 
   #digest(segment: DigestSegment, turns: readonly DigestTurn[], maxMessageChars: number): ClosingDigest {
     return {
-      // The first turn's extra fields (source metadata) describe the digest: one session, one tool.
-      entry: { ...turns[0]?.extra, groupId: segment.groupId, message: digestMessage(segment.sessionId, turns, maxMessageChars) },
+      // The first turn's extra fields (source metadata) describe the digest: one session, one tool;
+      // the content keys of every turn it carries go with it (a forget records them).
+      entry: { ...withAllContents(turns), groupId: segment.groupId, message: digestMessage(segment.sessionId, turns, maxMessageChars) },
       sessionId: segment.sessionId,
       keys: turns.flatMap((turn) => turn.keys),
       turns: turns.length,
@@ -233,4 +235,16 @@ function extraOf(entry: OutboxEntry | undefined): { extra?: Record<string, unkno
   if (entry === undefined) return {};
   const { groupId: _groupId, message: _message, ...extra } = entry as OutboxEntry & Record<string, unknown>;
   return Object.keys(extra).length === 0 ? {} : { extra };
+}
+
+/** The first turn's extra fields, its source carrying the content keys of every turn (bounded). */
+function withAllContents(turns: readonly DigestTurn[]): Record<string, unknown> {
+  const extra = turns[0]?.extra;
+  const source = extra?.['source'];
+  if (extra === undefined || typeof source !== 'object' || source === null) return extra ?? {};
+  const contents = [...new Set(turns.flatMap((turn) => {
+    const keys = (turn.extra?.['source'] as { contents?: unknown } | undefined)?.contents;
+    return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string') : [];
+  }))].slice(0, MAX_SOURCE_CONTENTS);
+  return contents.length === 0 ? extra : { ...extra, source: { ...source, contents } };
 }

@@ -2,8 +2,9 @@
 // - forgotten groups: what was queued for them up to the forget is never sent (by this process or
 //   by a live one whose journal the forget could not reach), and their delete on the server is
 //   owed until it succeeds (a forget works offline; the delete happens when Graphiti is back);
-// - forgotten turns: hashes of the turns those groups held, so the same turn read again (a
-//   transcript resumed under a new session id) is never planned into any group. No content.
+// - forgotten turns: hashes of the turns those groups held (of their ids, and of their normalised
+//   content), so the same turn read again (a transcript resumed under a new session id, even with
+//   new message ids) is never planned into any group. No content.
 import { injectable } from 'inversify';
 import { parseTurnMessageName, sanitiseTurnId } from '../mapping/turn-mapping.js';
 import { sha256Hex } from '../scopes/sha256.js';
@@ -18,7 +19,7 @@ export interface ForgottenGroup {
 
 export interface ForgetRecord {
   readonly groups: readonly ForgottenGroup[];
-  /** `forgottenTurnKey` of every forgotten turn. */
+  /** `forgottenTurnKey` and `forgottenContentKey` of every forgotten turn. */
   readonly turns: ReadonlySet<string>;
 }
 
@@ -50,6 +51,16 @@ export async function forgottenTurnKeyOfName(messageName: string): Promise<strin
 
 async function sanitisedTurnKey(sanitised: string): Promise<string> {
   return (await sha256Hex(`forgotten-turn\n${sanitised}`)).slice(0, 32);
+}
+
+/**
+ * The content key of a turn: a hash of its normalised text (user, then assistant), so the same turn
+ * read again under new message ids (a resumed transcript) is recognised. Normalised: Unicode NFKC,
+ * every run of whitespace one space, trimmed ends. Only the hash is kept, never the text.
+ */
+export async function forgottenContentKey(turn: { readonly user: { readonly text: string }; readonly assistant?: { readonly text: string } | undefined }): Promise<string> {
+  const normalise = (text: string): string => text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  return (await sha256Hex(`forgotten-content\n${normalise(turn.user.text)}\n\u0000\n${normalise(turn.assistant?.text ?? '')}`)).slice(0, 32);
 }
 
 /** Whether a record of `groupId` enqueued at `enqueuedAt` was forgotten (never to be sent). */

@@ -14,6 +14,8 @@ import { GroupRecorderOptions, GroupRegistry } from '../registry/index.js';
 import { RecallService } from '../recall/index.js';
 import { GroupIdResolver } from '../scopes/index.js';
 import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
+import { EpisodeSources } from '../sources/episode-sources.js';
+import { InMemoryEpisodeSources } from '../sources/in-memory-episode-sources.js';
 import { ForgetLedger } from './forget-ledger.js';
 import { ForgetService } from './forget-service.js';
 
@@ -47,6 +49,7 @@ async function compose() {
   });
   container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100, retryDelayMs: 20, maxRetryDelayMs: 50 });
   container.bind(GroupRecorderOptions).toConstantValue({ tool: 'test-tool' });
+  container.bind(EpisodeSources).toConstantValue(new InMemoryEpisodeSources());
   await container.load(createMemoryModule(), createInMemoryStorageModule());
   return {
     connection,
@@ -57,6 +60,7 @@ async function compose() {
     registry: container.get<GroupRegistry>(GroupRegistry),
     groups: container.get<GroupIdResolver>(GroupIdResolver),
     storage: container.get<IngestionStorage>(IngestionStorage),
+    sources: container.get<EpisodeSources>(EpisodeSources),
   };
 }
 
@@ -166,5 +170,31 @@ describe('a forgotten turn', () => {
     const names = sentNames();
     expect(names.some((name) => name.includes('.u-2.'))).toBe(true);
     expect(names.filter((name) => name.includes('.u-1.'))).toEqual([]);
+  });
+});
+
+describe('a forgotten turn under new message ids (issue 31.6)', { timeout: 30_000 }, () => {
+  it('is recognised by its content hash and never sent again; the record of delivered episodes lets go of the forgotten session', async () => {
+    const { ingestion, forget, sources, ledger } = await compose();
+    ingestion.start();
+    ingestion.enqueue(turn('u-1', 'chat-1', 'We deploy the billing API with Fly.io.'));
+    expect((await ingestion.waitForConfirmation({ timeoutMs: 15_000 })).pending).toBe(0);
+    const delivered = emulator.state.episodes().map((episode) => episode.uuid);
+    expect([...(await sources.find(delivered)).values()].map((source) => source.session)).toEqual(['chat-1', 'chat-1', 'chat-1', 'chat-1']);
+    await forget.forget({ scope: 'session', sessionId: 'chat-1' });
+    // Both episodes named the session: the workspace group's copy goes from the record too.
+    expect((await sources.find(delivered)).size).toBe(0);
+    // Only hashes are kept: no text of the turn in the ledger.
+    expect(JSON.stringify([...(await ledger.read()).turns])).not.toContain('Fly.io');
+    emulator.clearRequests();
+
+    // Resumed with new message ids (and in a new session), the same text: not planned again.
+    ingestion.enqueue({ ...turn('u-1-resumed', 'chat-2', 'We deploy  the billing API with Fly.io. '), assistant: { text: 'Noted: u-1.', timestamp: '2026-11-23T10:00:02Z' } });
+    ingestion.enqueue(turn('u-2', 'chat-2', 'Logs go to Grafana Loki.'));
+    expect((await ingestion.waitForConfirmation({ timeoutMs: 15_000 })).pending).toBe(0);
+    await ingestion.dispose();
+    const names = sentNames();
+    expect(names.some((name) => name.includes('.u-2.'))).toBe(true);
+    expect(names.filter((name) => name.includes('.u-1'))).toEqual([]);
   });
 });

@@ -117,7 +117,11 @@ export class ForgetService {
     await this.owedDeletions?.owe(wholeGroups, this.clock?.now() ?? Date.now());
     const dequeued = await this.queued.dequeue(groupIds);
     // After the dequeue: it took over dead processes' journals, whose keys count too.
-    const forgottenTurns = await this.forgetTurns(groupIds);
+    // The record of delivered episodes lets go of them (and of the forgotten session's first prompt
+    // line); the content keys it held are forgotten with the turns.
+    const sessions = !('all' in request) && request.scope === 'session' ? [request.sessionId] : [];
+    const removedSources = (await this.sources?.forgetGroups(groupIds, sessions).catch(() => [])) ?? [];
+    const forgottenTurns = await this.forgetTurns(groupIds, removedSources.flatMap((source) => source.contents ?? []));
     const droppedPending = await this.forgetPending(targets);
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
     const now = await this.deleteGroups(api, wholeGroups, options);
@@ -248,11 +252,16 @@ export class ForgetService {
 
   /**
    * The turns the delivery ledger knows for these groups (sent or queued, by any process of this
-   * endpoint), recorded as forgotten by the hash of their id: a resumed transcript that carries
-   * them under a new session id plans nothing for them.
+   * endpoint), recorded as forgotten by the hash of their id, and `contentKeys` (the content
+   * hashes the record of delivered episodes held for them): a resumed transcript that carries them
+   * under a new session id, or with new message ids, plans nothing for them.
    */
-  private async forgetTurns(groupIds: readonly string[]): Promise<number> {
-    if (this.ledger === undefined || this.storage === undefined || groupIds.length === 0) return 0;
+  private async forgetTurns(groupIds: readonly string[], contentKeys: readonly string[]): Promise<number> {
+    if (this.ledger === undefined || groupIds.length === 0) return 0;
+    if (this.storage === undefined) {
+      if (contentKeys.length > 0) await this.ledger.forgetTurns([...new Set(contentKeys)]);
+      return 0;
+    }
     const store = await this.storage.open();
     const keys = (await store.ledger.keys?.()) ?? [];
     const prefixes = groupIds.map((groupId) => deliveryKey(groupId, ''));
@@ -263,7 +272,9 @@ export class ForgetService {
       const turnKey = await forgottenTurnKeyOfName(key.slice(prefix.length));
       if (turnKey !== undefined) turnKeys.add(turnKey);
     }
-    if (turnKeys.size > 0) await this.ledger.forgetTurns([...turnKeys]);
+    // Content keys beside the id keys: the same turn under new message ids is forgotten too.
+    const all = new Set([...turnKeys, ...contentKeys]);
+    if (all.size > 0) await this.ledger.forgetTurns([...all]);
     return turnKeys.size;
   }
 

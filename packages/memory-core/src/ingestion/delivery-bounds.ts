@@ -1,5 +1,7 @@
-// Bounded delivery: a message that failed `maxAttempts` times or stayed unconfirmed past
-// `maxAgeHours` becomes a dead letter, kept by the outbox with its content-free last error.
+// Bounded delivery: a message Graphiti refused as invalid (a 4xx), accepted `maxAttempts` times
+// without ever storing it, or that stayed undelivered past `maxAgeHours` (the outbox's bound: an
+// outage waits this long, 72 h by default) becomes a dead letter, kept by the outbox with its
+// content-free last error. Outages (no connection, timeouts, 5xx) never count as attempts.
 import type { Clock, Logger, Outbox, OutboxRecord, TelemetrySink } from '../ports.js';
 import { DEFAULT_SETTINGS, type MemoryConfiguration } from '../settings/index.js';
 import type { DeliveryFailure } from './delivery-failure.js';

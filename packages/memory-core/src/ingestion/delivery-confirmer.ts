@@ -1,13 +1,14 @@
 // Confirming: sent records are looked for by name in their group's `/episodes`; found ones leave
-// the outbox, and ones the tracker deems lost are sent again — or, after `maxAttempts` sends,
-// become dead letters.
+// the outbox, and ones the tracker deems lost are sent again — or, after Graphiti accepted them
+// `maxAttempts` times and never stored them, become dead letters. A send that met an outage (a
+// timeout, a connection lost mid-request) is not counted.
 import type { Episode } from '@graphiti-memory/graphiti-client';
 import type { GraphitiApi, OutboxRecord } from '../ports.js';
 import type { EpisodeSource } from '../sources/episode-sources.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure } from './delivery-failure.js';
 import { groupByGroupId } from './delivery-state.js';
-import { MAX_EPISODES_PER_POLL } from './message-sender.js';
+import { MAX_EPISODES_PER_POLL, oldestOf } from './message-sender.js';
 
 /** Smallest `last_n` per poll: other writers to the same group may have added episodes meanwhile. */
 const MIN_EPISODES_PER_POLL = 50;
@@ -22,6 +23,7 @@ export class DeliveryConfirmer {
   async confirmInFlight(api: GraphitiApi): Promise<void> {
     const { bounds, outbox, state, tracker, configuration, host, clock } = this.context;
     const inFlight = bounds.expire(await outbox.inFlight());
+    state.oldestInFlightAt = oldestOf(inFlight);
     const byGroup = groupByGroupId(inFlight);
     state.inFlightCount = inFlight.length;
     state.inFlightByGroup = new Map([...byGroup].map(([groupId, records]) => [groupId, records.length]));
@@ -90,6 +92,7 @@ export class DeliveryConfirmer {
   #confirm(groupId: string, records: readonly OutboxRecord[], now: number): void {
     const { outbox, state, tracker, telemetry } = this.context;
     outbox.markConfirmed(records.map((record) => record.id));
+    for (const record of records) state.outageSends.delete(record.id);
     state.changeInFlight(groupId, -records.length);
     state.counters.confirmed += records.length;
     tracker.confirmed(records, now);
@@ -121,15 +124,22 @@ export class DeliveryConfirmer {
   #resend(groupId: string, due: readonly OutboxRecord[], now: number): void {
     const { outbox, state, tracker, bounds, telemetry, logger } = this.context;
     const { maxAttempts } = bounds.limits();
-    const exhausted = due.filter((record) => record.attempts >= maxAttempts);
+    const outage = (record: OutboxRecord): boolean => state.outageSends.has(record.id);
+    const counted = (record: OutboxRecord): number => record.attempts - (outage(record) ? 1 : 0);
+    const exhausted = due.filter((record) => counted(record) >= maxAttempts);
     if (exhausted.length > 0) {
       state.changeInFlight(groupId, -exhausted.length);
-      bounds.deadLetter(exhausted, { disposition: 'dead-letter', errorClass: 'Unconfirmed', reason: `sent ${maxAttempts} times, never stored` });
+      for (const record of exhausted) state.outageSends.delete(record.id);
+      bounds.deadLetter(exhausted, { disposition: 'dead-letter', errorClass: 'Unconfirmed', reason: `accepted ${maxAttempts} times, never stored` });
     }
-    const records = due.filter((record) => record.attempts < maxAttempts);
+    const records = due.filter((record) => counted(record) < maxAttempts);
     if (records.length === 0) return;
     const noProgress = tracker.noProgress(now);
-    outbox.markPending(records.map((record) => record.id));
+    const afterOutage = records.filter(outage).map((record) => record.id);
+    const afterAcceptance = records.filter((record) => !outage(record)).map((record) => record.id);
+    if (afterOutage.length > 0) outbox.markPending(afterOutage, { outage: true });
+    if (afterAcceptance.length > 0) outbox.markPending(afterAcceptance);
+    for (const id of afterOutage) state.outageSends.delete(id);
     state.changeInFlight(groupId, -records.length);
     state.counters.resent += records.length;
     // 202s and still nothing for a whole window: upstream's silent worker death, or a restart.

@@ -18,6 +18,7 @@ describe('classifyFailure', () => {
     [fakeGraphitiError('connection'), 'unknown-outcome', 'connection lost'],
     [fakeGraphitiError('timeout'), 'unknown-outcome', 'timed out'],
     [fakeGraphitiError('abort'), 'unknown-outcome', 'aborted'],
+    [fakeGraphitiError('response-too-large', { retryable: false }), 'unknown-outcome', 'answer too large'],
     [new TypeError('boom'), 'retry', 'unexpected failure'],
     ['a string', 'retry', 'unexpected failure'],
   ])('%s → %s', (error, disposition, reason) => {

@@ -56,6 +56,8 @@ export function classifyFailure(error: unknown): DeliveryFailure {
   if (kind === 'usage') return withStatus('dead-letter', 'refused by the client before sending (usage)');
   if (kind === 'abort') return withStatus('unknown-outcome', 'aborted');
   if (kind === 'timeout') return withStatus('unknown-outcome', 'timed out');
+  // The server answered, but more than the client reads: it may have taken the request.
+  if (kind === 'response-too-large') return withStatus('unknown-outcome', 'answer too large');
   if (kind === 'connection') {
     const code = classifyGraphitiError(error).code;
     return code !== undefined && NOT_CONNECTED_CODES.has(code)

@@ -21,6 +21,15 @@ export class DeliveryState {
   lastErrorAt: number | undefined;
   lastConfirmedAt: number | undefined;
   blockedReason: string | undefined;
+  /**
+   * Records whose last send met an outage with an unknown outcome (a timeout, a connection lost
+   * mid-request): left in flight for confirmation; a resend does not count that send as an attempt.
+   * In memory only: after a restart such a send counts once, which is harmless.
+   */
+  readonly outageSends = new Set<string>();
+  /** Queue times of the oldest pending and oldest in-flight record seen by the last pass (for `oldestQueuedAt`). */
+  oldestPendingAt: number | undefined;
+  oldestInFlightAt: number | undefined;
 
   changeInFlight(groupId: string, delta: number): void {
     this.inFlightCount = Math.max(0, this.inFlightCount + delta);

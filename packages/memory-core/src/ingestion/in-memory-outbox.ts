@@ -4,6 +4,7 @@ import {
   Clock,
   type DeadLetter,
   type DeliveryLedger,
+  type MarkPendingOptions,
   type Outbox,
   type OutboxAdmitResult,
   type OutboxAppendResult,
@@ -98,10 +99,12 @@ export class InMemoryOutbox implements Outbox {
     for (const id of ids) this.remove(id);
   }
 
-  markPending(ids: readonly string[]): void {
+  markPending(ids: readonly string[], options?: MarkPendingOptions): void {
     for (const id of ids) {
       const record = this.records.get(id);
-      if (!record || record.state === 'pending') continue;
+      if (!record) continue;
+      if (options?.outage === true) record.attempts = Math.max(0, record.attempts - 1);
+      if (record.state === 'pending') continue;
       record.state = 'pending';
       this.pendingCount++;
     }

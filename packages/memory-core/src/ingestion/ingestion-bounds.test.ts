@@ -1,33 +1,75 @@
-// Issue 13's bounded delivery and forget support, at the level of the service: dead letters after
-// `maxAttempts` failed sends or past `maxAgeHours`, retry and drop, offered-but-unsent given back,
+// Issue 13's bounded delivery and forget support, at the level of the service: outages never dead-
+// letter (issue 31); dead letters for refused writes or past `maxAgeHours`, retry and drop, offered-but-unsent given back,
 // and forgetting what is still queued for a set of groups.
 import { describe, expect, it } from 'vitest';
 import { createIngestionFixture, fakeGraphitiError, makeTurn } from '../../test-support/ingestion.js';
 
 describe('IngestionService: bounded delivery', () => {
-  it('dead-letters a message after maxAttempts failed sends, with its last error, and stops sending it', async () => {
-    const { service, graphiti, clock, outbox } = createIngestionFixture({ settings: { maxAttempts: 2 } });
-    graphiti.addMessagesFailures = [fakeGraphitiError('server', { status: 500 }), fakeGraphitiError('server', { status: 500 })];
+  it('never counts an outage as an attempt: 5xx, refused connections and timeouts beyond maxAttempts, then delivered once', async () => {
+    const { service, graphiti, clock, outbox, telemetry } = createIngestionFixture({ settings: { maxAttempts: 2 } });
+    graphiti.addMessagesFailures = [
+      fakeGraphitiError('server', { status: 500 }),
+      fakeGraphitiError('connection', { code: 'ECONNREFUSED' }),
+      fakeGraphitiError('server', { status: 503 }),
+      fakeGraphitiError('connection', { code: 'ECONNREFUSED' }),
+      fakeGraphitiError('rate-limit', { status: 429 }),
+    ];
+    service.enqueue(makeTurn(1));
+    for (let pass = 0; pass < 5; pass++) {
+      await service.drain();
+      await clock.advance(60_000);
+    }
+    expect(graphiti.addMessagesCalls.length).toBe(5);
+    expect(service.stats()).toMatchObject({ deadLetters: 0, queueDepth: 2 });
+    // How long the oldest has waited is known (the status item and the footer say it past an hour).
+    expect(service.stats().oldestQueuedAt).toBeLessThanOrEqual(clock.now() - 4 * 60_000);
+    expect((await outbox.pending(10)).map((record) => record.attempts)).toEqual([0, 0]);
+    await service.drain();
+    await clock.advance(1_000);
+    await service.drain();
+    expect(graphiti.episodeNames()).toEqual(['test.turn.t1.user', 'test.turn.t1.assistant']);
+    expect(service.stats()).toMatchObject({ deadLetters: 0, queueDepth: 0, counters: { deadLettered: 0, confirmed: 2 } });
+    expect(telemetry.ofType('dead-lettered')).toEqual([]);
+  });
+
+  it('does not count a timed-out send when it is sent again: timeouts are outages too', async () => {
+    const { service, graphiti, clock } = createIngestionFixture({ settings: { maxAttempts: 1 }, options: { resendAfterMs: 1_000, maxPollIntervalMs: 500 } });
+    // The request timed out (it never reached the server) three times; the fourth is accepted.
+    graphiti.addMessagesFailures = [fakeGraphitiError('timeout'), fakeGraphitiError('timeout'), fakeGraphitiError('timeout')];
+    service.enqueue(makeTurn(1));
+    for (let step = 0; step < 200 && graphiti.episodeNames().length < 2; step++) {
+      await service.drain();
+      await clock.advance(500);
+    }
+    expect(graphiti.episodeNames()).toEqual(['test.turn.t1.user', 'test.turn.t1.assistant']);
+    expect(service.stats()).toMatchObject({ deadLetters: 0 });
+  });
+
+  it('still dead-letters a write Graphiti refused as invalid (422)', async () => {
+    const { service, graphiti } = createIngestionFixture({ settings: { maxAttempts: 8, maxBatchSize: 1 } });
+    graphiti.addMessagesFailures = [fakeGraphitiError('validation', { status: 422 })];
     service.enqueue(makeTurn(1));
     await service.drain();
+    expect(service.deadLetters().map((letter) => [letter.name, letter.lastError])).toEqual([['test.turn.t1.user', 'HTTP 422 (validation)']]);
+  });
+
+  it('dead-letters what an outage kept past maxAgeHours (the outbox bound)', async () => {
+    const { service, graphiti, clock } = createIngestionFixture({ settings: { maxAgeHours: 1 } });
+    graphiti.addMessagesFailures = Array.from({ length: 1_000 }, () => fakeGraphitiError('connection', { code: 'ECONNREFUSED' }));
+    service.enqueue(makeTurn(1));
+    await service.drain();
+    await clock.advance(1_800_000);
+    await service.drain();
     expect(service.stats()).toMatchObject({ deadLetters: 0, queueDepth: 2 });
-    await clock.advance(60_000);
+    await clock.advance(1_800_001);
     await service.drain();
-    expect(graphiti.addMessagesCalls.length).toBe(2);
-    expect(service.stats()).toMatchObject({ deadLetters: 2, queueDepth: 0, counters: { deadLettered: 2 } });
-    expect(service.deadLetters().map((letter) => [letter.name, letter.attempts, letter.lastError])).toEqual([
-      ['test.turn.t1.user', 2, 'failed 2 times, last: HTTP 500 (server)'],
-      ['test.turn.t1.assistant', 2, 'failed 2 times, last: HTTP 500 (server)'],
-    ]);
-    await clock.advance(60_000);
-    await service.drain();
-    expect(graphiti.addMessagesCalls.length).toBe(2);
-    expect(outbox.size()).toBe(0);
+    expect(service.stats()).toMatchObject({ deadLetters: 2, queueDepth: 0 });
+    expect(service.deadLetters()[0]?.lastError).toBe('unconfirmed after 1 h');
   });
 
   it('retries dead letters with fresh attempts, and drops them for good', async () => {
-    const { service, graphiti, clock } = createIngestionFixture({ settings: { maxAttempts: 1 } });
-    graphiti.addMessagesFailures = [fakeGraphitiError('server', { status: 503 })];
+    const { service, graphiti, clock } = createIngestionFixture({ settings: { maxAttempts: 1, maxBatchSize: 1 } });
+    graphiti.addMessagesFailures = [0, 1, 2, 3].map(() => fakeGraphitiError('validation', { status: 422 }));
     service.enqueue(makeTurn(1));
     service.enqueue(makeTurn(2));
     await service.drain();

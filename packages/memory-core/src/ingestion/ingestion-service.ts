@@ -360,7 +360,9 @@ export class IngestionService implements Ingestion {
     const outbox = this.outbox;
     const queueDepth = outbox === undefined ? this.staging.length : outbox.size();
     const state = this.deliveryState(queueDepth);
-    const { counters, inFlightCount, lastErrorClass, lastErrorAt, lastConfirmedAt, blockedReason } = this.state;
+    const { counters, inFlightCount, lastErrorClass, lastErrorAt, lastConfirmedAt, blockedReason, oldestPendingAt, oldestInFlightAt } = this.state;
+    const oldest = [oldestPendingAt, oldestInFlightAt].filter((at) => at !== undefined);
+    const oldestQueuedAt = queueDepth > 0 && oldest.length > 0 ? Math.min(...oldest) : undefined;
     return {
       state,
       queueDepth,
@@ -373,6 +375,7 @@ export class IngestionService implements Ingestion {
       ...(lastErrorClass === undefined ? {} : { lastErrorClass }),
       ...(lastErrorAt === undefined ? {} : { lastErrorAt }),
       ...(lastConfirmedAt === undefined ? {} : { lastConfirmedAt }),
+      ...(oldestQueuedAt === undefined ? {} : { oldestQueuedAt }),
       ...(blockedReason === undefined ? {} : { blockedReason }),
     };
   }

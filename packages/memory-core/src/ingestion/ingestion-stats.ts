@@ -50,6 +50,8 @@ export interface IngestionStats {
   readonly lastErrorAt?: number;
   /** When a message was last confirmed. */
   readonly lastConfirmedAt?: number;
+  /** When the oldest message still queued was queued (as of the last pass), while any is. */
+  readonly oldestQueuedAt?: number;
   /** Why nothing is sent right now, when that is the case (no connection, gate closed, …). */
   readonly blockedReason?: string;
 }

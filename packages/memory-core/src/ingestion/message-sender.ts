@@ -1,6 +1,8 @@
 // Sending: pending records in batches per group, each marked sent before its request (a crash
-// then recovers into confirmation, not a resend). Retryable failures back off; a message that
-// failed `maxAttempts` times, or that the server refuses for good, becomes a dead letter.
+// then recovers into confirmation, not a resend). An outage (no connection, a timeout, a 5xx, 408,
+// 429) is not a failure of the message: it backs off and never counts as an attempt, so only the
+// outbox's age bound (`maxAgeHours`) ends its wait. A write the server refuses as invalid (4xx)
+// becomes a dead letter.
 import type { GraphitiApi, OutboxRecord } from '../ports.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure, type DeliveryFailure } from './delivery-failure.js';
@@ -26,6 +28,13 @@ export interface SendHold {
 
 const NO_HOLD: SendHold = { forgotten: () => false, held: () => false };
 
+/** When the oldest of `records` was queued. */
+export function oldestOf(records: readonly OutboxRecord[]): number | undefined {
+  let oldest: number | undefined;
+  for (const record of records) oldest = Math.min(oldest ?? record.enqueuedAt, record.enqueuedAt);
+  return oldest;
+}
+
 export class MessageSender {
   /** Ids handed out by `pending` and sent in this pass; the rest are given back at its end. */
   #attempted = new Set<string>();
@@ -46,6 +55,7 @@ export class MessageSender {
       logger.info('ingestion: queued messages of forgotten groups dropped before sending', { messages: forgotten.length });
     }
     const records = bounds.expire(offered.filter((record) => !forgotten.includes(record)));
+    state.oldestPendingAt = oldestOf(records);
     this.#attempted = new Set();
     try {
       for (const [groupId, group] of groupByGroupId(records)) {
@@ -77,6 +87,7 @@ export class MessageSender {
     const sentAt = clock.now();
     // Marked before the request: a crash from here on recovers into confirmation, not a resend.
     outbox.markSent(ids, sentAt);
+    for (const id of ids) state.outageSends.delete(id);
     state.changeInFlight(groupId, chunk.length);
     try {
       state.sendingCount += chunk.length;
@@ -97,22 +108,18 @@ export class MessageSender {
           this.#accepted(groupId, chunk.length, sentAt);
           return 'continue';
         case 'unknown-outcome':
-          // It may have reached the server: leave it `sent`; confirmation finds it or re-sends it.
+          // It may have reached the server: leave it `sent`; confirmation finds it or re-sends it
+          // (then this send, an outage, is not counted).
+          for (const id of ids) state.outageSends.add(id);
           tracker.sentTo(groupId, clock.now());
           if (!host.disposed) this.#failed(failure);
           return 'stop';
-        case 'retry': {
-          outbox.markPending(ids);
+        case 'retry':
+          // An outage, not an attempt: the message waits (with backoff) as long as `maxAgeHours` allows.
+          outbox.markPending(ids, { outage: true });
           state.changeInFlight(groupId, -chunk.length);
           this.#failed(failure);
-          // This send was attempt `attempts + 1`; at `maxAttempts` the message stops being retried.
-          const { maxAttempts } = bounds.limits();
-          const exhausted = chunk.filter((record) => record.attempts + 1 >= maxAttempts);
-          if (exhausted.length > 0) {
-            bounds.deadLetter(exhausted, { ...failure, reason: `failed ${maxAttempts} times, last: ${failure.reason}` });
-          }
           return 'stop';
-        }
         case 'dead-letter':
           outbox.markPending(ids);
           state.changeInFlight(groupId, -chunk.length);

@@ -4,7 +4,7 @@
 import type { Message } from '@graphiti-memory/graphiti-client';
 import { inject, injectable, optional } from 'inversify';
 import { parseDirectives } from '../directives/directive-parser.js';
-import { ForgetLedger, forgottenTurnKey } from '../forget/forget-ledger.js';
+import { ForgetLedger, forgottenContentKey, forgottenTurnKey } from '../forget/forget-ledger.js';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { APP_NAME, isoTimestamp, turnToMessages } from '../mapping/turn-mapping.js';
 import { formatOwnershipContext, neutraliseEpisodeTags } from '../promotion/episode-format.js';
@@ -74,7 +74,11 @@ export class DefaultTurnPlanner implements TurnPlanner {
       return [];
     }
     // A forgotten turn stays forgotten under any session id (a resumed transcript copies it): no group gets it again.
-    if (this.forgotten !== undefined && (await this.forgotten.read()).turns.has(await forgottenTurnKey(turn.id))) return [];
+    if (this.forgotten !== undefined) {
+      const forgottenTurns = (await this.forgotten.read()).turns;
+      // By id, and by content: a resumed transcript may give the same turn new message ids.
+      if (forgottenTurns.size > 0 && (forgottenTurns.has(await forgottenTurnKey(turn.id)) || forgottenTurns.has(await forgottenContentKey(turn)))) return [];
+    }
     const configured = this.configuration.current();
     // System prompts stay unsent while their category is on but not agreed to.
     const settings = { ...configured, includeSystemMessages: configured.includeSystemMessages && this.gate.evaluate('systemPrompts').open };

@@ -66,7 +66,7 @@ describe('annotateFacts', () => {
 
   it('leaves the facts as they were when a port fails', async () => {
     const broken: WorkspaceFiles = { gone: () => Promise.reject(new Error('EACCES')) };
-    const sources = { record: () => {}, find: () => Promise.reject(new Error('corrupt')), remove: () => Promise.resolve(), flush: () => Promise.resolve() };
+    const sources = { record: () => {}, find: () => Promise.reject(new Error('corrupt')), remove: () => Promise.resolve(), forgetGroups: () => Promise.resolve([]), flush: () => Promise.resolve() };
     const facts = await annotateFacts([recalled('a', 'See src/old.ts', ['e1'])], { files: broken, sources }, 'drop');
     expect(facts.map((fact) => [fact.uuid, fact.stale, fact.sources])).toEqual([['a', undefined, undefined]]);
   });

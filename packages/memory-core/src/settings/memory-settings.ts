@@ -94,7 +94,7 @@ export const memorySettingsSchema = z.object({
   maxBatchSize: boundedInteger(SETTING_BOUNDS.maxBatchSize, 20),
   maxQueueSize: boundedInteger(SETTING_BOUNDS.maxQueueSize, 1000),
   maxMessageChars: boundedInteger(SETTING_BOUNDS.maxMessageChars, 4000),
-  /** Sends of one message before it becomes a dead letter. */
+  /** Times Graphiti may accept a message without ever storing it before it becomes a dead letter (outages never count). */
   maxAttempts: boundedInteger(SETTING_BOUNDS.maxAttempts, 8),
   /** Hours a message may stay unconfirmed before it becomes a dead letter. */
   maxAgeHours: boundedInteger(SETTING_BOUNDS.maxAgeHours, 72),

@@ -22,9 +22,22 @@ export interface EpisodeSources {
   find(episodes: readonly string[]): Promise<ReadonlyMap<string, EpisodeSource>>;
   /** Forgets episodes (deleted from the server). */
   remove(episodes: readonly string[]): Promise<void>;
+  /**
+   * Forgets every episode of these groups, and every episode of these sessions in any group (a
+   * forgotten session's first prompt line must not stay behind). Returns what was removed.
+   */
+  forgetGroups(groupIds: readonly string[], sessions?: readonly string[]): Promise<readonly EpisodeSource[]>;
   flush(): Promise<void>;
 }
 export const EpisodeSources = Symbol.for('graphiti-memory.EpisodeSources');
+
+/** Whether `forgetGroups(groupIds, sessions)` removes `source`. */
+export function forgottenSource(source: EpisodeSource, groupIds: ReadonlySet<string>, sessions: ReadonlySet<string>): boolean {
+  return groupIds.has(source.groupId) || (source.session !== undefined && sessions.has(source.session));
+}
+
+/** Content keys kept per episode (a digest of many turns keeps the first ones). */
+export const MAX_SOURCE_CONTENTS = 100;
 
 /** Longest session id and title kept (a title is cut where it is made: `TITLE_MAX_CHARS`). */
 export const SOURCE_FIELD_MAX_CHARS = 200;
@@ -58,5 +71,8 @@ export function asEpisodeSource(value: unknown): EpisodeSource | undefined {
   if (episode === undefined || groupId === undefined || tool === undefined || at === undefined || Number.isNaN(Date.parse(at))) return undefined;
   const session = sourceField(record['session']);
   const title = sourceField(record['title']);
-  return { episode, groupId, tool, at, ...(session === undefined ? {} : { session }), ...(title === undefined ? {} : { title }) };
+  const contents = Array.isArray(record['contents'])
+    ? record['contents'].filter((key): key is string => typeof key === 'string' && /^[0-9a-f]{32}$/.test(key)).slice(0, MAX_SOURCE_CONTENTS)
+    : [];
+  return { episode, groupId, tool, at, ...(session === undefined ? {} : { session }), ...(title === undefined ? {} : { title }), ...(contents.length === 0 ? {} : { contents }) };
 }

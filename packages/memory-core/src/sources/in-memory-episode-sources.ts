@@ -1,4 +1,4 @@
-import type { EpisodeSource, EpisodeSources } from './episode-sources.js';
+import { forgottenSource, type EpisodeSource, type EpisodeSources } from './episode-sources.js';
 
 /** The record of delivered episodes of one process (tests, the browser); the newest `limit` kept. */
 export class InMemoryEpisodeSources implements EpisodeSources {
@@ -30,6 +30,14 @@ export class InMemoryEpisodeSources implements EpisodeSources {
   remove(episodes: readonly string[]): Promise<void> {
     for (const episode of episodes) this.#sources.delete(episode);
     return Promise.resolve();
+  }
+
+  forgetGroups(groupIds: readonly string[], sessions: readonly string[] = []): Promise<readonly EpisodeSource[]> {
+    const groups = new Set(groupIds);
+    const named = new Set(sessions);
+    const removed = [...this.#sources.values()].filter((source) => forgottenSource(source, groups, named));
+    for (const source of removed) this.#sources.delete(source.episode);
+    return Promise.resolve(removed);
   }
 
   flush(): Promise<void> {

@@ -6,6 +6,7 @@ import type { ChatTurn, MessageSource, OutboxEntry } from '../ports.js';
 import { GroupRecorderOptions, guardedTitle } from '../registry/group-recorder.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { sourceField } from './episode-sources.js';
+import { forgottenContentKey } from '../forget/forget-ledger.js';
 
 /** Sessions whose first prompt line is remembered in one process (the oldest are let go). */
 const MAX_REMEMBERED_SESSIONS = 200;
@@ -50,6 +51,7 @@ export class MessageSourceStamp {
       tool: toolLabel(this.tool, turn.participant),
       ...(session === undefined ? {} : { session }),
       ...(title === undefined ? {} : { title }),
+      contents: [await forgottenContentKey(turn)],
     };
   }
 

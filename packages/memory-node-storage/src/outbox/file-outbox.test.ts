@@ -30,6 +30,23 @@ describe('FileOutbox', () => {
     ]);
   });
 
+  it('does not count a send that met an outage (markPending with outage), also after replay', async () => {
+    const directory = await temporaryDirectory();
+    const outbox = await openOutbox({ directory });
+    outbox.append([entry(1)]);
+    const [record] = await outbox.pending(1);
+    for (let send = 0; send < 3; send++) {
+      outbox.markSent([record!.id], 1_000 + send);
+      outbox.markPending([record!.id], { outage: true });
+    }
+    outbox.markSent([record!.id], 2_000);
+    outbox.markPending([record!.id]);
+    expect((await outbox.pending(10)).map((pending) => pending.attempts)).toEqual([1]);
+    await outbox.flush();
+    const replayed = await replayFile(outbox.stats().journalPath);
+    expect([...replayed.records.values()].map((replayedRecord) => replayedRecord.attempts)).toEqual([1]);
+  });
+
   it('hands records left at close to the next process, in order and with their state', async () => {
     const directory = await temporaryDirectory();
     const first = await FileOutbox.open({ directory });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type {
   DeadLetter,
   DeliveryLedger,
+  MarkPendingOptions,
   Outbox,
   OutboxAdmitResult,
   OutboxAppendResult,
@@ -205,14 +206,16 @@ export class FileOutbox implements Outbox {
     this.#compaction.acknowledged(known.length);
   }
 
-  markPending(ids: readonly string[]): void {
+  markPending(ids: readonly string[], options?: MarkPendingOptions): void {
     const known = this.#index.known(ids);
     if (known.length === 0) return;
+    const outage = options?.outage === true;
     for (const record of known) {
       record.state = 'pending';
       record.offeredAt = undefined;
+      if (outage) record.attempts = Math.max(0, record.attempts - 1);
     }
-    this.journal.append({ t: 'pending', ids: known.map((record) => record.id) } satisfies OutboxJournalEntry);
+    this.journal.append({ t: 'pending', ids: known.map((record) => record.id), ...(outage ? { outage: true } : {}) } satisfies OutboxJournalEntry);
   }
 
   /** A dead letter is kept (state `dead`) with `detail`, ingestion's content-free reason (`HTTP 500`). */

@@ -10,7 +10,8 @@ export type OutboxJournalEntry =
   /** A delivery-ledger key not carried by an `enqueued` line. */
   | { readonly t: 'key'; readonly key: string }
   | { readonly t: 'confirmed'; readonly ids: readonly string[] }
-  | { readonly t: 'pending'; readonly ids: readonly string[] }
+  /** `outage`: the send met an outage and does not count as an attempt (older readers ignore the flag and count it). */
+  | { readonly t: 'pending'; readonly ids: readonly string[]; readonly outage?: true }
   | { readonly t: 'dropped'; readonly ids: readonly string[]; readonly reason: OutboxDropReason }
   /** Became dead letters (kept for the user to retry or drop); `error` is content-free. */
   | { readonly t: 'dead'; readonly ids: readonly string[]; readonly at: number; readonly error: string }
@@ -220,6 +221,7 @@ export function replayEntries(values: readonly unknown[]): ReplayedJournal {
           if (record === undefined || record.state === 'dead') continue;
           record.state = 'pending';
           record.offeredAt = undefined;
+          if (entry.outage === true) record.attempts = Math.max(0, record.attempts - 1);
         }
         break;
       case 'confirmed':

@@ -29,6 +29,26 @@ describe('FileEpisodeSources', () => {
     expect((await writer.find(['e1', 'e2'])).size).toBe(1);
   });
 
+  it('forgets the episodes of forgotten groups and sessions (their first prompt line with them), keeping their content keys for the forget', async () => {
+    const filePath = path.join(await temporaryDirectory(), 'endpoint', 'episode-sources.json');
+    const sources = new FileEpisodeSources({ filePath });
+    const contents = ['0123456789abcdef0123456789abcdef'];
+    sources.record([
+      source('e1', { session: 's1', title: 'Deploy the billing API', groupId: 'gm_session_s1', contents }),
+      source('e2', { session: 's1', title: 'Deploy the billing API', contents }),
+      source('e3', { session: 's2', title: 'Other chat' }),
+    ]);
+    await sources.flush();
+    const removed = await sources.forgetGroups(['gm_session_s1'], ['s1']);
+    expect(removed.map((entry) => [entry.episode, entry.contents])).toEqual([
+      ['e1', contents],
+      ['e2', contents],
+    ]);
+    const file = await fs.readFile(filePath, 'utf8');
+    expect(file).not.toContain('Deploy the billing API');
+    expect(file).toContain('Other chat');
+  });
+
   it('keeps only the newest maxEpisodes, and drops malformed entries of the file', async () => {
     const filePath = path.join(await temporaryDirectory(), 'episode-sources.json');
     await fs.writeFile(filePath, JSON.stringify({ version: 1, episodes: [{ episode: 'bad' }, source('old'), { ...source('bad-date'), at: 'yesterday' }] }));

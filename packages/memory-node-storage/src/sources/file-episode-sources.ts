@@ -2,7 +2,7 @@
 // atomically under a lock, so the extension, the harness and hook runs all add to it). Bounded: the
 // newest `maxEpisodes` are kept. `record` queues and returns; `find` re-reads the file only when it
 // changed (a long-lived hook server or extension recalls often).
-import { asEpisodeSource, type EpisodeSource, type EpisodeSources, type Logger } from '@graphiti-memory/memory-core';
+import { asEpisodeSource, forgottenSource, type EpisodeSource, type EpisodeSources, type Logger } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
 /** Episodes kept: about 250 bytes each, so the file stays near a megabyte and reads in a few ms. */
@@ -64,6 +64,18 @@ export class FileEpisodeSources implements EpisodeSources {
     await this.#file.update((current) => {
       const kept = current.episodes.filter((source) => !removed.has(source.episode));
       return { next: kept.length === current.episodes.length ? undefined : { version: 1, episodes: kept }, result: undefined };
+    });
+  }
+
+  async forgetGroups(groupIds: readonly string[], sessions: readonly string[] = []): Promise<readonly EpisodeSource[]> {
+    await this.flush();
+    const groups = new Set(groupIds);
+    const named = new Set(sessions);
+    if (groups.size === 0 && named.size === 0) return [];
+    return this.#file.update((current) => {
+      const removed = current.episodes.filter((source) => forgottenSource(source, groups, named));
+      if (removed.length === 0) return { next: undefined, result: [] };
+      return { next: { version: 1, episodes: current.episodes.filter((source) => !forgottenSource(source, groups, named)) }, result: removed };
     });
   }
 
