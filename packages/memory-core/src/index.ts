@@ -113,6 +113,7 @@ export { ReviewQueue, type ProposedMemory, type ProposeOutcome, type ReviewOutco
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
+export { foldForReading, neutraliseBlockTags, sanitiseReadableLine, sanitiseReadableText } from './text/reading-text.js';
 export { asEpisodeSource, EpisodeSources, type EpisodeSource } from './sources/episode-sources.js';
 export { InMemoryEpisodeSources } from './sources/in-memory-episode-sources.js';
 export { runSmokeTest, type SmokeTestOptions, type SmokeTestResult } from './smoke/smoke-test.js';

@@ -25,8 +25,8 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   if (prompt === undefined || prompt === '') return { outcome: 'empty-prompt' };
   // `recall.enabled: false` (the default until the user turns recall on): the prompt never leaves.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
-  // The prompt is sent as a search query: the secret guard runs on it first.
-  const query = (await memory.guard.redact(prompt)).text;
+  // The prompt is sent as a search query: recall runs the secret guard on it first.
+  const query = prompt;
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const sessionId = context.hook.sessionId;

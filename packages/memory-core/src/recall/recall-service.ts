@@ -113,12 +113,15 @@ export class DefaultRecallService implements RecallService {
     }
   }
 
-  async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
+  async recall(typedQuery: string, options: RecallOptions = {}): Promise<RecallResult> {
     const started = this.clock.now();
     let scopes: MemoryScope[] = [];
     try {
-      const skip = this.skipReason(query, options.signal);
+      const skip = this.skipReason(typedQuery, options.signal);
       if (skip !== undefined) return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped', skip);
+      // The query leaves the machine as a search: the secret guard runs on it here, for every caller
+      // (the hooks, the chat participant, the tools, the harness), as on anything else sent.
+      const query = (await this.secretGuard.redact(typedQuery)).text;
       const settings = this.configuration.current().recall;
       scopes = this.scopesFor(query, options.scopes ?? settings.scopes);
       const maxFacts = clampInteger(options.maxFacts, settings.maxFacts, SETTING_BOUNDS.recallMaxFacts);
