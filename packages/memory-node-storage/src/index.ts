@@ -55,6 +55,14 @@ export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.j
 export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
 export {
+  FileReadRefusal,
+  readSafeTextFile,
+  readSafeTextFileSync,
+  SAFE_READ_MAX_BYTES,
+  type FileReadRefusalReason,
+  type SafeFileReadOptions,
+} from './files/safe-file-read.js';
+export {
   TranscriptWatcher,
   type SessionIdleEvent,
   type TranscriptFileResult,

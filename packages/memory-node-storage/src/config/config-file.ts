@@ -5,7 +5,6 @@
 // brief budget). Bounds are checked by memory-core's own settings schema, so a
 // bad value fails here exactly as it does in VS Code; unknown keys are errors naming the nearest key.
 import { createHash } from 'node:crypto';
-import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CAPTURE_GRANULARITIES,
@@ -24,6 +23,7 @@ import {
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
+import { FileReadRefusal, readSafeTextFile, readSafeTextFileSync, type SafeFileReadOptions } from '../files/safe-file-read.js';
 import { unknownKeyProblems, type KeyTree } from './unknown-keys.js';
 
 export const SERVER_KINDS = SERVER_KIND_SETTINGS;
@@ -198,10 +198,11 @@ function memoryPartOf(values: ConfigValues): Record<string, unknown> {
 }
 
 /** Reads a config file; a missing file is an empty config, bad JSON or values are problems. */
-export async function readConfigFile(filePath: string): Promise<ConfigFileRead> {
+export async function readConfigFile(filePath: string, readOptions: SafeFileReadOptions = {}): Promise<ConfigFileRead> {
   let text: string;
   try {
-    text = await fs.readFile(filePath, 'utf8');
+    // Bounded, regular, owned by the user, no link out of its folder (`root`): see safe-file-read.ts.
+    text = await readSafeTextFile(filePath, readOptions);
   } catch (error) {
     return unreadable(filePath, error);
   }
@@ -209,10 +210,10 @@ export async function readConfigFile(filePath: string): Promise<ConfigFileRead> 
 }
 
 /** `readConfigFile`, synchronously: for hosts whose settings are read synchronously (VS Code's `SettingsSource`). */
-export function readConfigFileSync(filePath: string): ConfigFileRead {
+export function readConfigFileSync(filePath: string, readOptions: SafeFileReadOptions = {}): ConfigFileRead {
   let text: string;
   try {
-    text = readFileSync(filePath, 'utf8');
+    text = readSafeTextFileSync(filePath, readOptions);
   } catch (error) {
     return unreadable(filePath, error);
   }
@@ -220,6 +221,7 @@ export function readConfigFileSync(filePath: string): ConfigFileRead {
 }
 
 function unreadable(filePath: string, error: unknown): ConfigFileRead {
+  if (error instanceof FileReadRefusal) return { ok: false, problems: [`${filePath}: ${error.message}`] };
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return { ok: true, values: {}, exists: false };
   return { ok: false, problems: [`${filePath}: cannot be read (${code ?? 'error'}); check its permissions`] };
