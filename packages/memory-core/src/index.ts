@@ -81,6 +81,7 @@ export {
 } from './promotion/promotion-service.js';
 export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
 export { guardRecalledFacts } from './recall/recalled-fact-guard.js';
+export { isOwnTeamPromotion } from './recall/team-authors.js';
 export {
   factContentHash,
   InMemorySaidOnceStore,

@@ -43,11 +43,12 @@ export {
   type SwitchTarget,
   type WorkspaceSwitch,
 } from './state/memory-switches.js';
+export { assertStateFolderOurs, StateFolderRefusal, stateFolderRefusal } from './state/state-folder-owner.js';
 export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/switched-consent-store.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileSaidOnceStore, type FileSaidOnceStoreOptions } from './stores/file-said-once-store.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
-export { LockedJsonFile, PRIVATE_FILE_MODE, type LockedJsonFileOptions } from './stores/locked-json-file.js';
+export { DamagedStateFileError, LockedJsonFile, PRIVATE_FILE_MODE, type LockedJsonFileOptions } from './stores/locked-json-file.js';
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
 export { appendPrivateFile } from './stores/private-folder.js';
 export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
