@@ -92,9 +92,10 @@ const promptExtra = promptInputs.filter((input) =>
 if (promptExtra.length > 0) throw new Error(`dist/hook-runner-prompt-<build>.cjs must carry UserPromptSubmit alone, but bundles ${promptExtra.join(', ')}`);
 // A prompt only recalls (openRecallMemory): memory-core's send side (ingestion, promotion, forget,
 // turn planning) and memory-node-storage's outbox and journal must stay out of the lean core. The
-// forget ledger, the promotion episode format (team authors) and the file locks are recall's too.
+// forget ledger, the promotion episode format and name (team authors, their verification) and the
+// file locks are recall's too.
 const promptSendSide = promptInputs.filter((input) =>
-  /memory-core[\\/]src[\\/](ingestion[\\/]|planning[\\/]|promotion[\\/](?!episode-format\.ts$)|forget[\\/](?!forget-ledger\.ts$))|memory-node-storage[\\/]src[\\/](outbox[\\/](?!file-locks\.ts$)|journal[\\/]|composition[\\/])/.test(input),
+  /memory-core[\\/]src[\\/](ingestion[\\/]|planning[\\/]|promotion[\\/](?!(?:episode-format|promotion-name)\.ts$)|forget[\\/](?!forget-ledger\.ts$))|memory-node-storage[\\/]src[\\/](outbox[\\/](?!file-locks\.ts$)|journal[\\/]|composition[\\/])/.test(input),
 );
 if (promptSendSide.length > 0) throw new Error(`dist/hook-runner-prompt-<build>.cjs must open memory to recall only, but bundles the send side: ${promptSendSide.join(', ')}`);
 

@@ -84,6 +84,7 @@ export {
 export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
 export { guardRecalledFacts } from './recall/recalled-fact-guard.js';
 export { MAX_RECALL_QUERY_CHARS, RECALL_QUERY_GAP_MARKER, RECALL_QUERY_HEAD_CHARS, RECALL_QUERY_TAIL_CHARS, recallQueryOf } from './recall/recall-query.js';
+export { isOwnTeamPromotion } from './recall/team-authors.js';
 export {
   factContentHash,
   InMemorySaidOnceStore,
@@ -116,6 +117,7 @@ export { FORGOTTEN_PENDING_REASON, ReviewQueue, type ProposedMemory, type Propos
 export { GroupIdResolver, USER_KEY_STORAGE_KEY, type ResolvedGroup, type ScopeContext } from './scopes/group-id-resolver.js';
 export { hashedGroupId, normaliseGitRemote, rawGroupId } from './scopes/group-ids.js';
 export { SecretGuard, type RedactionFinding, type RedactionResult } from './secrets/secret-guard.js';
+export { foldForReading, neutraliseBlockTags, sanitiseReadableLine, sanitiseReadableText } from './text/reading-text.js';
 export { asEpisodeSource, EpisodeSources, forgottenSource, MAX_SOURCE_CONTENTS, type EpisodeSource } from './sources/episode-sources.js';
 export { InMemoryEpisodeSources } from './sources/in-memory-episode-sources.js';
 export { runSmokeTest, type SmokeTestOptions, type SmokeTestResult } from './smoke/smoke-test.js';

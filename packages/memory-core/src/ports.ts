@@ -43,6 +43,12 @@ export type RecalledFact = FactResult & {
   readonly rank: number;
   /** Team facts: the display name the author of its episode chose, when known. */
   readonly author?: string;
+  /**
+   * Team facts: no known install of this team wrote it (none of its episodes is this user's own
+   * promotion), so its author cannot be verified: Graphiti has no authentication. Shown as
+   * `[team · Alice (unverified)]`.
+   */
+  readonly unverified?: boolean;
   /** The fact's `invalid_at` or `expired_at` has passed (present only when such facts are kept). */
   readonly superseded?: boolean;
   /**

@@ -44,17 +44,26 @@ export {
   type SwitchTarget,
   type WorkspaceSwitch,
 } from './state/memory-switches.js';
+export { assertStateFolderOurs, StateFolderRefusal, stateFolderRefusal } from './state/state-folder-owner.js';
 export { SwitchedConsentStore, type SwitchedConsentStoreOptions } from './state/switched-consent-store.js';
 export { FileDeliveryLedger } from './stores/file-delivery-ledger.js';
 export { FileSaidOnceStore, type FileSaidOnceStoreOptions } from './stores/file-said-once-store.js';
 export { FileKeyValueStore, type FileKeyValueStoreOptions, type StoreRecovery } from './stores/file-key-value-store.js';
-export { LockedJsonFile, PRIVATE_FILE_MODE, type LockedJsonFileOptions } from './stores/locked-json-file.js';
+export { DamagedStateFileError, LockedJsonFile, PRIVATE_FILE_MODE, type LockedJsonFileOptions } from './stores/locked-json-file.js';
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
 export { appendPrivateFile } from './stores/private-folder.js';
 export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
+export {
+  FileReadRefusal,
+  readSafeTextFile,
+  readSafeTextFileSync,
+  SAFE_READ_MAX_BYTES,
+  type FileReadRefusalReason,
+  type SafeFileReadOptions,
+} from './files/safe-file-read.js';
 export {
   TranscriptWatcher,
   type SessionIdleEvent,

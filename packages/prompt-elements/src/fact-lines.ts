@@ -3,6 +3,7 @@
 // test and reuse.
 import type { RecalledFact } from '@graphiti-memory/memory-core';
 import { scopeLabel } from '@graphiti-memory/memory-core/episode-format';
+import { sanitiseReadableLine, sanitiseReadableText } from '@graphiti-memory/memory-core/reading-text';
 
 /** The opening and closing tags of the memory block; models are told about this name. */
 export const MEMORY_BLOCK_TAG = 'graphiti_memory';
@@ -21,28 +22,20 @@ export function formatDay(value: string | null | undefined): string | undefined 
   return new Date(time).toISOString().slice(0, 10);
 }
 
-// Invisible characters (zero-width, bidi controls, BOM, tag characters: Unicode category Cf) could
-// hide a tag from a check yet not from a model; control characters (Cc: ESC, BEL, …) could drive a
-// terminal. Both are dropped; newline and tab survive here, `sanitiseFactText` folds them.
-const INVISIBLE = /\p{Cf}/gu;
-const CONTROL = /[^\P{Cc}\n\t]/gu;
-// Any opening or closing of a memory block or episode tag, after NFKC has folded look-alikes
-// (full-width `＜／`, small-form `﹤`) and angle-bracket look-alikes NFKC keeps: `<`, optional slash or backslash, spaces, `graphiti`, any
-// separator, `memory` / `episode`, in any case.
-const BLOCK_TAG = /[<\u2329\u3008\u27e8](?=[\s/\\]*graphiti[\s_-]*(?:memory|episode))/giu;
-
 /**
- * Recalled text made safe to show or inject, keeping its lines: look-alike characters folded
- * (NFKC), invisible and control characters dropped, and every variant of a memory block or episode
- * tag neutralised (`<` → `‹`) so it can neither close nor open a block.
+ * Recalled text made safe to show or inject, keeping its lines: memory-core's one sanitiser
+ * (terminal escapes and control characters removed, look-alikes folded and invisible characters
+ * dropped as the secret guard folds them, and every look-alike of a memory block or episode tag,
+ * Cyrillic letters, `˂…˃`, `❮…❯`, `graphiti.memory`, spaced-out letters included, neutralised
+ * (`<` → `‹`) so it can neither close nor open a block).
  */
 export function neutraliseRecalledText(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, '').replace(BLOCK_TAG, '‹');
+  return sanitiseReadableText(text);
 }
 
 /** Keeps a fact on one line and unable to close or open the surrounding block. */
 export function sanitiseFactText(text: string): string {
-  return neutraliseRecalledText(text).replace(/\s+/g, ' ').trim();
+  return sanitiseReadableLine(text);
 }
 
 /**

@@ -35,8 +35,9 @@ export const layers = {
   },
   '@graphiti-memory/prompt-elements': {
     workspace: { '@graphiti-memory/memory-core': 'type' },
-    // The episode format (promotion kinds, the `<graphiti_episode>` block) is shared, not copied.
-    runtimeSubpaths: { '@graphiti-memory/memory-core': ['./episode-format'] },
+    // The episode format (promotion kinds, the `<graphiti_episode>` block) and the folding of text
+    // as it will be read (one sanitiser for the secret guard, recall and every display) are shared.
+    runtimeSubpaths: { '@graphiti-memory/memory-core': ['./episode-format', './reading-text'] },
     ...platformAgnostic,
   },
   // The agent hooks (runner, hook server, drainer, installers) and the Node composition every tool

@@ -1,6 +1,6 @@
 // Runs one command body with its options resolved, its resources closed afterwards (bounded, so a
 // hanging server cannot hold the process), and every failure mapped to a message and an exit code.
-import { storageFaultOf, type IgnoredProjectKey, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { assertStateFolderOurs, DamagedStateFileError, StateFolderRefusal, storageFaultOf, type IgnoredProjectKey, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { Output } from '../terminal/output.js';
 import type { Terminal } from '../terminal/terminal.js';
 import { resolveCommonOptions, type CommonOptions, type RawCommonOptions } from './common-options.js';
@@ -55,6 +55,8 @@ export async function runCommand(
     });
     output = new Output(terminal, options.json, options.colorAllowed);
     warnIgnored(output, configured.configuration.ignored, configured.configuration.files.user);
+    // A state folder another user owns (or a link) is never used: every command stops, saying whose it is.
+    await assertStateFolderOurs(options.stateDir);
     exitCode = await body({ terminal, options, configuration: configured.configuration, output, defer: (cleanup) => cleanups.push(cleanup) });
   } catch (error) {
     exitCode = reportFailure(output, error);
@@ -93,6 +95,16 @@ function reportFailure(output: Output, error: unknown): ExitCode {
   if (error instanceof HarnessError) {
     output.error(error.message, error.hint);
     if (!output.wroteResult) output.result({ ok: false, error: { message: error.message, ...error.details } });
+    return ExitCode.failure;
+  }
+  if (error instanceof DamagedStateFileError) {
+    output.error(error.message);
+    if (!output.wroteResult) output.result({ ok: false, error: { message: error.message, code: 'damaged-state-file', path: error.filePath } });
+    return ExitCode.failure;
+  }
+  if (error instanceof StateFolderRefusal) {
+    output.error(error.message);
+    if (!output.wroteResult) output.result({ ok: false, error: { message: error.message, code: 'state-folder-refused', path: error.folder } });
     return ExitCode.failure;
   }
   // A disk that refused a write (full, read-only, permissions) is the machine's, not a bug: named.

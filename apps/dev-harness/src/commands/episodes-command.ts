@@ -1,5 +1,5 @@
 // `graphiti-harness episodes --scope S --last N`: what Graphiti stored for a scope, newest last.
-import { parsePromotionEpisode, scopeLabel, type MemoryScope } from '@graphiti-memory/memory-core';
+import { parsePromotionEpisode, sanitiseReadableLine, scopeLabel, type MemoryScope } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -65,10 +65,11 @@ async function episodes(context: CommandContext, raw: EpisodesOptions): Promise<
     })),
   });
   output.line(`${list.length} episodes in the ${scope} scope (group ${groupId})`);
+  // Names, dates, authors and content come from the server (and pasted turns): printed only sanitised.
   for (const episode of list) {
-    const preview = episode.content.replace(/\s+/g, ' ');
-    const label = scope === 'team' ? ` ${output.colors.dim(`[${scopeLabel({ scope, author: parsePromotionEpisode(episode)?.author })}]`)}` : '';
-    output.line(`  ${output.colors.dim(episode.valid_at)} ${output.colors.cyan(episode.name)}${label}`);
+    const preview = sanitiseReadableLine(episode.content);
+    const label = scope === 'team' ? ` ${output.colors.dim(`[${sanitiseReadableLine(scopeLabel({ scope, author: parsePromotionEpisode(episode)?.author }))}]`)}` : '';
+    output.line(`  ${output.colors.dim(sanitiseReadableLine(episode.valid_at))} ${output.colors.cyan(sanitiseReadableLine(episode.name))}${label}`);
     output.line(`    ${preview.length > PREVIEW_CHARACTERS ? `${preview.slice(0, PREVIEW_CHARACTERS)}…` : preview}`);
   }
   return ExitCode.ok;

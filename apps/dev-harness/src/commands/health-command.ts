@@ -1,5 +1,6 @@
 // `graphiti-harness health`: a read-only check that the endpoint is a working Graphiti (the probe
 // `setup` and `hooks install` run too).
+import { sanitiseReadableLine } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -31,10 +32,11 @@ async function health(context: CommandContext): Promise<ExitCode> {
   const { ok } = probe;
   output.result({ ok, endpoint: endpoint.url, emulator: endpoint.emulator !== undefined, server: face.kind, status, checks, warnings });
   output.line(`${ok ? output.colors.green('✔ healthy') : output.colors.red('✘ unhealthy')}  ${endpoint.label}  (${face.kind === 'mcp' ? 'MCP server' : 'REST service'})`);
+  // Details and warnings quote the server (its status, its error bodies): printed only sanitised.
   for (const check of checks) {
     const mark = check.ok ? output.colors.green('✔') : output.colors.red('✘');
-    output.line(`  ${mark} ${check.name.padEnd(12)} ${String(check.latencyMs).padStart(5)} ms  ${check.detail ?? ''}`);
+    output.line(`  ${mark} ${check.name.padEnd(12)} ${String(check.latencyMs).padStart(5)} ms  ${sanitiseReadableLine(check.detail ?? '')}`);
   }
-  for (const warning of warnings) output.warn(warning);
+  for (const warning of warnings) output.warn(sanitiseReadableLine(warning));
   return ok ? ExitCode.ok : ExitCode.failure;
 }

@@ -2,7 +2,7 @@
 // the assistant's remember tool) would promote wait here; nothing pending is sent before approval.
 // `list` and `reject` stay on this machine; `approve` sends to the endpoint and waits until stored.
 import { FilePendingMemoryStore, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
-import { FORGOTTEN_PENDING_REASON, type PendingMemory } from '@graphiti-memory/memory-core';
+import { FORGOTTEN_PENDING_REASON, sanitiseReadableLine, type PendingMemory } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -71,7 +71,9 @@ async function list(context: CommandContext): Promise<ExitCode> {
 
 function describe(memory: PendingMemory): string {
   const from = memory.source === 'directive' ? 'a directive' : 'the assistant';
-  return `${memory.id}  ${memory.kind} (${memory.scope}) from ${from}, ${new Date(memory.createdAt).toISOString()}\n    ${memory.text}`;
+  // The text is a pasted turn's (or the assistant's): printed only sanitised, like every user text.
+  const field = (value: unknown): string => sanitiseReadableLine(String(value));
+  return `${field(memory.id)}  ${field(memory.kind)} (${field(memory.scope)}) from ${from}, ${new Date(memory.createdAt).toISOString()}\n    ${field(memory.text)}`;
 }
 
 function notFound(id: string): HarnessError {

@@ -125,7 +125,7 @@ function printRecall(
     const mark = fact.superseded === true ? output.colors.yellow(' (superseded)') : '';
     // Recalled text is data: nothing in it may drive the terminal (escape sequences) or break the block.
     const cited = factLineSuffix(fact);
-    output.line(`  ${output.colors.dim(`[${scopeLabel(fact)}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}${cited === '' ? '' : output.colors.yellow(cited)}`);
+    output.line(`  ${output.colors.dim(`[${sanitiseFactText(scopeLabel(fact))}]`)} ${sanitiseFactText(fact.fact)}${mark} ${output.colors.dim(validity)}${cited === '' ? '' : output.colors.yellow(cited)}`);
   }
   if (prompt !== '') {
     output.line();

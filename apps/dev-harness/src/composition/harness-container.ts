@@ -92,7 +92,8 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const logger = harnessLogger(terminal.env, terminal.stderr);
   const telemetry = new CountingTelemetry();
   const needs = options.needs ?? SEND_NEEDS;
-  const [git, userKey] = await Promise.all([readGitFacts(workspaceFolder), harnessUserKey(stateDirectory, terminal.env, temporaryState, logger)]);
+  // git itself runs only for git metadata; the remote is read from `.git/config` as text.
+  const [git, userKey] = await Promise.all([readGitFacts(workspaceFolder, { metadata: context.configuration.settings.includeGitMetadata }), harnessUserKey(stateDirectory, terminal.env, temporaryState, logger)]);
   let memory: OpenedMemory;
   try {
     memory = await openMemory({

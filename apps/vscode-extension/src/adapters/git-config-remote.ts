@@ -4,6 +4,7 @@
 // for every tool keeps one repository in one workspace group.
 import fs from 'node:fs';
 import path from 'node:path';
+import { readSafeTextFileSync } from '@graphiti-memory/memory-node-storage';
 
 /** The `origin` remote's URL (else the first remote's), or `undefined` when there is none. */
 export function readGitConfigRemote(folder: string): string | undefined {
@@ -11,7 +12,8 @@ export function readGitConfigRemote(folder: string): string | undefined {
   if (configFile === undefined) return undefined;
   let text: string;
   try {
-    text = fs.readFileSync(configFile, 'utf8');
+    // Bounded, a regular file of this user, no link out of the folder: a repository is not ours.
+    text = readSafeTextFileSync(configFile, configFile === path.join(folder, '.git', 'config') ? { root: folder } : {});
   } catch {
     return undefined;
   }
@@ -51,7 +53,7 @@ function gitConfigFile(folder: string): string | undefined {
   }
   if (stat.isDirectory()) return path.join(dotGit, 'config');
   try {
-    const pointer = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readSafeTextFileSync(dotGit, { maxBytes: 64 * 1024 }));
     if (!pointer?.[1]) return undefined;
     const gitDirectory = path.resolve(folder, pointer[1].trim());
     const common = readOptional(path.join(gitDirectory, 'commondir'));
@@ -63,7 +65,7 @@ function gitConfigFile(folder: string): string | undefined {
 
 function readOptional(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readSafeTextFileSync(file, { maxBytes: 64 * 1024 });
   } catch {
     return undefined;
   }

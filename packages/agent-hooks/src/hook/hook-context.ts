@@ -3,7 +3,7 @@
 // endpoint (what the user switched off in any tool: memory-switches.json), the API key and the
 // user key. A project file's keys that would widen what is sent are ignored unless trusted (logged once). Each miss is an outcome (logged, nothing printed), never an exception.
 import path from 'node:path';
-import { closedBySwitches, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, stateDirectoryOf, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { closedBySwitches, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, stateDirectoryOf, stateFolderRefusal, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { configNoticeText } from './config-notice.js';
 import { eventWorkspace } from './event-workspace.js';
 import { logIgnoredProjectKeysOnce } from './hook-log.js';
@@ -39,6 +39,9 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
   // Salvaged: a user file with a typo still names its state folder (the run and its notice are kept there).
   const userConfig = await readConfigFile(userConfigPath(env), 'project');
   const stateDirectory = stateDirectoryOf({ flag: options.flags.stateDir, env, userConfig, cwd });
+  // A state folder that is not ours (another user's, a link): nothing is read or written there.
+  const refusal = await stateFolderRefusal(stateDirectory);
+  if (refusal !== undefined) return { ok: false, outcome: 'state-folder-refused', detail: refusal.message.slice(0, 500), stateDirectory, event: input.ok ? input.hook.event : (options.event ?? 'unknown') };
   if (!input.ok) {
     // Too large is said as such (the host sent more than a hook reads), not as malformed input.
     if (input.reason === 'prompt-too-large') {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { appendPrivateFile, ignoredLines, isStorageFaultCode, PRIVATE_FILE_MODE, tightenStateFolder, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
+import { appendPrivateFile, ignoredLines, isStorageFaultCode, PRIVATE_FILE_MODE, stateFolderRefusal, tightenStateFolder, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 
 export interface HookRun {
   readonly time: string;
@@ -43,6 +43,12 @@ export async function recordHookRun(stateDirectory: string, run: HookRun): Promi
   const waiting = [...(unwritten.get(stateDirectory) ?? []), run].slice(-MAX_UNWRITTEN);
   unwritten.delete(stateDirectory);
   try {
+    // Another user's folder (or a link) gets nothing, not even the line saying so: stderr says it.
+    const refusal = await stateFolderRefusal(stateDirectory);
+    if (refusal !== undefined) {
+      process.stderr.write(`graphiti-memory: ${refusal.message}\n`);
+      return;
+    }
     // Every run passes here: a state folder an older version left open to others is closed once.
     await tightenStateFolder(stateDirectory);
     const folder = hookLogFolder(stateDirectory);

@@ -10,7 +10,6 @@ import { rememberedFace } from '../memory/remembered-face.js';
 import { readGitFacts } from '../composition/git-facts.js';
 import { adoptLeftoverJournals } from '../composition/leftover-journals.js';
 import { openMemory, openRecallMemory, OUTBOX_MAX_QUEUE_SIZE, type OpenedMemory, type RecallMemoryOptions } from '../memory/open-memory.js';
-import { readGitRemoteCached } from './git-remote-cache.js';
 
 const USER_AGENT = 'graphiti-memory-hook';
 
@@ -50,10 +49,11 @@ export function openRecallHookMemory(options: HookMemoryOptions): Promise<HookMe
 /** The client, git facts, consent and settings of a hook run, for either way of opening memory. */
 async function openWith(options: HookMemoryOptions, open: (memoryOptions: RecallMemoryOptions) => Promise<OpenedMemory>): Promise<HookMemory> {
   const { config } = options;
-  // Turns carry branch and commit (full facts); recall needs only the remote (cached).
+  // The remote (the workspace group) is read from `.git/config` as text; git runs only when turns
+  // carry branch and commit (`includeGitMetadata`), never for a prompt, which needs the remote only.
   const [face, git] = await Promise.all([
     rememberedFace(config.server, options.stateDirectory, options.endpoint),
-    options.durable ? readGitFacts(options.workspaceFolder) : readGitRemoteCached(options.workspaceFolder, options.stateDirectory),
+    readGitFacts(options.workspaceFolder, { metadata: options.durable && config.settings.includeGitMetadata }),
   ]);
   const client = createGraphitiClient({
     kind: config.server,

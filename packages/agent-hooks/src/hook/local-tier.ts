@@ -7,6 +7,7 @@ import type { FactResult } from '@graphiti-memory/graphiti-client';
 import { parsePromotionEpisode, scopeLabel } from '@graphiti-memory/memory-core/episode-format';
 import {
   guardRecalledFacts,
+  isOwnTeamPromotion,
   isSuperseded,
   normaliseFactText,
   tokenEstimate,
@@ -41,6 +42,8 @@ export interface TierPromotion {
   readonly episodeUuid?: string;
   /** Team memories: the display name their author shared, when given. */
   readonly author?: string;
+  /** Team memories no known install of this team wrote (not this user's own): `[team · Alice (unverified)]`. */
+  readonly unverified?: boolean;
 }
 
 export const TIER_VERSION = 2;
@@ -199,12 +202,14 @@ export async function refreshTier(
     Promise.all(scoped.map(([, groupId]) => api.search({ group_ids: [groupId], query: BRIEF_QUERY, max_facts: BRIEF_FACTS }, options))),
   ]);
   const promoted: TierPromotion[] = [];
-  episodeLists.forEach((episodes, index) => {
+  for (const [index, episodes] of episodeLists.entries()) {
     const [scope, groupId] = scoped[index] ?? ['workspace', groups.workspace];
     // Newest first.
     for (const episode of [...episodes].reverse()) {
       const stored = parsePromotionEpisode(episode);
       if (stored === undefined || !isBriefKind(stored.kind)) continue;
+      // Graphiti has no authentication: a team memory that is not this user's own promotion is marked.
+      const unverified = scope === 'team' && !(await isOwnTeamPromotion(episode, groups.user));
       promoted.push({
         kind: stored.kind,
         scope,
@@ -214,9 +219,10 @@ export async function refreshTier(
         episodeName: episode.name,
         episodeUuid: episode.uuid,
         ...(stored.author === undefined ? {} : { author: stored.author }),
+        ...(unverified ? { unverified: true } : {}),
       });
     }
-  });
+  }
   const time = now().getTime();
   const facts = interleaved(scoped, searches.map((search) => search.facts.filter((fact) => !isSuperseded(fact, time))));
   const [guardedFacts, guardedPromotions] = await Promise.all([

@@ -21,7 +21,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readGitFacts } from '../composition/git-facts.js';
 import { StaticSettingsSource } from '../composition/static-settings-source.js';
 import { TerminalWorkspaceContext } from '../composition/terminal-workspace-context.js';
-import { readGitRemoteCached } from './git-remote-cache.js';
 
 /** What the extension's VsCodeWorkspaceContext hands memory-core: VS Code URIs and its own remote spelling. */
 function extensionContext(folderUri: string, remote: string | undefined): WorkspaceContext {
@@ -65,12 +64,10 @@ describe('one memory across tools', () => {
     await fs.mkdir(repository);
     execFileSync('git', ['init', '-q', repository]);
     execFileSync('git', ['-C', repository, 'remote', 'add', 'origin', 'git@github.com:Acme/Widget.git']);
-    // The harness (and `graphiti-harness hook`): git's own answer.
+    // The harness and a hook read the remote from `.git/config` (with git metadata on, git adds the branch).
     const harness = await groupsOf(new TerminalWorkspaceContext(repository, await readGitFacts(repository)));
-    // The hook runner: the cached remote, first from git, then from the cache.
-    const stateDirectory = path.join(root, 'state');
-    const hookFirst = await groupsOf(new TerminalWorkspaceContext(repository, await readGitRemoteCached(repository, stateDirectory)));
-    const hookCached = await groupsOf(new TerminalWorkspaceContext(repository, await readGitRemoteCached(repository, stateDirectory)));
+    const hookFirst = await groupsOf(new TerminalWorkspaceContext(repository, await readGitFacts(repository, { metadata: true })));
+    const hookCached = await groupsOf(new TerminalWorkspaceContext(repository, await readGitFacts(repository)));
     // The extension: VS Code's folder URI, and the remote as its git adapter spells it.
     const extension = await groupsOf(extensionContext(`file://${repository.split(path.sep).map(encodeURIComponent).join('/')}`, 'github.com/acme/widget'));
     expect(harness.workspace).toMatch(/^gm_workspace_[0-9a-f]{32}$/);
@@ -89,7 +86,7 @@ describe('one memory across tools', () => {
     const folder = path.join(root, 'my repo@v2');
     await fs.mkdir(folder);
     const harness = await groupsOf(new TerminalWorkspaceContext(folder, await readGitFacts(folder)));
-    const hook = await groupsOf(new TerminalWorkspaceContext(folder, await readGitRemoteCached(folder, path.join(root, 'state'))));
+    const hook = await groupsOf(new TerminalWorkspaceContext(folder, await readGitFacts(folder, { metadata: true })));
     // vscode.Uri.file(folder).toString() percent-encodes the space and the `@`.
     const vscodeUri = `file://${folder.replace(/ /g, '%20').replace(/@/g, '%40')}`;
     const extension = await groupsOf(extensionContext(vscodeUri, undefined));

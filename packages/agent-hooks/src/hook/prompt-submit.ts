@@ -25,9 +25,9 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   if (prompt === undefined || prompt === '') return { outcome: 'empty-prompt' };
   // `recall.enabled: false` (the default until the user turns recall on): the prompt never leaves.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
-  // The prompt is sent as a search query: a bounded slice of it (recall's own rule, applied first so
-  // the guard reads a few KB, not megabytes), and the secret guard runs on that.
-  const query = (await memory.guard.redact(recallQueryOf(prompt))).text;
+  // The prompt is sent as a search query: a bounded slice of it (recall's own rule; recall applies it
+  // too, and runs the secret guard on the slice before anything leaves).
+  const query = recallQueryOf(prompt);
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const sessionId = context.hook.sessionId;

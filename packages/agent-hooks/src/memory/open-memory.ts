@@ -41,6 +41,7 @@ import {
   type MemorySettings,
 } from '@graphiti-memory/memory-core';
 import {
+  assertStateFolderOurs,
   FileKeyValueStore,
   FileOutbox,
   makePrivateFolder,
@@ -212,7 +213,9 @@ interface OpenedContainer {
 async function openContainer(options: RecallMemoryOptions, modules: (stateRoot: string) => ContainerModule[]): Promise<OpenedContainer> {
   const { logger } = options;
   const layout = stateLayout(options.stateDirectory, options.workspaceFolder, options.endpoint);
-  // Every harness command and hook that opens memory passes here: the state folder is private.
+  // Every harness command and hook that opens memory passes here: the state folder is ours (not
+  // another user's, not a link) or memory does not open, and it is private.
+  await assertStateFolderOurs(layout.root);
   await makePrivateFolder(layout.root).catch(() => undefined);
   await tightenStateFolder(layout.root);
   const container = new Container();

@@ -3,6 +3,7 @@
 // name, guarded and capped; every way the model can fail sends the filtered digest; exactly-once
 // holds when a segment closes again or the process dies between the model call and the outbox.
 import { describe, expect, it } from 'vitest';
+import { fact, FakeGraphitiApi } from '../../test-support/fake-graphiti-api.js';
 import { FakeClock, InMemoryKeyValueStore, RecordingLogger } from '../../test-support/fakes.js';
 import { FakeGraphiti, makeTurn } from '../../test-support/ingestion.js';
 import { createPolicyServices } from '../../test-support/memory-services.js';
@@ -13,6 +14,7 @@ import type { ChatTurn, DeliveryLedger, IngestionStorage, IngestionStore, Outbox
 import { digestMaxChars } from './digest-format.js';
 import { InMemoryDigestSegmentStore } from './digest-segment-store.js';
 import { CHAT_MODEL_DIGEST_NOTE, digestWriterOf, type DigestWriter, type DigestWriteRequest, type DigestWriteResult } from './digest-writer.js';
+import { foldForReading, sanitiseReadableLine } from '../text/reading-text.js';
 import { DigestWriting } from './digest-writing.js';
 
 const DIGEST = 'graphiti-memory.digest.s1.t0';
@@ -206,6 +208,30 @@ describe('digests written by the chat model', () => {
     expect(content).not.toContain('<graphiti_episode');
     expect(content).toContain('&lt;graphiti_episode');
     expect(content).not.toContain('\u001b');
+  });
+
+  it('never send a secret hidden by a zero-width space or full-width letters, nor get it back through recall', async () => {
+    const awsKey = 'AKIAQ7Z3K9WMB2X5RT4N';
+    const token = `ghp_${'A1b2C3d4E5'.repeat(3)}ABCDEF`;
+    const fullWidthToken = token.replace(/[!-~]/g, (character) => String.fromCharCode(character.charCodeAt(0) + 0xfee0));
+    const run = setup(answering(`Deploys use ${awsKey.slice(0, 7)}\u200b${awsKey.slice(7)} and the CI token ${fullWidthToken}.`));
+    await finishSession(run);
+    const contents = (await run.queued()).map((record) => record.message.content);
+    expect(contents.length).toBeGreaterThan(0);
+    const asRead = (text: string): string => foldForReading(text).replace(/\s/g, '');
+    for (const content of contents) {
+      expect(asRead(content)).not.toContain(awsKey);
+      expect(asRead(content)).not.toContain(token);
+      expect(content).toContain('[REDACTED:aws-access-key]');
+      expect(content).toContain('[REDACTED:github-token]');
+    }
+    // Back through recall, as the graph would return it: nothing is folded back into a secret.
+    const api = new FakeGraphitiApi();
+    api.searchHandler = async () => ({ facts: contents.map((content, index) => fact({ uuid: `d${index}`, fact: content })) });
+    const recalled = await createPolicyServices({ api }).recall.recall('how do deploys authenticate', { scopes: ['workspace'] });
+    const shown = recalled.facts.map((item) => sanitiseReadableLine(item.fact)).join('\n');
+    expect(shown.replace(/\s/g, '')).not.toContain(awsKey);
+    expect(shown.replace(/\s/g, '')).not.toContain(token);
   });
 
   it("cap the model's text at the digest's size, with the truncation marker", async () => {

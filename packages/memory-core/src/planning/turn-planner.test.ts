@@ -49,6 +49,17 @@ describe('DefaultTurnPlanner', () => {
     expect(services.telemetry.events).toEqual([]);
   });
 
+  it('guards a branch name sent in the source description (git metadata on)', async () => {
+    const services = createPolicyServices({ settings: { enabled: true, includeGitMetadata: true }, workspace: { gitMetadata: { branch: `fix/${githubToken}`, commit: 'abc1234def', dirty: false } } });
+    const entries = await services.planner.plan(turn());
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      expect(entry.message.source_description).not.toContain(githubToken.slice(4, 20));
+      expect(entry.message.source_description).toContain('[REDACTED:github-token]');
+      expect(entry.message.source_description).toContain('commit=abc1234');
+    }
+  });
+
   it('sends to one scope when configured so, and to none it cannot resolve', async () => {
     const sessionOnly = createPolicyServices({ settings: { enabled: true, scopes: 'session' } });
     expect(new Set((await sessionOnly.planner.plan(turn())).map((entry) => entry.groupId))).toEqual(

@@ -109,13 +109,31 @@ export class DefaultTurnPlanner implements TurnPlanner {
 
   private async redactAll(messages: readonly Message[]): Promise<Message[]> {
     let findings = 0;
+    // The source description carries the branch name (with git metadata on): a branch named after a
+    // token leaves the machine like the text does, so it is guarded too, once per distinct description.
+    const descriptions = new Map<string, Promise<string>>();
+    const guardedDescription = (description: string): Promise<string> => {
+      let guarded = descriptions.get(description);
+      if (guarded === undefined) {
+        guarded = this.secretGuard.redact(description).then((result) => {
+          for (const finding of result.findings) findings += finding.count;
+          return result.text;
+        });
+        descriptions.set(description, guarded);
+      }
+      return guarded;
+    };
     const redacted = await Promise.all(
       messages.map(async (message) => {
-        const result = await this.secretGuard.redact(message.content);
+        const [result, sourceDescription] = await Promise.all([
+          this.secretGuard.redact(message.content),
+          message.source_description === undefined ? undefined : guardedDescription(message.source_description),
+        ]);
         for (const finding of result.findings) findings += finding.count;
         // Captured text is data: markup quoted in a turn must not read as a product episode later.
         const content = neutraliseEpisodeTags(result.text);
-        return content === message.content ? message : { ...message, content };
+        if (content === message.content && sourceDescription === message.source_description) return message;
+        return sourceDescription === undefined ? { ...message, content } : { ...message, content, source_description: sourceDescription };
       }),
     );
     if (findings > 0) this.telemetry.emit({ type: 'redacted', findings });

@@ -245,7 +245,9 @@ function lastPathSegment(value: string): string {
  * terminal), without brackets: `workspace`, and for the shared team scope `team · Alice` when the
  * author gave a name, else `team`.
  */
-export function scopeLabel(item: { readonly scope: string; readonly author?: string | undefined }): string {
+export function scopeLabel(item: { readonly scope: string; readonly author?: string | undefined; readonly unverified?: boolean | undefined }): string {
   const author = item.scope === 'team' ? singleLine(item.author ?? '') : '';
-  return author === '' ? item.scope : `${item.scope} · ${author}`;
+  const label = author === '' ? item.scope : `${item.scope} · ${author}`;
+  // Graphiti has no authentication: a team memory no known install of this team wrote says so.
+  return item.scope === 'team' && item.unverified === true ? `${label} (unverified)` : label;
 }

@@ -2,6 +2,7 @@ import { messageSchema } from '@graphiti-memory/graphiti-client';
 import { describe, expect, it } from 'vitest';
 import { FakeValues } from '../../test-support/secret-corpus/fake-values.js';
 import { createPolicyServices } from '../../test-support/memory-services.js';
+import { fullWidth } from '../../test-support/secret-corpus/secret-corpus.js';
 import { promotionMessageName } from './promotion-service.js';
 
 const githubToken = `ghp_${new FakeValues('promotion tests').alphanumeric(36)}`;
@@ -56,6 +57,20 @@ describe('DefaultPromotionService', () => {
     });
     expect(planned).toEqual({ ok: false, reason: 'secret' });
     expect(services.telemetry.events).toEqual([{ type: 'dropped', messages: 1, reason: 'secret' }]);
+  });
+
+  const fake = new FakeValues('promotion look-alikes');
+  const awsKey = `AKIA${fake.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 16)}`;
+  it.each([
+    ['an aws key with a zero-width space inside', `Deploy as ${awsKey.slice(0, 9)}\u200b${awsKey.slice(9)}`],
+    ['a github token in full-width letters', `Deploy with token ${fullWidth(githubToken)}`],
+    ['an aws key split by a newline', `Deploy as ${awsKey.slice(0, 12)}\n${awsKey.slice(12)} on Fridays`],
+    ['a password in plain words', 'The staging password is hunter2-Lk8q, remember it'],
+    ['a pwd in words', 'Staging box: pwd: Wq7$bnm1'],
+  ])('refuses a promotion holding %s', async (_name, text) => {
+    const services = createPolicyServices();
+    const planned = await services.promotion.plan({ kind: 'procedure', scope: 'workspace', text });
+    expect(planned).toEqual({ ok: false, reason: 'secret' });
   });
 
   it.each([

@@ -12,6 +12,7 @@ import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { sha256Hex } from '../scopes/sha256.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
+import { promotionMessageName } from './promotion-name.js';
 import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionKind, type PromotionScope } from './episode-format.js';
 
 export interface PromotionRequest {
@@ -39,16 +40,7 @@ export interface PromotionService {
 }
 export const PromotionService = Symbol.for('graphiti-memory.PromotionService');
 
-/**
- * `graphiti-memory.promotion.<32 hex>`: the same memory promoted twice has the same name. In the
- * shared team group the author is part of it (`author`: a hash of theirs, such as their user group
- * id), so two teammates promoting the same text write two episodes and each forgets only their own.
- */
-export async function promotionMessageName(kind: PromotionKind, scope: PromotionScope, text: string, author?: string): Promise<string> {
-  const owner = scope === 'team' && author !== undefined ? `\n${author}` : '';
-  const digest = await sha256Hex(`${kind}\n${scope}\n${text.trim()}${owner}`);
-  return `${APP_NAME}.promotion.${digest.slice(0, 32)}`;
-}
+export { promotionMessageName } from './promotion-name.js';
 
 /** Room the episode block's tags and attributes take around the text. */
 const BLOCK_OVERHEAD = 160;

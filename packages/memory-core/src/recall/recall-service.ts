@@ -121,8 +121,10 @@ export class DefaultRecallService implements RecallService {
     try {
       const skip = this.skipReason(prompt, options.signal);
       if (skip !== undefined) return this.finish(started, { facts: [], timedOut: false, scopes: [], errors: [] }, 'skipped', skip);
-      // What is searched: a bounded slice of the prompt (its start and end), whatever its size.
-      const query = recallQueryOf(prompt);
+      // What is searched: a bounded slice of the prompt (its start and end), whatever its size. It
+      // leaves the machine as a search, so the secret guard runs on it here, for every caller (the
+      // hooks, the chat participant, the tools, the harness), as on anything else sent.
+      const query = (await this.secretGuard.redact(recallQueryOf(prompt))).text;
       const settings = this.configuration.current().recall;
       scopes = this.scopesFor(query, options.scopes ?? settings.scopes);
       const maxFacts = clampInteger(options.maxFacts, settings.maxFacts, SETTING_BOUNDS.recallMaxFacts);
@@ -146,11 +148,14 @@ export class DefaultRecallService implements RecallService {
           // set past the deadline so a slow search always ends as `timedOut`, never as an error.
           const callOptions = { signal: searchAbort.signal, timeoutMs: timeoutMs + SEARCH_TIMEOUT_MARGIN_MS, maxRetries: 0 };
           const results = await api.search({ group_ids: [groupId], query, max_facts: maxFacts }, callOptions);
-          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: results.facts });
+          // Team facts count as unverified (Graphiti has no authentication) until their episodes show them this user's own.
+          const found = scope === 'team' ? results.facts.map((fact) => ({ ...fact, unverified: true }) as FactResult) : results.facts;
+          if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: found });
           if (scope !== 'team' || results.facts.length === 0) return;
           // Team facts name their author (the display name stored in the promoted episode they came
           // from) when that is known in time: the facts above count already if the deadline comes first.
-          const authored = await this.teamAuthors.withAuthors(api, groupId, results.facts, callOptions);
+          const ownUserGroup = await this.groups.resolve('user').catch(() => undefined);
+          const authored = await this.teamAuthors.withAuthors(api, groupId, results.facts, callOptions, ownUserGroup);
           if (!searchAbort.signal.aborted) outcomes.set(scope, { facts: authored });
         } catch (error) {
           if (!searchAbort.signal.aborted) outcomes.set(scope, { errorClass: errorClassOf(error) });

@@ -5,6 +5,8 @@ import { fact, FakeGraphitiApi } from '../../test-support/fake-graphiti-api.js';
 import { createPolicyServices } from '../../test-support/memory-services.js';
 import { ALPHABETS, FakeValues } from '../../test-support/secret-corpus/fake-values.js';
 import type { SecretGuard } from '../secrets/secret-guard.js';
+import { fullWidth } from '../../test-support/secret-corpus/secret-corpus.js';
+import { sanitiseReadableLine } from '../text/reading-text.js';
 import { guardRecalledFacts } from './recalled-fact-guard.js';
 
 const fake = new FakeValues('recalled fact guard tests');
@@ -52,5 +54,42 @@ describe('guardRecalledFacts', () => {
       { uuid: '1', fact: 'a [REDACTED:x] here' },
       { uuid: '3', fact: 'plain' },
     ]);
+  });
+});
+
+// Written so a check of the typed text misses them; recall's folding would make them whole again.
+const hidden = {
+  zeroWidth: { typed: `${awsKey.slice(0, 8)}\u200b${awsKey.slice(8)}`, whole: awsKey },
+  fullWidth: { typed: fullWidth(githubToken), whole: githubToken },
+  splitByNewline: { typed: `${awsKey.slice(0, 12)}\n${awsKey.slice(12)}`, whole: awsKey },
+};
+
+describe('secrets hidden from the typed text', () => {
+  it.each(Object.entries(hidden))('a %s secret stored in the graph is not reconstituted by recall', async (_name, { typed, whole }) => {
+    const api = new FakeGraphitiApi();
+    api.searchHandler = async () => ({ facts: [fact({ uuid: 'a', fact: `Deploys use ${typed} today` })] });
+    const services = createPolicyServices({ api });
+    const result = await services.recall.recall('how do deploys authenticate', { scopes: ['workspace'] });
+    const shown = result.facts.map((item) => sanitiseReadableLine(item.fact)).join('\n');
+    expect(shown).not.toContain(whole);
+    expect(shown.replace(/\s/g, '')).not.toContain(whole);
+    expect(shown).toContain('[REDACTED:');
+  });
+
+  const queries: Record<string, { readonly typed: string; readonly secret: string }> = {
+    ...Object.fromEntries(Object.entries(hidden).map(([name, { typed, whole }]) => [name, { typed: `why does ${typed} fail`, secret: whole }])),
+    'password in plain words': { typed: 'the staging password is hunter2-x9Lq, why is login failing', secret: 'hunter2-x9Lq' },
+    'pwd colon': { typed: 'pwd: Zq8!mmP2 does not work on staging', secret: 'Zq8!mmP2' },
+    'password colon': { typed: 'password: s3cr3t-Vault7 keeps being rejected', secret: 's3cr3t-Vault7' },
+  };
+  it.each(Object.entries(queries))('a prompt holding a %s is sent as a search query without it', async (_name, { typed, secret }) => {
+    const api = new FakeGraphitiApi();
+    const services = createPolicyServices({ api });
+    await services.recall.recall(typed, { scopes: ['workspace'] });
+    const sent = api.calls.filter((call) => call.method === 'search').map((call) => JSON.stringify(call.args[0]));
+    expect(sent).toHaveLength(1);
+    const asRead = (text: string): string => JSON.parse(text).query.normalize('NFKC').replace(/[\p{Cf}\s]/gu, '');
+    expect(asRead(sent[0] ?? '{}')).not.toContain(secret);
+    expect(sent[0]).toContain('[REDACTED:');
   });
 });

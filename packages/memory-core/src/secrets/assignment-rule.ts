@@ -184,3 +184,51 @@ function isSecretValue(value: Value, context: ValueContext): boolean {
   }
   return true;
 }
+
+// A password stated in words: `the staging password is hunter2-x7`, `password for prod: …`,
+// `pwd is …`. The value must look like a password (a digit, a symbol or mixed case, or quoted),
+// so prose (`the password is wrong`, `password is required`) is left alone.
+const PASSWORD_IN_WORDS =
+  /(?<![A-Za-z0-9_])(?:password|passwd|passphrase|passcode|pwd)(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.@-]{1,40})?\s*(?:\s(?:is|was|will\s+be|is\s+now|=)\s|:\s*|\s-\s)(?:(?:set\s+to|now|still|just)\s+)?/gi;
+const QUOTES = new Set(['"', "'", '`', '“', '‘']);
+const CLOSING_QUOTE: Readonly<Record<string, string>> = { '“': '”', '‘': '’' };
+
+/** Spans of passwords stated in plain words; kind `password`. */
+export function findPasswordsInWords(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const match of text.matchAll(PASSWORD_IN_WORDS)) {
+    const start = match.index + match[0].length;
+    const opening = text[start] ?? '';
+    if (QUOTES.has(opening)) {
+      const closing = CLOSING_QUOTE[opening] ?? opening;
+      const end = text.indexOf(closing, start + 1);
+      const value = end < 0 ? '' : text.slice(start + 1, end);
+      if (value.length <= 200 && !/\s/.test(value) && looksLikePassword(value)) {
+        spans.push({ start: start + 1, end, kind: 'password', priority: SPAN_PRIORITY.assignment });
+      }
+      continue;
+    }
+    const bare = /^[^\s"'`,;<>()[\]{}]{4,200}/.exec(text.slice(start, start + 201));
+    if (bare === null) continue;
+    // A sentence's full stop or comma is not part of the password.
+    const value = bare[0].replace(/[.,;:!?]+$/, '');
+    if (value.length < 4 || !looksLikePassword(value)) continue;
+    spans.push({ start, end: start + value.length, kind: 'password', priority: SPAN_PRIORITY.assignment });
+  }
+  return spans;
+}
+
+function looksLikePassword(value: string): boolean {
+  if (isPlaceholder(value) || NON_VALUES.has(value.toLowerCase())) return false;
+  // Code and references: `password: string`, `pwd: process.env.PWD`, `$PASSWORD`, a path.
+  if (/^[$%]/.test(value) || /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /^[~/.]/.test(value)) return false;
+  if (/^https?:/i.test(value)) return false;
+  const hasDigit = /\d/.test(value);
+  const hasSymbol = /[^A-Za-z0-9]/.test(value);
+  const mixedCase = /[a-z]/.test(value) && /[A-Z]/.test(value.slice(1));
+  // A number alone is a count or a length (`password is 12 characters`), unless it is long.
+  if (/^\d+$/.test(value)) return value.length >= 6;
+  // Words joined by hyphens read as prose (`re-entered`, `case-sensitive`) unless a digit is in them.
+  if (!hasDigit && /^[A-Za-z]+(?:-[A-Za-z]+)*$/.test(value) && !mixedCase) return false;
+  return hasDigit || hasSymbol || mixedCase;
+}

@@ -6,6 +6,7 @@ import { FakeValues } from '../../test-support/secret-corpus/fake-values.js';
 import { containsSecret, SecretGuard, SecretlintSecretGuard } from './index.js';
 import type { SecretSpan } from './secret-guard.js';
 import { findSecretsWithOwnRules } from './secretlint-secret-guard.js';
+import { foldForReading, joinAcrossLineBreaks } from '../text/reading-text.js';
 
 const secretCorpus = buildSecretCorpus();
 const ordinaryCorpus = buildOrdinaryCorpus();
@@ -16,9 +17,16 @@ function windows(secret: string, size = 12): string[] {
   return Array.from({ length: secret.length - size + 1 }, (_, index) => secret.slice(index, index + size));
 }
 
+/** What a reader takes from a text: folded (as recall folds it) and joined across its line breaks. */
+function asRead(text: string): string {
+  return joinAcrossLineBreaks(foldForReading(text)).joined;
+}
+
 function expectFullyRedacted(output: string, secrets: readonly string[]): void {
   for (const secret of secrets) {
     for (const window of windows(secret)) expect(output).not.toContain(window);
+    // Nor as it will be read: a key with a zero-width space inside must not come back whole.
+    for (const window of windows(asRead(secret))) expect(asRead(output)).not.toContain(window);
   }
 }
 

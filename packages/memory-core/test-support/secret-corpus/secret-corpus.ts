@@ -356,7 +356,44 @@ const BUILDERS: Readonly<Record<string, SampleBuilder>> = {
     const secret = fake.chars(ALPHABETS.base64, 64);
     return { text: `signing secret\n${secret}\n`, secrets: [secret], kind: 'high-entropy' };
   },
+  // Written so a check of the typed text misses them, yet read (and folded back by recall) whole.
+  'aws access key with a zero-width space inside': (fake) => {
+    const secret = `AKIA${fake.chars(ALPHABETS.upperAlphanumeric, 16)}`;
+    const typed = `${secret.slice(0, 10)}\u200b${secret.slice(10)}`;
+    return { text: `use ${typed} for the deploy user`, secrets: [typed], kind: 'aws-access-key' };
+  },
+  'github token in full-width letters': (fake) => {
+    const typed = fullWidth(`ghp_${fake.alphanumeric(36)}`);
+    return { text: `my token is ${typed} for now`, secrets: [typed], kind: 'github-token' };
+  },
+  'aws access key split by a newline': (fake) => {
+    const secret = `AKIA${fake.chars(ALPHABETS.upperAlphanumeric, 16)}`;
+    const typed = `${secret.slice(0, 12)}\n${secret.slice(12)}`;
+    return { text: `the key is ${typed} and it works`, secrets: [typed], kind: 'aws-access-key' };
+  },
+  'stripe key with a soft hyphen and bidi controls': (fake) => {
+    const secret = `sk_live_${fake.alphanumeric(24)}`;
+    const typed = `${secret.slice(0, 9)}\u00ad${secret.slice(9, 20)}\u202e\u202c${secret.slice(20)}`;
+    return { text: `stripe: ${typed}`, secrets: [typed], kind: 'stripe-key' };
+  },
+  'password in plain words': (fake) => {
+    const secret = `hunter2-${fake.alphanumeric(8)}`;
+    return { text: `btw the staging password is ${secret}, do not share it`, secrets: [secret], kind: 'password' };
+  },
+  'pwd in plain words': (fake) => {
+    const secret = `${fake.alphanumeric(6)}!${fake.alphanumeric(3)}`;
+    return { text: `ssh in as deploy, pwd: ${secret}`, secrets: [secret], kind: 'password' };
+  },
+  'password for a host in plain words': (fake) => {
+    const secret = `Tr0ub4dor&${fake.alphanumeric(4)}`;
+    return { text: `The password for db.internal is now ${secret}.`, secrets: [secret], kind: 'password' };
+  },
 };
+
+/** ASCII letters, digits and punctuation as their full-width forms (`Ａ`), which NFKC folds back. */
+export function fullWidth(text: string): string {
+  return text.replace(/[!-~]/g, (character) => String.fromCharCode(character.charCodeAt(0) + 0xfee0));
+}
 
 /** The corpus: one sample per format, the same values on every run. */
 export function buildSecretCorpus(): SecretSample[] {

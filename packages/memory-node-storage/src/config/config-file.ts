@@ -5,7 +5,6 @@
 // brief budget). Bounds are checked by memory-core's own settings schema, so a
 // bad value fails here exactly as it does in VS Code; unknown keys are errors naming the nearest key.
 import { createHash } from 'node:crypto';
-import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CAPTURE_GRANULARITIES,
@@ -25,6 +24,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../stores/private-folder.js';
+import { FileReadRefusal, readSafeTextFile, readSafeTextFileSync, type SafeFileReadOptions } from '../files/safe-file-read.js';
 import { unknownKeys, type KeyTree } from './unknown-keys.js';
 
 export const SERVER_KINDS = SERVER_KIND_SETTINGS;
@@ -264,11 +264,13 @@ function memoryPartOf(values: ConfigValues): Record<string, unknown> {
 /**
  * Reads a config file; a missing file is an empty config. In the user's file (`kind` `user`), bad
  * JSON or values are problems; in a project file they are ignored and named (`checkProjectConfigValues`).
+ * `readOptions`: the safe read's bounds (see safe-file-read.ts).
  */
-export async function readConfigFile(filePath: string, kind: ConfigFileKind = 'user'): Promise<ConfigFileRead> {
+export async function readConfigFile(filePath: string, kind: ConfigFileKind = 'user', readOptions: SafeFileReadOptions = {}): Promise<ConfigFileRead> {
   let text: string;
   try {
-    text = await fs.readFile(filePath, 'utf8');
+    // Bounded, regular, owned by the user, no link out of its folder (`root`): see safe-file-read.ts.
+    text = await readSafeTextFile(filePath, readOptions);
   } catch (error) {
     return unreadable(filePath, error);
   }
@@ -276,10 +278,10 @@ export async function readConfigFile(filePath: string, kind: ConfigFileKind = 'u
 }
 
 /** `readConfigFile`, synchronously: for hosts whose settings are read synchronously (VS Code's `SettingsSource`). */
-export function readConfigFileSync(filePath: string, kind: ConfigFileKind = 'user'): ConfigFileRead {
+export function readConfigFileSync(filePath: string, kind: ConfigFileKind = 'user', readOptions: SafeFileReadOptions = {}): ConfigFileRead {
   let text: string;
   try {
-    text = readFileSync(filePath, 'utf8');
+    text = readSafeTextFileSync(filePath, readOptions);
   } catch (error) {
     return unreadable(filePath, error);
   }
@@ -287,6 +289,7 @@ export function readConfigFileSync(filePath: string, kind: ConfigFileKind = 'use
 }
 
 function unreadable(filePath: string, error: unknown): ConfigFileRead {
+  if (error instanceof FileReadRefusal) return { ok: false, problems: [`${filePath}: ${error.message}`] };
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return { ok: true, values: {}, exists: false };
   return { ok: false, problems: [`${filePath}: cannot be read (${code ?? 'error'}); check its permissions`] };

@@ -58,6 +58,9 @@ export function lookupProjectConfig(folder: string): ProjectConfigLookup {
       const uid = process.getuid?.();
       if (uid === undefined || stat.uid === uid) return { file: candidate, refused };
       refused.push({ file: candidate, why: `owned by another user (uid ${stat.uid}); not read` });
+    } else if (stat !== undefined) {
+      // A link to `/dev/zero`, a pipe or a folder under the config file's name: said, never read.
+      refused.push({ file: candidate, why: 'not a regular file (a device, a pipe or a folder); not read' });
     }
     const parent = path.dirname(current);
     if (current === root || parent === current) return { file: undefined, refused };

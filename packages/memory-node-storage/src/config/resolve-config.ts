@@ -3,6 +3,7 @@
 // key and the state folder come from the user's own sources only: a repository cannot grant itself
 // consent or move where memory is kept. An untrusted project file may only narrow what is sent
 // (project-narrowing.ts); what it would widen is ignored and named in `ignored`.
+import path from 'node:path';
 import {
   DEFAULT_SETTINGS,
   normaliseEndpoint,
@@ -201,7 +202,7 @@ export async function resolveMemoryConfig(options: ResolveConfigOptions): Promis
   if (options.sources === 'flags') return merge(options, files, { user: EMPTY, project: undefined, trusted: {} });
   const [user, project] = await Promise.all([
     readConfigFile(files.userFile, userFileKind(options)),
-    files.projectFile === undefined ? undefined : readConfigFile(files.projectFile, 'project'),
+    files.projectFile === undefined ? undefined : readConfigFile(files.projectFile, 'project', projectFileRead(files.projectFile)),
   ]);
   const trusted = files.projectFile === undefined ? {} : await readTrustedProjectFiles(trustFolder(options, user));
   return merge(options, files, { user, project, trusted });
@@ -212,7 +213,7 @@ export function resolveMemoryConfigSync(options: ResolveConfigOptions): ConfigRe
   const files = filesOf(options);
   if (options.sources === 'flags') return merge(options, files, { user: EMPTY, project: undefined, trusted: {} });
   const user = readConfigFileSync(files.userFile, userFileKind(options));
-  const project = files.projectFile === undefined ? undefined : readConfigFileSync(files.projectFile, 'project');
+  const project = files.projectFile === undefined ? undefined : readConfigFileSync(files.projectFile, 'project', projectFileRead(files.projectFile));
   const trusted = files.projectFile === undefined ? {} : readTrustedProjectFilesSync(trustFolder(options, user));
   return merge(options, files, { user, project, trusted });
 }
@@ -416,4 +417,9 @@ function environmentValues(env: Environment): ConfigFileRead {
   // Problems name the variable, not the key it sets.
   const names = Object.fromEntries(Object.entries(CONFIG_ENVIRONMENT_VARIABLES).map(([key, variable]) => [key, variable]));
   return checkConfigValues(raw, 'environment', names);
+}
+
+/** A repository's file may be a link within the repository, never one out of it (to `/dev/zero`, another user's file). */
+function projectFileRead(projectFile: string): { readonly root: string } {
+  return { root: path.dirname(projectFile) };
 }

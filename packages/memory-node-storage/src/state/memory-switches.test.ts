@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../../test-support/journal-fixtures.js';
 import { closedBySwitches, FileMemorySwitches, NO_SWITCHES } from './memory-switches.js';
+import { DamagedStateFileError } from '../stores/locked-json-file.js';
 import { sharedStateFiles } from './state-layout.js';
 
 const endpoint = 'http://127.0.0.1:8000';
@@ -13,6 +14,20 @@ async function switchesIn(): Promise<{ switches: FileMemorySwitches; state: stri
 }
 
 describe('FileMemorySwitches', () => {
+  it.each([
+    ['not JSON', '{"version": 1, "everywhere": {"off": '],
+    ['not a switches file', '{"version": 7}'],
+  ])('a damaged file (%s) fails closed: read says so, and no change sets it aside or empties it', async (_name, damaged) => {
+    const { switches, state } = await switchesIn();
+    await fs.writeFile(switches.filePath, damaged);
+    const read = await switches.read();
+    expect(read.ok).toBe(false);
+    await expect(switches.clear({ endpoint, switch: 'revoked' })).rejects.toThrow(/damaged.*memory stays off/);
+    await expect(switches.mark({ workspace: path.join(state, 'repo'), switch: 'off' }, 'vscode')).rejects.toThrow(DamagedStateFileError);
+    expect(await fs.readFile(switches.filePath, 'utf8')).toBe(damaged);
+    expect(await fs.readdir(state)).toEqual(['memory-switches.json']);
+  });
+
   it('lives in the state folder as memory-switches.json (0600) and reads as none while missing', async () => {
     const { switches, state } = await switchesIn();
     expect(switches.filePath).toBe(sharedStateFiles(state).memorySwitches);

@@ -57,7 +57,11 @@ export class FileMemorySwitches {
   readonly #file: LockedJsonFile<MemorySwitchesRecord>;
 
   constructor(options: FileMemorySwitchesOptions) {
-    this.#file = new LockedJsonFile(options.filePath, (raw) => parseSwitches(raw) ?? NO_SWITCHES, options.logger);
+    // Damaged switches fail closed: the file may hold an "off" or a revoke, so it is never set aside
+    // and replaced by an empty one (memory would resume); hooks read it as closed until it is fixed.
+    this.#file = new LockedJsonFile(options.filePath, (raw) => strictSwitches(raw), options.logger, {
+      refuseDamaged: { whatToDo: 'memory stays off until it is fixed: restore it, or delete it to clear every switch (off, untrusted, revoked) and turn memory on again.' },
+    });
   }
 
   /** The switches file of a state folder (its place is the state layout's). */
@@ -182,6 +186,12 @@ function parseText(filePath: string, text: string): MemorySwitchesRead {
   }
   const switches = parseSwitches(raw);
   return switches === undefined ? { ok: false, problem: `${filePath} is not a memory switches file (version 1); delete it to clear every switch` } : { ok: true, switches };
+}
+
+function strictSwitches(raw: unknown): MemorySwitchesRecord {
+  const switches = parseSwitches(raw);
+  if (switches === undefined) throw new Error('not a memory switches file (version 1)');
+  return switches;
 }
 
 function parseSwitches(raw: unknown): MemorySwitchesRecord | undefined {

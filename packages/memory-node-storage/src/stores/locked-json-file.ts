@@ -29,6 +29,23 @@ export interface LockedJsonFileOptions {
    * last change, and nothing waits for the disk (an fsync on a busy disk can cost a hook tens of ms).
    */
   readonly fsync?: boolean;
+  /**
+   * A file that is not what `parse` accepts is left as it is and every update refused with a
+   * `DamagedStateFileError`, instead of kept as `<file>.corrupt` and replaced by an empty one: for a
+   * file whose loss would open something (the memory switches: an "off" must not become "on").
+   */
+  readonly refuseDamaged?: { readonly whatToDo: string };
+}
+
+/** An update refused because the file is damaged (`refuseDamaged`); the message says what to do. */
+export class DamagedStateFileError extends Error {
+  override readonly name = 'DamagedStateFileError';
+  constructor(
+    readonly filePath: string,
+    whatToDo: string,
+  ) {
+    super(`The state file ${filePath} is damaged, so it was left as it is and not changed; ${whatToDo}`);
+  }
 }
 
 export class LockedJsonFile<T> {
@@ -83,6 +100,7 @@ export class LockedJsonFile<T> {
       }
       return result;
     } catch (error) {
+      if (error instanceof DamagedStateFileError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(
         `Updating the state file ${this.filePath} failed${code === undefined ? '' : ` (${code})`}. Check free disk space and permissions.`,
@@ -99,6 +117,7 @@ export class LockedJsonFile<T> {
     try {
       return this.parse(JSON.parse(text) as unknown);
     } catch {
+      if (this.options.refuseDamaged !== undefined) throw new DamagedStateFileError(this.filePath, this.options.refuseDamaged.whatToDo);
       const keptAs = `${this.filePath}.corrupt`;
       await fs.rename(this.filePath, keptAs);
       this.logger?.warn('state file was corrupt; kept a copy and started a fresh one', { file: this.filePath, keptAs });

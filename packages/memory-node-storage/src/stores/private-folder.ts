@@ -1,7 +1,7 @@
 // State holds what the user asked, what was sent and to where: other users of the machine must not
 // read it. Folders are created 0700 and files 0600; a state folder left open by an older version
 // is closed once, the first time a run finds it open.
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -33,9 +33,24 @@ export async function inPrivateFolder<T>(folder: string, operation: () => Promis
   }
 }
 
-/** Appends `text` to `file`, created 0600, in a private folder made when missing. */
+// Never through a symbolic link planted where the file should be (it would append outside the state
+// folder), and never to a file another user owns.
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+/** Appends `text` to `file`, created 0600, in a private folder made when missing; never follows a link. */
 export function appendPrivateFile(file: string, text: string): Promise<void> {
-  return inPrivateFolder(path.dirname(file), () => fs.appendFile(file, text, { mode: PRIVATE_FILE_MODE }));
+  return inPrivateFolder(path.dirname(file), async () => {
+    const handle = await fs.open(file, APPEND_FLAGS, PRIVATE_FILE_MODE);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile() || !ownedByUs(stat)) {
+        throw Object.assign(new Error(`${file} is not a regular file of this user; nothing is appended to it`), { code: 'EPERM' });
+      }
+      await handle.appendFile(text);
+    } finally {
+      await handle.close();
+    }
+  });
 }
 
 /**
