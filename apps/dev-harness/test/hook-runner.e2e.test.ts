@@ -46,6 +46,8 @@ const claudeLine = (type: 'user' | 'assistant', uuid: string, text: string, seco
 async function install(): Promise<void> {
   const result = await harness(['hooks', 'install', '--target', 'all', '--endpoint', emulator.url, '--state-dir', stateDir]);
   expect(result.exitCode, result.stderr).toBe(0);
+  // install's own health probe of the endpoint is not a hook's request: the tests count those.
+  emulator.clearRequests();
 }
 
 /** Sets `capture.*` in the user's config file (after `install`, which writes it). */
