@@ -66,4 +66,17 @@ describe('FilePendingMemoryStore.forgetGroups', () => {
     expect((await store.list()).map((item) => item.id)).toEqual(['w2', 'w-old']);
     expect(await store.forgetGroups(['nothing'])).toBe(0);
   });
+
+  it('keeps the groups a memory belongs to across processes; a forget of any of them drops it, and an old record goes with its session', async () => {
+    const filePath = path.join(await temporaryDirectory(), 'pending-memories.json');
+    const store = new FilePendingMemoryStore({ filePath });
+    await store.add({ ...memory('d1', 1), scope: 'user', groupId: 'user_x', groupIds: ['user_x', 'session_s', 'workspace_a'], sessionId: 's' });
+    await store.add({ ...memory('old', 2), sessionId: 's' });
+    await store.add({ ...memory('other', 3), groupId: 'workspace_b', groupIds: ['workspace_b'] });
+    const [listed] = await new FilePendingMemoryStore({ filePath }).list();
+    expect(listed?.groupIds).toEqual(['user_x', 'session_s', 'workspace_a']);
+    expect(await store.forgetGroups(['session_s'], [], ['s'])).toBe(2);
+    expect((await store.list()).map((item) => item.id)).toEqual(['other']);
+  });
 });
+
