@@ -17,6 +17,7 @@ import {
   agentHooksStatus,
   connectAgents,
   disconnectAgents,
+  endpointChangeLines,
   hookServerStatus,
   readHookRuns,
   runnerBuild,
@@ -124,14 +125,15 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed in the file named.' });
   }
-  const { configFile, changes } = connected;
+  const { configFile, changes, endpointChange } = connected;
   const keyFile = connected.keyFile;
-  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes });
+  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes, moved: endpointChange.moved, kept: endpointChange.kept });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
   }
   output.line(`consent and options stored in ${configFile}: prompts (for recall) and these sessions' transcripts go to ${endpoint}`);
   if (keyFile !== undefined) output.line(`API key stored in ${keyFile} (mode 0600)`);
+  for (const line of endpointChangeLines(endpointChange)) output.line(line);
   return ExitCode.ok;
 }
 

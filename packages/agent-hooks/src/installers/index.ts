@@ -29,6 +29,7 @@ export {
 export {
   connectAgents,
   disconnectAgents,
+  endpointChangeLines,
   type AgentsConnected,
   type AgentsDisconnected,
   type ConfigPatch,
