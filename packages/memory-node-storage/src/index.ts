@@ -6,7 +6,8 @@ export { createNodeStorageModule, type NodeStorageModuleOptions } from './compos
 export { FileForgetLedger, type FileForgetLedgerOptions } from './forget/file-forget-ledger.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
-export { readOutboxSummary } from './outbox/outbox-summary.js';
+export { ENDPOINT_RECORD_FILE, readEndpointRecord, recordConfirmation, recordEndpoint, type EndpointRecord } from './outbox/endpoint-record.js';
+export { moveOnEndpointChange, moveQueuedRecords, otherEndpointOutboxes, type EndpointChange, type EndpointOutbox, type OutboxMove } from './outbox/endpoint-outboxes.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
 export { FileEpisodeSources, MAX_EPISODE_SOURCES, type FileEpisodeSourcesOptions } from './sources/file-episode-sources.js';
 export { NodeWorkspaceFiles } from './stale/node-workspace-files.js';
@@ -54,7 +55,7 @@ export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from '.
 export { appendPrivateFile } from './stores/private-folder.js';
 export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
-export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
+export { copyTakenIds, FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';
 export {
   FileReadRefusal,

@@ -17,7 +17,7 @@ import {
   agentHooksStatus,
   connectAgents,
   disconnectAgents,
-  endpointDeliveryNotice,
+  endpointChangeLines,
   hookServerStatus,
   readHookRuns,
   runnerBuild,
@@ -111,15 +111,16 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   const probe = await probeUrl(context, endpoint);
   const warnings = probe.ok ? [] : [endpointWarning(endpoint, probe)];
   const { command, connected } = await connectHooks(context, { endpoint, targets: targets(raw.target), runner: raw.runner, raw });
-  const { configFile, changes } = connected;
+  const { configFile, changes, endpointChange } = connected;
   const keyFile = connected.keyFile;
-  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes, probe: probeJson(probe), warnings });
+  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes, moved: endpointChange.moved, kept: endpointChange.kept, probe: probeJson(probe), warnings });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
   }
   output.line(`consent and options stored in ${configFile}: prompts (for recall) and these sessions' transcripts go to ${endpoint}`);
   if (keyFile !== undefined) output.line(`API key stored in ${keyFile} (mode 0600)`);
   for (const warning of warnings) output.warn(warning);
+  for (const line of endpointChangeLines(endpointChange)) output.line(line);
   return ExitCode.ok;
 }
 

@@ -3,7 +3,7 @@
 // says what will be sent and that Graphiti has no authentication, connects them the way `hooks
 // install` does (consent for exactly that endpoint, recall on), proves recall with one read-only
 // search of the user's own group, and ends with how to check and what happens next.
-import { detectAgents, AGENT_HOOK_TARGETS, type AgentHookTarget, type DetectedAgent } from '@graphiti-memory/agent-hooks';
+import { detectAgents, AGENT_HOOK_TARGETS, endpointChangeLines, type AgentHookTarget, type DetectedAgent } from '@graphiti-memory/agent-hooks';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { readConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { Command, Option } from 'commander';
@@ -124,6 +124,8 @@ async function setup(context: CommandContext, raw: SetupOptions): Promise<ExitCo
   }
   output.line(`  consent recorded in ${connected.configFile} for exactly ${endpoint}; recall is on`);
   if (connected.keyFile !== undefined) output.line(`  API key stored in ${connected.keyFile} (mode 0600)`);
+  // What an earlier endpoint queued and never delivered follows the new one (a typo loses nothing).
+  for (const line of endpointChangeLines(connected.endpointChange)) output.line(`  ${line}`);
 
   output.heading('Recall round trip');
   const roundTrip = await recallRoundTrip(probedContext);
@@ -149,6 +151,8 @@ async function setup(context: CommandContext, raw: SetupOptions): Promise<ExitCo
     changes: connected.changes,
     configFile: connected.configFile,
     keyFile: connected.keyFile ?? null,
+    moved: connected.endpointChange.moved,
+    kept: connected.endpointChange.kept,
     consent: { endpoint, sends },
     recall: roundTrip,
     authentication: noAuthenticationNotice(endpoint),

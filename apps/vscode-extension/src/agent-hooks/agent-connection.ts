@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import { agentHooksStatus, connectAgents, disconnectAgents, installAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
+import { agentHooksStatus, connectAgents, disconnectAgents, endpointChangeLines, installAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
 import { apiKeyFilePath, readConfigFile, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentHookPlaces } from './agent-hook-places.js';
@@ -28,6 +28,8 @@ export const AGENT_NAMES: Readonly<Record<AgentHookTarget, string>> = { copilot:
 export interface AgentConnectionChange {
   /** Every file written or removed, for the message and the log (paths only, never contents). */
   readonly files: readonly string[];
+  /** What other endpoints' queues did (moved here from a typo's, or kept): `endpointChangeLines`. */
+  readonly queueNotes?: readonly string[];
 }
 
 @injectable()
@@ -61,7 +63,7 @@ export class AgentConnection {
     });
     if (connected.keyFile !== undefined) await this.state.set(KEY_FILE_MARK, true);
     files.push(connected.configFile, ...(connected.keyFile === undefined ? [] : [connected.keyFile]), ...connected.changes.map((change) => change.file));
-    return { files };
+    return { files, queueNotes: endpointChangeLines(connected.endpointChange) };
   }
 
   async disconnect(): Promise<AgentConnectionChange> {

@@ -84,7 +84,7 @@ export class ConnectAgentsCommands implements Contribution {
       this.channel.info(`agents connected (${AGENTS}); wrote ${change.files.join(', ')}`);
       const result = this.#tell(
         'information',
-        `Graphiti Memory: ${AGENTS} are connected to ${settings.endpoint}. New agent sessions recall memory and store their turns.`,
+        `Graphiti Memory: ${AGENTS} are connected to ${settings.endpoint}. New agent sessions recall memory and store their turns.${(change.queueNotes ?? []).map((note) => ` ${note.charAt(0).toUpperCase()}${note.slice(1)}.`).join('')}`,
         true,
       );
       void this.#offerClaudeHooksOff();

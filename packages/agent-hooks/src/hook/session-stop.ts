@@ -16,7 +16,7 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
   const reply = context.hook.event === 'Stop' ? context.hook.lastAssistantMessage : undefined;
   const turns = reply === undefined ? finished : withLastReply(transcriptTurns(text, { ...read, sessionEnded: true }), finished, reply);
   const backfillTurns = backfillTurnsOf(context.config);
-  const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns, sessionEnded: context.hook.event === 'SessionEnd' });
+  const captured = await captureTranscript(memory, context.stateDirectory, transcriptPath, turns, { backfillTurns, sessionEnded: context.hook.event === 'SessionEnd', endpoint: context.endpoint });
   // Counts only: the runs log never holds content.
   if (captured.queuedElsewhere === true) return { outcome: 'nothing-new', detail: `${captured.turns} turns already queued by another run`, drain: true };
   const detail = [

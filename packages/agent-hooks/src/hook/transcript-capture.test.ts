@@ -66,7 +66,7 @@ const copilotStart = copilotLine('session.start', 'e0', { sessionId: 'copilot-1'
 async function stop(target: CaptureTarget, options: { readonly sessionEnded?: boolean; readonly backfillTurns?: number } = {}) {
   const turns = await readTranscriptTurns(transcript, { sessionEnded: options.sessionEnded ?? false });
   if (!Array.isArray(turns)) throw new Error(`transcript not read: ${turns.outcome}`);
-  return captureTranscript(target, stateDirectory, transcript, turns, { backfillTurns: options.backfillTurns ?? 20, sessionEnded: options.sessionEnded ?? false });
+  return captureTranscript(target, stateDirectory, transcript, turns, { backfillTurns: options.backfillTurns ?? 20, sessionEnded: options.sessionEnded ?? false, endpoint: 'http://127.0.0.1:8000' });
 }
 
 const ids = (turns: readonly ChatTurn[]): string[] => turns.map((turn) => turn.id);
@@ -194,7 +194,7 @@ describe('the transcript ledger', () => {
     const turns = await readTranscriptTurns(transcript, { sessionEnded: false });
     if (!Array.isArray(turns)) throw new Error('transcript not read');
     // Each event offers a different new turn; all write the ledger at once.
-    const results = await Promise.all(turns.slice(1).map((turn) => captureTranscript(target, stateDirectory, transcript, [turn], { backfillTurns: 20 })));
+    const results = await Promise.all(turns.slice(1).map((turn) => captureTranscript(target, stateDirectory, transcript, [turn], { backfillTurns: 20, endpoint: 'http://127.0.0.1:8000' })));
     expect(results.every((result) => result.turns === 1)).toBe(true);
     const ledger = JSON.parse(await fs.readFile(transcriptLedgerFile(stateDirectory, transcript), 'utf8')) as { ids: string[] };
     expect(new Set(ledger.ids)).toEqual(new Set(turns.map((turn) => `claude-1\n${turn.id}`)));

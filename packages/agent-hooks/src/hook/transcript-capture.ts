@@ -6,7 +6,8 @@
 //   SessionEnd nothing more will be written, so the last turn is taken as it is.
 // - Bounded: of a transcript the hooks never saw before (hooks installed into a long session),
 //   only the newest `capture.backfillTurns` turns are sent; the older ones count as taken.
-// - Once: the transcript's taken turn ids are kept in the state folder, and the delivery ledger
+// - Once: the transcript's taken turn ids are kept in the state folder, per endpoint (a session
+//   captured under a wrong endpoint is not taken for the right one), and the delivery ledger
 //   refuses what was already enqueued, so repeated events never send a turn twice.
 // - Digests (capture.granularity `session`): taken turns wait in the session's open segment (beside
 //   the outbox); SessionEnd closes it, otherwise idle time or `capture.digestTurns` does.
@@ -53,6 +54,8 @@ export interface CaptureOptions {
   readonly backfillTurns: number;
   /** SessionEnd: the session's open digest segments close now. */
   readonly sessionEnded?: boolean;
+  /** The endpoint whose outbox takes the turns: a turn counts as taken for it alone. */
+  readonly endpoint: string;
 }
 
 /** The finished turns of the transcript, in file order. */
@@ -111,7 +114,7 @@ export async function captureTranscript(
 ): Promise<CaptureResult> {
   const ingestion = target.ingestion;
   if (ingestion === undefined) throw new Error('captureTranscript: the hook memory was opened without the durable outbox');
-  const ledger = new FileTranscriptLedger({ filePath: transcriptLedgerFile(stateDirectory, transcriptPath) });
+  const ledger = new FileTranscriptLedger({ filePath: transcriptLedgerFile(stateDirectory, transcriptPath), endpoint: options.endpoint });
   const taken = await ledger.taken();
   const fresh = turns.filter((turn) => taken?.has(takenKey(turn)) !== true);
   const ended = options.sessionEnded === true ? turns.map((turn) => turn.sessionId) : [];

@@ -6,15 +6,18 @@
 // switches) and stops the hook server and the drainer at once. What is queued stays on disk.
 import {
   FileMemorySwitches,
+  moveOnEndpointChange,
   readConfigFile,
   sharedStateDirectory,
   updateConfigFile,
   userConfigPath,
   writeApiKeyFile,
   type ConfigValues,
+  type EndpointChange,
   type Environment,
 } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
+import { stopDrainer } from '../hook/drainer-info.js';
 import { stopHookProcesses, type StoppedHookProcesses } from '../hook/stop-hook-processes.js';
 import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookChange, type AgentHookTarget } from './agent-hook-files.js';
 import type { AgentHookCommand } from './hook-command.js';
@@ -43,6 +46,8 @@ export interface AgentsConnected {
   readonly configFile: string;
   readonly keyFile: string | undefined;
   readonly changes: readonly AgentHookChange[];
+  /** What other endpoints' outboxes held: moved here (never confirmed: a typo) or kept (say so: `endpointChangeLines`). */
+  readonly endpointChange: EndpointChange;
 }
 
 /** Consent, options, key file, hook entries; throws (nothing of the failing file changed) on an unreadable config or hook file. */
@@ -66,7 +71,24 @@ export async function connectAgents(options: ConnectAgentsOptions): Promise<Agen
   const keyFile = options.apiKey === undefined ? undefined : await writeApiKeyFile(options.apiKey, options.env);
   const changes: AgentHookChange[] = [];
   for (const target of options.targets) changes.push(await installAgentHooks({ target, home: options.home, command: options.command }));
-  return { configFile, keyFile, changes };
+  // What waits for an endpoint that never confirmed a delivery (a typo, a wrong port) moves here.
+  const previous = [existing.values.consent?.endpoint, existing.values.endpoint];
+  if (previous.some((endpoint) => endpoint !== undefined && normaliseEndpoint(endpoint) !== options.endpoint)) await stopDrainer(stateDirectory);
+  const endpointChange = await moveOnEndpointChange(stateDirectory, options.endpoint, previous);
+  return { configFile, keyFile, changes, endpointChange };
+}
+
+/** What an endpoint change did, one line each, as every tool says it. */
+export function endpointChangeLines(change: EndpointChange): string[] {
+  const lines = change.moved
+    .filter((move) => move.records + move.openSegments > 0)
+    .map((move) => `moved ${move.records} queued records from ${move.from}${move.openSegments > 0 ? ` (and ${move.openSegments} turns waiting for their digest)` : ''}: that endpoint never confirmed a delivery`);
+  for (const kept of change.kept) {
+    const where = kept.url ?? `an earlier endpoint (${kept.outboxDirectory})`;
+    const how = kept.url === undefined ? 'move them with `graphiti-harness outbox move --from URL` once you know its URL' : `move them here with \`graphiti-harness outbox move --from ${kept.url}\``;
+    lines.push(`${kept.queued + kept.deadLetters} queued records stay with ${where}${kept.confirmed ? ' (it confirmed deliveries before)' : ''}; ${how}`);
+  }
+  return lines;
 }
 
 export interface DisconnectAgentsOptions {

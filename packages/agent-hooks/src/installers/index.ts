@@ -30,6 +30,7 @@ export { AGENT_DETECTION, detectAgents, type AgentDetection, type DetectAgentsOp
 export {
   connectAgents,
   disconnectAgents,
+  endpointChangeLines,
   type AgentsConnected,
   type AgentsDisconnected,
   type ConfigPatch,

@@ -39,6 +39,8 @@ export function createStateModules(options: StateModuleOptions): ContainerModule
       if (legacyFolder !== undefined) await relocateOutboxJournals(path.join(legacyFolder, 'outbox'), layout.outboxDirectory);
       return {
         directory: layout.outboxDirectory,
+        // Named beside the journals: an endpoint change tells a typo's queue from a real server's.
+        endpoint,
         ...(outbox.maxQueueSize === undefined ? {} : { maxQueueSize: outbox.maxQueueSize }),
         ...(outbox.staleLockMs === undefined ? {} : { staleLockMs: outbox.staleLockMs }),
         // Where earlier versions kept the ledger: imported once, so an upgrade sends nothing twice.

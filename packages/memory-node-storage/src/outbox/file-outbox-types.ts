@@ -27,6 +27,8 @@ export interface FileOutboxOptions {
    * into the outbox's ledger on open, once, and the file renamed `<file>.imported`.
    */
   readonly legacyLedgerFile?: string;
+  /** The endpoint (URL) this folder's outbox sends to: recorded beside the journals (endpoint-record.ts). */
+  readonly endpoint?: string;
   readonly logger?: Logger;
   readonly now?: () => number;
 }

@@ -20,6 +20,7 @@ import { JournalFile } from '../journal/journal-file.js';
 import { FileDeliveryLedger } from '../stores/file-delivery-ledger.js';
 import { makePrivateFolder } from '../stores/private-folder.js';
 import { withAdmissionLock } from './admission-lock.js';
+import { recordConfirmation, recordEndpoint } from './endpoint-record.js';
 import { FileDrainLease } from './drain-lease.js';
 import type { FileOutboxOptions, FileOutboxStats, OutboxRecovery } from './file-outbox-types.js';
 import { tryLock, type HeldLock, type LockTiming } from './file-locks.js';
@@ -41,6 +42,8 @@ export class FileOutbox implements Outbox {
   #adopting: Promise<void> | undefined;
   #lastAdoptionAt = Number.NEGATIVE_INFINITY;
   #closed = false;
+  /** The endpoint's first confirmation is recorded (endpoint-record.ts) once per process. */
+  #confirmationWrite: Promise<void> | undefined;
   #recovery = { tornLines: 0, corruptLines: 0, adoptedJournals: 0, adoptedRecords: 0, damagedFiles: [] as string[] };
   #counters = { confirmed: 0, droppedOverflow: 0, droppedDeadLetter: 0, forgotten: 0 };
 
@@ -105,6 +108,7 @@ export class FileOutbox implements Outbox {
     }
     await outbox.adoptOrphans();
     await outbox.deliveryLedger.refresh();
+    if (options.endpoint !== undefined) await recordEndpoint(directory, options.endpoint);
     return outbox;
   }
 
@@ -179,6 +183,16 @@ export class FileOutbox implements Outbox {
     return result;
   }
 
+  /** Every record waiting (not sent yet, or sent and not confirmed), oldest first; changes nothing (for listing). */
+  waiting(limit = Number.POSITIVE_INFINITY): readonly OutboxRecord[] {
+    const result: OutboxRecord[] = [];
+    for (const record of this.#index.live.values()) {
+      if (result.length >= limit) break;
+      result.push(publicRecord(record));
+    }
+    return result;
+  }
+
   async inFlight(): Promise<readonly OutboxRecord[]> {
     const result: OutboxRecord[] = [];
     for (const record of this.#index.live.values()) if (record.state === 'sent') result.push(publicRecord(record));
@@ -204,6 +218,8 @@ export class FileOutbox implements Outbox {
     this.#counters.confirmed += known.length;
     this.journal.append({ t: 'confirmed', ids: known.map((record) => record.id) } satisfies OutboxJournalEntry);
     this.#compaction.acknowledged(known.length);
+    // The endpoint is real: what waits here is its own (never moved to another without asking).
+    this.#confirmationWrite ??= recordConfirmation(this.directory);
   }
 
   markPending(ids: readonly string[], options?: MarkPendingOptions): void {
@@ -328,6 +344,7 @@ export class FileOutbox implements Outbox {
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#adopting?.catch(() => undefined);
+    await this.#confirmationWrite;
     // Offered is not sent: records handed out but never marked sent go back to plain pending, so
     // the process that adopts them sends them at once instead of waiting for a resend window.
     const offered = [...this.#index.live.values()].filter((record) => record.state === 'pending' && record.offeredAt !== undefined);
