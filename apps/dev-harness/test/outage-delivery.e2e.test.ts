@@ -38,7 +38,7 @@ async function addTurn(session: string, turn: number): Promise<void> {
   await fs.appendFile(transcript(session), `${lines.join('\n')}\n`);
 }
 
-const outboxDirectory = (): string => endpointStateFiles(test.stateDir, normaliseEndpoint(url)).outboxDirectory;
+const outboxDirectory = (): string => endpointStateFiles(test.stateDir, normaliseEndpoint(url) ?? url).outboxDirectory;
 
 /** How many sends the drainer took back as outages (journal lines `pending` with `outage`). */
 async function outageSends(): Promise<number> {
