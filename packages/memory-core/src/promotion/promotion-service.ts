@@ -9,11 +9,10 @@ import { truncateText } from '../mapping/truncation.js';
 import { APP_NAME } from '../mapping/turn-mapping.js';
 import { Clock, TelemetrySink, type OutboxEntry } from '../ports.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
-import { sha256Hex } from '../scopes/sha256.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { promotionMessageName } from './promotion-name.js';
-import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionKind, type PromotionScope } from './episode-format.js';
+import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionScope } from './episode-format.js';
 
 export interface PromotionRequest {
   /** One of `PROMOTION_KINDS`; anything else is refused with `invalid-kind`. */
