@@ -1,10 +1,10 @@
 // The commander program: every command, the default command, and exit codes for bad usage.
-import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import picocolors from 'picocolors';
 import { registerCommands } from '../commands/register-commands.js';
 import { supportsColor } from '../terminal/terminal.js';
 import { runCommand, type RunnerSettings } from './command-runner.js';
+import { harnessPackage } from './harness-package.js';
 import { ExitCode } from './harness-errors.js';
 
 export const PROGRAM_NAME = 'graphiti-harness';
@@ -20,7 +20,7 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
     .description(
       'The Graphiti Memory packages in a terminal: ingest, recall, promote and inspect memory in a Graphiti knowledge graph.\nWith no command it runs `demo` against an in-process emulator (offline).',
     )
-    .version(packageVersion(), '-V, --version', 'print the version')
+    .version(harnessPackage().version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
     .addHelpText(
@@ -69,15 +69,4 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
     throw error;
   }
   return exitCode;
-}
-
-/** The version in package.json (src/cli and dist/cli sit at the same depth). */
-function packageVersion(): string {
-  try {
-    const manifest: unknown = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    const version = (manifest as { version?: unknown }).version;
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
