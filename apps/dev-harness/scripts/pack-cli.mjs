@@ -14,7 +14,10 @@
 //                                      the state folder (hookRunnerFile(): <bundle folder>/../dist/)
 //   README.md, LICENSE, CHANGELOG.md   (CHANGELOG once changesets wrote one)
 //
-// Usage: node scripts/pack-cli.mjs [--out DIR]   (default DIR: <repo>/dist/packages)
+// Usage: node scripts/pack-cli.mjs [--out DIR] [--release-from DIR]
+//   --out           where the folder and the tarball go (default: <repo>/dist/packages)
+//   --release-from  a versioned copy of this package's folder (release:dry): its package.json's
+//                   version and its CHANGELOG.md ship instead of this folder's
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,7 +29,9 @@ const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const repository = path.resolve(root, '..', '..');
 const outIndex = process.argv.indexOf('--out');
 const out = path.resolve(outIndex === -1 ? path.join(repository, 'dist', 'packages') : process.argv[outIndex + 1] ?? '');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const releaseIndex = process.argv.indexOf('--release-from');
+const release = releaseIndex === -1 ? root : path.resolve(process.argv[releaseIndex + 1] ?? '');
+const manifest = JSON.parse(fs.readFileSync(path.join(release, 'package.json'), 'utf8'));
 const folder = path.join(out, 'graphiti-harness');
 
 // The runner agent-hooks built: the entry and the cores it names (turbo's cache may leave older ones).
@@ -89,7 +94,7 @@ for (const name of ['hook-runner.cjs', ...runnerFiles]) fs.copyFileSync(path.joi
 fs.writeFileSync(path.join(folder, 'bin', 'graphiti-harness.js'), "#!/usr/bin/env node\nimport '../dist/bin.js';\n", { mode: 0o755 });
 fs.copyFileSync(path.join(root, 'README.md'), path.join(folder, 'README.md'));
 fs.copyFileSync(path.join(repository, 'LICENSE'), path.join(folder, 'LICENSE'));
-if (fs.existsSync(path.join(root, 'CHANGELOG.md'))) fs.copyFileSync(path.join(root, 'CHANGELOG.md'), path.join(folder, 'CHANGELOG.md'));
+if (fs.existsSync(path.join(release, 'CHANGELOG.md'))) fs.copyFileSync(path.join(release, 'CHANGELOG.md'), path.join(folder, 'CHANGELOG.md'));
 
 const packed = {
   name: 'graphiti-harness',
