@@ -6,11 +6,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runnerBuild } from '@graphiti-memory/agent-hooks';
 import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import { MAX_RECALL_QUERY_CHARS } from '@graphiti-memory/memory-core';
 import { userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { additionalContext, claudeTranscriptLine, loggedRuns, messagesSent as sentTo, runNode, waitFor, type LoggedRun, type ProcessRun } from './hook-processes.js';
-import { endHookTest, ensureBuilt, harnessBinary, startHookTest, type HookTest } from './hook-server-fixture.js';
+import { endHookTest, ensureBuilt, harnessBinary, packageFolder, startHookTest, type HookTest } from './hook-server-fixture.js';
 
 const runner = hookRunnerFile();
 
@@ -637,14 +638,17 @@ describe('hooks install, status, uninstall', () => {
     expect(settings.hooks['UserPromptSubmit']).toHaveLength(1);
     const command = JSON.stringify(settings.hooks['UserPromptSubmit']);
     expect(command).toContain(process.execPath);
-    expect(command).toContain('hook-runner.cjs');
+    // The runner copied out of the checkout into the state folder, under its version and build.
+    const version = (JSON.parse(await fs.readFile(path.join(packageFolder, 'package.json'), 'utf8')) as { version: string }).version;
+    const copy = path.join(stateDir, 'runner', `${version}+${runnerBuild(hookRunnerFile())}`, 'hook-runner.cjs');
+    expect(command).toContain(copy);
     expect(await fs.readFile(claudeSettings, 'utf8')).not.toContain('apiKey');
     await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'hello there' }));
     const status = await harness(['hooks', 'status', '--json']);
-    const parsed = JSON.parse(status.stdout) as { installed: Array<{ target: string; entries: unknown[] }>; runs: Array<{ event: string; outcome: string; ms: number; time: string }> };
-    expect(parsed.installed.map((entry) => [entry.target, entry.entries.length])).toEqual([
-      ['claude', 4],
-      ['copilot', 4],
+    const parsed = JSON.parse(status.stdout) as { installed: Array<{ target: string; entries: unknown[]; runner: unknown }>; runs: Array<{ event: string; outcome: string; ms: number; time: string }> };
+    expect(parsed.installed.map((entry) => [entry.target, entry.entries.length, entry.runner])).toEqual([
+      ['claude', 4, { path: copy, version, present: true }],
+      ['copilot', 4, { path: copy, version, present: true }],
     ]);
     expect(parsed.runs.at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
     expect(typeof parsed.runs.at(-1)?.ms).toBe('number');
@@ -652,9 +656,11 @@ describe('hooks install, status, uninstall', () => {
     expect(removed.exitCode).toBe(0);
     expect(JSON.parse(await fs.readFile(claudeSettings, 'utf8'))).toEqual({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } });
     expect(existsSync(path.join(home, '.copilot', 'hooks', 'graphiti-memory.json'))).toBe(false);
+    expect(existsSync(path.dirname(copy))).toBe(false);
     // Consent went with the last entries: a leftover hook sends nothing.
     const after = await hook('UserPromptSubmit', claudeInput('UserPromptSubmit', { prompt: 'hello there' }));
     expect(after.stdout).toBe('');
     expect((await runs()).at(-1)?.outcome).toBe('no-consent');
-  });
+    // Five harness runs and two hooks: on a loaded 2-core machine well past the default 20 s.
+  }, 90_000);
 });

@@ -1,6 +1,5 @@
 // The commander program: every command, help (also what a bare `graphiti-harness` prints), "did
 // you mean" for a mistyped command, and the exit codes every command shares.
-import fs from 'node:fs';
 import path from 'node:path';
 import { resolveMemoryConfigSync } from '@graphiti-memory/memory-node-storage';
 import { Command, CommanderError, Help, type Option } from 'commander';
@@ -9,6 +8,7 @@ import { registerCommands } from '../commands/register-commands.js';
 import { supportsColor } from '../terminal/terminal.js';
 import { runCommand, type RunnerSettings } from './command-runner.js';
 import { CONFIGURED_ENDPOINT_MARK } from './common-options.js';
+import { harnessPackage } from './harness-package.js';
 import { EXIT_CODES_HELP, ExitCode } from './harness-errors.js';
 
 export const PROGRAM_NAME = 'graphiti-harness';
@@ -24,7 +24,7 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
     .description(
       'The Graphiti Memory packages in a terminal: ingest, recall, promote and inspect memory in a Graphiti knowledge graph.\nStart with `graphiti-harness setup`; `graphiti-harness doctor` says whether memory works here.',
     )
-    .version(packageVersion(), '-V, --version', 'print the version')
+    .version(harnessPackage().version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
     .addHelpText(
@@ -88,17 +88,6 @@ export async function runHarness(argv: readonly string[], settings: RunnerSettin
     throw error;
   }
   return exitCode;
-}
-
-/** The version in package.json (src/cli and dist/cli sit at the same depth). */
-function packageVersion(): string {
-  try {
-    const manifest: unknown = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    const version = (manifest as { version?: unknown }).version;
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** ` (now: URL, from the user config)`, or ` (none configured)`, for `--endpoint`'s help. */

@@ -1,15 +1,12 @@
 // `graphiti-harness hook`: one agent hook event from stdin (Claude Code, Copilot agent mode). The
 // same code path as the bundled dist/hook-runner.cjs; never in the way — exit 0, and nothing on
 // stdout but `additionalContext` JSON.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { ExitCode } from '../cli/harness-errors.js';
+import { harnessBinary } from '../cli/harness-package.js';
 import { readHookStdin, runHook } from '@graphiti-memory/agent-hooks';
 import type { CommandRegistrar } from './command-registrar.js';
 
-/** The harness binary (src/commands and dist/commands sit at the same depth). */
-const HARNESS_BINARY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'graphiti-harness.js');
 
 export const registerHookCommand: CommandRegistrar = (program, run) => {
   program.addCommand(
@@ -47,7 +44,7 @@ export const registerHookCommand: CommandRegistrar = (program, run) => {
             env: context.terminal.env,
             cwd: context.terminal.cwd,
             write: (text) => context.terminal.stdout.write(text),
-            drainer: { nodePath: process.execPath, scriptPath: HARNESS_BINARY, leadingArguments: ['hook'] },
+            drainer: { nodePath: process.execPath, scriptPath: harnessBinary(), leadingArguments: ['hook'] },
           });
           return ExitCode.ok;
         }, { configFiles: false });

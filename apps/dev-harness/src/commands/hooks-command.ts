@@ -5,13 +5,13 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FileMemorySwitches, ignoredLines, readConfigFile, resolveMemoryConfig, sharedStateDirectory, type MemorySwitchesRead, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
+import { harnessBinary, harnessPackage } from '../cli/harness-package.js';
 import {
   AGENT_HOOK_TARGETS,
   agentHooksStatus,
@@ -31,8 +31,6 @@ import { hookRunnerFile } from '@graphiti-memory/agent-hooks/runner-files';
 import type { CommandRegistrar } from './command-registrar.js';
 
 const TARGET_CHOICES = [...AGENT_HOOK_TARGETS, 'all'] as const;
-/** The harness binary (src/commands and dist/commands sit at the same depth). */
-const harnessBinary = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'graphiti-harness.js');
 
 interface HooksOptions extends RawCommonOptions {
   readonly target?: string;
@@ -46,7 +44,7 @@ export const registerHooksCommand: CommandRegistrar = (program, run) => {
       new Command('install')
         .description('write our hook entries into ~/.claude/settings.json and/or ~/.copilot/hooks/graphiti-memory.json')
         .addOption(new Option('--target <target>', 'which agent').choices(TARGET_CHOICES).makeOptionMandatory())
-        .option('--runner <path>', 'the hook runner script (default: the bundled dist/hook-runner.cjs)')
+        .option('--runner <path>', 'the hook runner script, run where it is (default: the bundled dist/hook-runner.cjs, copied to <state folder>/runner/<version>+<build>/)')
         .addHelpText(
           'after',
           [
@@ -95,7 +93,7 @@ export function runnerCommand(context: CommandContext, runner: string | undefine
   const bundled = hookRunnerFile();
   if (existsSync(bundled)) return { nodePath: process.execPath, scriptPath: bundled, installedBy: 'graphiti-harness' };
   // Not built yet: the harness binary itself runs `hook` (slower to start, same code path).
-  return { nodePath: process.execPath, scriptPath: harnessBinary, leadingArguments: ['hook'], installedBy: 'graphiti-harness' };
+  return { nodePath: process.execPath, scriptPath: harnessBinary(), leadingArguments: ['hook'], installedBy: 'graphiti-harness' };
 }
 
 async function install(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
@@ -113,12 +111,14 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   const { command, connected } = await connectHooks(context, { endpoint, targets: targets(raw.target), runner: raw.runner, raw });
   const { configFile, changes, endpointChange } = connected;
   const keyFile = connected.keyFile;
-  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner: command.scriptPath, changes, moved: endpointChange.moved, kept: endpointChange.kept, probe: probeJson(probe), warnings });
+  const runner = connected.runner?.entry ?? command.scriptPath;
+  output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner, changes, moved: endpointChange.moved, kept: endpointChange.kept, probe: probeJson(probe), warnings });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
   }
   output.line(`consent and options stored in ${configFile}: prompts (for recall) and these sessions' transcripts go to ${endpoint}`);
   if (keyFile !== undefined) output.line(`API key stored in ${keyFile} (mode 0600)`);
+  output.line(`hooks run ${runner}`);
   for (const warning of warnings) output.warn(warning);
   for (const line of endpointChangeLines(endpointChange)) output.line(line);
   return ExitCode.ok;
@@ -140,6 +140,8 @@ export async function connectHooks(
       home: homeFolder(context),
       targets: request.targets,
       command,
+      // The bundled runner is copied out of this installation, so moving or removing it breaks no prompt.
+      ...(request.runner === undefined && command.leadingArguments === undefined ? { runnerVersion: harnessPackage().version } : {}),
       endpoint: request.endpoint,
       by: 'graphiti-harness',
       config: {
@@ -170,7 +172,7 @@ export function probeJson(probe: EndpointProbe): Record<string, unknown> {
 
 async function uninstall(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
   const { output, terminal } = context;
-  const { changes, consentRevoked, revokedEndpoints, stopped, configFile } = await disconnectAgents({
+  const { changes, consentRevoked, revokedEndpoints, stopped, configFile, removedRunners } = await disconnectAgents({
     env: terminal.env,
     home: homeFolder(context),
     targets: targets(raw.target),
@@ -178,8 +180,9 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
     endpoints: context.options.endpoint === undefined ? [] : [context.options.endpoint],
     stateDirectory: await stateFolder(context),
   });
-  output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped });
+  output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped, removedRunners });
   for (const change of changes) output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
+  for (const folder of removedRunners) output.line(`removed the hook runner copy ${folder}`);
   if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);
   if (stopped.servers > 0 || stopped.drainer) output.line(`stopped ${stopped.servers} hook server(s)${stopped.drainer ? ' and the background drainer (queued messages stay on disk, unsent)' : ''}`);
   return ExitCode.ok;

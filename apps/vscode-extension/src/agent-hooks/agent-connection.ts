@@ -1,23 +1,30 @@
 // Connects Copilot agent mode and Claude Code to the same memory as the extension: the bundled
-// hook runner is copied to the user config folder (a path that survives extension updates), the
+// hook runner is copied to `<state folder>/runner/<version>+<build>/` (agent-hooks' runner-install:
+// a path that survives extension updates and uninstalls, written whole before a hook file names it), the
 // extension's endpoint, scopes and recall settings plus the consent go into the shared user
 // config, the API key from secret storage into the 0600 key file, and our entries into the
 // agents' hook files. Disconnect undoes exactly that, and records the endpoint as revoked in the
 // shared memory switches (so every hook stays silent even if a consent comes back into the config
 // from elsewhere) and stops the hook servers and the drainer at once; Connect clears that mark.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import { agentHooksStatus, connectAgents, disconnectAgents, endpointChangeLines, installAgentHooks, type AgentHookCommand, type AgentHookTarget } from '@graphiti-memory/agent-hooks';
-import { apiKeyFilePath, readConfigFile, updateConfigFile, userConfigDirectory, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
+import {
+  agentHooksStatus,
+  connectAgents,
+  disconnectAgents,
+  endpointChangeLines,
+  installAgentHooks,
+  installRunner,
+  pruneRunners,
+  type AgentHookCommand,
+  type AgentHookTarget,
+} from '@graphiti-memory/agent-hooks';
+import { apiKeyFilePath, readConfigFile, sharedStateDirectory, updateConfigFile, userConfigPath, writeApiKeyFile } from '@graphiti-memory/memory-node-storage';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
 import { AgentHookPlaces } from './agent-hook-places.js';
 
 export const CONNECTED_BY = 'vscode';
-export const RUNNER_FILE_NAME = 'hook-runner.cjs';
-/** The runner's heavy half, next to it; `<build>` ties it to exactly one entry. */
-export const RUNNER_CORE_FILE = /^hook-runner-core-[0-9a-f]+\.cjs$/;
 /** Global state mark: the key file holds the key this extension wrote, so clearing the key removes it. */
 export const KEY_FILE_MARK = 'graphitiMemory.agents.keyFileWritten';
 
@@ -40,21 +47,18 @@ export class AgentConnection {
     @inject(GlobalStore) private readonly state: KeyValueStore,
   ) {}
 
-  /** The runner copy the hooks run; stable across extension updates. */
-  runnerPath(): string {
-    return path.join(userConfigDirectory(this.places.environment), RUNNER_FILE_NAME);
-  }
-
   async connect(settings: MemorySettings, now: Date): Promise<AgentConnectionChange> {
-    const files: string[] = [await this.#placeRunner()];
+    await this.#requireRunner();
     const key = this.keys.current() ?? (await this.keys.load());
-    // The one way every tool connects agents (agent-hooks): consent and options in the user config,
-    // the key in the 0600 key file, our entries in each agent's hook file.
+    // The one way every tool connects agents (agent-hooks): the runner copied into the state folder,
+    // consent and options in the user config, the key in the 0600 key file, our entries in each
+    // agent's hook file.
     const connected = await connectAgents({
       env: this.places.environment,
       home: this.places.home,
       targets: AGENT_TARGETS,
-      command: this.#command(),
+      command: this.#command(this.places.bundledRunner),
+      runnerVersion: this.places.version,
       endpoint: settings.endpoint,
       by: CONNECTED_BY,
       now,
@@ -62,7 +66,8 @@ export class AgentConnection {
       ...(key === undefined ? {} : { apiKey: key }),
     });
     if (connected.keyFile !== undefined) await this.state.set(KEY_FILE_MARK, true);
-    files.push(connected.configFile, ...(connected.keyFile === undefined ? [] : [connected.keyFile]), ...connected.changes.map((change) => change.file));
+    const files = [...(connected.runner === undefined ? [] : [connected.runner.entry]), connected.configFile];
+    files.push(...(connected.keyFile === undefined ? [] : [connected.keyFile]), ...connected.changes.map((change) => change.file));
     return { files, queueNotes: endpointChangeLines(connected.endpointChange) };
   }
 
@@ -81,18 +86,22 @@ export class AgentConnection {
   }
 
   /**
-   * After an update of the extension (or of VS Code, whose runtime runs the runner): refreshes the
-   * runner copy and the hook commands when they differ. Does nothing when not connected.
+   * After an update of the extension (or of VS Code, whose runtime runs the runner): installs this
+   * version's runner copy beside the old one and switches the hook commands to it when they differ;
+   * the copy they ran until now stays for a session that started it. Does nothing when not connected.
    */
   async refresh(): Promise<boolean> {
     const targets = await this.connected();
     if (targets.length === 0) return false;
-    const runnerChanged = !(await sameContent(this.places.bundledRunner, this.runnerPath())) || !(await this.#coresPlaced());
-    if (runnerChanged) await this.#placeRunner();
-    let changed = runnerChanged;
+    await this.#requireRunner();
+    const stateDirectory = await sharedStateDirectory(this.places.environment);
+    const previous = await this.#runnersRun();
+    const runner = await installRunner({ sourceEntry: this.places.bundledRunner, version: this.places.version, stateDirectory });
+    let changed = runner.copied;
     for (const target of targets) {
-      changed = (await installAgentHooks({ target, home: this.places.home, command: this.#command() })).changed || changed;
+      changed = (await installAgentHooks({ target, home: this.places.home, command: this.#command(runner.entry) })).changed || changed;
     }
+    await pruneRunners({ stateDirectory, inUse: await this.#runnersRun(), keep: previous });
     return changed;
   }
 
@@ -140,40 +149,26 @@ export class AgentConnection {
     return file;
   }
 
-  #command(): AgentHookCommand {
+  #command(scriptPath: string): AgentHookCommand {
     return {
       nodePath: this.places.runtime.path,
-      scriptPath: this.runnerPath(),
+      scriptPath,
       environment: this.places.runtime.environment,
       installedBy: CONNECTED_BY,
     };
   }
 
-  async #placeRunner(): Promise<string> {
-    const target = this.runnerPath();
+  async #requireRunner(): Promise<void> {
     try {
       await fs.access(this.places.bundledRunner);
     } catch {
-      throw new Error(
-        `the hook runner is missing from this installation (${this.places.bundledRunner}); reinstall the Graphiti Memory extension`,
-      );
+      throw new Error(`the hook runner is missing from this installation (${this.places.bundledRunner}); reinstall the Graphiti Memory extension`);
     }
-    const folder = path.dirname(target);
-    await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-    // The core first, then the entry that names it: an agent starting the runner meanwhile runs
-    // either the old pair or the new one, never half of each. Each file is copied then renamed,
-    // so none is ever seen half-written.
-    const cores = await runnerCores(path.dirname(this.places.bundledRunner));
-    for (const core of cores) await copyAtomically(path.join(path.dirname(this.places.bundledRunner), core), path.join(folder, core));
-    await copyAtomically(this.places.bundledRunner, target);
-    // Older cores: no entry names them any more (a runner that already loaded one keeps it in memory).
-    for (const old of await runnerCores(folder)) if (!cores.includes(old)) await fs.rm(path.join(folder, old), { force: true }).catch(() => undefined);
-    return target;
   }
 
-  async #coresPlaced(): Promise<boolean> {
-    const placed = await runnerCores(path.dirname(this.runnerPath()));
-    return (await runnerCores(path.dirname(this.places.bundledRunner))).every((core) => placed.includes(core));
+  /** The runner entries the agents' hook files run now. */
+  async #runnersRun(): Promise<string[]> {
+    return (await agentHooksStatus(this.places.home)).flatMap((status) => (status.runner === null ? [] : [status.runner.path]));
   }
 }
 
@@ -185,24 +180,4 @@ function agentSettings(settings: MemorySettings) {
     includeGitMetadata: settings.includeGitMetadata,
     recall: { timeoutMs: settings.recall.timeoutMs, maxFacts: settings.recall.maxFacts, scopes: settings.recall.scopes, stale: settings.recall.stale },
   };
-}
-
-async function runnerCores(folder: string): Promise<string[]> {
-  const names = await fs.readdir(folder).catch(() => [] as string[]);
-  return names.filter((name) => RUNNER_CORE_FILE.test(name));
-}
-
-async function copyAtomically(source: string, target: string): Promise<void> {
-  const partial = `${target}.${process.pid}.partial`;
-  await fs.copyFile(source, partial);
-  await fs.rename(partial, target);
-}
-
-async function sameContent(a: string, b: string): Promise<boolean> {
-  try {
-    const [left, right] = await Promise.all([fs.readFile(a), fs.readFile(b)]);
-    return left.equals(right);
-  } catch {
-    return false;
-  }
 }

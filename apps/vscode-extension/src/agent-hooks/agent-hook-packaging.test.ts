@@ -27,7 +27,7 @@ describe('agent hooks: what ships', () => {
   });
 
   it('runs the runner with VS Code\'s own runtime: as node on a server, Electron as node on the desktop', () => {
-    const places = defaultAgentHookPlaces('/opt/extensions/graphiti-memory');
+    const places = defaultAgentHookPlaces('/opt/extensions/graphiti-memory', '0.1.0');
     expect(places.bundledRunner).toBe(path.join('/opt/extensions/graphiti-memory', 'dist', 'hook-runner.cjs'));
     expect(places.runtime.path).toBe(process.execPath);
     // Vitest runs on node: no Electron, so no variable.

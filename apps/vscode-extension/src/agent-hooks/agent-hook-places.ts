@@ -1,5 +1,5 @@
 // Where Connect writes: the home folder whose hook files the agents read, the environment that
-// locates the user config folder, and the runner bundled in this installation. Tests bind
+// locates the user config folder, and the runner bundled in this installation with its version. Tests bind
 // temporary folders here; the extension binds the real ones.
 import os from 'node:os';
 import path from 'node:path';
@@ -10,13 +10,16 @@ export interface AgentHookPlaces {
   readonly environment: Environment;
   /** The runner shipped in the VSIX (`dist/hook-runner.cjs`). */
   readonly bundledRunner: string;
+  /** The extension's version: names the runner copy Connect installs (`<state folder>/runner/<version>+<build>/`). */
+  readonly version: string;
   /** The runtime that runs it: VS Code's own (Electron as node on the desktop, node on a server). */
   readonly runtime: { readonly path: string; readonly environment: Readonly<Record<string, string>> };
 }
 export const AgentHookPlaces = Symbol.for('graphiti-memory.vscode.AgentHookPlaces');
 
-export function defaultAgentHookPlaces(extensionPath: string): AgentHookPlaces {
+export function defaultAgentHookPlaces(extensionPath: string, version: string): AgentHookPlaces {
   return {
+    version,
     home: os.homedir(),
     environment: process.env,
     bundledRunner: path.join(extensionPath, 'dist', 'hook-runner.cjs'),

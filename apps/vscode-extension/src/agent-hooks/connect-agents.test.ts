@@ -22,8 +22,11 @@ process.stdin.on('end', () => {
 });
 `;
 
-function places(h: Harness) {
-  const { home, environment, bundledRunner } = h.agentHookPlaces;
+/** The build a shipped runner names (its core is `hook-runner-core-<build>.cjs` beside it). */
+const BUILD_A = 'aaaaaaaaaaaa';
+
+function places(h: Harness, build = BUILD_A) {
+  const { home, environment, bundledRunner, version } = h.agentHookPlaces;
   const config = environment['GRAPHITI_MEMORY_CONFIG_DIR']!;
   return {
     home,
@@ -31,15 +34,17 @@ function places(h: Harness) {
     claudeFile: path.join(home, '.claude', 'settings.json'),
     userConfig: path.join(config, 'config.json'),
     keyFile: path.join(config, 'api-key'),
-    runnerCopy: path.join(config, 'hook-runner.cjs'),
+    runnerCopy: path.join(environment['GRAPHITI_MEMORY_STATE_DIR']!, 'runner', `${version}+${build}`, 'hook-runner.cjs'),
     bundledRunner,
   };
 }
 
-function shipRunner(h: Harness): void {
+/** A built runner in the extension's dist: the entry names its core's build, as agent-hooks' build writes it. */
+function shipRunner(h: Harness, build = BUILD_A, entry = FAKE_RUNNER): void {
   const { bundledRunner } = places(h);
   fs.mkdirSync(path.dirname(bundledRunner), { recursive: true });
-  fs.writeFileSync(bundledRunner, FAKE_RUNNER);
+  fs.writeFileSync(path.join(path.dirname(bundledRunner), `hook-runner-core-${build}.cjs`), `// core ${build}`);
+  fs.writeFileSync(bundledRunner, `${entry}\nconst BUILD = "${build}";\n`);
 }
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -116,7 +121,7 @@ describe('Connect Copilot Agent and Claude Code', () => {
 
     const command = copilotCommand(p.copilotFile, 'userPromptSubmitted');
     expect(command.startsWith(`${process.execPath} ${p.runnerCopy} `)).toBe(true);
-    expect(fs.readFileSync(p.runnerCopy, 'utf8')).toBe(FAKE_RUNNER);
+    expect(fs.readFileSync(p.runnerCopy, 'utf8')).toBe(fs.readFileSync(p.bundledRunner, 'utf8'));
     expect(claudeSettings(p.claudeFile).model).toBe('opus');
     expect(claudeCommand(p.claudeFile, 'PreToolUse')).toBe('guard.sh');
     expect(claudeCommand(p.claudeFile, 'UserPromptSubmit')).toContain(p.runnerCopy);
@@ -200,42 +205,41 @@ describe('Connect Copilot Agent and Claude Code', () => {
     expect(reconnected.ok && reconnected.switches.endpoints).toEqual({});
   });
 
-  it('after an update, refreshes the runner copy the hooks run; unchanged, it writes nothing', async () => {
+  it('after an update, installs the new runner copy beside the old one and switches the hooks; unchanged, it writes nothing', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     answerMessages(CONNECT);
     await harness.command('graphitiMemory.connectAgents');
     const connection = harness.container.get<AgentConnection>(AgentConnection);
     expect(await connection.refresh()).toBe(false);
-    const p = places(harness);
-    fs.writeFileSync(p.bundledRunner, `${FAKE_RUNNER}\n// next version\n`);
+    const first = places(harness).runnerCopy;
+    // The next version: a new entry naming a new core.
+    shipRunner(harness, 'bbbbbbbbbbbb', `${FAKE_RUNNER}\n// next version\n`);
     expect(await connection.refresh()).toBe(true);
-    expect(fs.readFileSync(p.runnerCopy, 'utf8')).toContain('// next version');
+    const second = places(harness, 'bbbbbbbbbbbb').runnerCopy;
+    expect(fs.readFileSync(second, 'utf8')).toContain('// next version');
+    expect(fs.readFileSync(path.join(path.dirname(second), 'hook-runner-core-bbbbbbbbbbbb.cjs'), 'utf8')).toBe('// core bbbbbbbbbbbb');
+    expect(copilotCommand(places(harness).copilotFile, 'userPromptSubmitted')).toContain(second);
+    expect(claudeCommand(places(harness).claudeFile, 'UserPromptSubmit')).toContain(second);
+    // The copy the hooks ran until now stays for a session that started it; nothing half-written lies about.
+    expect(fs.existsSync(first)).toBe(true);
+    expect(fs.readdirSync(path.dirname(path.dirname(second))).sort()).toEqual(['1.2.3+aaaaaaaaaaaa', '1.2.3+bbbbbbbbbbbb']);
   });
 
-  it('copies the runner\'s core with its entry, and an update replaces the core and removes the old one', async () => {
+  it('puts back a copy whose core was lost, and Disconnect removes the copies no hook file runs', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
     shipRunner(harness);
     const p = places(harness);
-    const bundled = path.dirname(p.bundledRunner);
-    const copies = path.dirname(p.runnerCopy);
-    fs.writeFileSync(path.join(bundled, 'hook-runner-core-aaaaaaaaaaaa.cjs'), '// core a');
     answerMessages(CONNECT);
     await harness.command('graphitiMemory.connectAgents');
-    expect(fs.readFileSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'), 'utf8')).toBe('// core a');
+    const core = path.join(path.dirname(p.runnerCopy), 'hook-runner-core-aaaaaaaaaaaa.cjs');
+    expect(fs.readFileSync(core, 'utf8')).toBe('// core aaaaaaaaaaaa');
     const connection = harness.container.get<AgentConnection>(AgentConnection);
-    // A core lost from the copy is put back even though the entry is unchanged.
-    fs.rmSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'));
+    fs.rmSync(core);
     expect(await connection.refresh()).toBe(true);
-    expect(fs.existsSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'))).toBe(true);
-    // The next version: a new entry naming a new core.
-    fs.rmSync(path.join(bundled, 'hook-runner-core-aaaaaaaaaaaa.cjs'));
-    fs.writeFileSync(path.join(bundled, 'hook-runner-core-bbbbbbbbbbbb.cjs'), '// core b');
-    fs.writeFileSync(p.bundledRunner, `${FAKE_RUNNER}\n// names core b\n`);
-    expect(await connection.refresh()).toBe(true);
-    expect(fs.readFileSync(path.join(copies, 'hook-runner-core-bbbbbbbbbbbb.cjs'), 'utf8')).toBe('// core b');
-    expect(fs.existsSync(path.join(copies, 'hook-runner-core-aaaaaaaaaaaa.cjs'))).toBe(false);
-    expect(fs.readFileSync(p.runnerCopy, 'utf8')).toContain('// names core b');
-    expect(fs.readdirSync(copies).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    expect(fs.existsSync(core)).toBe(true);
+    answerMessages(DISCONNECT);
+    expect((await harness.command<AgentCommandResult>('graphitiMemory.disconnectAgents')).ok).toBe(true);
+    expect(fs.existsSync(path.dirname(p.runnerCopy))).toBe(false);
   });
 });

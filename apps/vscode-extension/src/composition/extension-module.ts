@@ -173,7 +173,7 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(SmokeTestTiming).toConstantValue(DEFAULT_SMOKE_TEST_TIMING);
     bind(HealthProbeTiming).toConstantValue(DEFAULT_HEALTH_PROBE_TIMING);
     bind(CaptureTiming).toConstantValue(DEFAULT_CAPTURE_TIMING);
-    bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath));
+    bind(AgentHookPlaces).toConstantValue(defaultAgentHookPlaces(context.extensionPath, extensionVersion(context)));
     bind(AgentConnection).toSelf().inSingletonScope();
     // Only VS Code has a chat model: with capture.digestWriter chatModel it writes session digests.
     bind(DigestWriter).to(ChatModelDigestWriter).inSingletonScope();
@@ -183,4 +183,10 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
       bind(Contribution).toService(contribution);
     }
   });
+}
+
+/** The version in the extension's package.json (it names the hook runner copy Connect installs). */
+function extensionVersion(context: vscode.ExtensionContext): string {
+  const version = (context.extension.packageJSON as { version?: unknown } | undefined)?.version;
+  return typeof version === 'string' && version !== '' ? version : 'unknown';
 }

@@ -49,6 +49,7 @@ function temporaryAgentHookPlaces(): AgentHookPlaces {
     // Never the real state folder either: Connect and Disconnect write the shared memory switches there.
     environment: { GRAPHITI_MEMORY_CONFIG_DIR: path.join(home, 'config'), GRAPHITI_MEMORY_STATE_DIR: path.join(home, 'state') },
     bundledRunner: path.join(home, 'extension', 'dist', 'hook-runner.cjs'),
+    version: '1.2.3',
     runtime: { path: process.execPath, environment: {} },
   };
 }

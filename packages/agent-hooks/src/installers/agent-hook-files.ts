@@ -6,10 +6,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { runnerStatus, type RunnerStatus } from './runner-install.js';
 import {
   AGENT_HOOK_EVENTS,
   AGENT_HOOK_TIMEOUT_SECONDS,
   hookCommandLine,
+  hookCommandScript,
   isOurHookCommand,
   type AgentHookCommand,
   type AgentHookEvent,
@@ -80,6 +82,11 @@ export interface AgentHookStatus {
   readonly exists: boolean;
   /** Our entries: the event (as the host names it) and the command. */
   readonly entries: ReadonlyArray<{ readonly event: string; readonly command: string }>;
+  /**
+   * The runner our entries run (`{ path, version, present }`; `version` from the copy's
+   * runner.json, `null` when it is no copy of ours); `null` when there are no entries.
+   */
+  readonly runner: RunnerStatus | null;
   /** Set when the file exists but is not a JSON object. */
   readonly problem?: string;
 }
@@ -90,10 +97,12 @@ export async function agentHooksStatus(home: string): Promise<AgentHookStatus[]>
       const file = agentHookFile(target, home);
       try {
         const current = await readJsonObject(file);
-        if (current === undefined) return { target, file, exists: false, entries: [] };
-        return { target, file, exists: true, entries: ourEntries(current) };
+        if (current === undefined) return { target, file, exists: false, entries: [], runner: null };
+        const entries = ourEntries(current);
+        const script = entries.map((entry) => hookCommandScript(entry.command)).find((found) => found !== undefined);
+        return { target, file, exists: true, entries, runner: script === undefined ? null : await runnerStatus(script) };
       } catch (error) {
-        return { target, file, exists: true, entries: [], problem: error instanceof Error ? error.message : String(error) };
+        return { target, file, exists: true, entries: [], runner: null, problem: error instanceof Error ? error.message : String(error) };
       }
     }),
   );

@@ -19,8 +19,9 @@ import {
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { stopDrainer } from '../hook/drainer-info.js';
 import { stopHookProcesses, type StoppedHookProcesses } from '../hook/stop-hook-processes.js';
-import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookChange, type AgentHookTarget } from './agent-hook-files.js';
+import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookChange, type AgentHookStatus, type AgentHookTarget } from './agent-hook-files.js';
 import type { AgentHookCommand } from './hook-command.js';
+import { installRunner, pruneRunners, stateFolderOfCopy, type InstalledRunner } from './runner-install.js';
 
 export type ConfigPatch = Partial<Record<keyof ConfigValues, unknown>>;
 
@@ -29,6 +30,12 @@ export interface ConnectAgentsOptions {
   readonly home: string;
   readonly targets: readonly AgentHookTarget[];
   readonly command: AgentHookCommand;
+  /**
+   * The version of the connecting tool. When set, `command.scriptPath` (a built hook-runner.cjs) is
+   * copied to `<state folder>/runner/<version>+<build>/` first and the hook files run the copy;
+   * copies no hook file runs any more are removed, but for the one the hook files ran until now.
+   */
+  readonly runnerVersion?: string;
   /** Normalised: the one endpoint consented to. */
   readonly endpoint: string;
   /** Who asked: `graphiti-harness`, `vscode`. */
@@ -48,6 +55,10 @@ export interface AgentsConnected {
   readonly changes: readonly AgentHookChange[];
   /** What other endpoints' outboxes held: moved here (never confirmed: a typo) or kept (say so: `endpointChangeLines`). */
   readonly endpointChange: EndpointChange;
+  /** The runner copy the hook files run (with `runnerVersion`). */
+  readonly runner?: InstalledRunner;
+  /** Runner copies removed: no hook file runs them. */
+  readonly removedRunners: readonly string[];
 }
 
 /** Consent, options, key file, hook entries; throws (nothing of the failing file changed) on an unreadable config or hook file. */
@@ -55,6 +66,11 @@ export async function connectAgents(options: ConnectAgentsOptions): Promise<Agen
   const configFile = userConfigPath(options.env);
   const existing = await readConfigFile(configFile);
   if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix the key or line it names (keep the file: it holds your user key and consent), then connect again.`);
+  const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
+  // The runner copy first, whole: no hook file may point at it before it is complete.
+  const previousRunners = runnersRun(await agentHooksStatus(options.home));
+  const runner = options.runnerVersion === undefined ? undefined : await installRunner({ sourceEntry: options.command.scriptPath, version: options.runnerVersion, stateDirectory });
+  const command = runner === undefined ? options.command : { ...options.command, scriptPath: runner.entry };
   const { recall, ...rest } = options.config ?? {};
   await updateConfigFile(configFile, {
     ...rest,
@@ -66,16 +82,22 @@ export async function connectAgents(options: ConnectAgentsOptions): Promise<Agen
     recall: { ...existing.values.recall, ...(typeof recall === 'object' && recall !== null ? recall : {}), enabled: true },
   });
   // Consent for this endpoint again: an earlier disconnect's revoke no longer holds.
-  const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
   await FileMemorySwitches.inStateFolder(stateDirectory).clear({ endpoint: options.endpoint, switch: 'revoked' });
   const keyFile = options.apiKey === undefined ? undefined : await writeApiKeyFile(options.apiKey, options.env);
   const changes: AgentHookChange[] = [];
-  for (const target of options.targets) changes.push(await installAgentHooks({ target, home: options.home, command: options.command }));
+  for (const target of options.targets) changes.push(await installAgentHooks({ target, home: options.home, command }));
+  // The copy the hook files ran until now stays for a session that started it (until the next install or uninstall).
+  const removedRunners = runner === undefined ? [] : await pruneRunners({ stateDirectory, inUse: runnersRun(await agentHooksStatus(options.home)), keep: previousRunners });
   // What waits for an endpoint that never confirmed a delivery (a typo, a wrong port) moves here.
   const previous = [existing.values.consent?.endpoint, existing.values.endpoint];
   if (previous.some((endpoint) => endpoint !== undefined && normaliseEndpoint(endpoint) !== options.endpoint)) await stopDrainer(stateDirectory);
   const endpointChange = await moveOnEndpointChange(stateDirectory, options.endpoint, previous);
-  return { configFile, keyFile, changes, endpointChange };
+  return { configFile, keyFile, changes, endpointChange, ...(runner === undefined ? {} : { runner }), removedRunners };
+}
+
+/** The runner entries the hook files run. */
+function runnersRun(statuses: readonly AgentHookStatus[]): string[] {
+  return statuses.flatMap((status) => (status.runner === null ? [] : [status.runner.path]));
 }
 
 /** What an endpoint change did, one line each, as every tool says it. */
@@ -110,14 +132,25 @@ export interface AgentsDisconnected {
   /** Recorded as revoked in the memory switches (normalised). */
   readonly revokedEndpoints: readonly string[];
   readonly stopped: StoppedHookProcesses;
+  /** Runner copies removed from the state folder: no hook file runs them any more. */
+  readonly removedRunners: readonly string[];
 }
 
 export async function disconnectAgents(options: DisconnectAgentsOptions): Promise<AgentsDisconnected> {
   const changes: AgentHookChange[] = [];
+  const before = runnersRun(await agentHooksStatus(options.home));
   for (const target of options.targets) changes.push(await uninstallAgentHooks({ target, home: options.home }));
-  const remaining = (await agentHooksStatus(options.home)).reduce((sum, entry) => sum + entry.entries.length, 0);
+  const statuses = await agentHooksStatus(options.home);
+  const remaining = statuses.reduce((sum, entry) => sum + entry.entries.length, 0);
   const configFile = userConfigPath(options.env);
-  if (remaining > 0) return { configFile, changes, consentRevoked: false, revokedEndpoints: [], stopped: { servers: 0, drainer: false } };
+  const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
+  // The copies this state folder holds, and those of the state folder the removed entries ran from
+  // (installed with another --state-dir).
+  const removedRunners: string[] = [];
+  for (const folder of new Set([stateDirectory, ...before.flatMap((entry) => stateFolderOfCopy(entry) ?? [])])) {
+    removedRunners.push(...(await pruneRunners({ stateDirectory: folder, inUse: runnersRun(statuses) })));
+  }
+  if (remaining > 0) return { configFile, changes, consentRevoked: false, revokedEndpoints: [], stopped: { servers: 0, drainer: false }, removedRunners };
   const config = await readConfigFile(configFile);
   let consentRevoked = false;
   if (config.ok) {
@@ -126,7 +159,6 @@ export async function disconnectAgents(options: DisconnectAgentsOptions): Promis
   }
   // Recorded where every tool and every hook looks, so a config consent written later by another
   // tool does not quietly re-open what was disconnected; connecting again clears it.
-  const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
   const switches = FileMemorySwitches.inStateFolder(stateDirectory);
   // A file with a typo still names its consent and endpoint (salvaged): both are revoked all the same.
   const salvaged = config.ok ? config : await readConfigFile(configFile, 'project');
@@ -136,5 +168,5 @@ export async function disconnectAgents(options: DisconnectAgentsOptions): Promis
   for (const endpoint of revokedEndpoints) await switches.mark({ endpoint, switch: 'revoked' }, options.by);
   // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
   const stopped = await stopHookProcesses(options.env, stateDirectory);
-  return { configFile, changes, consentRevoked, revokedEndpoints, stopped };
+  return { configFile, changes, consentRevoked, revokedEndpoints, stopped, removedRunners };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hookCommandLine, isOurHookCommand, type AgentHookCommand } from './hook-command.js';
+import { hookCommandLine, hookCommandScript, isOurHookCommand, type AgentHookCommand } from './hook-command.js';
 
 const electron: AgentHookCommand = {
   nodePath: '/usr/share/code/code',
@@ -22,5 +22,21 @@ describe('hookCommandLine with an environment', () => {
 
   it('refuses a variable name a shell would misread', () => {
     expect(() => hookCommandLine({ ...electron, environment: { 'A B': '1' } }, 'Stop')).toThrow(/not a valid environment variable name/);
+  });
+});
+
+describe('hookCommandScript', () => {
+  it('reads back the runner script of every line hookCommandLine writes, quoted or not', () => {
+    for (const scriptPath of ['/home/me/.local/share/graphiti-harness/runner/0.1.0+abc/hook-runner.cjs', "/Users/O'Brien/My Data/hook-runner.cjs"]) {
+      for (const command of [electron, { nodePath: '/opt/node 20/bin/node', installedBy: 'graphiti-harness' }]) {
+        expect(hookCommandScript(hookCommandLine({ ...command, scriptPath }, 'SessionStart'))).toBe(scriptPath);
+      }
+    }
+  });
+
+  it('gives nothing for a line not shaped as ours', () => {
+    expect(hookCommandScript("node 'unterminated")).toBeUndefined();
+    expect(hookCommandScript('node relative/hook-runner.cjs --event Stop')).toBeUndefined();
+    expect(hookCommandScript('/usr/local/bin/my-own-hook')).toBeUndefined();
   });
 });

@@ -58,6 +58,49 @@ export function isOurHookCommand(commandLine: unknown): boolean {
   return typeof commandLine === 'string' && / '?--event'? /.test(commandLine) && new RegExp(` '?${INSTALLED_BY_FLAG}'? `).test(commandLine);
 }
 
+/**
+ * The runner script a posix hook command line runs (the word after the node binary, past any
+ * `NAME=value` assignments), as `hookCommandLine` spells it; `undefined` when the line is not shaped so.
+ */
+export function hookCommandScript(commandLine: string): string | undefined {
+  const words = posixWords(commandLine);
+  if (words === undefined) return undefined;
+  let index = 0;
+  while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? '')) index += 1;
+  const script = words[index + 1];
+  return script !== undefined && path.isAbsolute(script) ? script : undefined;
+}
+
+/** Splits what `posixQuote` joined: bare words and single-quoted ones (`'\\''` inside); `undefined` on an open quote. */
+function posixWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quoted = false;
+  let escaped = false;
+  for (const character of line) {
+    if (escaped) {
+      word = (word ?? '') + character;
+      escaped = false;
+    } else if (quoted) {
+      if (character === "'") quoted = false;
+      else word = (word ?? '') + character;
+    } else if (character === "'") {
+      quoted = true;
+      word ??= '';
+    } else if (character === '\\') {
+      escaped = true;
+    } else if (character === ' ') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + character;
+    }
+  }
+  if (quoted || escaped) return undefined;
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 function posixQuote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

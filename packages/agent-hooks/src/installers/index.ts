@@ -1,7 +1,7 @@
 /**
  * Agent hook files: Graphiti Memory's entries in `~/.claude/settings.json` and
  * `~/.copilot/hooks/graphiti-memory.json` — install (merged, atomic, backed up, idempotent),
- * uninstall (exactly our entries) and status.
+ * uninstall (exactly our entries) and status; the runner they run, copied into the state folder.
  */
 export {
   AGENT_HOOK_TARGETS,
@@ -20,6 +20,7 @@ export {
   AGENT_HOOK_EVENTS,
   AGENT_HOOK_TIMEOUT_SECONDS,
   hookCommandLine,
+  hookCommandScript,
   INSTALLED_BY_FLAG,
   isOurHookCommand,
   type AgentHookCommand,
@@ -37,3 +38,14 @@ export {
   type ConnectAgentsOptions,
   type DisconnectAgentsOptions,
 } from './connect-agents.js';
+export {
+  installRunner,
+  pruneRunners,
+  RUNNER_MANIFEST_FILE_NAME,
+  runnersDirectory,
+  RUNNERS_FOLDER_NAME,
+  runnerStatus,
+  type InstalledRunner,
+  type RunnerManifest,
+  type RunnerStatus,
+} from './runner-install.js';
