@@ -292,6 +292,60 @@ async function step4aForget(context: ScenarioContext, workspaceGroup: string | u
   checks.check('nothing sent to Graphiti after forget carries the decision', carrying.length === 0, carrying.map((delivery) => `${delivery.groupId} ${delivery.name}`).join(', '));
 }
 
+/** Every file under `folder` (Claude Code's transcripts), for finding what it recorded. */
+function filesUnder(folder: string): string[] {
+  if (!fs.existsSync(folder)) return [];
+  return fs.readdirSync(folder, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+async function step4cConfigTypo(context: ScenarioContext): Promise<void> {
+  const { checks, tools, sandbox, model } = context;
+  checks.begin('4c. a typo in config.json: told to the user once per session (systemMessage), never to the model');
+  const configFile = path.join(sandbox.configDirectory, 'config.json');
+  const original = fs.readFileSync(configFile, 'utf8');
+  fs.writeFileSync(configFile, JSON.stringify({ ...(JSON.parse(original) as Record<string, unknown>), recal: { enabled: true } }));
+  const noticeMark = 'unknown key `recal`; did you mean `recall`?';
+  try {
+    const transcriptsBefore = new Set(filesUnder(path.join(sandbox.home, '.claude', 'projects')));
+    const first = model.requests.length;
+    const run = await tools.claude('config-typo', 'How do we deploy?');
+    checks.check('the CLI exits 0 (memory off, the chat goes on)', run.status === 0 && run.result?.is_error === false, describeExit(run));
+    const requests = model.requests.slice(first);
+    const leaked = messagesRequests(requests).filter((request) => textOf(request.body).includes(noticeMark) || textOf(request.body).includes('Graphiti Memory is off'));
+    checks.check('no model request carries the config problem (never additionalContext)', leaked.length === 0, `${leaked.length} of ${messagesRequests(requests).length} requests carry it`);
+    checks.check('no <graphiti_memory> block reaches the model', memoryBlocks(requests).length === 0);
+    const runs = hookRuns(sandbox).slice(-6);
+    checks.check(
+      'the hooks logged bad-config for SessionStart and UserPromptSubmit (runs.jsonl)',
+      ['SessionStart', 'UserPromptSubmit'].every((event) => runs.some((entry) => entry.event === event && entry.outcome === 'bad-config')),
+      JSON.stringify(runs.map((entry) => `${entry.event}:${entry.outcome}`)),
+    );
+    const notices = fs.existsSync(path.join(sandbox.stateDirectory, 'hooks', 'notices')) ? fs.readdirSync(path.join(sandbox.stateDirectory, 'hooks', 'notices')) : [];
+    checks.check('the user was told once in the session (one notice for SessionStart + UserPromptSubmit)', notices.length === 1, `${notices.length} notices recorded`);
+    // Claude Code (2.1.112) records what it shows the user from a hook's systemMessage as a
+    // `hook_system_message` attachment of the session's transcript (the model's request has none).
+    const transcripts = filesUnder(path.join(sandbox.home, '.claude', 'projects')).filter((file) => file.endsWith('.jsonl') && !transcriptsBefore.has(file));
+    const shown = transcripts
+      .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n'))
+      .flatMap((line) => {
+        try {
+          const attachment = (JSON.parse(line) as { attachment?: { type?: unknown; content?: unknown; hookEvent?: unknown } }).attachment;
+          return attachment?.type === 'hook_system_message' && typeof attachment.content === 'string' ? [{ event: String(attachment.hookEvent), content: attachment.content }] : [];
+        } catch {
+          return [];
+        }
+      });
+    const told = shown.filter((message) => message.content.includes(noticeMark));
+    checks.check(
+      "Claude Code showed the hook's systemMessage once in the session, naming the file, the key and the nearest key",
+      told.length === 1 && told[0]?.content.includes(configFile) === true,
+      `${told.length} hook system messages carry it${told[0] === undefined ? '' : ` (from ${told[0].event}): ${told[0].content.slice(0, 300)}`}`,
+    );
+  } finally {
+    fs.writeFileSync(configFile, original);
+  }
+}
+
 async function step4bUninstall(context: ScenarioContext): Promise<void> {
   const { checks, tools, sandbox, emulator, model } = context;
   checks.begin('4b. `hooks uninstall`: nothing reaches the model or Graphiti, no hook process is left');
@@ -346,6 +400,7 @@ export async function runScenario(context: ScenarioContext): Promise<void> {
   const sessionId = await step2DecisionReachesModel(context);
   await step3StoredOnce(context, sessionId);
   await step4aForget(context, workspaceGroup, promotionName);
+  await step4cConfigTypo(context);
   await step4bUninstall(context);
   checkLogsHoldNoContent(context);
 }

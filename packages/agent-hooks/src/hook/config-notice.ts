@@ -16,7 +16,8 @@ const MARKER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The text told to the user for `problems` (each names the file, the key and the nearest valid key). */
 export function configNoticeText(problems: readonly string[]): string {
-  return `Graphiti Memory is off: its configuration has a problem. ${problems.join('; ')}. Fix that key in the file (keep the file: it holds your user key), then run \`graphiti-harness doctor\`.`;
+  const named = problems.join('; ');
+  return `Graphiti Memory is off: its configuration has a problem. ${named}${/[.?!]$/.test(named) ? '' : '.'} Fix that key in the file (keep the file: it holds your user key), then run \`graphiti-harness doctor\`.`;
 }
 
 /**
