@@ -35,6 +35,7 @@ const VALUES = [
   'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
   'parseTurnMessageName',
   'createRecallModule',
+  'foldForReading', 'neutraliseBlockTags', 'sanitiseReadableLine', 'sanitiseReadableText', 'isOwnTeamPromotion',
 ];
 
 const TYPES = [

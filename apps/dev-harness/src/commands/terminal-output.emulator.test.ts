@@ -11,6 +11,7 @@ import { closeEmulatorCommands, openEmulatorCommands, runCommand, type EmulatorC
 
 const HOSTILE = 'title\u001b]0;pwned\u0007 clear\u001b[2J\u001b[H bell\u0007 csi\u009b31m bidi\u202e end';
 /** Anything a terminal would act on: ESC, BEL, C1 controls, bidi overrides. */
+// eslint-disable-next-line no-control-regex -- the test looks for exactly these characters
 const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 let fixture: EmulatorCommandsFixture;
