@@ -35,6 +35,8 @@ const VALUES = [
   'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
   'parseTurnMessageName',
   'createRecallModule',
+  'LocalTier', 'TIER_STALE_MS', 'InMemoryLocalTierStore', 'LocalTierStore', 'BRIEF_KINDS', 'describeAge', 'emptyTier', 'parseTier',
+  'tierView', 'factsMatching', 'refreshTier', 'withoutGroups', 'withPromotion', 'withRecalledFacts', 'withRefresh', 'withSession', 'withoutEpisodes',
 ];
 
 const TYPES = [
@@ -63,6 +65,7 @@ const TYPES = [
   'DigestWriteMiss', 'DigestWriteRequest', 'DigestWriteResult', 'DigestWriterSetting',
   'TranscriptFilterProblem',
   'TurnMessageName',
+  'BriefOptions', 'BriefPromotion', 'CachedRecall', 'CachedRecallOptions', 'TierBrief', 'TierKey', 'TierBridge', 'TierContent', 'TierFact', 'TierPromotion', 'TierSession', 'TierViewOptions', 'TierGroups', 'TierRefresh',
 ];
 
 const EPISODE_FORMAT_VALUES = [

@@ -51,6 +51,7 @@ export { LockedJsonFile, PRIVATE_FILE_MODE, type LockedJsonFileOptions } from '.
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
 export { appendPrivateFile } from './stores/private-folder.js';
 export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
+export { FileLocalTierStore } from './tier/file-local-tier-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';

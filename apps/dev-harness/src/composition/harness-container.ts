@@ -17,6 +17,7 @@ import {
   type ForgetService,
   type Ingestion,
   type Logger,
+  type MemoryPromotion,
   type PromotionService,
   type ReviewQueue,
 } from '@graphiti-memory/memory-core';
@@ -54,7 +55,7 @@ export interface HarnessMemoryOptions {
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
-export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'forget' | 'review'> {
+export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'review'> {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
   readonly telemetry: CountingTelemetry;
@@ -64,6 +65,7 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly ingestion: Ingestion;
   readonly outbox: FileOutbox;
   readonly promotion: PromotionService;
+  readonly memoryPromotion: MemoryPromotion;
   readonly forget: ForgetService;
   readonly review: ReviewQueue;
 }
@@ -143,6 +145,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     ingestion: memory.ingestion ?? unavailable<Ingestion>(missing('ingestion')),
     outbox: memory.outbox ?? unavailable<FileOutbox>(missing('the outbox')),
     promotion: memory.promotion ?? unavailable<PromotionService>(missing('promotion')),
+    memoryPromotion: memory.memoryPromotion ?? unavailable<MemoryPromotion>(missing('promotion')),
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
   };

@@ -23,7 +23,6 @@ import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText }
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { nextStep } from '../status/status-menu-items.js';
@@ -240,7 +239,6 @@ export class MemoryParticipant implements Contribution {
       stream.markdown(outcome.message);
       return { metadata };
     }
-    await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, asked, outcome);
     stream.markdown(`Queued for ${asked.scope} memory:\n\n\`\`\`xml\n${promotedEpisodeText({ kind: asked.kind, scope: asked.scope, text: asked.text })}\n\`\`\``);
     return { metadata };
   }

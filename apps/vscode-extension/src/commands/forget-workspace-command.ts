@@ -8,7 +8,6 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { ForgetService, Logger, MemoryConfiguration, MemoryGate, type ForgetRequest, type GateDecision } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
-import { recordForgetInTier } from '../memory/local-tier-updates.js';
 import { describeFailure, errorClass } from './describe-error.js';
 import { showOutcome } from './show-outcome.js';
 
@@ -83,7 +82,7 @@ export class ScopeForgetter {
     }
     try {
       await stopHookProcesses(process.env, await sharedStateDirectory(process.env));
-      const result = await this.service.forget(request).finally(() => recordForgetInTier({ gate: this.gate, logger: this.logger }, targets.map((target) => target.groupId)));
+      const result = await this.service.forget(request);
       this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
       const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';
       const unreachable = result.failed.every((failure) => (failure.kind === 'connection' || failure.kind === 'timeout') && result.owed.includes(failure.groupId));

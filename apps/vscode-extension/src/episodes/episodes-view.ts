@@ -11,6 +11,7 @@ import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
 import {
   EpisodeSources,
   forgetEpisode,
+  LocalTier,
   GraphitiConnection,
   GroupIdResolver,
   GroupRegistry,
@@ -284,6 +285,7 @@ export class EpisodesViewContribution implements Contribution {
     @inject(Logger) private readonly logger: Logger,
     @inject(ContributionPoints) private readonly points: ContributionPoints,
     @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
+    @inject(LocalTier) @optional() private readonly tier?: LocalTier,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -384,7 +386,11 @@ export class EpisodesViewContribution implements Contribution {
     );
     if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
     try {
-      const result = await forgetEpisode(client, node.episode.uuid, { groupId: node.episode.group_id, ...(this.episodeSources === undefined ? {} : { sources: this.episodeSources }) });
+      const result = await forgetEpisode(client, node.episode.uuid, {
+        groupId: node.episode.group_id,
+        ...(this.episodeSources === undefined ? {} : { sources: this.episodeSources }),
+        ...(this.tier === undefined ? {} : { tier: this.tier }),
+      });
       this.provider.refresh();
       return showOutcome({ ok: true, message: `The episode was forgotten, with ${result.deletedFacts.length} facts only it supported.` });
     } catch (error) {

@@ -18,7 +18,6 @@ import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-ele
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, REFUSALS } from '../memory/promotion-refusals.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
@@ -138,7 +137,6 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
     }
     const request = { kind: String(kind), scope, text: String(content ?? '') };
     const outcome = promotionResult(await this.promotion.promote(request));
-    if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, request, outcome);
     return textResult(outcome.ok ? `Stored the ${String(kind)} in ${scope} memory (delivered in the background).` : `Nothing was stored: ${outcome.message}`);
   }
 }

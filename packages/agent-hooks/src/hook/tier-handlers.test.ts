@@ -5,7 +5,27 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { MemoryScope, RecalledFact, RecallResult } from '@graphiti-memory/memory-core';
+import {
+  Clock,
+  createRecallModule,
+  GlobalStore,
+  GraphitiConnection,
+  GroupIdResolver,
+  LocalTier,
+  LocalTierStore,
+  Logger,
+  SettingsSource,
+  SystemClock,
+  TelemetrySink,
+  WorkspaceContext,
+  type MemoryScope,
+  type RecalledFact,
+  type RecallResult,
+} from '@graphiti-memory/memory-core';
+import { FileLocalTierStore } from '@graphiti-memory/memory-node-storage';
+import { Container } from 'inversify';
+import { StaticSettingsSource } from '../composition/static-settings-source.js';
+import { NullLogger } from './null-logger.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
@@ -27,22 +47,38 @@ function memory(answer: readonly RecalledFact[] | 'timeout'): HookMemory {
       : { outcome: 'hit', facts: answer, timedOut: false, elapsedMs: 5, scopes: ['session', 'workspace'], errors: [] };
   const groupOf = (scope: MemoryScope, sessionId: string | undefined): string | undefined =>
     scope === 'session' ? (sessionId === undefined ? undefined : `gm_session_${sessionId}`) : `gm_${scope}_1`;
+  const groups = {
+    resolve: async (scope: MemoryScope, context: { sessionId?: string } = {}) => groupOf(scope, context.sessionId),
+    resolveMany: async (scopes: readonly MemoryScope[], context: { sessionId?: string } = {}) =>
+      scopes.flatMap((scope) => {
+        const groupId = groupOf(scope, context.sessionId);
+        return groupId === undefined ? [] : [{ scope, groupId }];
+      }),
+  };
+  // Graphiti is unreachable for SessionStart's refresh.
+  const api = {
+    getEpisodes: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+    search: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+  };
+  // memory-core's own LocalTier over the tier on disk, as openMemory binds it.
+  const container = new Container();
+  container.loadSync(createRecallModule());
+  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource({ enabled: true, endpoint: ENDPOINT, recall: { enabled: true } }));
+  container.bind(WorkspaceContext).toConstantValue({ isTrusted: () => true, folderUris: () => [] });
+  container.bind(GlobalStore).toConstantValue({ get: () => undefined, update: async () => {}, keys: () => [] });
+  const system = new SystemClock();
+  container.bind(Clock).toConstantValue({ now: () => NOW().getTime(), sleep: (ms: number, signal?: AbortSignal) => system.sleep(ms, signal) });
+  container.bind(Logger).toConstantValue(new NullLogger());
+  container.bind(TelemetrySink).toConstantValue({ emit: () => {} });
+  container.bind(GraphitiConnection).toConstantValue({ current: () => api });
+  container.bind(LocalTierStore).toConstantValue(new FileLocalTierStore(() => Promise.resolve(stateDirectory)));
+  container.rebindSync(GroupIdResolver).toConstantValue(groups as unknown as GroupIdResolver);
   return {
     guard: { redact: async (text: string) => ({ text, findings: [] }) },
     recall: { recall: async () => result },
-    groups: {
-      resolve: async (scope: MemoryScope, context: { sessionId?: string } = {}) => groupOf(scope, context.sessionId),
-      resolveMany: async (scopes: readonly MemoryScope[], context: { sessionId?: string } = {}) =>
-        scopes.flatMap((scope) => {
-          const groupId = groupOf(scope, context.sessionId);
-          return groupId === undefined ? [] : [{ scope, groupId }];
-        }),
-    },
-    // Graphiti is unreachable for SessionStart's refresh (read through the audited api).
-    api: {
-      getEpisodes: async () => Promise.reject(new Error('connect ECONNREFUSED')),
-      search: async () => Promise.reject(new Error('connect ECONNREFUSED')),
-    },
+    groups,
+    api,
+    tier: container.get<LocalTier>(LocalTier),
   } as unknown as HookMemory;
 }
 

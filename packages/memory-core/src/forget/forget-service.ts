@@ -16,6 +16,7 @@ import { forgetEpisode } from './episode-forgetting.js';
 import { ForgetLedger, forgottenTurnKeyOfName } from './forget-ledger.js';
 import { OwedDeletions, type OwedDeletionsResult } from './owed-deletions.js';
 import { QueuedGroups } from './queued-groups.js';
+import { LocalTier } from '../tier/local-tier.js';
 
 import type { ForgetFailure } from './owed-deletions.js';
 export type { ForgetFailure } from './owed-deletions.js';
@@ -58,6 +59,7 @@ export class ForgetService {
     @inject(ForgetLedger) @optional() private readonly ledger?: ForgetLedger,
     @inject(IngestionStorage) @optional() private readonly storage?: IngestionStorage,
     @inject(Clock) @optional() private readonly clock?: Pick<Clock, 'now'>,
+    @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'forgetGroups'>,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -87,6 +89,8 @@ export class ForgetService {
     // Durable before anything else: a live process re-reads it before each send, and a crash
     // from here on still leaves the delete owed.
     await this.owedDeletions?.owe(wholeGroups, this.clock?.now() ?? Date.now());
+    // Out of every tool's brief and cached answers at once, Graphiti up or down.
+    await this.tier?.forgetGroups(groupIds);
     const dequeued = await this.queued.dequeue(groupIds);
     // After the dequeue: it took over dead processes' journals, whose keys count too.
     const forgottenTurns = await this.forgetTurns(groupIds);

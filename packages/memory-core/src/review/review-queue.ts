@@ -1,10 +1,11 @@
 // The review queue: with `autoPromote.review` on (the default) a memory the assistant or a
 // directive would promote is checked (gate, kind, secret guard) and kept as pending; only
 // `approve` sends it. With review off it is sent at once, as before.
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { Ingestion } from '../ingestion/ingestion.js';
 import { Clock, type OutboxEntry } from '../ports.js';
 import { PromotionService, type PromotionRefusal, type PromotionRequest } from '../promotion/promotion-service.js';
+import { LocalTier } from '../tier/local-tier.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { PendingMemoryStore, pendingMemoryId, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
 
@@ -32,6 +33,7 @@ export class ReviewQueue {
     @inject(Ingestion) private readonly ingestion: Pick<Ingestion, 'enqueueEntries'>,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
+    @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'recordPromotion'>,
   ) {}
 
   /** Keeps the memory for review (or sends it when review is off); refused ones are neither. */
@@ -40,6 +42,7 @@ export class ReviewQueue {
     if (!plan.ok) return { status: 'refused', reason: plan.reason };
     if (!this.configuration.current().autoPromote.review) {
       this.ingestion.enqueueEntries([plan.entry]);
+      await this.tier?.recordPromotion(proposed, plan.entry);
       return { status: 'sent', entry: plan.entry };
     }
     const scope = proposed.scope;
@@ -76,6 +79,7 @@ export class ReviewQueue {
       return { status: 'refused', memory, reason: plan.reason };
     }
     this.ingestion.enqueueEntries([plan.entry]);
+    await this.tier?.recordPromotion({ kind: memory.kind, scope: memory.scope, text }, plan.entry);
     return { status: 'sent', memory: { ...memory, text: text.trim() }, entry: plan.entry };
   }
 
