@@ -35,7 +35,7 @@ const VALUES = [
   'FILTER_KINDS', 'FILTER_MODES', 'filterTurn', 'transcriptFilterProblems',
   'parseTurnMessageName',
   'createRecallModule',
-  'LocalTier', 'TIER_STALE_MS', 'InMemoryLocalTierStore', 'LocalTierStore', 'BRIEF_KINDS', 'describeAge', 'emptyTier', 'parseTier',
+  'LocalTier', 'TIER_STALE_MS', 'InMemoryLocalTierStore', 'LocalTierStore', 'BRIEF_KINDS', 'describeAge', 'cachedLabel', 'emptyTier', 'parseTier',
   'tierView', 'factsMatching', 'refreshTier', 'withoutGroups', 'withPromotion', 'withRecalledFacts', 'withRefresh', 'withSession', 'withoutEpisodes',
 ];
 

@@ -30,7 +30,6 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const sessionId = context.hook.sessionId;
-  const recalledAt = now();
   const saidOnce = sessionId === undefined ? undefined : new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
   const [result, said] = await Promise.all([
     memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
@@ -43,7 +42,8 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     const fitted = unsaid.length === 0 ? undefined : await fitMemoryBlock(unsaid, HOOK_RECALL_BUDGET, estimateTokens);
     const writes: Array<Promise<unknown>> = [];
     if (saidOnce !== undefined && sessionId !== undefined) writes.push(recordGiven(saidOnce, sessionId, context, fitted === undefined ? [] : given(unsaid, fitted.keptIndexes)));
-    writes.push(memory.tier.recordRecalled(result.facts, recalledAt, sessionId));
+    // Recall recorded its facts in the tier (with their groups, so a session's stay in that session): wait for it briefly.
+    writes.push(memory.tier.flush());
     // Both records are bounded waits: neither may cost the prompt its recall.
     await boundedTierWrite(Promise.all(writes.map((write) => write.catch(() => undefined))));
     if (fitted !== undefined) return { outcome: result.timedOut ? 'context-partial' : 'context', context: fitted.text };

@@ -73,12 +73,19 @@ function memory(answer: readonly RecalledFact[] | 'timeout'): HookMemory {
   container.bind(GraphitiConnection).toConstantValue({ current: () => api });
   container.bind(LocalTierStore).toConstantValue(new FileLocalTierStore(() => Promise.resolve(stateDirectory)));
   container.rebindSync(GroupIdResolver).toConstantValue(groups as unknown as GroupIdResolver);
+  const tier = container.get<LocalTier>(LocalTier);
   return {
     guard: { redact: async (text: string) => ({ text, findings: [] }) },
-    recall: { recall: async () => result },
+    // As memory-core's recall does: what it found goes into the tier in the background.
+    recall: {
+      recall: async (_query: string, options: { sessionId?: string } = {}) => {
+        void tier.recordRecalled(result.facts, NOW(), options.sessionId);
+        return result;
+      },
+    },
     groups,
     api,
-    tier: container.get<LocalTier>(LocalTier),
+    tier,
   } as unknown as HookMemory;
 }
 

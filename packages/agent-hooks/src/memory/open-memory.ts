@@ -239,7 +239,9 @@ async function openContainer(options: RecallMemoryOptions, modules: (stateRoot: 
   container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
   const episodeSources = container.get<EpisodeSources>(EpisodeSources);
   // What confirmation recorded of delivered episodes is written before the process ends.
-  return { container, layout, audit, episodeSources, closers: [() => audit.flush(), () => episodeSources.flush()] };
+  const tier = container.get<LocalTier>(LocalTier);
+  // What confirmation recorded of delivered episodes, and the tier's background writes, are written before the process ends.
+  return { container, layout, audit, episodeSources, closers: [() => audit.flush(), () => episodeSources.flush(), () => tier.flush()] };
 }
 
 /** The members every opened memory has, recall's side. */

@@ -84,6 +84,8 @@ export interface CachedRecallOptions {
 export interface LocalTier {
   /** A promotion just queued (`entry`: its outbox entry): shown by the next brief before Graphiti stored it. Never rejects. */
   recordPromotion(promotion: { readonly kind: string; readonly scope: PromotionScope; readonly text: string }, entry: OutboxEntry): Promise<void>;
+  /** Waits for the tier writes under way (a recall records in the background); never rejects. */
+  flush(): Promise<void>;
   /** Facts a recall returned (`fetchedAt`: when it started). Never rejects. */
   recordRecalled(facts: readonly RecalledFact[], fetchedAt: Date, sessionId?: string): Promise<void>;
   /** Session digests delivery confirmation found: the bridge's sessions. Never rejects. */
@@ -117,6 +119,8 @@ interface BriefGroups extends TierGroups {
 @injectable()
 export class DefaultLocalTier implements LocalTier {
   private readonly tool: string;
+  /** Writes under way: `flush` waits for them (a hook answers, then its process may end). */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
@@ -156,6 +160,10 @@ export class DefaultLocalTier implements LocalTier {
         await store.update({ endpoint, workspaceGroup: group }, (tier) => withPromotion(tier ?? emptyTier(endpoint, group, now), recorded, now));
       }
     });
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.writing]);
   }
 
   async recordRecalled(facts: readonly RecalledFact[], fetchedAt: Date, sessionId?: string): Promise<void> {
@@ -386,11 +394,16 @@ export class DefaultLocalTier implements LocalTier {
   /** Runs a tier update; the tier is a cache, so a failure is logged (no content) and never reaches the caller. */
   private async quietly(what: string, update: (store: LocalTierStore, endpoint: string) => Promise<void>): Promise<void> {
     const endpoint = this.endpoint();
-    if (this.store === undefined || endpoint === undefined) return;
-    try {
-      await update(this.store, endpoint);
-    } catch (error) {
+    const store = this.store;
+    if (store === undefined || endpoint === undefined) return;
+    const write = update(store, endpoint).catch((error: unknown) => {
       this.logger.warn(`local tier: ${what} failed; the next refresh reads it from Graphiti`, { errorClass: errorClassOf(error) });
+    });
+    this.writing.add(write);
+    try {
+      await write;
+    } finally {
+      this.writing.delete(write);
     }
   }
 

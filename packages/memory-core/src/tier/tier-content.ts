@@ -282,6 +282,11 @@ export function describeAge(updatedAt: string, now: Date): string {
   return `${Math.round(hours / 24)} days`;
 }
 
+/** How every tool labels a cached answer: `cached 12 minutes ago — Graphiti did not answer`. */
+export function cachedLabel(cachedAt: string, now: Date): string {
+  return `cached ${describeAge(cachedAt, now)} ago — Graphiti did not answer`;
+}
+
 /** What a session may see: a session fact only in the session it was recalled for (`sessionGroup`). */
 export function visibleFacts(tier: TierContent, now: Date, sessionGroup: string | undefined): TierFact[] {
   return tier.facts.filter(
@@ -307,12 +312,33 @@ export function briefPromotions(tier: TierContent): TierPromotion[] {
 /** Recall's fallback: the visible facts that share a word with the query, most overlapping first, at most `maxFacts`. */
 export function factsMatching(tier: TierContent, query: string, maxFacts: number, now: Date, sessionGroup?: string): TierFact[] {
   const words = new Set(significantWords(query));
-  return visibleFacts(tier, now, sessionGroup)
+  // Promoted memories are memory too: each as the fact it states (a fact extracted from it is not listed twice).
+  const promoted = briefPromotions(tier);
+  const facts = visibleFacts(tier, now, sessionGroup).filter((fact) => !repeatsAPromotion(fact, promoted));
+  return [...promoted.map(promotionAsFact), ...facts]
     .map((fact) => ({ fact, score: significantWords(fact.fact).filter((word) => words.has(word)).length }))
     .filter((entry) => entry.score > 0)
     .sort((left, right) => right.score - left.score)
     .slice(0, maxFacts)
     .map(({ fact }, rank) => ({ ...fact, rank }));
+}
+
+/** A promoted memory as a recalled fact (its episode, when known, is its source). */
+export function promotionAsFact(promotion: TierPromotion): TierFact {
+  return {
+    uuid: `promotion:${promotion.episodeUuid ?? promotion.episodeName ?? normaliseFactText(promotion.text)}`,
+    name: 'PROMOTED',
+    fact: promotion.text,
+    valid_at: null,
+    invalid_at: null,
+    expired_at: null,
+    created_at: promotion.createdAt,
+    ...(promotion.episodeUuid === undefined ? {} : { episodes: [promotion.episodeUuid] }),
+    scope: promotion.scope,
+    rank: 0,
+    ...(promotion.groupId === undefined ? {} : { groupId: promotion.groupId }),
+    ...(promotion.author === undefined ? {} : { author: promotion.author }),
+  };
 }
 
 const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'what', 'which', 'that', 'this', 'from', 'have', 'does', 'how', 'our', 'you', 'are', 'was', 'use', 'we']);
