@@ -51,7 +51,8 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   const text = parseText(query, 'QUERY');
   const maxFacts = raw.maxFacts === undefined ? 10 : parseInteger(raw.maxFacts, '--max-facts', { min: 1, max: 50 });
   const budget = raw.budget === undefined ? DEFAULT_PROMPT_BUDGET : parseInteger(raw.budget, '--budget', { min: 50, max: 200_000 });
-  const memory = await openHarnessMemory(context, { maxFacts, needs: {} });
+  // No health check first: with Graphiti down, the local tier still answers (labelled as cached).
+  const memory = await openHarnessMemory(context, { maxFacts, needs: {}, preflight: false });
   // Without --scopes, the configuration's `recall.scopes` (the settings recall reads by default).
   const scopes: readonly MemoryScope[] | 'auto' | 'all' | undefined =
     options.scopes === undefined ? undefined : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
