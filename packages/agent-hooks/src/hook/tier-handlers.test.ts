@@ -129,6 +129,27 @@ describe('session facts in the hooks', () => {
   });
 });
 
+describe('where we left off in the hooks', () => {
+  it("ends the next session's brief with the workspace's last finished session, cited, and says it once", async () => {
+    const open = memory('timeout');
+    // What delivery confirmation records when a session digest reached the workspace group, and a decision promoted meanwhile.
+    await open.tier.recordPromotion({ kind: 'decision', scope: 'workspace', text: 'Keep the login redirect on the server.' }, {
+      groupId: 'gm_workspace_1',
+      message: { content: '…', role_type: 'system', role: null, name: 'graphiti-memory.promotion.1', timestamp: '2026-11-23T10:30:00Z' },
+    });
+    await open.tier.recordDigests([{ tool: 'Claude Code', session: 'yesterday', title: 'fix the login redirect', episode: 'digest-1', groupId: 'gm_workspace_1', at: '2026-11-23T11:00:00Z' }]);
+
+    const brief = await handleSessionStart(context('SessionStart', 'today'), memory('timeout'), Date.now(), NOW);
+    const lines = (brief.context ?? '').split('\n').filter((line) => line.startsWith('- '));
+    expect(lines.at(-1)).toBe(
+      '- Where we left off: the last session here ended 2026-11-23 in Claude Code, asked "fix the login redirect"; decided: Keep the login redirect on the server. (Claude Code, 2026-11-23)',
+    );
+    // A resumed conversation was told already.
+    const resumed = await handleSessionStart({ ...context('SessionStart', 'today'), hook: { ...context('SessionStart', 'today').hook, source: 'resume' } } as HookContext, memory('timeout'), Date.now(), NOW);
+    expect(resumed.context ?? '').not.toContain('Where we left off');
+  });
+});
+
 describe('say it once in the hooks', () => {
   const decision = recalled('w-1', 'We deploy the billing API with Fly.io', 'workspace');
   const other = { ...recalled('w-2', 'Tests run with vitest', 'workspace'), rank: 1 };
