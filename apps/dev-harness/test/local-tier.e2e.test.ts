@@ -31,7 +31,7 @@ beforeEach(async () => {
 
 afterEach(() => endHookTest(test));
 
-describe('the local tier across tools', () => {
+describe('the local tier across tools', { timeout: 120_000 }, () => {
   it('shows a decision promoted with the CLI in the next brief, with Graphiti stopped before any recall', async () => {
     await harness('promote', 'Releases are cut from the main branch only.', '--kind', 'decision', '--scope', 'workspace');
     await emulator.close();

@@ -7,7 +7,6 @@ export { TerminalWorkspaceContext } from './composition/terminal-workspace-conte
 export { deliveryFooter, endpointDeliveryNotice } from './hook/delivery-footer.js';
 export { pingHookServer } from './hook/hook-forward.js';
 export { readHookRuns, type HookRun } from './hook/hook-log.js';
-export { LocalTierStore, type NewTierPromotion } from './hook/local-tier-store.js';
 export { HOOK_SERVER_IDLE_VARIABLE, HOOK_SERVER_PROTOCOL, HOOK_SERVER_VARIABLE, hookServerPlace, type HookServerPlace, type HookServerStorageFault } from './hook/hook-server-place.js';
 export { hookServerStatus, runningHookServers, type HookServerStatus, type RunningHookServer } from './hook/hook-server-status.js';
 export { readHookStdin } from './hook/hook-stdin.js';

@@ -36,6 +36,8 @@ const VALUES = [
   'parseTurnMessageName',
   'createRecallModule',
   'foldForReading', 'neutraliseBlockTags', 'sanitiseReadableLine', 'sanitiseReadableText', 'isOwnTeamPromotion',
+  'LocalTier', 'TIER_STALE_MS', 'InMemoryLocalTierStore', 'LocalTierStore', 'BRIEF_KINDS', 'describeAge', 'cachedLabel', 'emptyTier', 'parseTier',
+  'tierView', 'factsMatching', 'refreshTier', 'withoutGroups', 'withPromotion', 'withRecalledFacts', 'withRefresh', 'withSession', 'withoutEpisodes',
 ];
 
 const TYPES = [
@@ -64,6 +66,7 @@ const TYPES = [
   'DigestWriteMiss', 'DigestWriteRequest', 'DigestWriteResult', 'DigestWriterSetting',
   'TranscriptFilterProblem',
   'TurnMessageName',
+  'BriefOptions', 'BriefPromotion', 'CachedRecall', 'CachedRecallOptions', 'TierBrief', 'TierKey', 'TierBridge', 'TierContent', 'TierFact', 'TierPromotion', 'TierSession', 'TierViewOptions', 'TierGroups', 'TierRefresh',
 ];
 
 const EPISODE_FORMAT_VALUES = [

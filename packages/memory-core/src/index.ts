@@ -145,6 +145,11 @@ export {
   type RecallScopeSetting,
   type ServerKindSetting,
 } from './settings/memory-settings.js';
+export { LocalTier, TIER_STALE_MS, tierView, type TierViewOptions, type BriefOptions, type BriefPromotion, type CachedRecall, type CachedRecallOptions, type TierBrief } from './tier/local-tier.js';
+export { InMemoryLocalTierStore, LocalTierStore, type TierKey } from './tier/local-tier-store.js';
+export type { TierBridge } from './tier/tier-bridge.js';
+export { refreshTier } from './tier/tier-refresh.js';
+export { BRIEF_KINDS, cachedLabel, describeAge, emptyTier, factsMatching, parseTier, withoutGroups, withPromotion, withRecalledFacts, withRefresh, withSession, withoutEpisodes, type TierGroups, type TierRefresh, type TierContent, type TierFact, type TierPromotion, type TierSession } from './tier/tier-content.js';
 export { parseClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
 export {
   isCopilotAgentTranscript,

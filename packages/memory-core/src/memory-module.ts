@@ -18,6 +18,7 @@ import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
 import { ConfiguredMemorySettings, MemoryConfiguration } from './settings/index.js';
 import { MessageSourceStamp } from './sources/index.js';
+import { DefaultLocalTier, LocalTier } from './tier/local-tier.js';
 
 /**
  * Binds memory-core's services; ingestion is one binding, `Ingestion`. The app binds: SettingsSource,
@@ -27,7 +28,7 @@ import { MessageSourceStamp } from './sources/index.js';
  * optionally IngestionOptions, GroupRegistry, PendingMemoryStore, ForgetLedger (what forgets owe and
  * keep forgotten; without one a forget deletes at once or reports the failure), GroupRecorderOptions (the tool
  * name the registry records and citations name), EpisodeSources (the record of delivered episodes
- * citations come from), WorkspaceFiles (the stale check), DigestWriter (a chat model that writes
+ * citations come from), WorkspaceFiles (the stale check), LocalTierStore (where the local tier is kept), DigestWriter (a chat model that writes
  * session digests, `capture.digestWriter: chatModel`) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
@@ -68,6 +69,8 @@ function bindRecallServices({ bind }: ContainerModuleLoadOptions): void {
   bind(MemoryGate).to(DefaultMemoryGate).inSingletonScope();
   bind(GroupIdResolver).to(DefaultGroupIdResolver).inSingletonScope();
   bind(RecallService).to(DefaultRecallService).inSingletonScope();
+  // The local tier: its policy here, its store (LocalTierStore) the app's; without one it keeps nothing.
+  bind(LocalTier).to(DefaultLocalTier).inSingletonScope();
 }
 
 /** In-memory ingestion storage, group registry, pending store and forget ledger: nothing survives the process (tests, one-shot tools). */

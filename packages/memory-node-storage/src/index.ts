@@ -54,6 +54,7 @@ export { DamagedStateFileError, LockedJsonFile, PRIVATE_FILE_MODE, type LockedJs
 export { makePrivateFolder, PRIVATE_DIRECTORY_MODE, tightenStateFolder } from './stores/private-folder.js';
 export { appendPrivateFile } from './stores/private-folder.js';
 export { isStorageFaultCode, storageFaultOf, StorageWriteError, type StorageFault } from './stores/storage-fault.js';
+export { FileLocalTierStore } from './tier/file-local-tier-store.js';
 export { defaultClaudeCodeProjectsFolder } from './transcripts/default-folders.js';
 export { copyTakenIds, FileTranscriptLedger, type FileTranscriptLedgerOptions } from './transcripts/file-transcript-ledger.js';
 export { checkPathUnderRoot, type PathCheck, type PathRefusal } from './transcripts/path-guard.js';

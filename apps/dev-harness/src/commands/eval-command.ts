@@ -4,7 +4,6 @@
 // user's `.graphiti-memory/eval.jsonl`. Reports hit rate at k, tokens injected (p50/p95, the rendered
 // block counted with the real tokenizer), recall latency (p50/p95) and the stale share.
 import path from 'node:path';
-import { LocalTierStore } from '@graphiti-memory/agent-hooks';
 import type { MemoryScope } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -92,9 +91,7 @@ async function evaluate(context: CommandContext, raw: EvalOptions): Promise<Exit
 
 /** One question per promoted memory of the workspace's local tier (workspace and user scope). */
 async function promotedQuestions(memory: HarnessMemory): Promise<GoldenQuestion[]> {
-  const workspace = await memory.groups.resolve('workspace');
-  if (workspace === undefined) return [];
-  const tier = await new LocalTierStore(memory.stateDirectory).read(memory.endpoint.url, workspace);
+  const tier = await memory.tier.read();
   return (tier?.promoted ?? []).map((promotion) => questionAbout({ kind: promotion.kind, text: promotion.text, ...(promotion.episodeUuid === undefined ? {} : { episodeUuid: promotion.episodeUuid }) }));
 }
 

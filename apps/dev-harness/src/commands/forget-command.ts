@@ -16,7 +16,6 @@ import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.j
 import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { HARNESS_SCOPES, parseScope } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
-import { recordForget } from '../delivery/local-tier-updates.js';
 import type { Output } from '../terminal/output.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
@@ -119,8 +118,6 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   }
   // The drainer must let go of what it holds before the queue is searched; the next Stop starts it again.
   await stopHookProcesses(context.terminal.env, options.stateDir);
-  // The local tier forgets them too, before the network and whatever deleting does: the user asked for them gone.
-  await recordForget(output, memory, targets);
   let result: ForgetResult;
   try {
     result = await memory.forget.forget(request, { timeoutMs: options.timeoutMs, maxRetries: 0 });

@@ -11,7 +11,6 @@ import { parseSeconds, parseText } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
 import { harnessLogger } from '../composition/debug-logger.js';
 import { deliveryCounts, waitForDelivery } from '../delivery/wait-for-delivery.js';
-import { recordPromotion } from '../delivery/local-tier-updates.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface ApproveOptions extends RawCommonOptions {
@@ -102,7 +101,6 @@ async function approve(context: CommandContext, id: string, raw: ApproveOptions)
     });
   }
   if (outcome.status !== 'sent') throw notFound(id);
-  await recordPromotion(output, memory, outcome.memory, outcome.entry);
   const delivery = await waitForDelivery(memory.ingestion, { until: 'confirmed', timeoutMs: waitSeconds * 1000, output, terminal });
   await memory.close();
   output.result({ ok: delivery.complete, id, kind: outcome.memory.kind, scope: outcome.memory.scope, groupId: outcome.entry.groupId, ...deliveryCounts(delivery.stats) });

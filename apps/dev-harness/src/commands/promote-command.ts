@@ -8,7 +8,6 @@ import { ExitCode, HarnessError, UsageError } from '../cli/harness-errors.js';
 import { parseScope, parseSeconds, parseText } from '../cli/option-parsers.js';
 import { openHarnessMemory } from '../composition/harness-container.js';
 import { deliveryCounts, waitForDelivery } from '../delivery/wait-for-delivery.js';
-import { recordPromotion } from '../delivery/local-tier-updates.js';
 import type { CommandRegistrar } from './command-registrar.js';
 
 interface PromoteOptions extends RawCommonOptions {
@@ -55,7 +54,9 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
   const waitSeconds = raw.wait === undefined ? DEFAULT_PROMOTE_WAIT_SECONDS : parseSeconds(raw.wait, '--wait');
 
   const memory = await openHarnessMemory(context);
-  const plan = await memory.promotion.plan({ kind, scope, text: body });
+  memory.ingestion.start();
+  // Plans, queues and records it in the local tier: the next SessionStart brief of any tool shows it, even before Graphiti has stored it.
+  const plan = await memory.memoryPromotion.promote({ kind, scope, text: body });
   if (!plan.ok) {
     if (plan.reason === 'secret') {
       throw new HarnessError('the text holds something that looks like a secret (a key, token or password); nothing was sent.', {
@@ -77,10 +78,6 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
     }
     throw new HarnessError(`the memory was refused (${plan.reason}); nothing was sent.`, { details: { reason: plan.reason } });
   }
-  memory.ingestion.start();
-  memory.ingestion.enqueueEntries([plan.entry]);
-  // Queued: the next SessionStart brief of any tool shows it, even before Graphiti has stored it.
-  await recordPromotion(output, memory, { kind, scope, text: body }, plan.entry);
   const outcome = await waitForDelivery(memory.ingestion, { until: 'confirmed', timeoutMs: waitSeconds * 1000, output, terminal });
   await memory.close();
   const counts = deliveryCounts(outcome.stats);
@@ -89,9 +86,9 @@ async function promote(context: CommandContext, text: string, raw: PromoteOption
   const stored = outcome.complete && counts.deadLettered === 0;
   const refusal = stored ? undefined : memory.lastWriteRefusal();
   const refused = refusal === undefined ? {} : { refused: { status: refusal.status, message: refusal.message } };
-  output.result({ ok: stored, kind, scope, groupId: plan.entry.groupId, name: plan.entry.message.name, alreadyKnown, ...counts, ...refused });
+  output.result({ ok: stored, kind, scope, groupId: plan.groupId, name: plan.episodeName, alreadyKnown, ...counts, ...refused });
   if (alreadyKnown && stored) output.line(`${output.colors.green('✔')} already remembered (${kind}, ${scope})`);
-  else if (stored) output.line(`${output.colors.green('✔')} remembered as a ${kind} in the ${scope} scope (group ${plan.entry.groupId})`);
+  else if (stored) output.line(`${output.colors.green('✔')} remembered as a ${kind} in the ${scope} scope (group ${plan.groupId})`);
   else if (refusal !== undefined) {
     output.error(
       `Graphiti refused the memory (HTTP ${refusal.status}${refusal.count > 1 ? `, ${refusal.count} times` : ''}): ${refusal.message}`,

@@ -1,6 +1,6 @@
 // `graphiti-harness recall QUERY`: memory-core's recall (concurrent per-scope searches under a
 // deadline, merged, superseded facts dropped) and the `<graphiti_memory>` block a prompt gets.
-import { scopeLabel, type MemoryScope, type RecalledFact } from '@graphiti-memory/memory-core';
+import { cachedLabel, scopeLabel, type MemoryScope, type RecalledFact } from '@graphiti-memory/memory-core';
 import { factLineSuffix, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -51,7 +51,8 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   const text = parseText(query, 'QUERY');
   const maxFacts = raw.maxFacts === undefined ? 10 : parseInteger(raw.maxFacts, '--max-facts', { min: 1, max: 50 });
   const budget = raw.budget === undefined ? DEFAULT_PROMPT_BUDGET : parseInteger(raw.budget, '--budget', { min: 50, max: 200_000 });
-  const memory = await openHarnessMemory(context, { maxFacts, needs: {} });
+  // No health check first: with Graphiti down, the local tier still answers (labelled as cached).
+  const memory = await openHarnessMemory(context, { maxFacts, needs: {}, preflight: false });
   // Without --scopes, the configuration's `recall.scopes` (the settings recall reads by default).
   const scopes: readonly MemoryScope[] | 'auto' | 'all' | undefined =
     options.scopes === undefined ? undefined : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
@@ -62,11 +63,18 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
     keepSuperseded: raw.keepSuperseded === true,
     ...(options.session === undefined ? {} : { sessionId: options.session }),
   });
-  const prompt = await renderMemoryPrompt(result.facts, budget);
-  const failed = result.errors.length > 0 && result.errors.length >= result.scopes.length;
+  const missed = result.timedOut || (result.errors.length > 0 && result.errors.length >= result.scopes.length);
+  // Graphiti down or past the deadline: memory's local tier answers, labelled as cached with its age.
+  const cached =
+    missed && result.facts.length === 0 ? await memory.tier.cachedRecall(text, { maxFacts, ...(options.session === undefined ? {} : { sessionId: options.session }) }) : undefined;
+  const facts = cached?.facts ?? result.facts;
+  const prompt = await renderMemoryPrompt(facts, budget);
+  const failed = cached === undefined && result.errors.length > 0 && result.errors.length >= result.scopes.length;
+  const label = cached === undefined ? undefined : cachedLabel(cached.cachedAt, new Date());
   output.result({
     ok: !failed,
-    facts: result.facts.map(factJson),
+    facts: facts.map(factJson),
+    cached: cached === undefined || label === undefined ? null : { at: cached.cachedAt, label },
     timedOut: result.timedOut,
     elapsedMs: result.elapsedMs,
     prompt: prompt.text,
@@ -76,7 +84,8 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
     endpoint: memory.endpoint.url,
     emulator: memory.endpoint.emulator !== undefined,
   });
-  printRecall(output, result.facts, result, prompt.text);
+  if (label !== undefined) output.warn(`Graphiti did not answer: these facts are from the local memory cache (${label}).`);
+  printRecall(output, facts, result, prompt.text);
   if (failed) {
     output.error(
       `every search failed at ${memory.endpoint.url} (${result.errors.map((error) => `${error.scope}: ${error.errorClass}`).join(', ')}).`,

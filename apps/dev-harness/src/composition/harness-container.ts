@@ -17,6 +17,7 @@ import {
   type ForgetService,
   type Ingestion,
   type Logger,
+  type MemoryPromotion,
   type PromotionService,
   type ReviewQueue,
 } from '@graphiti-memory/memory-core';
@@ -55,7 +56,7 @@ export interface HarnessMemoryOptions {
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
-export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'forget' | 'review'> {
+export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'review'> {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
   readonly telemetry: CountingTelemetry;
@@ -65,6 +66,7 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly ingestion: Ingestion;
   readonly outbox: FileOutbox;
   readonly promotion: PromotionService;
+  readonly memoryPromotion: MemoryPromotion;
   readonly forget: ForgetService;
   readonly review: ReviewQueue;
   /** The last write Graphiti refused during this command (its status), if any. */
@@ -150,6 +152,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     ingestion: memory.ingestion ?? unavailable<Ingestion>(missing('ingestion')),
     outbox: memory.outbox ?? unavailable<FileOutbox>(missing('the outbox')),
     promotion: memory.promotion ?? unavailable<PromotionService>(missing('promotion')),
+    memoryPromotion: memory.memoryPromotion ?? unavailable<MemoryPromotion>(missing('promotion')),
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
     lastWriteRefusal: watched.lastRefusal,

@@ -70,7 +70,9 @@ export function historyMessages(context: vscode.ChatContext, withdrawnAt?: numbe
  * What `@memory` appends after an answer: how memory did and, when it contributed, each fact used
  * with its dates (`facts`: lines from `factLine`). Kept out of the history sent to the model.
  */
-export function memoryFooter(facts: readonly string[], outcome: string): string {
+export function memoryFooter(facts: readonly string[], outcome: string, cached?: string): string {
+  // Graphiti did not answer, the local tier did: said so, with the cache's age.
+  if (cached !== undefined && facts.length > 0) return `\n\n---\n_Memory from the local cache (${cached}): ${facts.length} fact${facts.length === 1 ? '' : 's'} used._\n\n${facts.map((line) => `- ${line}`).join('\n')}`;
   if (outcome === 'timeout') return `\n\n---\n_Memory was too slow to answer in time: answered without it._`;
   if (outcome === 'error') return `\n\n---\n_Memory is unreachable: answered without it._`;
   if (facts.length === 0) return '';

@@ -7,23 +7,25 @@ import { renderPrompt } from '@vscode/prompt-tsx';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import {
+  cachedLabel,
   errorClassOf,
   filterTurn,
   GroupIdResolver,
   Ingestion,
+  LocalTier,
   Logger,
   MemoryConfiguration,
   MemoryGate,
   MemoryPromotion,
   RecallService,
   resolveTranscriptFilter,
+  type CachedRecall,
   type GateDecision,
 } from '@graphiti-memory/memory-core';
 import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { nextStep } from '../status/status-menu-items.js';
@@ -102,6 +104,7 @@ export class MemoryParticipant implements Contribution {
     @inject(ChatSessionFacts) private readonly sessionFacts: ChatSessionFacts,
     @inject(RecalledFactDocuments) private readonly factDocuments: RecalledFactDocuments,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(LocalTier) private readonly tier: LocalTier,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -160,8 +163,11 @@ export class MemoryParticipant implements Contribution {
         ? await this.recall.recall(request.prompt, { sessionId, signal: abort.signal })
         : { facts: [], outcome: 'skipped' as const, skippedBecause: 'gate-closed' as const };
       if (token.isCancellationRequested) return { metadata: { sessionId } };
+      // Graphiti down or past the deadline: the local tier answers, labelled as cached.
+      const cached = recalled.outcome === 'timeout' || recalled.outcome === 'error' ? await this.tier.cachedRecall(request.prompt, { sessionId }) : undefined;
+      const available = cached?.facts ?? recalled.facts;
       // Memory of a chat session is kept for its chat: the facts given earlier stay in the prompt once.
-      const facts = await this.sessionFacts.notYetGiven(sessionId, recalled.facts).catch(() => [...recalled.facts]);
+      const facts = await this.sessionFacts.notYetGiven(sessionId, available).catch(() => [...available]);
       // A fact given again because it changed replaces its earlier version.
       const earlierFacts = this.sessionFacts.givenEarlier(sessionId).filter((earlier) => !facts.some((fact) => fact.uuid === earlier.uuid));
       const { messages } = await renderPrompt(
@@ -199,6 +205,7 @@ export class MemoryParticipant implements Contribution {
         : memoryFooter(
             facts.map((fact) => factLine(sanitiseFactText(fact.fact), factDates(fact), fact.scope, factLineSuffix(fact))),
             recalled.outcome,
+            cached === undefined ? undefined : cachedLabel(cached.cachedAt, new Date()),
           );
       if (footer !== '') stream.markdown(footer);
       if (recallOff) stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
@@ -252,7 +259,6 @@ export class MemoryParticipant implements Contribution {
       stream.markdown(outcome.message);
       return { metadata };
     }
-    await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, asked, outcome);
     stream.markdown(`Queued for ${asked.scope} memory:\n\n\`\`\`xml\n${promotedEpisodeText({ kind: asked.kind, scope: asked.scope, text: asked.text })}\n\`\`\``);
     return { metadata };
   }
@@ -282,9 +288,14 @@ export class MemoryParticipant implements Contribution {
     const cancellation = token.onCancellationRequested(() => abort.abort());
     try {
       const recalled = await this.recall.recall(request.prompt, { sessionId, signal: abort.signal });
+      let cached: CachedRecall | undefined;
       if (recalled.outcome === 'skipped' && recalled.skippedBecause === 'recall-not-consented') {
         stream.markdown('Recall is on, but you have not agreed to send your questions as searches, so nothing was looked up.');
         stream.button({ command: 'graphitiMemory.enable', title: 'Review and Consent' });
+      } else if ((recalled.outcome === 'timeout' || recalled.outcome === 'error') && (cached = await this.tier.cachedRecall(request.prompt, { sessionId })) !== undefined) {
+        const label = cachedLabel(cached.cachedAt, new Date());
+        stream.markdown(`From the local memory cache (${label}), ${cached.facts.length} fact${cached.facts.length === 1 ? '' : 's'}:\n\n${cached.facts.map(formatFactLine).join('\n')}`);
+        for (const fact of cached.facts) stream.reference(this.factDocuments.uriOf(fact));
       } else if (recalled.outcome === 'timeout') {
         stream.markdown('Memory did not answer in time. Try again, or run "Graphiti Memory: Test Connection".');
       } else if (recalled.outcome === 'error') {
@@ -295,7 +306,7 @@ export class MemoryParticipant implements Contribution {
         stream.markdown(`Graphiti memory recalls ${recalled.facts.length} fact${recalled.facts.length === 1 ? '' : 's'}:\n\n${recalled.facts.map(formatFactLine).join('\n')}`);
         for (const fact of recalled.facts) stream.reference(this.factDocuments.uriOf(fact));
       }
-      return { metadata: { ...metadata, factsUsed: recalled.facts.length } };
+      return { metadata: { ...metadata, factsUsed: cached?.facts.length ?? recalled.facts.length } };
     } finally {
       cancellation.dispose();
     }

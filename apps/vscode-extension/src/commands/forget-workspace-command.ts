@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import { ForgetService, Logger, MemoryConfiguration, MemoryGate, type ForgetRequest, type GateDecision } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { ForgetEvents } from '../memory/forget-events.js';
-import { recordForgetInTier } from '../memory/local-tier-updates.js';
 import { describeFailure, errorClass } from './describe-error.js';
 import { showOutcome } from './show-outcome.js';
 
@@ -85,11 +84,9 @@ export class ScopeForgetter {
     }
     try {
       await stopHookProcesses(process.env, await sharedStateDirectory(process.env));
-      const result = await this.service
-        .forget(request)
-        .finally(() => recordForgetInTier({ gate: this.gate, logger: this.logger }, targets.map((target) => target.groupId)))
-        // Forgotten here even when a delete is owed: no chat keeps what it was given.
-        .finally(() => this.events.fire('forget'));
+      // The local tier is updated inside the forget itself; no chat keeps what it was given, even
+      // when a delete is owed.
+      const result = await this.service.forget(request).finally(() => this.events.fire('forget'));
       this.logger.info('forgot scope', { scope, groups: result.deletedGroups.length, failed: result.failed.length, dequeued: result.dequeued });
       const dropped = result.dequeued > 0 ? ` ${result.dequeued} queued message(s) were dropped before sending.` : '';
       const unreachable = result.failed.every((failure) => (failure.kind === 'connection' || failure.kind === 'timeout') && result.owed.includes(failure.groupId));

@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import { GroupIdResolver, Logger, MemoryConfiguration, MemoryGate, MemoryPromotion, PROMOTION_KINDS, type PromotionScope } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 import { askTeamConsent } from '../consent/team-consent.js';
-import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, type PromotionResult } from '../memory/promotion-refusals.js';
 
 export const KIND_DESCRIPTIONS: Record<string, string> = {
@@ -93,7 +92,6 @@ export class PromoteCommand implements Contribution {
     const asked = await askPromotion(given, prefill, this.configuration);
     if (asked === undefined) return { ok: false, reason: 'cancelled', message: 'Nothing was promoted.' };
     const outcome = promotionResult(await this.promotion.promote(asked));
-    if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, asked, outcome);
     if (outcome.ok) {
       const where = asked.scope === 'user' ? 'your personal memory' : "this workspace's memory";
       void vscode.window.showInformationMessage(`Graphiti Memory: "${kindName(asked.kind)}" kept for ${where}; it is being sent to your server.`);

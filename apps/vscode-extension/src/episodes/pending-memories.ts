@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { errorClassOf, FORGOTTEN_PENDING_REASON, GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import type { Contribution } from '../composition/tokens.js';
-import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { REFUSALS } from '../memory/promotion-refusals.js';
 import { EpisodesTreeProvider, type EpisodeNode } from './episodes-view.js';
 import { showOutcome } from '../commands/show-outcome.js';
@@ -69,7 +68,6 @@ export class PendingMemoriesContribution implements Contribution {
       if (text === undefined) return { ok: false, status: 'cancelled', message: 'Nothing was approved.' };
     }
     const outcome = await this.review.approve(node.memory.id, text === undefined ? {} : { text });
-    if (outcome.status === 'sent') await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, outcome.memory, { groupId: outcome.entry.groupId, episodeName: outcome.entry.message.name ?? '' });
     return this.#report(outcome);
   }
 

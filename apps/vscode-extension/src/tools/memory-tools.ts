@@ -3,8 +3,10 @@
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import {
+  cachedLabel,
   GroupIdResolver,
   isPromotionKind,
+  LocalTier,
   Logger,
   MemoryConfiguration,
   MemoryGate,
@@ -18,7 +20,6 @@ import { formatFactLine, promotedEpisodeText } from '@graphiti-memory/prompt-ele
 import { gateExplanation } from '../chat/memory-participant.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
-import { recordPromotionInTier } from '../memory/local-tier-updates.js';
 import { promotionResult, REFUSALS } from '../memory/promotion-refusals.js';
 
 export const SEARCH_TOOL = 'graphiti_memory_search';
@@ -47,6 +48,7 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
     @inject(RecallService) private readonly recall: RecallService,
+    @inject(LocalTier) private readonly tier: LocalTier,
   ) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
@@ -69,7 +71,12 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
         signal: abort.signal,
       });
       if (recalled.outcome === 'timeout' || recalled.outcome === 'error') {
-        return textResult('Graphiti memory did not answer in time; answer without it.');
+        // The local tier answers, labelled as cached.
+        const cached = await this.tier.cachedRecall(query, maxFacts === undefined ? {} : { maxFacts });
+        if (cached === undefined) return textResult('Graphiti memory did not answer in time; answer without it.');
+        return textResult(
+          [`Facts from the local memory cache (${cachedLabel(cached.cachedAt, new Date())}; may be stale; the current code and the user's words win):`, ...cached.facts.map(formatFactLine)].join('\n'),
+        );
       }
       if (recalled.skippedBecause === 'recall-disabled') {
         return textResult('Recall is turned off (setting graphitiMemory.recall.enabled), so memory was not searched. Answer without it.');
@@ -138,7 +145,6 @@ export class RememberTool implements vscode.LanguageModelTool<RememberToolInput>
     }
     const request = { kind: String(kind), scope, text: String(content ?? '') };
     const outcome = promotionResult(await this.promotion.promote(request));
-    if (outcome.ok) await recordPromotionInTier({ gate: this.gate, groups: this.groups, logger: this.logger }, request, outcome);
     return textResult(outcome.ok ? `Stored the ${String(kind)} in ${scope} memory (delivered in the background).` : `Nothing was stored: ${outcome.message}`);
   }
 }

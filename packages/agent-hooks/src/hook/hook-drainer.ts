@@ -15,9 +15,6 @@ import { removeDrainerInfo, writeDrainerInfo } from './drainer-info.js';
 import type { HookContext } from './hook-context.js';
 import { adoptHookJournals, openHookMemory, type HookMemory } from './hook-memory.js';
 import { waitForOpenDigests } from './digest-wait.js';
-import { refreshTier } from './local-tier.js';
-import { refreshableTierGroups, tierGroupsOf } from './tier-groups.js';
-import { LocalTierStore } from './local-tier-store.js';
 import { NullLogger } from './null-logger.js';
 import { recordDrainEnd } from './waiting-records.js';
 
@@ -108,7 +105,7 @@ export async function runDrainer(context: HookContext, stillOpen: MemoryStillOpe
       await memory?.ingestion?.stop();
       return closedBy ?? { outcome: 'stopped', detail: 'asked to stop; queued messages stay in the outbox' };
     }
-    if (memory !== undefined) await refreshWorkspaceTier(context, memory);
+    if (memory !== undefined) await refreshWorkspaceTier(memory);
     const owedDetail = owed > 0 ? `, ${owed} group deletes still owed` : '';
     return { outcome: pending === 0 ? 'delivered' : 'pending', detail: `${confirmed} confirmed, ${pending} pending${owedDetail}` };
   } finally {
@@ -138,14 +135,9 @@ async function carryOutOwedDeletes(memory: HookMemory, signal: AbortSignal): Pro
   }
 }
 
-async function refreshWorkspaceTier(context: HookContext, memory: HookMemory): Promise<void> {
-  const groups = await tierGroupsOf(memory.groups, context.config.settings.team.consent);
-  if (groups === undefined) return;
+async function refreshWorkspaceTier(memory: HookMemory): Promise<void> {
   try {
-    const readable = await refreshableTierGroups(memory.forgotten, groups);
-    if (readable === undefined) return;
-    const refresh = await refreshTier(memory.api, memory.guard, readable, () => new Date(), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
-    await new LocalTierStore(context.stateDirectory).saveRefresh(context.endpoint, groups.workspace, refresh);
+    await memory.tier.refresh(AbortSignal.timeout(REQUEST_TIMEOUT_MS));
   } catch {
     // The tier stays as it was; the next drain or recall refreshes it.
   }

@@ -9,13 +9,74 @@ import path from 'node:path';
 import { GraphitiClient } from '@graphiti-memory/graphiti-client';
 import { startEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { createMemoryModule, SecretGuard, type PromotionKind, type PromotionScope } from '@graphiti-memory/memory-core';
+import {
+  createMemoryModule,
+  emptyTier,
+  refreshTier,
+  SecretGuard,
+  tierView,
+  withoutGroups,
+  withPromotion,
+  withRecalledFacts,
+  withRefresh,
+  type PromotionKind,
+  type PromotionScope,
+  type TierContent,
+  type TierFact,
+  type TierRefresh,
+} from '@graphiti-memory/memory-core';
 import { Container } from 'inversify';
 import { formatPromotionEpisode } from '@graphiti-memory/memory-core/episode-format';
-import { tierFile } from '@graphiti-memory/memory-node-storage';
+import { FileLocalTierStore, tierFile } from '@graphiti-memory/memory-node-storage';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { briefOf, emptyTier, refreshTier, renderCachedRecall, withRecalledFacts, withRefresh, type TierFact } from './local-tier.js';
-import { LocalTierStore } from './local-tier-store.js';
+import { renderBrief, renderCachedRecall as renderCached } from './brief-lines.js';
+import { factsMatching } from '@graphiti-memory/memory-core';
+
+/** The brief of `tier` as SessionStart renders it (memory-core's view, without the stale check and citations of a live workspace). */
+async function briefOf(tier: TierContent | undefined, budget: number, now: Date, sessionGroup?: string) {
+  if (tier === undefined) return undefined;
+  const view = await tierView(tier, sessionGroup === undefined ? {} : { sessionGroup }, now);
+  return renderBrief({ found: true, updatedAt: tier.updatedAt, ...view, refreshDue: false, unavailable: false }, budget, now);
+}
+
+/** The cached recall a hook prints for `query`. */
+async function renderCachedRecall(tier: TierContent, query: string, maxFacts: number, budget: number, now: Date, sessionGroup?: string) {
+  const facts = factsMatching(tier, query, maxFacts, now, sessionGroup);
+  return facts.length === 0 ? undefined : renderCached({ facts, cachedAt: tier.updatedAt }, 'Graphiti did not answer in time', budget, now);
+}
+
+/** The store on disk with the changes memory-core's LocalTier makes (a promotion, a recall, a refresh, a forget). */
+class TestTierStore {
+  private readonly files: FileLocalTierStore;
+  constructor(
+    readonly stateDirectory: string,
+    private readonly now: () => Date,
+  ) {
+    this.files = new FileLocalTierStore(() => Promise.resolve(stateDirectory));
+  }
+  read(endpoint: string, workspaceGroup: string) {
+    return this.files.read({ endpoint, workspaceGroup });
+  }
+  private change(endpoint: string, workspaceGroup: string, change: (tier: TierContent) => TierContent) {
+    return this.files.update({ endpoint, workspaceGroup }, (tier) => change(tier ?? emptyTier(endpoint, workspaceGroup, this.now())));
+  }
+  async addPromotion(endpoint: string, workspaceGroup: string, promotion: { kind: string; scope: PromotionScope; text: string; groupId: string; episodeName: string }) {
+    if (!['decision', 'preference', 'procedure', 'terminology'].includes(promotion.kind)) return;
+    const endpointKey = endpoint.replace(/\/$/, '');
+    const entry = { ...promotion, kind: promotion.kind as 'decision', createdAt: this.now().toISOString() };
+    const others = promotion.scope === 'user' ? (await this.files.workspaceGroups(endpointKey)).filter((group) => group !== workspaceGroup) : [];
+    for (const group of [workspaceGroup, ...others]) await this.change(endpointKey, group, (tier) => withPromotion(tier, entry, this.now()));
+  }
+  addRecalledFacts(endpoint: string, workspaceGroup: string, facts: readonly TierFact[], fetchedAt: Date) {
+    return this.change(endpoint, workspaceGroup, (tier) => withRecalledFacts(tier, facts, this.now(), fetchedAt));
+  }
+  saveRefresh(endpoint: string, workspaceGroup: string, refresh: TierRefresh) {
+    return this.change(endpoint, workspaceGroup, (tier) => withRefresh(tier, refresh, this.now()));
+  }
+  async forgetGroups(endpoint: string, groupIds: readonly string[]) {
+    for (const group of await this.files.workspaceGroups(endpoint)) await this.change(endpoint, group, (tier) => withoutGroups(tier, groupIds, this.now()));
+  }
+}
 
 const WORKSPACE = 'tier-workspace';
 const USER = 'tier-user';
@@ -124,7 +185,7 @@ describe('local tier against the emulator', () => {
   it('redacts secrets stored in the graph before they reach the tier file, the brief or a cached recall', async () => {
     const refresh = await refreshTier(client, guard, { workspace: SECRETS }, () => NOW);
     expect(refresh.facts.length).toBeGreaterThan(0);
-    const store = new LocalTierStore(await fs.mkdtemp(path.join(os.tmpdir(), 'tier-secrets-')), () => NOW);
+    const store = new TestTierStore(await fs.mkdtemp(path.join(os.tmpdir(), 'tier-secrets-')), () => NOW);
     const tier = await store.saveRefresh(ENDPOINT, SECRETS, refresh);
     const onDisk = await fs.readFile(tierFile(store.stateDirectory, ENDPOINT, SECRETS), 'utf8');
     const brief = (await briefOf(tier, 1_000, NOW))?.text ?? '';
@@ -169,11 +230,11 @@ describe('session facts', () => {
 
 describe('LocalTierStore', () => {
   let folder: string;
-  let store: LocalTierStore;
+  let store: TestTierStore;
 
   beforeEach(async () => {
     folder = await fs.mkdtemp(path.join(os.tmpdir(), 'local-tier-'));
-    store = new LocalTierStore(folder, () => NOW);
+    store = new TestTierStore(folder, () => NOW);
     return () => fs.rm(folder, { recursive: true, force: true });
   });
 

@@ -11,8 +11,8 @@ import { fitMemoryBlock, orderByRank } from '@graphiti-memory/prompt-elements';
 import type { HandlerResult } from './handler-result.js';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
-import { estimateTokens, renderCachedRecall, type TierFact } from './local-tier.js';
-import { boundedTierWrite, LocalTierStore } from './local-tier-store.js';
+import { estimateTokens, renderCachedRecall } from './brief-lines.js';
+import { boundedTierWrite } from './bounded-write.js';
 import { contextLifetime } from './context-lifetime.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
@@ -31,31 +31,20 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   const remaining = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - RENDER_MARGIN_MS);
   // The scopes are the configuration's `recall.scopes` (memory-core's default for a recall).
   const sessionId = context.hook.sessionId;
-  const recalledAt = now();
   const saidOnce = sessionId === undefined ? undefined : new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
-  const [result, groups, said] = await Promise.all([
+  const [result, said] = await Promise.all([
     memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
-    memory.groups.resolveMany(['session', 'workspace', 'user', 'team'], sessionId === undefined ? {} : { sessionId }),
     // An unreadable record costs a repeat, never the recall.
     saidOnce === undefined || sessionId === undefined ? NOTHING_SAID : saidOnce.said(sessionId).catch(() => NOTHING_SAID),
   ]);
-  const groupOf = new Map(groups.map((group) => [group.scope, group.groupId]));
-  const workspace = groupOf.get('workspace');
-  const store = new LocalTierStore(context.stateDirectory, now);
   const missed = result.timedOut || (result.errors.length > 0 && result.errors.length >= result.scopes.length);
   if (result.facts.length > 0) {
     const unsaid = await unsaidFacts(result.facts, said);
     const fitted = unsaid.length === 0 ? undefined : await fitMemoryBlock(unsaid, HOOK_RECALL_BUDGET, estimateTokens);
     const writes: Array<Promise<unknown>> = [];
     if (saidOnce !== undefined && sessionId !== undefined) writes.push(recordGiven(saidOnce, sessionId, context, fitted === undefined ? [] : given(unsaid, fitted.keptIndexes)));
-    if (workspace !== undefined) {
-      const facts = result.facts.flatMap((fact): TierFact[] => {
-        const groupId = groupOf.get(fact.scope);
-        // A fact is cached only with its group: without it, a session fact could not be kept to its session.
-        return groupId === undefined ? [] : [{ ...fact, groupId }];
-      });
-      writes.push(store.addRecalledFacts(context.endpoint, workspace, facts, recalledAt));
-    }
+    // Recall recorded its facts in the tier (with their groups, so a session's stay in that session): wait for it briefly.
+    writes.push(memory.tier.flush());
     // Both records are bounded waits: neither may cost the prompt its recall.
     await boundedTierWrite(Promise.all(writes.map((write) => write.catch(() => undefined))));
     if (fitted !== undefined) return { outcome: result.timedOut ? 'context-partial' : 'context', context: fitted.text };
@@ -65,9 +54,8 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   // Where hook context lasts one turn, what this turn was given is gone by the next prompt.
   if (saidOnce !== undefined && sessionId !== undefined && contextLifetime(context.hook) === 'turn') await boundedTierWrite(saidOnce.record(sessionId, {}, { fresh: true }));
   if (missed) {
-    const read = workspace === undefined ? undefined : await store.read(context.endpoint, workspace);
-    const tier = read === undefined ? undefined : { ...read, facts: await unsaidFacts(read.facts, said) };
-    const cached = await renderCachedRecall(tier, query, context.config.maxFacts, HOOK_RECALL_BUDGET, now(), groupOf.get('session'));
+    const tier = await memory.tier.cachedRecall(query, { maxFacts: context.config.maxFacts, said, ...(sessionId === undefined ? {} : { sessionId }) });
+    const cached = tier === undefined ? undefined : await renderCachedRecall(tier, 'Graphiti did not answer in time', HOOK_RECALL_BUDGET, now());
     const detail = result.timedOut ? 'deadline' : (result.errors[0]?.errorClass ?? 'error');
     if (cached !== undefined) return { outcome: 'cached', context: cached, detail };
     return { outcome: 'missed', detail };

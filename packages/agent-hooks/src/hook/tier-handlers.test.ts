@@ -5,7 +5,27 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { MemoryScope, RecalledFact, RecallResult } from '@graphiti-memory/memory-core';
+import {
+  Clock,
+  createRecallModule,
+  GlobalStore,
+  GraphitiConnection,
+  GroupIdResolver,
+  LocalTier,
+  LocalTierStore,
+  Logger,
+  SettingsSource,
+  SystemClock,
+  TelemetrySink,
+  WorkspaceContext,
+  type MemoryScope,
+  type RecalledFact,
+  type RecallResult,
+} from '@graphiti-memory/memory-core';
+import { FileLocalTierStore } from '@graphiti-memory/memory-node-storage';
+import { Container } from 'inversify';
+import { StaticSettingsSource } from '../composition/static-settings-source.js';
+import { NullLogger } from './null-logger.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
@@ -27,22 +47,45 @@ function memory(answer: readonly RecalledFact[] | 'timeout'): HookMemory {
       : { outcome: 'hit', facts: answer, timedOut: false, elapsedMs: 5, scopes: ['session', 'workspace'], errors: [] };
   const groupOf = (scope: MemoryScope, sessionId: string | undefined): string | undefined =>
     scope === 'session' ? (sessionId === undefined ? undefined : `gm_session_${sessionId}`) : `gm_${scope}_1`;
+  const groups = {
+    resolve: async (scope: MemoryScope, context: { sessionId?: string } = {}) => groupOf(scope, context.sessionId),
+    resolveMany: async (scopes: readonly MemoryScope[], context: { sessionId?: string } = {}) =>
+      scopes.flatMap((scope) => {
+        const groupId = groupOf(scope, context.sessionId);
+        return groupId === undefined ? [] : [{ scope, groupId }];
+      }),
+  };
+  // Graphiti is unreachable for SessionStart's refresh.
+  const api = {
+    getEpisodes: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+    search: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+  };
+  // memory-core's own LocalTier over the tier on disk, as openMemory binds it.
+  const container = new Container();
+  container.loadSync(createRecallModule());
+  container.bind(SettingsSource).toConstantValue(new StaticSettingsSource({ enabled: true, endpoint: ENDPOINT, recall: { enabled: true } }));
+  container.bind(WorkspaceContext).toConstantValue({ isTrusted: () => true, folderUris: () => [] });
+  container.bind(GlobalStore).toConstantValue({ get: () => undefined, update: async () => {}, keys: () => [] });
+  const system = new SystemClock();
+  container.bind(Clock).toConstantValue({ now: () => NOW().getTime(), sleep: (ms: number, signal?: AbortSignal) => system.sleep(ms, signal) });
+  container.bind(Logger).toConstantValue(new NullLogger());
+  container.bind(TelemetrySink).toConstantValue({ emit: () => {} });
+  container.bind(GraphitiConnection).toConstantValue({ current: () => api });
+  container.bind(LocalTierStore).toConstantValue(new FileLocalTierStore(() => Promise.resolve(stateDirectory)));
+  container.rebindSync(GroupIdResolver).toConstantValue(groups as unknown as GroupIdResolver);
+  const tier = container.get<LocalTier>(LocalTier);
   return {
     guard: { redact: async (text: string) => ({ text, findings: [] }) },
-    recall: { recall: async () => result },
-    groups: {
-      resolve: async (scope: MemoryScope, context: { sessionId?: string } = {}) => groupOf(scope, context.sessionId),
-      resolveMany: async (scopes: readonly MemoryScope[], context: { sessionId?: string } = {}) =>
-        scopes.flatMap((scope) => {
-          const groupId = groupOf(scope, context.sessionId);
-          return groupId === undefined ? [] : [{ scope, groupId }];
-        }),
+    // As memory-core's recall does: what it found goes into the tier in the background.
+    recall: {
+      recall: async (_query: string, options: { sessionId?: string } = {}) => {
+        void tier.recordRecalled(result.facts, NOW(), options.sessionId);
+        return result;
+      },
     },
-    // Graphiti is unreachable for SessionStart's refresh (read through the audited api).
-    api: {
-      getEpisodes: async () => Promise.reject(new Error('connect ECONNREFUSED')),
-      search: async () => Promise.reject(new Error('connect ECONNREFUSED')),
-    },
+    groups,
+    api,
+    tier,
   } as unknown as HookMemory;
 }
 
@@ -83,6 +126,27 @@ describe('session facts in the hooks', () => {
     expect(briefInB.context).toContain('runs on Playwright');
     expect(briefInB.context).not.toContain('flaky login test');
     expect((await handleSessionStart(context('SessionStart', 'a'), memory('timeout'), Date.now(), NOW)).context).toContain('flaky login test');
+  });
+});
+
+describe('where we left off in the hooks', () => {
+  it("ends the next session's brief with the workspace's last finished session, cited, and says it once", async () => {
+    const open = memory('timeout');
+    // What delivery confirmation records when a session digest reached the workspace group, and a decision promoted meanwhile.
+    await open.tier.recordPromotion({ kind: 'decision', scope: 'workspace', text: 'Keep the login redirect on the server.' }, {
+      groupId: 'gm_workspace_1',
+      message: { content: '…', role_type: 'system', role: null, name: 'graphiti-memory.promotion.1', timestamp: '2026-11-23T10:30:00Z' },
+    });
+    await open.tier.recordDigests([{ tool: 'Claude Code', session: 'yesterday', title: 'fix the login redirect', episode: 'digest-1', groupId: 'gm_workspace_1', at: '2026-11-23T11:00:00Z' }]);
+
+    const brief = await handleSessionStart(context('SessionStart', 'today'), memory('timeout'), Date.now(), NOW);
+    const lines = (brief.context ?? '').split('\n').filter((line) => line.startsWith('- '));
+    expect(lines.at(-1)).toBe(
+      '- Where we left off: the last session here ended 2026-11-23 in Claude Code, asked "fix the login redirect"; decided: Keep the login redirect on the server. (Claude Code, 2026-11-23)',
+    );
+    // A resumed conversation was told already.
+    const resumed = await handleSessionStart({ ...context('SessionStart', 'today'), hook: { ...context('SessionStart', 'today').hook, source: 'resume' } } as HookContext, memory('timeout'), Date.now(), NOW);
+    expect(resumed.context ?? '').not.toContain('Where we left off');
   });
 });
 

@@ -21,8 +21,10 @@ import {
   GroupRegistry,
   Ingestion,
   IngestionOptions,
+  LocalTier,
   Logger,
   MemoryConfiguration,
+  MemoryPromotion,
   PendingMemoryStore,
   PromotionService,
   RecallService,
@@ -114,12 +116,16 @@ export interface OpenedMemory {
   readonly ingestion: Ingestion | undefined;
   readonly outbox: FileOutbox | undefined;
   readonly promotion: PromotionService | undefined;
+  /** Plans, queues and records a promotion in the local tier (what every tool's promote goes through). Only with `needs.send`. */
+  readonly memoryPromotion: MemoryPromotion | undefined;
   readonly forget: ForgetService | undefined;
   readonly registry: GroupRegistry | undefined;
   /** The record of delivered episodes (citations; forgetting one episode). */
   readonly episodeSources: EpisodeSources;
   /** What forgets recorded at this endpoint (groups whose delete is owed, forgotten turns). */
   readonly forgotten: ForgetLedger;
+  /** The local tier: the brief, and the cached answer when Graphiti does not answer. */
+  readonly tier: LocalTier;
   /** Stops ingestion (appending what was staged) and closes the stores; idempotent. The client stays open. */
   close(): Promise<void>;
 }
@@ -176,6 +182,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     ingestion,
     outbox,
     promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
+    memoryPromotion: needs.send === true ? container.get<MemoryPromotion>(MemoryPromotion) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
     registry,
     close,
@@ -196,7 +203,7 @@ export async function openRecallMemory(options: RecallMemoryOptions): Promise<Op
   opened.container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= Promise.allSettled(opened.closers.map((closer) => closer())).then(() => undefined));
-  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, forget: undefined, registry: undefined, close };
+  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, registry: undefined, close };
 }
 
 /** A container with the run's ports, the given modules and the audited connection bound. */
@@ -234,7 +241,9 @@ async function openContainer(options: RecallMemoryOptions, modules: (stateRoot: 
   container.bind(GraphitiConnection).toConstantValue(auditedConnection({ current: () => options.client }, audit, { endpoint: options.endpointLabel ?? options.endpoint, tool: options.tool }));
   const episodeSources = container.get<EpisodeSources>(EpisodeSources);
   // What confirmation recorded of delivered episodes is written before the process ends.
-  return { container, layout, audit, episodeSources, closers: [() => audit.flush(), () => episodeSources.flush()] };
+  const tier = container.get<LocalTier>(LocalTier);
+  // What confirmation recorded of delivered episodes, and the tier's background writes, are written before the process ends.
+  return { container, layout, audit, episodeSources, closers: [() => audit.flush(), () => episodeSources.flush(), () => tier.flush()] };
 }
 
 /** The members every opened memory has, recall's side. */
@@ -252,6 +261,7 @@ function recallMembers({ container, layout, audit, episodeSources }: OpenedConta
     pending: container.get<PendingMemoryStore>(PendingMemoryStore),
     episodeSources,
     forgotten: container.get<ForgetLedger>(ForgetLedger),
+    tier: container.get<LocalTier>(LocalTier),
   } satisfies Partial<OpenedMemory>;
 }
 

@@ -2,8 +2,8 @@
 // (each harness command, each hook run) and the extension's runtime load these modules. Each store
 // opens on first use, in the folder `stateDirectory()` names and (for delivery state) for the
 // endpoint the settings name at that moment: nothing touches the disk while memory is off.
-import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import { createNodeStorageModule, relocateOutboxJournals, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
+import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, LocalTierStore, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import { createNodeStorageModule, FileLocalTierStore, relocateOutboxJournals, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { EndpointEpisodeSources } from './endpoint-episode-sources.js';
@@ -25,7 +25,7 @@ export interface StateModuleOptions {
   readonly legacyFolder?: string;
 }
 
-/** AuditLog, PendingMemoryStore, GroupRegistry, EpisodeSources and ForgetLedger of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
+/** AuditLog, PendingMemoryStore, GroupRegistry, EpisodeSources, ForgetLedger and LocalTierStore of the shared folder; with `outbox`, IngestionStorage and FileOutbox too. */
 export function createStateModules(options: StateModuleOptions): ContainerModule[] {
   const stores = createSharedStoresModule(options);
   const outbox = options.outbox;
@@ -82,6 +82,8 @@ export function createSharedStoresModule(options: Omit<StateModuleOptions, 'outb
     bind(ForgetLedger)
       .toResolvedValue(perEndpoint((endpoint, logger) => new EndpointForgetLedger(stateDirectory, endpoint, logger)), [MemoryConfiguration, Logger])
       .inSingletonScope();
+    // The local tier (one file per endpoint and workspace group): memory-core's LocalTier keeps it current for every tool.
+    bind(LocalTierStore).toConstantValue(new FileLocalTierStore(stateDirectory));
   });
 }
 

@@ -5,6 +5,7 @@
 // which episodes support it (an older REST image) is kept: deleting it could lose another source.
 import type { GraphitiApi, GraphitiCallOptions } from '../ports.js';
 import type { EpisodeSources } from '../sources/episode-sources.js';
+import type { LocalTier } from '../tier/local-tier.js';
 
 /** The routes forgetting an episode uses (graphiti-client's clients, REST and MCP, have them all). */
 export type EpisodeForgetApi = Pick<GraphitiApi, 'serverFace' | 'getEpisodes' | 'getEntityEdge' | 'deleteEntityEdge' | 'deleteEpisode'>;
@@ -25,6 +26,8 @@ export interface EpisodeForgetOptions {
    * they alone support with it goes too.
    */
   readonly alsoForgotten?: readonly string[];
+  /** The local tier: what came from the episode leaves every brief and cached answer. */
+  readonly tier?: Pick<LocalTier, 'forgetEpisodes'>;
 }
 
 export interface EpisodeForgetResult {
@@ -69,6 +72,7 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
   }
   await api.deleteEpisode(episode, call);
   await options.sources?.remove([episode]);
+  await options.tier?.forgetEpisodes([episode], deletedFacts);
   return { episode, face, deletedFacts, keptFacts, unknownFacts };
 }
 

@@ -18,6 +18,7 @@ import { OwedDeletions, type OwedDeletionsResult } from './owed-deletions.js';
 import { QueuedGroups } from './queued-groups.js';
 import { EpisodeSources } from '../sources/episode-sources.js';
 import { groupsDeliveredTo, relatedGroups, sourceCopies } from './source-copies.js';
+import { LocalTier } from '../tier/local-tier.js';
 
 import type { ForgetFailure } from './owed-deletions.js';
 export type { ForgetFailure } from './owed-deletions.js';
@@ -86,6 +87,7 @@ export class ForgetService {
     @inject(IngestionStorage) @optional() private readonly storage?: IngestionStorage,
     @inject(Clock) @optional() private readonly clock?: Pick<Clock, 'now'>,
     @inject(EpisodeSources) @optional() private readonly sources?: EpisodeSources,
+    @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'forgetGroups' | 'forgetEpisodes'>,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -115,6 +117,8 @@ export class ForgetService {
     // Durable before anything else: a live process re-reads it before each send, and a crash
     // from here on still leaves the delete owed.
     await this.owedDeletions?.owe(wholeGroups, this.clock?.now() ?? Date.now());
+    // Out of every tool's brief and cached answers at once, Graphiti up or down.
+    await this.tier?.forgetGroups(groupIds);
     const dequeued = await this.queued.dequeue(groupIds);
     // After the dequeue: it took over dead processes' journals, whose keys count too.
     // The record of delivered episodes lets go of them (and of the forgotten session's first prompt
@@ -203,6 +207,8 @@ export class ForgetService {
           alsoForgotten: uuids,
           ...(copy.entityEdges === undefined ? {} : { entityEdges: copy.entityEdges }),
           ...(this.sources === undefined ? {} : { sources: this.sources }),
+          // Out of every tool's brief and cached answers at once, Graphiti up or down.
+          ...(this.tier === undefined ? {} : { tier: this.tier }),
         });
         face = result.face;
         deletedFacts.push(...result.deletedFacts);

@@ -9,6 +9,7 @@ import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure } from './delivery-failure.js';
 import { groupByGroupId } from './delivery-state.js';
 import { MAX_EPISODES_PER_POLL, oldestOf } from './message-sender.js';
+import { isDigestMessageName } from '../digest/digest-format.js';
 
 /** Smallest `last_n` per poll: other writers to the same group may have added episodes meanwhile. */
 const MIN_EPISODES_PER_POLL = 50;
@@ -111,14 +112,19 @@ export class DeliveryConfirmer {
     const { episodeSources } = this.context;
     if (episodeSources === undefined) return;
     const sources: EpisodeSource[] = [];
+    const digestNames: string[] = [];
     for (const record of records) {
       const episode = record.message.name === undefined ? undefined : byName.get(record.message.name);
       if (episode === undefined || record.source === undefined) continue;
       // The time the message was sent with (REST's `valid_at`); MCP's episodes carry only the time they were processed.
       const at = record.message.timestamp ?? (episode.valid_at || episode.created_at);
       sources.push({ ...record.source, episode: episode.uuid, groupId: record.groupId, at });
+      digestNames.push(record.message.name ?? '');
     }
     if (sources.length > 0) episodeSources.record(sources);
+    // Session digests feed the tier's "where we left off" bridge (in the background: confirming never waits for it).
+    const digests = sources.filter((_, index) => isDigestMessageName(digestNames[index] ?? ''));
+    if (digests.length > 0) void this.context.tier?.recordDigests(digests);
   }
 
   #resend(groupId: string, due: readonly OutboxRecord[], now: number): void {

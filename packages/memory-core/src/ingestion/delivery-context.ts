@@ -8,6 +8,7 @@ import type { DeliveryBounds } from './delivery-bounds.js';
 import type { DeliveryState } from './delivery-state.js';
 import type { DeliveryTracker } from './delivery-tracker.js';
 import type { IngestionOptions } from './ingestion-options.js';
+import type { LocalTier } from '../tier/local-tier.js';
 
 /** What the sender and confirmer need from the service that runs them. */
 export interface DeliveryHost {
@@ -30,4 +31,6 @@ export interface DeliveryContext {
   readonly host: DeliveryHost;
   /** The local record of delivered episodes: confirmation records each found episode's source there. */
   readonly episodeSources?: EpisodeSources;
+  /** The local tier: confirmed session digests feed its "where we left off" bridge. */
+  readonly tier?: Pick<LocalTier, 'recordDigests'>;
 }

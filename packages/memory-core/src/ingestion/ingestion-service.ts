@@ -35,6 +35,7 @@ import type { Ingestion } from './ingestion.js';
 import { MessageSender, type SendHold } from './message-sender.js';
 import { StorageHandle } from './storage-handle.js';
 import { TurnStaging } from './turn-staging.js';
+import { LocalTier } from '../tier/local-tier.js';
 
 /** Sending and confirming, built once the storage is open. */
 interface Delivery {
@@ -83,6 +84,7 @@ export class IngestionService implements Ingestion {
     @inject(ForgetLedger) @optional() private readonly forgetLedger?: ForgetLedger,
     @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
     @inject(DigestWriting) @optional() digestWriting?: DigestWriting,
+    @inject(LocalTier) @optional() tier?: LocalTier,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -111,6 +113,7 @@ export class IngestionService implements Ingestion {
         options: this.options,
         host,
         ...(episodeSources === undefined ? {} : { episodeSources }),
+        ...(tier === undefined ? {} : { tier }),
       };
       this.delivery = { sender: new MessageSender(context), confirmer: new DeliveryConfirmer(context, createdAt) };
     });

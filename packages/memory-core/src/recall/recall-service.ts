@@ -19,6 +19,7 @@ import { WorkspaceFiles, type StaleSetting } from '../stale/workspace-files.js';
 import { annotateFacts } from './fact-annotation.js';
 import { recallQueryOf } from './recall-query.js';
 import { TeamAuthors } from './team-authors.js';
+import { LocalTier } from '../tier/local-tier.js';
 
 
 /** How far past the recall deadline a search's own timeout lies (see the search call). */
@@ -99,6 +100,7 @@ export class DefaultRecallService implements RecallService {
     @inject(EpisodeSources) @optional() private readonly episodeSources?: EpisodeSources,
     @inject(WorkspaceFiles) @optional() private readonly workspaceFiles?: WorkspaceFiles,
     @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
+    @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'recordRecalled'>,
   ) {}
 
   /**
@@ -185,6 +187,8 @@ export class DefaultRecallService implements RecallService {
       // Telemetry counts a late scope as a timeout; the caller shows the facts that did arrive.
       const measured = timedOut ? 'timeout' : facts.length > 0 ? 'hit' : errors.length === groups.length ? 'error' : 'miss';
       const outcome = facts.length > 0 ? 'hit' : timedOut ? 'timeout' : errors.length > 0 ? 'error' : 'miss';
+      // What recall found is what every tool's cached answer may give later (in the background: the answer does not wait).
+      if (facts.length > 0) void this.tier?.recordRecalled(facts, new Date(started), options.sessionId);
       return this.finish(started, { facts, timedOut, scopes, errors }, measured, undefined, outcome);
     } catch (error) {
       // A broken invariant below (hashing, a misbehaving port): still no exception into chat.

@@ -6,6 +6,7 @@ import { ForgetLedger } from '../forget/forget-ledger.js';
 import { Ingestion } from '../ingestion/ingestion.js';
 import { Clock, type OutboxEntry } from '../ports.js';
 import { PromotionService, type PromotionRefusal, type PromotionRequest } from '../promotion/promotion-service.js';
+import { LocalTier } from '../tier/local-tier.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { PendingMemoryStore, pendingGroups, pendingMemoryId, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
 
@@ -40,6 +41,7 @@ export class ReviewQueue {
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(Clock) private readonly clock: Clock,
     @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
+    @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'recordPromotion'>,
   ) {}
 
   /** Keeps the memory for review (or sends it when review is off); refused ones are neither. */
@@ -48,6 +50,7 @@ export class ReviewQueue {
     if (!plan.ok) return { status: 'refused', reason: plan.reason };
     if (!this.configuration.current().autoPromote.review) {
       this.ingestion.enqueueEntries([plan.entry]);
+      await this.tier?.recordPromotion(proposed, plan.entry);
       return { status: 'sent', entry: plan.entry };
     }
     const scope = proposed.scope;
@@ -89,6 +92,7 @@ export class ReviewQueue {
       return { status: 'refused', memory, reason: plan.reason };
     }
     this.ingestion.enqueueEntries([plan.entry]);
+    await this.tier?.recordPromotion({ kind: memory.kind, scope: memory.scope, text }, plan.entry);
     return { status: 'sent', memory: { ...memory, text: text.trim() }, entry: plan.entry };
   }
 
