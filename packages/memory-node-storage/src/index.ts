@@ -6,6 +6,7 @@ export { createNodeStorageModule, type NodeStorageModuleOptions } from './compos
 export { FileForgetLedger, type FileForgetLedgerOptions } from './forget/file-forget-ledger.js';
 export { FileOutbox, type FileOutboxOptions, type FileOutboxStats, type OutboxRecovery } from './outbox/file-outbox.js';
 export { relocateOutboxJournals } from './outbox/journal-relocation.js';
+export { readOutboxSummary } from './outbox/outbox-summary.js';
 export { ENDPOINT_RECORD_FILE, readEndpointRecord, recordConfirmation, recordEndpoint, type EndpointRecord } from './outbox/endpoint-record.js';
 export { moveOnEndpointChange, moveQueuedRecords, otherEndpointOutboxes, type EndpointChange, type EndpointOutbox, type OutboxMove } from './outbox/endpoint-outboxes.js';
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
