@@ -151,5 +151,6 @@ describe('graphiti-harness (built binary)', () => {
       expect(run.exitCode, `${command}: ${run.stderr}`).toBe(0);
       expect(run.stdout, command).toContain('Examples:');
     }
-  }, 60_000);
+    // Twelve processes one after another: a busy 2-core machine takes several seconds each.
+  }, 180_000);
 });
