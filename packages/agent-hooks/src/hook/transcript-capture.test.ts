@@ -105,7 +105,7 @@ describe('Stop on a transcript the hooks never saw before', () => {
     await fs.writeFile(ledger, '{"ids": tor');
     const target = new RecordingTarget();
     expect(await stop(target)).toEqual({ turns: 20, olderTurnsLeftOut: 10 });
-    expect(JSON.parse(await fs.readFile(ledger, 'utf8'))).toEqual({ ids: Array.from({ length: 30 }, (_, index) => `claude-1\nu-${index + 1}`) });
+    expect(JSON.parse(await fs.readFile(ledger, 'utf8'))).toEqual({ ids: [], endpoints: { 'http://127.0.0.1:8000': Array.from({ length: 30 }, (_, index) => `claude-1\nu-${index + 1}`) } });
   });
 });
 
@@ -196,8 +196,8 @@ describe('the transcript ledger', () => {
     // Each event offers a different new turn; all write the ledger at once.
     const results = await Promise.all(turns.slice(1).map((turn) => captureTranscript(target, stateDirectory, transcript, [turn], { backfillTurns: 20, endpoint: 'http://127.0.0.1:8000' })));
     expect(results.every((result) => result.turns === 1)).toBe(true);
-    const ledger = JSON.parse(await fs.readFile(transcriptLedgerFile(stateDirectory, transcript), 'utf8')) as { ids: string[] };
-    expect(new Set(ledger.ids)).toEqual(new Set(turns.map((turn) => `claude-1\n${turn.id}`)));
+    const ledger = JSON.parse(await fs.readFile(transcriptLedgerFile(stateDirectory, transcript), 'utf8')) as { endpoints: Record<string, string[]> };
+    expect(new Set(ledger.endpoints['http://127.0.0.1:8000'])).toEqual(new Set(turns.map((turn) => `claude-1\n${turn.id}`)));
     expect((await fs.readdir(path.dirname(transcriptLedgerFile(stateDirectory, transcript)))).filter((name) => name.endsWith('.tmp') || name.includes('.json.'))).toEqual([]);
   });
 });
