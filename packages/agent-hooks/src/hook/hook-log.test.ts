@@ -20,7 +20,7 @@ const run = (second: number, fields: Partial<HookRun> = {}): HookRun => ({ time:
 describe('recordHookRun on a disk that refuses writes', () => {
   it('never throws, keeps the refused runs in this process and writes them (and their failure line) once the disk takes writes again', async () => {
     const failed = run(1, { outcome: 'failed', detail: `ENOSPC writing ${stateDirectory}/x.journal: the disk is full; free space` });
-    const refuse = vi.spyOn(fs, 'appendFile').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    const refuse = vi.spyOn(fs, 'open').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
     await expect(recordHookRun(stateDirectory, failed)).resolves.toBeUndefined();
     expect(await readHookRuns(stateDirectory)).toEqual([]);
     refuse.mockRestore();
@@ -35,7 +35,7 @@ describe('recordHookRun on a disk that refuses writes', () => {
   });
 
   it('drops a run that failed for another reason than a refused write (nothing to wait for)', async () => {
-    const refuse = vi.spyOn(fs, 'appendFile').mockRejectedValue(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+    const refuse = vi.spyOn(fs, 'open').mockRejectedValue(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
     await recordHookRun(stateDirectory, run(1));
     refuse.mockRestore();
     await recordHookRun(stateDirectory, run(2));
