@@ -18,6 +18,7 @@ import {
   connectAgents,
   disconnectAgents,
   endpointChangeLines,
+  endpointDeliveryNotice,
   hookServerStatus,
   readHookRuns,
   runnerBuild,

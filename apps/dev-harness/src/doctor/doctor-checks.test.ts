@@ -28,8 +28,12 @@ describe('doctor checks', () => {
       const runner = path.join(folder, 'hook-runner.cjs');
       await fs.writeFile(runner, '');
       const command = hookCommandLine({ nodePath: process.execPath, scriptPath: runner, installedBy: 'graphiti-harness' }, 'Stop');
-      const status: AgentHookStatus = { target: 'claude', file: path.join(folder, 'settings.json'), exists: true, entries: [{ event: 'Stop', command }] };
+      const status: AgentHookStatus = { target: 'claude', file: path.join(folder, 'settings.json'), exists: true, entries: [{ event: 'Stop', command }], runner: null };
       expect(assistantHooksCheck(status, undefined, '0.1.0')).toMatchObject({ ok: true });
+      // A copy the installers made names its version: another CLI's runner is named with the fix.
+      const copied: AgentHookStatus = { ...status, runner: { path: runner, version: '0.0.9', present: true } };
+      expect(assistantHooksCheck(copied, undefined, '0.1.0')).toMatchObject({ ok: false, summary: expect.stringContaining('runner 0.0.9, this CLI is 0.1.0'), next: expect.stringContaining('setup --target claude') });
+      expect(assistantHooksCheck({ ...copied, runner: { path: runner, version: '0.1.0', present: true } }, undefined, '0.1.0')).toMatchObject({ ok: true });
       await fs.rm(runner);
       expect(assistantHooksCheck(status, undefined, '0.1.0')).toMatchObject({ ok: false, next: expect.stringContaining('setup --target claude') });
     } finally {

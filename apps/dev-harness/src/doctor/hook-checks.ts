@@ -1,5 +1,5 @@
-// The hooks of each assistant: installed, their runner on disk (and, once the installers report
-// it, its version = this CLI's), no event that would fire twice; the hook server; the last hook
+// The hooks of each assistant: installed, their runner on disk (and, for a copy the installers
+// made, its version = this CLI's), no event that would fire twice; the hook server; the last hook
 // runs that failed.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -54,7 +54,9 @@ export function assistantHooksCheck(status: AgentHookStatus, detected: DetectedA
   for (const entry of status.entries) {
     const runner = installedRunner(entry.command);
     if (runner === undefined) return failed(id, `${name}: a hook in ${status.file} names no runner script`, `graphiti-harness setup --target ${status.target} (writes the entries again)`);
-    runners.set(runner.path, runner);
+    // The installers know the version of the copies they made (runner.json beside it).
+    const version = status.runner?.path === runner.path ? (status.runner.version ?? undefined) : undefined;
+    runners.set(runner.path, version === undefined ? runner : { ...runner, version });
   }
   const missing = [...runners.values()].filter((runner) => !runner.present);
   if (missing.length > 0) {
