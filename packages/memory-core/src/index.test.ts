@@ -36,6 +36,7 @@ const VALUES = [
   'parseTurnMessageName',
   'createRecallModule',
   'foldForReading', 'neutraliseBlockTags', 'sanitiseReadableLine', 'sanitiseReadableText', 'isOwnTeamPromotion',
+  'MAX_RECALL_QUERY_CHARS', 'RECALL_QUERY_GAP_MARKER', 'RECALL_QUERY_HEAD_CHARS', 'RECALL_QUERY_TAIL_CHARS', 'recallQueryOf',
   'LocalTier', 'TIER_STALE_MS', 'InMemoryLocalTierStore', 'LocalTierStore', 'BRIEF_KINDS', 'describeAge', 'cachedLabel', 'emptyTier', 'parseTier',
   'tierView', 'factsMatching', 'refreshTier', 'withoutGroups', 'withPromotion', 'withRecalledFacts', 'withRefresh', 'withSession', 'withoutEpisodes',
 ];
