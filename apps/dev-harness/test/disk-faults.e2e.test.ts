@@ -95,7 +95,8 @@ beforeEach(async () => {
   disk = await SmallDisk.mount(test.stateDir, '2m');
   transcript = path.join(test.root, 'claude.jsonl');
   await fs.writeFile(transcript, '');
-  await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url]);
+  // The runner runs where it was built (--runner): the small disk holds state, not a runner copy.
+  await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--runner', runner]);
   // Per-message capture: each message's fate is followed (digests have their own e2e).
   await capturePerMessage(test);
 });

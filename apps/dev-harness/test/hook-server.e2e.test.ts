@@ -60,6 +60,8 @@ const OTHER_BUILD = '0123456789ab';
 /** Installed with consent and one promoted fact; no event has run yet. */
 async function installWithFact(): Promise<void> {
   await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  // install's own health probe of the endpoint is not a hook's request: the tests count those.
+  emulator.clearRequests();
   await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
   await emulator.idle();
 }
@@ -134,6 +136,8 @@ describe('the hook server', () => {
 
   it('one server under races: of several started at once, one serves and the others leave', async () => {
     await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+    // install's own health probe of the endpoint is not a hook's request: the tests count those.
+    emulator.clearRequests();
     const servers = [0, 1, 2].map(() => spawn(process.execPath, [runner, '--serve'], { env, stdio: 'ignore' }));
     // Two leave on their own; the one left is the one that answers.
     await waitFor(() => servers.filter((child) => child.exitCode === null && child.signalCode === null).length === 1, 'two of three servers to leave');

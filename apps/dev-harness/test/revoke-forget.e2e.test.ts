@@ -37,6 +37,8 @@ const searches = () => emulator.requests.filter((request) => request.route === '
 /** Installed for Claude Code; a transcript with one finished turn whose Stop was queued, while Graphiti refuses every send. */
 async function queuedWhileGraphitiFails(): Promise<void> {
   await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+  // install's own health probe of the endpoint is not a hook's request: the tests count those.
+  emulator.clearRequests();
   await capturePerMessage(test);
   emulator.setFaults({ messages: { errorRate: 1 } });
   await fs.writeFile(path.join(root, 'claude.jsonl'), [claudeLine('user', 'u-1', 'Deploy the billing API with Fly.io.', 0), claudeLine('assistant', 'a-1', 'Noted: Fly.io for billing.', 2)].join('\n') + '\n');
@@ -61,6 +63,8 @@ afterEach(() => endHookTest(test));
 describe('a revoke recorded in the shared memory switches', () => {
   it('silences the hooks of that workspace at once (hook server included): nothing printed, no request; another workspace still works', async () => {
     await harness(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
+    // install's own health probe of the endpoint is not a hook's request: the tests count those.
+    emulator.clearRequests();
     await capturePerMessage(test);
     await harness(['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
     await emulator.idle();

@@ -87,10 +87,10 @@ describe('a team on one Graphiti', () => {
 
     // Bob: the team decision with Alice's name, never Alice's chat, in recall and in the brief.
     const bobContext = printedContext(await b.hook('UserPromptSubmit', 'bob-1', { prompt: 'How does the billing API deploy? Is anyone interviewing elsewhere?' }));
-    expect(bobContext).toContain('[team · Alice] The billing API deploys with Fly.io');
+    expect(bobContext).toContain('[team · Alice (unverified)] The billing API deploys with Fly.io');
     expect(bobContext).not.toContain('interviewing');
     const bobBrief = printedContext(await b.hook('SessionStart', 'bob-2', { source: 'startup' }));
-    expect(bobBrief).toContain('[team · Alice decision] The billing API deploys with Fly.io.');
+    expect(bobBrief).toContain('[team · Alice (unverified) decision] The billing API deploys with Fly.io.');
     expect(bobBrief).not.toContain('interviewing');
     const bobRecall = JSON.parse((await b.harness('recall', 'interviewing elsewhere next month billing API', '--scopes', 'all', '--json')).stdout) as { facts: Array<{ fact: string; scope: string }> };
     expect(bobRecall.facts.map((fact) => fact.fact).join('\n')).not.toContain('interviewing');

@@ -20,3 +20,4 @@ export { openMemory, OUTBOX_MAX_QUEUE_SIZE, type MemoryNeeds, type MemoryTool, t
 export { EndpointGroupRegistry, sharedAuditLog, sharedPendingMemoryStore } from './memory/shared-stores.js';
 export { createStateModules, type StateModuleOptions } from './memory/state-module.js';
 export { NO_REMEMBERED_FACE, rememberedFace, type RememberedFace } from './memory/remembered-face.js';
+export { recordDrainEnd, type DrainEnd } from './hook/waiting-records.js';

@@ -51,8 +51,9 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   const text = parseText(query, 'QUERY');
   const maxFacts = raw.maxFacts === undefined ? 10 : parseInteger(raw.maxFacts, '--max-facts', { min: 1, max: 50 });
   const budget = raw.budget === undefined ? DEFAULT_PROMPT_BUDGET : parseInteger(raw.budget, '--budget', { min: 50, max: 200_000 });
-  // No health check first: with Graphiti down, the local tier still answers (labelled as cached).
-  const memory = await openHarnessMemory(context, { maxFacts, needs: {}, preflight: false });
+  // A soft health check first (it probes an unknown face): with Graphiti down, the local tier still
+  // answers (labelled as cached); with nothing cached, the health check's failure is the error.
+  const memory = await openHarnessMemory(context, { maxFacts, needs: {}, preflight: 'soft' });
   // Without --scopes, the configuration's `recall.scopes` (the settings recall reads by default).
   const scopes: readonly MemoryScope[] | 'auto' | 'all' | undefined =
     options.scopes === undefined ? undefined : options.scopes.kind === 'list' ? options.scopes.scopes : options.scopes.kind;
@@ -69,7 +70,10 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
     missed && result.facts.length === 0 ? await memory.tier.cachedRecall(text, { maxFacts, ...(options.session === undefined ? {} : { sessionId: options.session }) }) : undefined;
   const facts = cached?.facts ?? result.facts;
   const prompt = await renderMemoryPrompt(facts, budget);
-  const failed = cached === undefined && result.errors.length > 0 && result.errors.length >= result.scopes.length;
+  const everySearchFailed = result.errors.length > 0 && result.errors.length >= result.scopes.length;
+  // Nothing answered by the deadline and nothing cached: a failure to say, not an empty answer.
+  const unanswered = cached === undefined && result.timedOut && result.facts.length === 0;
+  const failed = (cached === undefined && everySearchFailed) || unanswered;
   const label = cached === undefined ? undefined : cachedLabel(cached.cachedAt, new Date());
   output.result({
     ok: !failed,
@@ -86,10 +90,13 @@ async function recall(context: CommandContext, query: string, raw: RecallCommand
   });
   if (label !== undefined) output.warn(`Graphiti did not answer: these facts are from the local memory cache (${label}).`);
   printRecall(output, facts, result, prompt.text);
+  if (failed && memory.preflightFailure !== undefined) throw memory.preflightFailure;
   if (failed) {
     output.error(
-      `every search failed at ${memory.endpoint.url} (${result.errors.map((error) => `${error.scope}: ${error.errorClass}`).join(', ')}).`,
-      'Run graphiti-harness health to see what is wrong with the endpoint.',
+      everySearchFailed
+        ? `every search failed at ${memory.endpoint.url} (${result.errors.map((error) => `${error.scope}: ${error.errorClass}`).join(', ')}).`
+        : `Graphiti at ${memory.endpoint.url} did not answer within ${options.timeoutMs} ms, and the local memory cache holds nothing for this query.`,
+      'Run graphiti-harness health to see what is wrong with the endpoint (or raise --timeout-ms).',
     );
   }
   return failed ? ExitCode.failure : ExitCode.ok;

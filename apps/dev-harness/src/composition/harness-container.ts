@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openMemory, readGitFacts, type MemoryNeeds, type OpenedMemory, type RememberedFace } from '@graphiti-memory/agent-hooks';
+import { openMemory, readGitFacts, recordDrainEnd, type MemoryNeeds, type OpenedMemory, type RememberedFace } from '@graphiti-memory/agent-hooks';
 import type { GraphitiApi } from '@graphiti-memory/graphiti-client';
 import {
   errorClassOf,
@@ -47,8 +47,12 @@ export interface HarnessMemoryOptions {
   readonly maxFacts?: number;
   /** `capture.granularity` for this run (`ingest --granularity`); default: the configuration's. */
   readonly granularity?: CaptureGranularity;
-  /** Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL. */
-  readonly preflight?: boolean;
+  /**
+   * Check the endpoint with /healthcheck first, so an unreachable one fails fast with its URL
+   * (and an unknown face is probed). `soft`: a failure is kept in `preflightFailure` instead of
+   * thrown, for a command that can still answer without Graphiti (recall, from the local tier).
+   */
+  readonly preflight?: boolean | 'soft';
   /** A workspace folder other than --workspace (the demo uses a fresh one, so it touches no real group). */
   readonly workspaceFolder?: string;
   /** What the command uses (default: sending, with the journals of dead runs adopted). */
@@ -71,6 +75,8 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly review: ReviewQueue;
   /** The last write Graphiti refused during this command (its status), if any. */
   lastWriteRefusal(): WriteRefusal | undefined;
+  /** With `preflight: 'soft'`: why the endpoint did not answer its health check. */
+  readonly preflightFailure?: Error;
 }
 
 /** What a command that sends has; the read-only commands get the same shape, and fail loudly if they use these. */
@@ -84,7 +90,13 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
   const { endpoint, face } = opened;
   const watched = watchWriteRefusals(opened.client, endpoint.url);
   const { client } = watched;
-  if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined, face);
+  let preflightFailure: Error | undefined;
+  if (options.preflight === 'soft') {
+    preflightFailure = await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined, face).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+  } else if (options.preflight !== false) await preflight(client, endpoint.url, common.timeoutMs, common.apiKey !== undefined, face);
 
   const temporaryState = temporaryFor(endpoint);
   const stateDirectory = temporaryState ? await fs.mkdtemp(path.join(os.tmpdir(), 'graphiti-harness-')) : common.stateDir;
@@ -138,7 +150,14 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     });
   }
   // Registered after the endpoint's cleanup, so it runs first: stores close while the server is up.
-  context.defer(() => memory.close());
+  context.defer(async () => {
+    // What this command's outbox (with the journals of dead runs it adopted) still holds, dead
+    // letters aside. Left empty, it is noted as a drainer notes it: a later hook event then starts
+    // no drainer for journals with nothing to send.
+    const left = memory.outbox?.size();
+    await memory.close();
+    if (left === 0 && !temporaryState) await recordDrainEnd(stateDirectory, { endpoint: normalisedEndpoint, at: Date.now(), pending: 0 }).catch(() => undefined);
+  });
   const missing = (name: string) => () => {
     throw new Error(`openHarnessMemory: ${name} was used by a command opened without needs.send; open it with the outbox`);
   };
@@ -156,6 +175,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
     lastWriteRefusal: watched.lastRefusal,
+    ...(preflightFailure === undefined ? {} : { preflightFailure }),
   };
 }
 

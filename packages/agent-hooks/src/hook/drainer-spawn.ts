@@ -1,7 +1,6 @@
 // Starting the background drainer (hook-drainer.ts) detached from the hook's process. Kept apart
 // from the drainer itself, so every core (the lean prompt core too) can start one without
 // bundling what the drainer runs.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import type { HookContext } from './hook-context.js';
 
@@ -14,6 +13,8 @@ export interface DrainerLaunch {
 
 /** Starts the drainer detached from this process (and its stdio), so the hook can exit at once. */
 export function spawnDrainer(launch: DrainerLaunch, context: Pick<HookContext, 'endpoint' | 'stateDirectory' | 'workspaceFolder'>, env: NodeJS.ProcessEnv): void {
+  // Loaded only when a drainer is started: a prompt that starts none must not load child_process.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(
     launch.nodePath,
     [
