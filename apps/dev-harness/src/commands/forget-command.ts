@@ -9,7 +9,7 @@
 // the group deletes it owes are carried out when Graphiti is back (the next drain, or `--retry`).
 // Without a terminal to ask on and without --yes it refuses: exit 2.
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
-import { sourceForgetSummary, type ForgetFailure, type SourceForgetResult, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
+import { sanitiseReadableLine, sourceForgetSummary, type ForgetFailure, type SourceForgetResult, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -202,7 +202,8 @@ async function forgetOneEpisode(context: CommandContext, raw: ForgetOptions, uui
     unknownFacts: result.unknownFacts,
   });
   output.line(`${output.colors.green('✔')} ${sourceForgetSummary(result)}`);
-  for (const copy of result.episodes) output.line(`  deleted episode ${copy.episode} from ${copy.groupId}`);
+  // Episode uuids and group ids come from the server: printed only sanitised.
+  for (const copy of result.episodes) output.line(`  deleted episode ${sanitiseReadableLine(copy.episode)} from ${sanitiseReadableLine(copy.groupId)}`);
   if (result.face === 'rest' && result.keptFacts > 0) output.line(`  ${result.keptFacts} facts kept (other sources support them)`);
   if (result.unknownFacts > 0) output.warn(`${result.unknownFacts} facts were kept: this server does not say which episodes support them (a REST image before 2026-08).`);
   return ExitCode.ok;

@@ -4,7 +4,7 @@
 // stayed unconfirmed past maxAgeHours), and what waits at other endpoints. `retry` sends dead
 // letters again with fresh attempts; `drop` deletes them for good; `move` brings what another
 // endpoint's outbox holds (a typo in an earlier endpoint) to this one.
-import { normaliseEndpoint, type DeadLetter, type OutboxRecord } from '@graphiti-memory/memory-core';
+import { normaliseEndpoint, sanitiseReadableLine, type DeadLetter, type OutboxRecord } from '@graphiti-memory/memory-core';
 import { moveQueuedRecords, otherEndpointOutboxes, type EndpointOutbox } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -142,7 +142,7 @@ function printLetters(output: Output, letters: readonly DeadLetter[]): void {
     return;
   }
   for (const letter of letters) {
-    output.line(`${letter.id}  ${letter.groupId}  ${letter.name ?? '(no name)'}  ${letter.attempts} attempts  ${new Date(letter.deadAt).toISOString()}  ${letter.lastError}`);
+    output.line(`${letter.id}  ${letter.groupId}  ${letter.name ?? '(no name)'}  ${letter.attempts} attempts  ${new Date(letter.deadAt).toISOString()}  ${sanitiseReadableLine(letter.lastError)}`);
   }
   output.line(`${letters.length} dead letters. Retry: graphiti-harness outbox retry [ids...]; delete: graphiti-harness outbox drop [ids...]`);
 }

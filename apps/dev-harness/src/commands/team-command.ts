@@ -3,7 +3,7 @@
 // the user promotes there: anyone who uses this Graphiti server with this repository. It is kept in
 // the user's config.json as `team.consent` (with `team.displayName`), which every tool reads; a
 // repository's project file can never turn it on.
-import { TEAM_AUDIENCE } from '@graphiti-memory/memory-core';
+import { sanitiseReadableLine, TEAM_AUDIENCE } from '@graphiti-memory/memory-core';
 import { readConfigFile, updateConfigFile, userConfigPath } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -104,7 +104,7 @@ async function show(context: CommandContext): Promise<ExitCode> {
   const { consent, displayName } = configuration.settings.team;
   output.result({ ok: true, consent, displayName, audience: TEAM_AUDIENCE, groupId: groupId ?? null });
   output.line(`team scope: ${consent ? 'enabled' : 'not enabled'} (readable by ${TEAM_AUDIENCE})`);
-  output.line(`display name: ${displayName === '' ? '(none: shown as [team])' : displayName}`);
+  output.line(`display name: ${displayName === '' ? '(none: shown as [team])' : sanitiseReadableLine(displayName)}`);
   output.line(groupId === undefined ? 'this workspace has no git remote, so it has no team group' : `team group of this repository: ${groupId}`);
   return ExitCode.ok;
 }
