@@ -1,6 +1,6 @@
 // Public entry of @graphiti-memory/agent-hooks: what the apps use to run, serve, install and report
 // agent hooks, and the Node composition pieces they share. Keep this list sorted by module.
-export { readGitFacts, type GitFacts } from './composition/git-facts.js';
+export { readGitFacts, remoteFromGitConfig, type GitFacts } from './composition/git-facts.js';
 export { adoptLeftoverJournals, OUTBOX_STALE_LOCK_MS } from './composition/leftover-journals.js';
 export { StaticSettingsSource } from './composition/static-settings-source.js';
 export { TerminalWorkspaceContext } from './composition/terminal-workspace-context.js';

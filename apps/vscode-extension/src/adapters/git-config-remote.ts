@@ -4,6 +4,7 @@
 // for every tool keeps one repository in one workspace group.
 import fs from 'node:fs';
 import path from 'node:path';
+import { remoteFromGitConfig } from '@graphiti-memory/agent-hooks';
 import { readSafeTextFileSync } from '@graphiti-memory/memory-node-storage';
 
 /** The `origin` remote's URL (else the first remote's), or `undefined` when there is none. */
@@ -20,27 +21,8 @@ export function readGitConfigRemote(folder: string): string | undefined {
   return remoteFromConfig(text);
 }
 
-/** Picks `origin`'s url from git config text, else the first remote's. */
-export function remoteFromConfig(text: string): string | undefined {
-  const urls = new Map<string, string>();
-  let section: string | undefined;
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[\s*remote\s+"([^"]+)"\s*\]$/.exec(line);
-    if (header) {
-      section = header[1];
-      continue;
-    }
-    if (line.startsWith('[')) {
-      section = undefined;
-      continue;
-    }
-    const entry = /^url\s*=\s*(.+)$/i.exec(line);
-    if (section !== undefined && entry && !urls.has(section)) urls.set(section, unquote(entry[1] ?? ''));
-  }
-  return urls.get('origin') ?? urls.values().next().value;
-}
+/** Picks `origin`'s url from git config text, else the first remote's: the rule the hooks use (one parser). */
+export const remoteFromConfig = remoteFromGitConfig;
 
 /** `.git/config`, or for a linked worktree or submodule (`.git` is a file) the common git dir's config. */
 function gitConfigFile(folder: string): string | undefined {
@@ -69,9 +51,4 @@ function readOptional(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function unquote(value: string): string {
-  const trimmed = value.trim();
-  return trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
 }

@@ -101,7 +101,7 @@ export function remoteFromGitConfig(text: string): string | undefined {
   return remote === '' ? undefined : remote;
 }
 
-// As the extension's reader unquotes (apps/vscode-extension git-config-remote.ts): one remote, one group.
+// A quoted value is taken without its quotes. The extension reads remotes through this function too.
 function unquote(value: string): string {
   const trimmed = value.trim();
   return trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
