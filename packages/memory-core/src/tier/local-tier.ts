@@ -27,6 +27,7 @@ import {
   emptyTier,
   factsMatching,
   isBriefKind,
+  promotionAsFact,
   repeatsAPromotion,
   visibleFacts,
   withoutEpisodes,
@@ -369,18 +370,8 @@ export class DefaultLocalTier implements LocalTier {
 
   /** Promotions checked and cited as facts are: their episode's source when known here, else who promoted them and when. */
   private async annotatedPromotions(promoted: readonly TierPromotion[]): Promise<BriefPromotion[]> {
-    const asFacts: RecalledFact[] = promoted.map((promotion, rank) => ({
-      uuid: `promotion-${rank}`,
-      name: 'PROMOTED',
-      fact: promotion.text,
-      valid_at: null,
-      invalid_at: null,
-      expired_at: null,
-      created_at: promotion.createdAt,
-      ...(promotion.episodeUuid === undefined ? {} : { episodes: [promotion.episodeUuid] }),
-      scope: promotion.scope,
-      rank,
-    }));
+    // Ranked uuids, so each annotated fact maps back to its promotion.
+    const asFacts: RecalledFact[] = promoted.map((promotion, rank) => ({ ...promotionAsFact(promotion), uuid: `promotion-${rank}`, rank }));
     const annotated = new Map((await this.annotated(asFacts)).map((fact) => [fact.uuid, fact]));
     return promoted.flatMap((promotion, rank) => {
       const fact = annotated.get(`promotion-${rank}`);
