@@ -37,6 +37,11 @@ export async function readDrainerInfo(file: string): Promise<DrainerInfo | undef
   }
 }
 
+/** Whether a drainer holds the lock of `stateDirectory` now. */
+export async function drainerRunning(stateDirectory: string): Promise<boolean> {
+  return drainerLockHeld(sharedStateFiles(stateDirectory).drainerLock);
+}
+
 async function drainerLockHeld(lockTarget: string): Promise<boolean> {
   return lockfile.check(lockTarget, { stale: DRAINER_LOCK_STALE_MS, realpath: false }).catch(() => false);
 }

@@ -17,7 +17,7 @@ import {
   type Environment,
 } from '@graphiti-memory/memory-node-storage';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
-import { stopDrainer } from '../hook/drainer-info.js';
+import { drainerRunning, stopDrainer } from '../hook/drainer-info.js';
 import { stopHookProcesses, type StoppedHookProcesses } from '../hook/stop-hook-processes.js';
 import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookChange, type AgentHookStatus, type AgentHookTarget } from './agent-hook-files.js';
 import type { AgentHookCommand } from './hook-command.js';
@@ -165,8 +165,11 @@ export async function disconnectAgents(options: DisconnectAgentsOptions): Promis
   const values = salvaged.ok ? salvaged.values : undefined;
   const named = [values?.consent?.endpoint, values?.endpoint, ...(options.endpoints ?? [])];
   const revokedEndpoints = [...new Set(named.map((endpoint) => (endpoint === undefined ? undefined : normaliseEndpoint(endpoint))).filter((endpoint): endpoint is string => endpoint !== undefined && endpoint !== ''))];
+  // Asked before the revoke is written: a drainer that reads the switches may leave on its own
+  // before the stop request reaches it, and it was stopped all the same.
+  const drainerWasRunning = await drainerRunning(stateDirectory);
   for (const endpoint of revokedEndpoints) await switches.mark({ endpoint, switch: 'revoked' }, options.by);
   // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
   const stopped = await stopHookProcesses(options.env, stateDirectory);
-  return { configFile, changes, consentRevoked, revokedEndpoints, stopped, removedRunners };
+  return { configFile, changes, consentRevoked, revokedEndpoints, stopped: { ...stopped, drainer: stopped.drainer || drainerWasRunning }, removedRunners };
 }
