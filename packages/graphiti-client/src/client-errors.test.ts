@@ -156,7 +156,8 @@ describe('transport errors', () => {
     emulator.setFaults({ search: { hangRate: 1 } });
     const controller = new AbortController();
     const pending = clientFor(emulator.url, { maxRetries: 3 }).search({ group_ids: null, query: 'q' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await whenSeen(() => emulator.requests.length);
+    controller.abort();
     const error = await failure(pending);
     expect(error).toBeInstanceOf(GraphitiAbortError);
     expect(error).toMatchObject({ kind: 'abort', retryable: false });
@@ -171,7 +172,8 @@ describe('transport errors', () => {
     const hung = client.search({ group_ids: null, query: 'first' }).catch((error: unknown) => error);
     const controller = new AbortController();
     const queued = client.search({ group_ids: null, query: 'second' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await whenSeen(() => emulator.requests.length);
+    controller.abort();
     await expect(queued).rejects.toBeInstanceOf(GraphitiAbortError);
     expect(emulator.requests).toHaveLength(1);
     await dispatcher.destroy();
@@ -225,3 +227,8 @@ describe('every error is recognisable by isGraphitiError', () => {
     expect(isGraphitiError(error)).toBe(true);
   });
 });
+
+/** Resolves once `count()` reaches `at least`: the abort tests abort a request the server already holds. */
+async function whenSeen(count: () => number, atLeast = 1): Promise<void> {
+  while (count() < atLeast) await new Promise((resolve) => setTimeout(resolve, 10));
+}

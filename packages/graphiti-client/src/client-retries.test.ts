@@ -104,7 +104,8 @@ describe('retries', () => {
     emulator.setFaults({ search: { errorRate: 1, errorStatus: 503, retryAfterSeconds: 20 } });
     const controller = new AbortController();
     const pending = client.search(search, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    await whenSeen(() => emulator.requests.length);
+    controller.abort();
     await expect(pending).rejects.toBeInstanceOf(GraphitiAbortError);
     expect(emulator.requests).toHaveLength(1);
   });
@@ -142,3 +143,8 @@ describe('retries', () => {
     expect(JSON.parse(server.requests[1]?.body ?? '')).toMatchObject({ group_id: 'g' });
   });
 });
+
+/** Resolves once `count()` reaches `at least`: the abort tests abort a request the server already holds. */
+async function whenSeen(count: () => number, atLeast = 1): Promise<void> {
+  while (count() < atLeast) await new Promise((resolve) => setTimeout(resolve, 10));
+}

@@ -30,6 +30,11 @@ afterAll(async () => {
   await emulator.close();
 });
 
+/** Resolves once `count()` reaches `at least`: the abort tests abort a request the server already holds. */
+async function whenSeen(count: () => number, atLeast = 1): Promise<void> {
+  while (count() < atLeast) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 function toolCalls(tool: string): Record<string, unknown>[] {
   return emulator.requests
     .filter((request) => request.route === tool)
@@ -235,10 +240,10 @@ describe('failures, timeouts, aborts and retries', () => {
     emulator.clearRequests();
     try {
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      await expect(fresh.search({ group_ids: ['s'], query: 'a' }, { signal: controller.signal })).rejects.toBeInstanceOf(
-        GraphitiAbortError,
-      );
+      const pending = fresh.search({ group_ids: ['s'], query: 'a' }, { signal: controller.signal });
+      await whenSeen(() => toolCalls('search_memory_facts').length);
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(GraphitiAbortError);
       expect(toolCalls('search_memory_facts')).toHaveLength(1);
     } finally {
       emulator.setFaults({});
