@@ -20,6 +20,7 @@ import { registerRecallCommand } from './recall-command.js';
 import { registerSetupCommand } from './setup-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
+import { registerUiCommand } from './ui-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
 import { registerTeamCommand } from './team-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
@@ -39,6 +40,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerEpisodesCommand,
     registerForgetCommand,
     registerPendingCommand,
+    registerUiCommand,
     registerAuditCommand,
     registerTrackCommand,
     registerOutboxCommand,
