@@ -83,7 +83,9 @@ export class MemoryPageApi {
       const episode = text(body['episode'], 'episode');
       if (confirm) return { confirm: await this.describeSource(episode, what) };
       await this.stopHooks();
-      const result = await this.memory.forget.forgetSource(episode, { callOptions: this.call() }).catch((error: unknown) => {
+      // A memory another machine sent is not in the record of delivered episodes: its group is found as an edit finds it.
+      const groupId = what === 'memory' ? await this.memoryGroup(episode) : undefined;
+      const result = await this.memory.forget.forgetSource(episode, { callOptions: this.call(), ...(groupId === undefined ? {} : { groupId }) }).catch((error: unknown) => {
         throw new PageError(502, `forgetting it failed: ${messageOf(error)}`);
       });
       return { done: sourceForgetSummary(result) };
@@ -135,10 +137,14 @@ export class MemoryPageApi {
     if (episodes.length === 0) throw new PageError(400, 'a conversation needs its episodes');
     if (confirm) return { confirm: `This deletes the conversation${session === undefined ? '' : ` ${session}`} (${episodes.length} ${episodes.length === 1 ? 'part' : 'parts'}, in every group it was sent to) and the facts only it supports, at ${this.memory.endpoint.label}. It is never captured again.` };
     await this.stopHooks();
+    // The page lists conversations from the workspace group: a part another machine sent is found there.
+    const known = await this.memory.episodeSources.find(episodes);
+    const workspace = await this.memory.groups.resolve('workspace');
     let deleted = 0;
     for (const episode of episodes) {
+      const groupId = known.has(episode) ? undefined : workspace;
       // A part another tool forgot meanwhile is already gone.
-      const result = await this.memory.forget.forgetSource(episode, { callOptions: this.call() }).catch((error: unknown) => {
+      const result = await this.memory.forget.forgetSource(episode, { callOptions: this.call(), ...(groupId === undefined ? {} : { groupId }) }).catch((error: unknown) => {
         if ((error as { status?: number }).status === 404) return undefined;
         throw new PageError(502, `forgetting the conversation failed: ${messageOf(error)}`);
       });
@@ -173,6 +179,13 @@ export class MemoryPageApi {
     const memories = (tier?.promoted ?? []).filter((promotion) => promotion.scope === scope).map((promotion) => ({ episode: promotion.episodeUuid ?? '', kind: promotion.kind, scope: promotion.scope, text: promotion.text, date: promotion.createdAt, who: promotion.author ?? 'you', tool: promotion.tool ?? 'not recorded here' }));
     const facts = (await this.annotated((tier?.facts ?? []).filter((fact) => fact.scope === scope))).map((fact) => pageFact(fact, Date.now()));
     return { cached: `Graphiti did not answer (${messageOf(error)}): this is the copy kept on this machine${tier === undefined ? '' : `, from ${tier.updatedAt}`}`, memories, facts, conversations: [] };
+  }
+
+  /** The group of a curated memory this machine did not deliver (else the record of delivered episodes knows it). */
+  private async memoryGroup(episode: string): Promise<string | undefined> {
+    if ((await this.memory.episodeSources.find([episode])).has(episode)) return undefined;
+    const found = await this.memory.editing.find(episode, { callOptions: this.call() }).catch(() => undefined);
+    return found === undefined || 'status' in found ? undefined : found.groupId;
   }
 
   private async describeSource(episode: string, what: 'memory' | 'source'): Promise<string> {
