@@ -12,6 +12,7 @@
 //   dist/emulator-thread.js            `bench`'s worker (found beside the bundle by URL)
 //   dist/hook-runner.cjs + cores       agent-hooks' runner, as built; `hooks install` copies it into
 //                                      the state folder (hookRunnerFile(): <bundle folder>/../dist/)
+//   memory-page/                       the memory page's HTML, JS and CSS (`graphiti-harness ui`)
 //   README.md, LICENSE, CHANGELOG.md   (CHANGELOG once changesets wrote one)
 //
 // Usage: node scripts/pack-cli.mjs [--out DIR] [--release-from DIR]
@@ -92,6 +93,8 @@ if (external.size > 0) throw new Error(`the CLI bundle leaves ${[...external].jo
 
 for (const name of ['hook-runner.cjs', ...runnerFiles]) fs.copyFileSync(path.join(path.dirname(hookRunner), name), path.join(folder, 'dist', name));
 fs.writeFileSync(path.join(folder, 'bin', 'graphiti-harness.js'), "#!/usr/bin/env node\nimport '../dist/bin.js';\n", { mode: 0o755 });
+// The memory page's files (`graphiti-harness ui` finds them beside dist/).
+fs.cpSync(path.join(root, 'memory-page'), path.join(folder, 'memory-page'), { recursive: true });
 fs.copyFileSync(path.join(root, 'README.md'), path.join(folder, 'README.md'));
 fs.copyFileSync(path.join(repository, 'LICENSE'), path.join(folder, 'LICENSE'));
 if (fs.existsSync(path.join(release, 'CHANGELOG.md'))) fs.copyFileSync(path.join(release, 'CHANGELOG.md'), path.join(folder, 'CHANGELOG.md'));
@@ -103,7 +106,7 @@ const packed = {
   license: manifest.license,
   type: 'module',
   bin: { 'graphiti-harness': './bin/graphiti-harness.js' },
-  files: ['bin', 'dist', 'README.md', 'LICENSE', 'CHANGELOG.md'],
+  files: ['bin', 'dist', 'memory-page', 'README.md', 'LICENSE', 'CHANGELOG.md'],
   engines: manifest.engines,
   keywords: ['graphiti', 'memory', 'claude-code', 'copilot', 'knowledge-graph', 'mcp'],
   ...(manifest.repository === undefined ? {} : { repository: manifest.repository }),

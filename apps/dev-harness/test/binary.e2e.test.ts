@@ -146,11 +146,11 @@ describe('graphiti-harness (built binary)', () => {
   }, 90_000);
 
   it('prints help with examples for every command', async () => {
-    for (const command of ['demo', 'health', 'smoke', 'ingest', 'recall', 'promote', 'episodes', 'forget', 'pending', 'audit', 'track', 'bench']) {
+    for (const command of ['demo', 'health', 'smoke', 'ingest', 'recall', 'promote', 'edit', 'episodes', 'forget', 'pending', 'ui', 'audit', 'track', 'bench']) {
       const run = await harness([command, '--help']);
       expect(run.exitCode, `${command}: ${run.stderr}`).toBe(0);
       expect(run.stdout, command).toContain('Examples:');
     }
-    // Twelve processes one after another: a busy 2-core machine takes several seconds each.
-  }, 180_000);
+    // Fourteen processes one after another: a busy 2-core machine takes several seconds each.
+  }, 240_000);
 });

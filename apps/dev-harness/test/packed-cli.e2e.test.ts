@@ -2,7 +2,7 @@
 // alone into a throwaway prefix, run from a throwaway HOME with the checkout on no path. Its
 // `--version` is the shipped package's; `hooks install` copies the runner into the user's data
 // folder, so the hooks keep answering once the global package folder is moved away.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,6 +92,35 @@ describe('the packed graphiti-harness, installed with npm', () => {
       expect(version.stdout.trim()).toBe('9.8.7');
     } finally {
       await fs.writeFile(manifest, JSON.stringify(shipped, null, 2));
+    }
+  }, 120_000);
+
+  it('serves the memory page from the files it ships (graphiti-harness ui)', async () => {
+    const child = spawn(path.join(prefix, 'bin', 'graphiti-harness'), ['ui', '--endpoint', emulator.url, '--workspace', workspace], { cwd: home, env });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        });
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+        child.on('exit', (code) => reject(new Error(`ui exited (${code}) before printing its address: ${err}`)));
+      });
+      const opened = await fetch(url, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      for (const [file, type] of [['/', 'text/html'], ['/memory-page.js', 'text/javascript'], ['/memory-page.css', 'text/css']] as const) {
+        const answer = await fetch(new URL(file, url), { headers: { cookie } });
+        expect(answer.status, file).toBe(200);
+        expect(answer.headers.get('content-type')).toContain(type);
+      }
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
     }
   }, 120_000);
 

@@ -6,6 +6,7 @@
 export { AUDIT_TOOLS, auditEndpointKey, auditEntryFrom, AuditLog, filterAuditEntries, InMemoryAuditLog, type AuditEntry, type AuditFace, type AuditQuery, type AuditTool } from './audit/audit-log.js';
 export { auditedConnection, type AuditTarget } from './audit/audited-graphiti-api.js';
 export { SystemClock, type SystemClockOptions } from './clock/system-clock.js';
+export { editedMemory, MemoryEditing, type MemoryEdit, type MemoryEditOutcome, type StoredMemory } from './editing/memory-editing.js';
 export {
   describeGraphitiFailure,
   type FailureAdvice,
@@ -81,6 +82,7 @@ export {
   type PromotionRefusal,
   type PromotionRequest,
 } from './promotion/promotion-service.js';
+export { annotateFacts, type FactAnnotationPorts } from './recall/fact-annotation.js';
 export { isSuperseded, normaliseFactText } from './recall/fact-merging.js';
 export { guardRecalledFacts } from './recall/recalled-fact-guard.js';
 export { MAX_RECALL_QUERY_CHARS, RECALL_QUERY_GAP_MARKER, RECALL_QUERY_HEAD_CHARS, RECALL_QUERY_TAIL_CHARS, recallQueryOf } from './recall/recall-query.js';

@@ -5,6 +5,7 @@ import type { RunCommand } from './command-registrar.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
+import { registerEditCommand } from './edit-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerEvalCommand } from './eval-command.js';
 import { registerForgetCommand } from './forget-command.js';
@@ -19,6 +20,7 @@ import { registerRecallCommand } from './recall-command.js';
 import { registerSetupCommand } from './setup-command.js';
 import { registerSmokeCommand } from './smoke-command.js';
 import { registerTrackCommand } from './track-command.js';
+import { registerUiCommand } from './ui-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
 import { registerTeamCommand } from './team-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
@@ -34,9 +36,11 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerIngestCommand,
     registerRecallCommand,
     registerPromoteCommand,
+    registerEditCommand,
     registerEpisodesCommand,
     registerForgetCommand,
     registerPendingCommand,
+    registerUiCommand,
     registerAuditCommand,
     registerTrackCommand,
     registerOutboxCommand,
