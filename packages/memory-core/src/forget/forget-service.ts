@@ -166,7 +166,8 @@ export class ForgetService {
    */
   private async forgetPending(targets: readonly ForgetTarget[]): Promise<number> {
     if (this.pending === undefined) return 0;
-    const scopes = [...new Set(targets.flatMap((target) => (target.scope === 'session' ? [] : [target.scope])))];
+    // Pending memories are promotions: none is ever kept for the mirror.
+    const scopes = [...new Set(targets.flatMap((target) => (target.scope === 'session' || target.scope === 'mirror' ? [] : [target.scope])))];
     const sessions = targets.flatMap((target) => (target.sessionId === undefined ? [] : [target.sessionId]));
     return this.pending.forgetGroups(
       targets.map((target) => target.groupId),
@@ -314,14 +315,17 @@ export class ForgetService {
     // Resolving the user scope may create the user key: only when the user scope is named.
     const namesUser = 'all' in request ? request.includeUser === true : request.scope === 'user';
     const namesTeam = !('all' in request) && request.scope === 'team';
-    const [workspace, user, session, team] = await Promise.all([
+    const [workspace, user, session, team, mirror] = await Promise.all([
       this.groups.resolve('workspace'),
       namesUser ? this.groups.resolve('user') : Promise.resolve(undefined),
       sessionId === undefined ? Promise.resolve(undefined) : this.groups.resolve('session', { sessionId }),
       namesTeam ? this.groups.resolve('team') : Promise.resolve(undefined),
+      // A workspace forget takes its mirror group too (resolving it sends nothing).
+      this.groups.resolve('mirror'),
     ]);
     return {
       ...(workspace === undefined ? {} : { workspace }),
+      ...(mirror === undefined ? {} : { mirror }),
       ...(user === undefined ? {} : { user }),
       ...(team === undefined ? {} : { team }),
       ...(session === undefined ? {} : { session }),
