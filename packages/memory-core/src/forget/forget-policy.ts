@@ -52,7 +52,9 @@ export function forgetTargets(request: ForgetRequest, records: readonly GroupRec
       if (current.workspace === undefined) return [];
       for (const record of records) {
         const inWorkspace =
-          record.groupId === current.workspace || record.groupId === current.mirror || (record.scope === 'session' && record.workspaceKey === current.workspace);
+          record.groupId === current.workspace ||
+          record.groupId === current.mirror ||
+          ((record.scope === 'session' || record.scope === 'mirror') && record.workspaceKey === current.workspace);
         if (inWorkspace) addRecord(record);
       }
       add(current.workspace, 'workspace');
