@@ -22,6 +22,7 @@ import { CLAUDE_CODE_READ_RESULT, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_TRANSCRIPT
 import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
 import { FakeConsentStore } from '../../test-support/fakes.js';
 import { mirrorNodeUuid } from './mirror-ids.js';
+import type { MirrorRecord } from './mirror-record.js';
 import { TurnMirror } from './turn-mirror.js';
 
 const ATTACHED_TEXT = 'export const SECRET_SAUCE = 42; // the attached selection, never sent';
@@ -123,21 +124,21 @@ describe.each([
     await capture(setup, [...claudeTurns(), ...vscodeTurns()]);
 
     const episodes = setup.emulator.state.episodes(setup.mirrorGroup);
-    const records = episodes.map((episode) => JSON.parse(face === 'rest' ? episode.content.replace(/^[^(]*\(system\): /, '') : episode.content) as Record<string, any>);
+    const records = episodes.map((episode) => JSON.parse(face === 'rest' ? episode.content.replace(/^[^(]*\(system\): /, '') : episode.content) as MirrorRecord);
     expect(episodes.every((episode) => episode.name.startsWith('mirror.turn.'))).toBe(true);
     expect(episodes.every((episode) => episode.source === (face === 'mcp' ? 'json' : 'message'))).toBe(true);
-    const first = records.find((record) => record['turn'].id === 'turn:u-0001');
-    expect(first?.['conversation']).toEqual({ id: `conv:${CLAUDE_CODE_SESSION_ID}`, title: null, tool: 'Claude Code' });
-    expect(first?.['tool_calls'].map((call: any) => [call.id, call.name, call.arguments, call.result.id, call.result.status, call.result.size])).toEqual([
+    const first = records.find((record) => record.turn.id === 'turn:u-0001');
+    expect(first?.conversation).toEqual({ id: `conv:${CLAUDE_CODE_SESSION_ID}`, title: null, tool: 'Claude Code' });
+    expect(first?.tool_calls.map((call) => [call.id, call.name, call.arguments, call.result?.id, call.result?.status, call.result?.size])).toEqual([
       ['tool:u-0001:0', 'Read', 'Read(src/a.ts)', 'tool:u-0001:0:result', 'ok', CLAUDE_CODE_READ_RESULT.length],
       ['tool:u-0001:1', 'Bash', 'Bash(npm test -- outbox)', 'tool:u-0001:1:result', 'error', expect.any(Number)],
     ]);
     // The file the tool read is a hash and a size, never its content (tool output is not captured in full by default).
-    expect(first?.['tool_calls'][0].result.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(first?.tool_calls[0]?.result?.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(setup.emulator.requests)).not.toContain('line 7 of src/a.ts');
-    const chat = records.find((record) => record['turn'].id === 'turn:request_v1');
-    expect(chat?.['conversation']).toMatchObject({ id: 'conv:vscode-s1', title: 'Settings validation' });
-    expect(chat?.['references']).toEqual([
+    const chat = records.find((record) => record.turn.id === 'turn:request_v1');
+    expect(chat?.conversation).toMatchObject({ id: 'conv:vscode-s1', title: 'Settings validation' });
+    expect(chat?.references).toEqual([
       { id: 'ref:request_v1:0', kind: 'attachment', uri: 'file:///home/ada/engine/src/settings.ts', hash: null },
       { id: 'ref:request_v1:1', kind: 'attachment', uri: 'file:///home/ada/engine/src/limits.ts', hash: expect.stringMatching(/^sha256:/) },
       { id: 'ref:request_v1:2', kind: 'reference', uri: 'file:///home/ada/engine/README.md', hash: null },

@@ -153,18 +153,6 @@ function appliesToLine(attributes: Readonly<Record<string, string>>): string {
   return parts.length === 0 ? '' : `Applies to ${parts.join(', ')}.`;
 }
 
-/** Repository-relative file paths a text names (`src/a.ts`, `docs/how-it-works.md`), at most 10, in order. */
-export function filesNamedIn(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(/(?:^|[\s`'"(])((?:[\w.-]+\/)+[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;]|\.(?:\s|$))/g)) {
-    const file = match[1] ?? '';
-    if (file.startsWith('/') || file.includes('..') || found.includes(file) || /^(?:https?|www)\b/i.test(file)) continue;
-    found.push(file);
-    if (found.length === 10) break;
-  }
-  return found;
-}
-
 function episodeBlock(attributes: Readonly<Record<string, string>>, body: string): string {
   const rendered = Object.entries(attributes)
     .map(([name, value]) => `${name}="${escapeAttribute(value)}"`)

@@ -13,7 +13,7 @@ import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { promotionMessageName } from './promotion-name.js';
-import { filesNamedIn, formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionAppliesTo, type PromotionScope } from './episode-format.js';
+import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionAppliesTo, type PromotionScope } from './episode-format.js';
 
 export interface PromotionRequest {
   /** One of `PROMOTION_KINDS`; anything else is refused with `invalid-kind`. */
@@ -44,6 +44,18 @@ export { promotionMessageName } from './promotion-name.js';
 
 /** Room the episode block's tags and attributes take around the text. */
 const BLOCK_OVERHEAD = 160;
+
+/** Repository-relative file paths a text names (`src/a.ts`, `docs/how-it-works.md`), at most 10, in order. */
+function filesNamedIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|[\s`'"(])((?:[\w.-]+\/)+[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;]|\.(?:\s|$))/g)) {
+    const file = match[1] ?? '';
+    if (file.startsWith('/') || file.includes('..') || found.includes(file) || /^(?:https?|www)\b/i.test(file)) continue;
+    found.push(file);
+    if (found.length === 10) break;
+  }
+  return found;
+}
 
 /** Characters the applies-to attributes and sentence add to a block, at most: kept out of the text's share. */
 function appliesToLength(appliesTo: PromotionAppliesTo): number {
