@@ -37,6 +37,7 @@ import {
 } from './schemas.js';
 import { sendOnce, type HttpCall, type TransportSettings } from './transport/request.js';
 import { newMessagesRequestSchema, parseRequest } from './validation.js';
+import { REST_CAPABILITIES, type AddMemoryRequest, type AddTripletRequest, type GraphitiCapabilities, type TripletResponse } from './structure.js';
 
 const uuidArgumentSchema = z.string().min(1, 'uuid must be a non-empty string');
 const lastNSchema = z
@@ -97,7 +98,29 @@ export class GraphitiClient implements GraphitiApi {
     return this.send('addMessages', { method: 'POST', path: '/messages', body, responseSchema: resultSchema }, options);
   }
 
-  /** POST /entity-node (201): creates an entity node with the caller's uuid. */
+  /** REST takes entity nodes (`/entity-node`), not JSON episodes, triplets or extraction guidance. */
+  capabilities(): Promise<GraphitiCapabilities> {
+    return Promise.resolve(REST_CAPABILITIES);
+  }
+
+  /** MCP only: the REST service has no `add_memory` (and no JSON episodes). */
+  addMemory(_request: AddMemoryRequest): Promise<Result> {
+    return Promise.reject(
+      new GraphitiUsageError('addMemory is an MCP tool: the REST service has no JSON episodes. Send messages with addMessages, or point the client at an MCP server.'),
+    );
+  }
+
+  /** MCP only (main since 29a7565): the REST service has no route for an edge between given nodes. */
+  addTriplet(_request: AddTripletRequest): Promise<TripletResponse> {
+    return Promise.reject(
+      new GraphitiUsageError('addTriplet is an MCP tool (upstream main since 29a7565): the REST service cannot write an edge between given nodes. Use addEntityNode for nodes.'),
+    );
+  }
+
+  /**
+   * POST /entity-node (201): creates an entity node with the caller's uuid. Upstream saves it with
+   * `MERGE (n:Entity {uuid})`, so posting the same uuid again updates that node (idempotent).
+   */
   async addEntityNode(request: AddEntityNodeRequest, options?: RequestOptions): Promise<EntityNode> {
     const body = parseRequest('addEntityNode', addEntityNodeRequestSchema, request);
     return this.send(

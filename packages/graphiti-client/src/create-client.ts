@@ -7,8 +7,9 @@ import { GraphitiClient } from './client.js';
 import { GraphitiAbortError, GraphitiUsageError, isGraphitiError, type GraphitiNotFoundError } from './errors.js';
 import { GRAPHITI_SERVER_CHOICES, type GraphitiApi, type GraphitiServerChoice, type GraphitiServerKind, type ServerFace } from './graphiti-api.js';
 import { GraphitiMcpClient } from './mcp/mcp-client.js';
-import type { GraphitiClientOptions, RequestOptions } from './options.js';
-import type { AddMessagesRequest, Episode, FactResult, Healthcheck, Result, SearchQuery, SearchResults } from './schemas.js';
+import type { AddMessagesOptions, GraphitiClientOptions, RequestOptions } from './options.js';
+import type { AddEntityNodeRequest, AddMessagesRequest, EntityNode, Episode, FactResult, Healthcheck, Result, SearchQuery, SearchResults } from './schemas.js';
+import type { AddMemoryRequest, AddTripletRequest, GraphitiCapabilities, TripletResponse } from './structure.js';
 import { untilAborted } from './until-aborted.js';
 
 /** How an `auto` client starts and whom it tells what it chose (both optional). */
@@ -116,8 +117,24 @@ export class AutoGraphitiClient implements GraphitiApi {
     return this.call(options, (client) => client.healthcheck(options));
   }
 
-  async addMessages(request: AddMessagesRequest, options?: RequestOptions): Promise<Result> {
+  async addMessages(request: AddMessagesRequest, options?: AddMessagesOptions): Promise<Result> {
     return this.call(options, (client) => client.addMessages(request, options));
+  }
+
+  async capabilities(options?: RequestOptions): Promise<GraphitiCapabilities> {
+    return this.call(options, (client) => client.capabilities(options));
+  }
+
+  async addMemory(request: AddMemoryRequest, options?: RequestOptions): Promise<Result> {
+    return this.call(options, (client) => client.addMemory(request, options));
+  }
+
+  async addTriplet(request: AddTripletRequest, options?: RequestOptions): Promise<TripletResponse> {
+    return this.call(options, (client) => client.addTriplet(request, options));
+  }
+
+  async addEntityNode(request: AddEntityNodeRequest, options?: RequestOptions): Promise<EntityNode> {
+    return this.call(options, (client) => client.addEntityNode(request, options));
   }
 
   async search(query: SearchQuery, options?: RequestOptions): Promise<SearchResults> {

@@ -20,6 +20,7 @@ export {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  type AddMessagesOptions,
   type GraphitiClientOptions,
   type RequestOptions,
 } from './options.js';
@@ -42,3 +43,4 @@ export {
   type RequestDescription,
 } from './errors.js';
 export * from './schemas.js';
+export * from './structure.js';

@@ -49,6 +49,16 @@ export interface RequestOptions {
   readonly maxRetries?: number | undefined;
 }
 
+/** `addMessages`' options: a call's options plus extraction guidance. */
+export interface AddMessagesOptions extends RequestOptions {
+  /**
+   * Natural-language guidance for the server's extraction (MCP `add_memory`'s
+   * `custom_extraction_instructions`, main since 29a7565). Sent only where the server's `add_memory`
+   * declares it; REST and released MCP images have no such field, so there it is dropped.
+   */
+  readonly extractionInstructions?: string | undefined;
+}
+
 export interface ResolvedClientOptions {
   /** Base URL without a trailing slash. */
   readonly baseUrl: string;

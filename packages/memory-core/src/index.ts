@@ -216,3 +216,5 @@ export { digestWritersText } from './audit/index.js';
 export { FILTER_KINDS, FILTER_MODES, filterTurn, transcriptFilterProblems, type TranscriptFilterProblem } from './transcripts/transcript-filter.js';
 // A turn episode's name read back (the memory view groups a turn's question and answer by it).
 export { parseTurnMessageName, type TurnMessageName } from './mapping/turn-mapping.js';
+export * from './mirror/index.js';
+export { MIRROR_CONSENT_TEXT } from './gate/consent-categories.js';

@@ -8,6 +8,7 @@ import { ForgetLedger, ForgetService, InMemoryForgetLedger, IngestionQueuedGroup
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
 import { InMemoryIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
 import { IngestionService } from './ingestion/ingestion-service.js';
+import { TurnMirror } from './mirror/turn-mirror.js';
 import { Ingestion } from './ingestion/ingestion.js';
 import { TurnPlanner, DefaultTurnPlanner } from './planning/index.js';
 import { IngestionStorage } from './ports.js';
@@ -40,6 +41,7 @@ export function createMemoryModule(): ContainerModule {
     bind(PromotionService).to(DefaultPromotionService).inSingletonScope();
     bind(TurnPlanner).to(DefaultTurnPlanner).inSingletonScope();
     bind(Ingestion).to(IngestionService).inSingletonScope();
+    bind(TurnMirror).toSelf().inSingletonScope();
     bind(MemoryPromotion).to(QueuedMemoryPromotion).inSingletonScope();
     bind(GroupRecorder).toSelf().inSingletonScope();
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();

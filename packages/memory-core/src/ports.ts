@@ -3,8 +3,14 @@
 // fakes. Nothing here may import Node, VS Code or undici.
 import type { DigestSegmentStore } from './digest/digest-segment-store.js';
 import type {
+  AddEntityNodeRequest,
+  AddMemoryRequest,
   AddMessagesRequest,
+  AddTripletRequest,
+  EntityNode,
   Episode,
+  GraphitiCapabilities,
+  TripletResponse,
   FactResult,
   Healthcheck,
   Message,
@@ -17,7 +23,7 @@ import type { ConsentCategory } from './gate/consent-categories.js';
 // ---------------------------------------------------------------------------------------------
 // Shared value types
 
-export type MemoryScope = 'session' | 'workspace' | 'user' | 'team';
+export type MemoryScope = 'session' | 'workspace' | 'user' | 'team' | 'mirror';
 /** Fixed merge order of recall and the order scopes are listed in everywhere. */
 export const SCOPE_ORDER: readonly MemoryScope[] = ['session', 'workspace', 'team', 'user'];
 
@@ -34,6 +40,39 @@ export interface ChatTurn {
   readonly participant?: string;
   /** System or context prompt text: sent only when `includeSystemMessages` is on. */
   readonly system?: string;
+  /**
+   * What the structured mirror reads besides the text (tool calls, references, replay), where the
+   * transcript holds it. Only the mirror reads it; ingestion drops it before staging a turn.
+   */
+  readonly structure?: TurnStructure;
+}
+
+/** A turn's structure as a transcript reader finds it (the mirror decides what of it is sent). */
+export interface TurnStructure {
+  /** The conversation's title, when the tool names one (VS Code's custom title). */
+  readonly title?: string;
+  /** Tool calls in order, each with a one-line summary of its arguments and its result, if any. */
+  readonly toolCalls?: readonly TurnToolCall[];
+  /** Files and other resources referenced or attached, by URI. */
+  readonly references?: readonly TurnReference[];
+  /** The id of the turn this one was replayed from (a rewind or an edited prompt), when known. */
+  readonly replayParent?: string;
+}
+
+export interface TurnToolCall {
+  readonly name: string;
+  /** `Read(src/a.ts)`: never the whole input. */
+  readonly summary: string;
+  /** The result as the transcript holds it: hashed and measured, its text sent only when tool output is captured in full. */
+  readonly result?: { readonly text: string; readonly isError: boolean };
+}
+
+export interface TurnReference {
+  /** `attachment`: given with the prompt; `reference`: cited in the answer. */
+  readonly kind: 'attachment' | 'reference';
+  readonly uri: string;
+  /** Content the transcript itself holds (an attached selection or image): hashed, never sent. */
+  readonly content?: string;
 }
 
 /** A fact returned by recall: the wire fact plus where it came from and how it ranks. */
@@ -91,6 +130,8 @@ export interface GraphitiCallOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly maxRetries?: number;
+  /** `addMessages` only: extraction guidance, sent where the server declares it (MCP main), dropped elsewhere. */
+  readonly extractionInstructions?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,6 +154,14 @@ export interface GraphitiApi {
   getEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<FactResult>;
   /** Removes a fact (REST keeps the facts of a deleted episode; MCP removes them itself). */
   deleteEntityEdge?(uuid: string, options?: GraphitiCallOptions): Promise<Result>;
+  /** Which structured writes the server takes (graphiti-client reads an MCP server's tool list). */
+  capabilities?(options?: GraphitiCallOptions): Promise<GraphitiCapabilities>;
+  /** MCP `add_memory` as given (the mirror's JSON episodes). */
+  addMemory?(request: AddMemoryRequest, options?: GraphitiCallOptions): Promise<Result>;
+  /** MCP `add_triplet` (main since 29a7565). */
+  addTriplet?(request: AddTripletRequest, options?: GraphitiCallOptions): Promise<TripletResponse>;
+  /** REST `POST /entity-node`. */
+  addEntityNode?(request: AddEntityNodeRequest, options?: GraphitiCallOptions): Promise<EntityNode>;
 }
 
 /**
@@ -215,6 +264,35 @@ export interface OutboxEntry {
   readonly message: Message;
   /** Who captured it (kept to cite the episode's facts later). */
   readonly source?: MessageSource;
+  /**
+   * A structured mirror record: `message.content` is its JSON, sent as a JSON episode where the
+   * server takes one (MCP `add_memory`, `source: "json"`), else as the message; these nodes and
+   * edges go with it as `add_triplet` (MCP main) or `/entity-node` (REST).
+   */
+  readonly mirror?: MirrorStructure;
+}
+
+/** A mirror record's graph: nodes with deterministic uuids, edges between them by stable id. */
+export interface MirrorStructure {
+  readonly nodes: readonly MirrorNode[];
+  readonly edges: readonly MirrorEdge[];
+}
+
+export interface MirrorNode {
+  /** `conv:<id>`, `turn:<id>`, `tool:<turn>:<n>`, …: also the node's name on the server. */
+  readonly id: string;
+  /** Derived from the group and `id`, so every writer names the same node the same way. */
+  readonly uuid: string;
+  /** One line, content-free beyond what the record says (a title, a tool summary, a URI). */
+  readonly summary: string;
+}
+
+export interface MirrorEdge {
+  readonly from: string;
+  readonly to: string;
+  /** `HAS_TURN`, `USES_TOOL`, `RETURNED`, `REFERENCES`, `ATTACHES`, `REPLAYS`. */
+  readonly name: string;
+  readonly fact: string;
 }
 
 export interface OutboxRecord extends OutboxEntry {

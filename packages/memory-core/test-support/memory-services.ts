@@ -54,7 +54,7 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
   const secretGuard = options.secretGuard ?? new SecretlintSecretGuard();
   const gate = new DefaultMemoryGate(configuration, workspace, consent);
   const groups = new DefaultGroupIdResolver(configuration, workspace, globalStore);
-  const promotion = new DefaultPromotionService(gate, configuration, groups, secretGuard, clock, telemetry);
+  const promotion = new DefaultPromotionService(gate, configuration, groups, secretGuard, clock, telemetry, workspace);
   const pending = new InMemoryPendingMemoryStore();
   const planner = new DefaultTurnPlanner(
     gate,

@@ -4,8 +4,11 @@ export type CoreBenchName = 'core.enqueue.p99_ratio' | 'core.recall.concurrency_
 /** The names of memory-node-storage's benchmarks. */
 export type StorageBenchName = 'storage.enqueue.p99_ratio' | 'storage.throughput.floor_ratio' | 'storage.journal.growth_ratio';
 
+/** The structured mirror's cost against the digest (capture/mirror-cost-bench.ts). */
+export type MirrorBenchName = 'capture.mirror.bytes_per_turn_ratio';
+
 /** Every benchmark name this package measures with `benchResult` (add new ones here). */
-export type BenchName = CoreBenchName | StorageBenchName;
+export type BenchName = CoreBenchName | StorageBenchName | MirrorBenchName;
 
 /** One benchmark outcome, in the shape the harness and CI read. */
 export interface BenchResult<Name extends string = BenchName> {

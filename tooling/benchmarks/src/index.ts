@@ -11,3 +11,4 @@ export { measureEnqueueLatency, measureJournalGrowth, measureSustainedThroughput
 export { BENCHMARK_BODIES, measureRouteThroughput, type BenchmarkServer } from './client/throughput.js';
 export { startServerThread } from './client/server-thread.js';
 export { measureCaptureCost } from './capture/capture-cost-bench.js';
+export { measureMirrorCost } from './capture/mirror-cost-bench.js';

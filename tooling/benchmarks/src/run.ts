@@ -8,6 +8,7 @@ import {
   measureEnqueueLatency,
   measureIngestRequestsPerMessage,
   measureJournalGrowth,
+  measureMirrorCost,
   measureRecallConcurrency,
   measureSustainedThroughput,
 } from './index.js';
@@ -19,6 +20,8 @@ const BENCHMARKS: readonly (() => Promise<BenchResult>)[] = [
   measureEnqueueLatency,
   measureSustainedThroughput,
   measureJournalGrowth,
+  // The structured mirror's cost against the digest, measured in the same run.
+  measureMirrorCost,
 ];
 
 async function main(): Promise<void> {

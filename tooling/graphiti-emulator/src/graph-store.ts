@@ -69,9 +69,9 @@ export class GraphStore {
     return true;
   }
 
-  /** Entity nodes of the given groups, in creation order. */
-  nodes(groupIds: readonly string[]): EntityNodeRecord[] {
-    return [...this.nodesByUuid.values()].filter((node) => groupIds.includes(node.group_id));
+  /** Entity nodes of the given groups (every group when undefined), in creation order. */
+  nodes(groupIds?: readonly string[]): EntityNodeRecord[] {
+    return [...this.nodesByUuid.values()].filter((node) => groupIds === undefined || groupIds.includes(node.group_id));
   }
 
   /** Facts in creation order; `groupIds` undefined means every group. */

@@ -9,6 +9,7 @@ export type {
   FaultPlan,
   FaultSettings,
   InjectedFault,
+  McpRelease,
   RecordedRequest,
   RouteName,
   RunningEmulator,

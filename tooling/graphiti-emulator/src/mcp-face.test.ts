@@ -54,6 +54,7 @@ describe('emulator MCP face', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
         'add_memory',
+        'add_triplet',
         'clear_graph',
         'delete_entity_edge',
         'delete_episode',

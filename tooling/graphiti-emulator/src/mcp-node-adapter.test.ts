@@ -55,7 +55,7 @@ function exchange(
 /** The reference: the emulator's session routing over the SDK's own Node transport, as the emulator had it. */
 async function startReference(): Promise<{ url: string; close(): Promise<void> }> {
   const queues = new GroupQueues<EpisodeJob>(1, () => undefined);
-  const context = { store: new GraphStore(), queues, defaultGroupId: 'main', now: () => Date.now() };
+  const context = { store: new GraphStore(), queues, defaultGroupId: 'main', release: 'main' as const, now: () => Date.now() };
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const server: Server = createServer((incoming, outgoing) => {
     void (async () => {

@@ -2,7 +2,6 @@
 // graph: same names, parameters and answers, including failures reported as a successful tool
 // result `{ "error": "…" }`. Each session gets its own McpServer (the SDK binds one per transport).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { EpisodeJob } from './episode-processor.js';
 import type { GraphStore } from './graph-store.js';
@@ -10,13 +9,17 @@ import type { GroupQueues } from './group-queues.js';
 import { isValidGroupId } from './group-id.js';
 import { searchFacts } from './search.js';
 import { searchTerms } from './text-tokens.js';
-import type { FactRecord } from './types.js';
+import { answer, failure } from './mcp-answers.js';
+import { registerAddTriplet } from './mcp-triplet.js';
+import type { FactRecord, McpRelease } from './types.js';
 
 export interface McpToolContext {
   readonly store: GraphStore;
   readonly queues: GroupQueues<EpisodeJob>;
   /** Upstream's `config.graphiti.group_id` (default `main`): used when a tool gets no group. */
   readonly defaultGroupId: string;
+  /** Which upstream release the tools follow (`main` has `add_triplet` and more `add_memory` arguments). */
+  readonly release: McpRelease;
   now(): number;
 }
 
@@ -31,17 +34,59 @@ export const MCP_TOOL_NAMES = [
   'get_episodes',
   'clear_graph',
   'get_status',
+  'add_triplet',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
-const groupIdsParameter = z.union([z.string(), z.array(z.string())]).nullable().optional();
+const ADD_MEMORY_V1_0_2 = {
+  name: z.string(),
+  episode_body: z.string(),
+  group_id: z.string().nullable().optional(),
+  source: z.string().optional(),
+  source_description: z.string().optional(),
+  uuid: z.string().nullable().optional(),
+};
 
-/** FastMCP serialises a tool's dict answer as JSON text content. */
-function answer(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+const ADD_MEMORY_MAIN = {
+  ...ADD_MEMORY_V1_0_2,
+  reference_time: z.string().nullable().optional(),
+  excluded_entity_types: z.array(z.string()).nullable().optional(),
+  custom_extraction_instructions: z.string().nullable().optional(),
+  previous_episode_uuids: z.array(z.string()).nullable().optional(),
+  update_communities: z.boolean().optional(),
+  saga: z.string().nullable().optional(),
+  saga_previous_episode_uuid: z.string().nullable().optional(),
+};
+
+interface AddMemoryArguments {
+  readonly name: string;
+  readonly episode_body: string;
+  readonly group_id?: string | null;
+  readonly source?: string;
+  readonly source_description?: string;
+  readonly uuid?: string | null;
+  readonly reference_time?: string | null;
 }
 
-const failure = (error: string): CallToolResult => answer({ error });
+/** The string values of a JSON document, one sentence each; the text itself when it is not JSON. */
+function jsonSentences(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+  const sentences: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') sentences.push(value.trim().replace(/[.!?]*$/, '.'));
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit(parsed);
+  return sentences.join(' ');
+}
+
+const groupIdsParameter = z.union([z.string(), z.array(z.string())]).nullable().optional();
 
 /** upstream's `coerce_group_ids` plus the fallback to the configured default group. */
 function effectiveGroupIds(context: McpToolContext, groupIds: string | string[] | null | undefined): string[] {
@@ -93,17 +138,12 @@ export function createMcpServer(context: McpToolContext): McpServer {
     'add_memory',
     {
       description: 'Add an episode to memory (queued; processed per group in order).',
-      inputSchema: {
-        name: z.string(),
-        episode_body: z.string(),
-        group_id: z.string().nullable().optional(),
-        source: z.string().optional(),
-        source_description: z.string().optional(),
-        uuid: z.string().nullable().optional(),
-        reference_time: z.string().nullable().optional(),
-      },
+      // mcp-v1.0.2's signature, plus what upstream's main added in 29a7565 (#1553). Arguments a
+      // release does not declare are dropped, as FastMCP's argument model drops them.
+      inputSchema: context.release === 'main' ? ADD_MEMORY_MAIN : ADD_MEMORY_V1_0_2,
     },
-    (args) => {
+    (given) => {
+      const args = given as AddMemoryArguments;
       let referenceMs = context.now();
       if (args.reference_time !== undefined && args.reference_time !== null) {
         const parsed = parseReferenceTime(args.reference_time);
@@ -120,7 +160,9 @@ export function createMcpServer(context: McpToolContext): McpServer {
         uuid: args.uuid || null,
         name: args.name,
         body: args.episode_body,
-        extractFrom: withoutRolePrefix(args.episode_body),
+        // graphiti-core reads a `json` episode as JSON (its extraction prompt differs); the stand-in
+        // extraction reads its string values as sentences. Invalid JSON is queued all the same, as upstream.
+        extractFrom: source === 'json' ? jsonSentences(args.episode_body) : withoutRolePrefix(args.episode_body),
         source,
         sourceDescription: args.source_description ?? '',
         referenceMs,
@@ -256,6 +298,8 @@ export function createMcpServer(context: McpToolContext): McpServer {
       return answer({ message: `Graph data cleared successfully for group IDs: ${groupIds.join(', ')}` });
     },
   );
+
+  if (context.release === 'main') registerAddTriplet(server, context);
 
   server.registerTool('get_status', { description: 'Get the status of the Graphiti MCP server.' }, () =>
     answer({ status: 'ok', message: 'Graphiti MCP server is running and connected to EMULATOR (in-memory) database' }),

@@ -36,7 +36,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const queues = new GroupQueues<EpisodeJob>(processingDelayMs, (job) => {
     processEpisode(store, job, Date.now());
   });
-  const mcp = new McpFace({ store, queues, defaultGroupId: options.defaultGroupId ?? 'main', now: () => Date.now() });
+  const mcp = new McpFace({ store, queues, defaultGroupId: options.defaultGroupId ?? 'main', release: options.mcpRelease ?? 'main', now: () => Date.now() });
   const faults = new FaultInjector(options.faults, options.seed);
   const log = new RequestLog();
   const context: RouteContext = { store, worker, now: () => Date.now() };
@@ -204,6 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state: {
       episodes: (groupId) => store.episodes(groupId === undefined ? {} : { groupId }),
       facts: (groupId) => store.facts(groupId === undefined ? undefined : [groupId]),
+      nodes: (groupId) => store.nodes(groupId === undefined ? undefined : [groupId]),
       queueLength: () => (face === 'mcp' ? queues.length : worker.length),
       workerAlive: () => (face === 'mcp' ? queues.alive : worker.alive),
       workerError: () => (face === 'mcp' ? queues.error : worker.error),

@@ -25,10 +25,20 @@ export type RouteName =
   | 'get_entity_edge'
   | 'get_episodes'
   | 'clear_graph'
-  | 'get_status';
+  | 'get_status'
+  | 'add_triplet';
 
 /** Which of Graphiti's two servers the emulator plays. */
 export type EmulatorFace = 'rest' | 'mcp';
+
+/**
+ * Which release of upstream's MCP server the MCP face plays. `main` (default): upstream's main since
+ * commit 29a7565 (2026-06-07, #1553): `add_memory` takes `reference_time` and
+ * `custom_extraction_instructions`, and `add_triplet` exists. `v1.0.2`: the tag `mcp-v1.0.2` (the
+ * released image): neither, and `add_memory` ignores arguments it does not declare (FastMCP's
+ * argument model drops unknown keys).
+ */
+export type McpRelease = 'main' | 'v1.0.2';
 
 /**
  * Faults for one route. The rates are probabilities of mutually exclusive outcomes drawn once per
@@ -123,6 +133,8 @@ export interface EmulatorOptions {
    * stored (until `restartServer()`, after which the same happens again).
    */
   readonly closedClientDefect?: boolean;
+  /** MCP face only: which upstream release to play (see `McpRelease`). Default `main`. */
+  readonly mcpRelease?: McpRelease;
   /** MCP face only: upstream's `config.graphiti.group_id`, used when a tool gets no group. Default `main`. */
   readonly defaultGroupId?: string;
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */
@@ -141,6 +153,8 @@ export interface EmulatorState {
   episodes(groupId?: string): EpisodeRecord[];
   /** Facts in creation order, of one group or all. */
   facts(groupId?: string): FactRecord[];
+  /** Entity nodes in creation order, of one group or all (`/entity-node`, `add_triplet`, extraction). */
+  nodes(groupId?: string): EntityNodeRecord[];
   /** Jobs not yet done: waiting plus the one being processed. */
   queueLength(): number;
   workerAlive(): boolean;

@@ -90,7 +90,7 @@ export function addCommonOptions(command: Command, endpointDefault: EndpointDefa
     .addOption(new Option('--workspace <path>', 'the workspace folder memory belongs to (default: the current folder)').helpGroup('Common options:'))
     .addOption(new Option('--session <id>', 'chat session id of the session scope').helpGroup('Common options:'))
     .addOption(
-      new Option('--scopes <list>', "this command's scopes: session,workspace,user,team (or auto / all for recall; captured turns never go to user or team); default: the config's scopes / recall.scopes").helpGroup(
+      new Option('--scopes <list>', "this command's scopes: session,workspace,user,team,mirror (or auto / all for recall; captured turns never go to user or team; mirror: the structured mirror, searched only when named); default: the config's scopes / recall.scopes").helpGroup(
         'Common options:',
       ),
     )

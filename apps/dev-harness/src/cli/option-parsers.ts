@@ -7,8 +7,12 @@ export type HarnessScope = 'session' | 'workspace' | 'user' | 'team';
 /** `team`: the repository's shared scope (promoted memories only; needs `team enable`). */
 export const HARNESS_SCOPES: readonly HarnessScope[] = ['session', 'workspace', 'user', 'team'];
 
+/** `mirror`: the structured mirror's group, searched only when named (`recall --scopes mirror`). */
+export type ListedScope = HarnessScope | 'mirror';
+export const LISTED_SCOPES: readonly ListedScope[] = [...HARNESS_SCOPES, 'mirror'];
+
 /** `--scopes`: a comma-separated list of scopes, or `auto` / `all` (recall only picks per query). */
-export type ScopeSelection = { readonly kind: 'list'; readonly scopes: readonly HarnessScope[] } | { readonly kind: 'auto' } | { readonly kind: 'all' };
+export type ScopeSelection = { readonly kind: 'list'; readonly scopes: readonly ListedScope[] } | { readonly kind: 'auto' } | { readonly kind: 'all' };
 
 export const TRANSCRIPT_FORMAT_CHOICES = ['auto', 'claude-code', 'vscode-chat', 'jsonl'] as const;
 export type TranscriptFormatChoice = (typeof TRANSCRIPT_FORMAT_CHOICES)[number];
@@ -27,13 +31,13 @@ export function parseScopeSelection(value: string, option = '--scopes'): ScopeSe
   if (items.length === 0) {
     throw new UsageError(`${option} needs at least one scope: a comma-separated list of ${HARNESS_SCOPES.join(', ')} (or "auto" / "all").`);
   }
-  const unknown = items.filter((item) => !(HARNESS_SCOPES as readonly string[]).includes(item));
+  const unknown = items.filter((item) => !(LISTED_SCOPES as readonly string[]).includes(item));
   if (unknown.length > 0) {
     throw new UsageError(
-      `${option} ${describe(value)}: unknown scope ${unknown.map(describe).join(', ')}; use a comma-separated list of ${HARNESS_SCOPES.join(', ')} (or "auto" / "all").`,
+      `${option} ${describe(value)}: unknown scope ${unknown.map(describe).join(', ')}; use a comma-separated list of ${LISTED_SCOPES.join(', ')} (or "auto" / "all").`,
     );
   }
-  return { kind: 'list', scopes: HARNESS_SCOPES.filter((scope) => items.includes(scope)) };
+  return { kind: 'list', scopes: LISTED_SCOPES.filter((scope) => items.includes(scope)) };
 }
 
 /** One scope (`--scope`), restricted to `allowed`. */

@@ -70,7 +70,7 @@ export function describeEntry(entry: AuditEntry): string {
   const what =
     entry.kind === 'search'
       ? `a query of ${entry.bytes} bytes`
-      : `${entry.episodeNames.length} ${entry.kind === 'promotion' ? 'promotions' : 'messages'}, ${entry.bytes} bytes`;
+      : `${entry.episodeNames.length} ${entry.kind === 'promotion' ? 'promotions' : entry.kind === 'mirror' ? 'mirror writes' : 'messages'}, ${entry.bytes} bytes`;
   const groups = entry.groupIds.length === 1 ? `group ${entry.groupIds[0]}` : `groups ${entry.groupIds.join(', ')}`;
   const how = entry.face === undefined ? entry.operation : `${entry.face} ${entry.operation}`;
   // A team group is read by everyone on the server in the repository: say so on every write there.

@@ -59,7 +59,19 @@ export const SETTING_KEYS = [
   'capture.digestWriter',
   'capture.digestModel',
   'filter',
+  'mirror.enabled',
 ] as const;
+
+/**
+ * Settings a workspace or folder setting may turn off but never on: only the user's own settings
+ * (or config.json) turn them on, as a project file cannot (memory-node-storage's NEVER_ON_FROM_PROJECT).
+ */
+const USER_ONLY_ON: ReadonlySet<SettingKey> = new Set(['mirror.enabled']);
+
+function explicitValue(key: SettingKey, inspected: { readonly globalValue?: unknown; readonly workspaceValue?: unknown; readonly workspaceFolderValue?: unknown } | undefined): unknown {
+  if (!USER_ONLY_ON.has(key)) return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+  return inspected?.workspaceFolderValue === false || inspected?.workspaceValue === false ? false : inspected?.globalValue;
+}
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** The config file's name of a VS Code setting: the same, but for `serverKind` (`server` in files). */
@@ -103,7 +115,7 @@ export class VsCodeSettingsSource implements CheckedSettingsSource {
     const settings: EffectiveSetting[] = [];
     for (const key of SETTING_KEYS) {
       const inspected = configuration.inspect(key);
-      const explicit = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+      const explicit = explicitValue(key, inspected);
       const configKey = configKeyOf(key);
       const entry = shared.get(configKey);
       let setting: EffectiveSetting;

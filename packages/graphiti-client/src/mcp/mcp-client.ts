@@ -11,6 +11,7 @@ import type { GraphitiApi, ServerFace } from '../graphiti-api.js';
 import {
   resolveClientOptions,
   resolveRequestOptions,
+  type AddMessagesOptions,
   type GraphitiClientOptions,
   type RequestOptions,
   type ResolvedClientOptions,
@@ -18,8 +19,22 @@ import {
 } from '../options.js';
 import { withRetries } from '../retry.js';
 import {
+  addMemoryRequestSchema,
+  addTripletRequestSchema,
+  capabilitiesOfTools,
+  toolListSchema,
+  tripletResponseSchema,
+  type AddMemoryRequest,
+  type AddTripletRequest,
+  type GraphitiCapabilities,
+  type ToolList,
+  type TripletResponse,
+} from '../structure.js';
+import {
   factResultSchema,
   groupIdSchema,
+  type AddEntityNodeRequest,
+  type EntityNode,
   searchQuerySchema,
   type AddMessagesRequest,
   type Episode,
@@ -86,6 +101,8 @@ export class GraphitiMcpClient implements GraphitiApi {
   /** The Agent this client created, which `close()` closes; a caller's dispatcher is never closed. */
   private readonly ownAgent: Agent | undefined;
   private readonly session: McpSession;
+  /** What each session's tool list showed (a restarted server may be a newer build: read it again). */
+  private readonly capabilitiesBySession = new WeakMap<Session, Promise<GraphitiCapabilities>>();
   private closed = false;
 
   constructor(options: GraphitiClientOptions) {
@@ -139,10 +156,14 @@ export class GraphitiMcpClient implements GraphitiApi {
    * One `add_memory` per message, in order (upstream processes a group's episodes in the order
    * they are queued). Each is retried on its own, so a retry never re-sends an earlier message.
    */
-  async addMessages(request: AddMessagesRequest, options?: RequestOptions): Promise<Result> {
+  async addMessages(request: AddMessagesRequest, options?: AddMessagesOptions): Promise<Result> {
     this.assertOpen('addMessages');
     const body = parseRequest('addMessages', newMessagesRequestSchema, request);
     const settings = resolveRequestOptions('addMessages', this.options, options);
+    const guidance = options?.extractionInstructions;
+    // Guidance only where this server's add_memory declares it (main since 29a7565); dropped elsewhere.
+    const instructions =
+      guidance !== undefined && guidance !== '' && (await this.capabilities(options)).extractionInstructions ? { custom_extraction_instructions: guidance } : {};
     for (const message of body.messages) {
       await this.callTool(
         'add_memory',
@@ -154,12 +175,100 @@ export class GraphitiMcpClient implements GraphitiApi {
           source: 'message',
           source_description: message.source_description ?? '',
           ...(message.timestamp === undefined ? {} : { reference_time: message.timestamp }),
+          ...instructions,
         },
         successResponseSchema,
         settings,
       );
     }
     return { message: 'Messages added to processing queue', success: true };
+  }
+
+  /**
+   * Which structured writes this server takes, from its tool list (`tools/list`, once per session):
+   * `add_triplet` present, `add_memory` declaring `custom_extraction_instructions`.
+   */
+  async capabilities(options?: RequestOptions): Promise<GraphitiCapabilities> {
+    this.assertOpen('capabilities');
+    const settings = resolveRequestOptions('capabilities', this.options, options);
+    const request = this.describe('tools/list');
+    let session: Session;
+    try {
+      session = await this.connected(settings, request);
+    } catch (error) {
+      throw transportError(error, request, settings);
+    }
+    let known = this.capabilitiesBySession.get(session);
+    if (known === undefined) {
+      known = this.readCapabilities(session, settings, request);
+      this.capabilitiesBySession.set(session, known);
+      // A failed read is not remembered: the next call asks again.
+      known.catch(() => this.capabilitiesBySession.delete(session));
+    }
+    return known;
+  }
+
+  private async readCapabilities(session: Session, settings: ResolvedRequestOptions, request: RequestDescription): Promise<GraphitiCapabilities> {
+    return withRetries(request, settings, async () => {
+      const tools: ToolList['tools'] = [];
+      let cursor: string | undefined;
+      // FastMCP answers in one page; a cursor is followed a few times, never forever.
+      for (let page = 0; page < 10; page++) {
+        const call = callSignal(settings.signal);
+        let list: ToolList;
+        try {
+          list = await session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, toolListSchema, {
+            timeout: settings.timeoutMs,
+            ...call.options,
+          });
+        } catch (error) {
+          if (isSessionLost(error)) this.session.forget(session);
+          throw transportError(error, request, settings);
+        } finally {
+          call.dispose();
+        }
+        tools.push(...list.tools);
+        cursor = list.nextCursor;
+        if (cursor === undefined) break;
+      }
+      return capabilitiesOfTools(tools);
+    });
+  }
+
+  /**
+   * `add_memory` as given: `source: "json"` writes structure (`episode_body` a JSON string, checked
+   * here); `custom_extraction_instructions` only to a server whose `add_memory` declares it (else a
+   * GraphitiUsageError: an older image would drop it silently). Queued: confirm by name.
+   */
+  async addMemory(request: AddMemoryRequest, options?: RequestOptions): Promise<Result> {
+    this.assertOpen('addMemory');
+    const body = parseRequest('addMemory', addMemoryRequestSchema, request);
+    if (body.custom_extraction_instructions !== undefined && !(await this.capabilities(options)).extractionInstructions) {
+      throw new GraphitiUsageError(
+        "addMemory: this server's add_memory does not take custom_extraction_instructions (released MCP images before upstream main 29a7565 drop it). Leave it out, or check capabilities() first.",
+      );
+    }
+    return this.simple('addMemory', 'add_memory', { ...body }, options);
+  }
+
+  /** `add_triplet` (main since 29a7565): one edge between named nodes, written directly. */
+  async addTriplet(request: AddTripletRequest, options?: RequestOptions): Promise<TripletResponse> {
+    this.assertOpen('addTriplet');
+    const body = parseRequest('addTriplet', addTripletRequestSchema, request);
+    if (!(await this.capabilities(options)).triplets) {
+      throw new GraphitiUsageError(
+        'addTriplet: this MCP server has no add_triplet tool (it came with upstream main 29a7565; released images before it lack it). Check capabilities() first.',
+      );
+    }
+    const settings = resolveRequestOptions('addTriplet', this.options, options);
+    return this.callTool('add_triplet', { ...body }, tripletResponseSchema, settings);
+  }
+
+  /** REST only: the MCP server has no tool that writes a node by itself (use addTriplet). */
+  addEntityNode(_request: AddEntityNodeRequest): Promise<EntityNode> {
+    return Promise.reject(
+      new GraphitiUsageError('addEntityNode is the REST route POST /entity-node: the MCP server has no such tool. Use addTriplet (nodes come with their edge) or a REST client.'),
+    );
   }
 
   /** `search_memory_facts` over the named groups. */

@@ -76,3 +76,33 @@ describe('AuditedGraphitiApi', () => {
     expect(log.entries).toEqual([]);
   });
 });
+
+describe('AuditedGraphitiApi and the structured mirror', () => {
+  it('records each structure write as a mirror write (operation, group, size), never its content, and passes capabilities through', async () => {
+    const log = new InMemoryAuditLog();
+    const calls: string[] = [];
+    const inner = {
+      capabilities: async () => ({ face: 'mcp', jsonEpisodes: true, extractionInstructions: true, triplets: true, entityNodes: false }),
+      addMemory: async () => (calls.push('addMemory'), { message: 'queued' }),
+      addTriplet: async () => (calls.push('addTriplet'), { message: 'added', nodes: [], edges: [] }),
+      addEntityNode: async () => (calls.push('addEntityNode'), {}),
+      addMessages: async () => ({ message: 'ok', success: true }),
+    } as unknown as GraphitiApi;
+    const api = new AuditedGraphitiApi(inner, log, { endpoint: 'http://127.0.0.1:8000', tool: 'graphiti-harness' });
+    await expect(api.capabilities()).resolves.toMatchObject({ triplets: true });
+    await api.addTriplet({ source_node_name: 'turn:t1', edge_name: 'USES_TOOL', fact: 'turn:t1 called Read(secret-plan.md)', target_node_name: 'tool:t1:0', group_id: 'gm_mirror_x' });
+    await api.addMemory({ name: 'mirror.turn.abc', episode_body: '{"text":"the plan"}', group_id: 'gm_mirror_x', source: 'json' });
+    await api.addEntityNode({ uuid: 'u', group_id: 'gm_mirror_x', name: 'turn:t1', summary: 'Turn' });
+    await api.addMessages({ group_id: 'gm_mirror_x', messages: [{ content: '{}', role_type: 'system', role: 'graphiti-memory mirror', name: 'mirror.turn.def' }] });
+    expect(calls).toEqual(['addTriplet', 'addMemory', 'addEntityNode']);
+    expect(log.entries.map((entry) => [entry.operation, entry.kind, entry.groupIds[0]])).toEqual([
+      ['add_triplet', 'mirror', 'gm_mirror_x'],
+      ['add_memory', 'mirror', 'gm_mirror_x'],
+      ['POST /entity-node', 'mirror', 'gm_mirror_x'],
+      ['POST /messages', 'mirror', 'gm_mirror_x'],
+    ]);
+    expect(JSON.stringify(log.entries)).not.toMatch(/secret-plan|the plan/);
+    expect(log.entries.every((entry) => entry.bytes > 0)).toBe(true);
+    expect(auditEntryFrom(JSON.parse(JSON.stringify(log.entries[0])))?.kind).toBe('mirror');
+  });
+});

@@ -31,7 +31,8 @@ export interface AuditEntry {
   /** Redaction markers the secret guard left in the content or the query. */
   readonly redactions: number;
   /** `promotion` when every message is a curated memory, `messages` for other writes, `search` for a recall query. */
-  readonly kind: 'messages' | 'promotion' | 'search';  /** Who wrote each session digest the write carried, by episode name (`filtered` or `chatModel`); absent without digests. */
+  /** `mirror`: a structured mirror write (`add_triplet`, `POST /entity-node`, a JSON `add_memory`). */
+  readonly kind: 'messages' | 'promotion' | 'search' | 'mirror';  /** Who wrote each session digest the write carried, by episode name (`filtered` or `chatModel`); absent without digests. */
   readonly digestWriters?: Readonly<Record<string, 'filtered' | 'chatModel'>>;
 }
 
@@ -102,7 +103,7 @@ export function auditEntryFrom(value: unknown): AuditEntry | undefined {
     typeof operation !== 'string' ||
     groupIds === undefined ||
     !groupIds.every((group) => typeof group === 'string') ||
-    (kind !== 'messages' && kind !== 'promotion' && kind !== 'search')
+    (kind !== 'messages' && kind !== 'promotion' && kind !== 'search' && kind !== 'mirror')
   ) {
     return undefined;
   }

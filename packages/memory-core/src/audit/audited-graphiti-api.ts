@@ -1,7 +1,19 @@
 // A GraphitiApi that records every request carrying memory content (add-messages) or a query
 // (search) in the audit log before sending it, so ingestion, promotion and recall are audited
 // without knowing about it. Only metadata is recorded: never the content, never the query text.
-import type { AddMessagesRequest, FactResult, Result, SearchQuery, SearchResults } from '@graphiti-memory/graphiti-client';
+import type {
+  AddEntityNodeRequest,
+  AddMemoryRequest,
+  AddMessagesRequest,
+  AddTripletRequest,
+  EntityNode,
+  FactResult,
+  GraphitiCapabilities,
+  Result,
+  SearchQuery,
+  SearchResults,
+  TripletResponse,
+} from '@graphiti-memory/graphiti-client';
 import { digestWriterOf } from '../digest/digest-writer.js';
 import { APP_NAME } from '../mapping/turn-mapping.js';
 import type { GraphitiApi, GraphitiCallOptions, GraphitiConnection } from '../ports.js';
@@ -9,6 +21,8 @@ import type { AuditEntry, AuditFace, AuditLog, AuditTool } from './audit-log.js'
 
 const REDACTION_MARKER = /\[REDACTED:[^\]\s]*\]/g;
 const PROMOTION_PREFIX = `${APP_NAME}.promotion.`;
+/** The mirror's episodes (`mirror.turn.<hash>`): on REST they are messages. */
+const MIRROR_PREFIX = 'mirror.';
 const encoder = new TextEncoder();
 
 /** What each face calls the operation: the REST route, or the MCP server's tool. */
@@ -48,6 +62,32 @@ export class AuditedGraphitiApi implements GraphitiApi {
     const face = await this.#face(options);
     this.#record(() => searchAuditEntryOf(query, { ...this.target, ...(face === undefined ? {} : { face }) }));
     return this.inner.search(query, options);
+  }
+
+  /** The inner client's; a client that cannot tell takes messages only. */
+  capabilities(options?: GraphitiCallOptions): Promise<GraphitiCapabilities> {
+    if (this.inner.capabilities === undefined) {
+      return Promise.resolve({ face: 'rest', jsonEpisodes: false, extractionInstructions: false, triplets: false, entityNodes: false });
+    }
+    return this.inner.capabilities(options);
+  }
+
+  async addMemory(request: AddMemoryRequest, options?: GraphitiCallOptions): Promise<Result> {
+    if (this.inner.addMemory === undefined) throw new Error('this Graphiti connection cannot add JSON episodes');
+    this.#record(() => structureAuditEntryOf('add_memory', request.group_id, [request.name], request, this.target));
+    return this.inner.addMemory(request, options);
+  }
+
+  async addTriplet(request: AddTripletRequest, options?: GraphitiCallOptions): Promise<TripletResponse> {
+    if (this.inner.addTriplet === undefined) throw new Error('this Graphiti connection cannot add triplets');
+    this.#record(() => structureAuditEntryOf('add_triplet', request.group_id, [], request, this.target));
+    return this.inner.addTriplet(request, options);
+  }
+
+  async addEntityNode(request: AddEntityNodeRequest, options?: GraphitiCallOptions): Promise<EntityNode> {
+    if (this.inner.addEntityNode === undefined) throw new Error('this Graphiti connection cannot add entity nodes');
+    this.#record(() => structureAuditEntryOf('POST /entity-node', request.group_id, [], request, this.target));
+    return this.inner.addEntityNode(request, options);
   }
 
   getEpisodes(...args: Parameters<GraphitiApi['getEpisodes']>) {
@@ -116,8 +156,30 @@ export function auditEntryOf(request: AddMessagesRequest, target: EntryTarget): 
     episodeNames: names,
     bytes: encoder.encode(JSON.stringify(request)).length,
     redactions,
-    kind: names.length > 0 && names.every((name) => name.startsWith(PROMOTION_PREFIX)) ? 'promotion' : 'messages',
+    kind:
+      names.length > 0 && names.every((name) => name.startsWith(PROMOTION_PREFIX))
+        ? 'promotion'
+        : names.length > 0 && names.every((name) => name.startsWith(MIRROR_PREFIX))
+          ? 'mirror'
+          : 'messages',
     ...digestWritersOf(request),
+  };
+}
+
+/** The audit record of one structured mirror write: its operation, group and size, never content. */
+function structureAuditEntryOf(operation: string, groupId: string, names: readonly string[], request: object, target: AuditTarget): AuditEntry {
+  const body = JSON.stringify(request);
+  return {
+    at: new Date(target.now?.() ?? Date.now()).toISOString(),
+    ...(target.tool === undefined ? {} : { tool: target.tool }),
+    endpoint: target.endpoint,
+    face: operation.startsWith('POST') ? 'rest' : 'mcp',
+    operation,
+    groupIds: [groupId],
+    episodeNames: names,
+    bytes: encoder.encode(body).length,
+    redactions: countRedactions(body),
+    kind: 'mirror',
   };
 }
 

@@ -38,3 +38,16 @@ describe('forgetTargets', () => {
     expect(ids(forgetTargets({ scope: 'user' }, records, { user: 'u-1' }))).toEqual(['u-1']);
   });
 });
+
+describe('the mirror group', () => {
+  const mirror: GroupRecord = { groupId: 'mirror-a', scope: 'mirror', workspaceKey: 'ws-a', tools: ['t'], firstWriteAt: 1, lastWriteAt: 1, messages: 1 };
+  const other: GroupRecord = { ...mirror, groupId: 'mirror-b', workspaceKey: 'ws-b' };
+
+  it('goes with a workspace forget: the one resolved now, and one the registry knows this workspace wrote', () => {
+    expect(forgetTargets({ scope: 'workspace' }, [], { workspace: 'ws-a', mirror: 'mirror-a' }).map((target) => [target.groupId, target.scope])).toEqual([
+      ['ws-a', 'workspace'],
+      ['mirror-a', 'mirror'],
+    ]);
+    expect(forgetTargets({ scope: 'workspace' }, [mirror, other], { workspace: 'ws-a' }).map((target) => target.groupId)).toEqual(['mirror-a', 'ws-a']);
+  });
+});

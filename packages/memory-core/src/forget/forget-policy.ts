@@ -20,6 +20,8 @@ export interface CurrentGroups {
   readonly workspace?: string;
   readonly user?: string;
   readonly team?: string;
+  /** The workspace's structured mirror group: forgotten with the workspace. */
+  readonly mirror?: string;
   /** The group of the session named in the request, when it has one. */
   readonly session?: string;
 }
@@ -49,10 +51,14 @@ export function forgetTargets(request: ForgetRequest, records: readonly GroupRec
     case 'workspace':
       if (current.workspace === undefined) return [];
       for (const record of records) {
-        const inWorkspace = record.groupId === current.workspace || (record.scope === 'session' && record.workspaceKey === current.workspace);
+        const inWorkspace =
+          record.groupId === current.workspace ||
+          record.groupId === current.mirror ||
+          ((record.scope === 'session' || record.scope === 'mirror') && record.workspaceKey === current.workspace);
         if (inWorkspace) addRecord(record);
       }
       add(current.workspace, 'workspace');
+      add(current.mirror, 'mirror');
       break;
     case 'session':
       for (const record of records) if (record.scope === 'session' && (record.sessionId === request.sessionId || record.groupId === current.session)) addRecord(record);

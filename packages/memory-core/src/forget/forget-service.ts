@@ -9,6 +9,7 @@ import { errorClassOf } from '../errors/graphiti-failure.js';
 import { deliveryKey } from '../ingestion/in-memory-delivery-ledger.js';
 import { Clock, GraphitiConnection, IngestionStorage, Logger, type GraphitiApi, type GraphitiCallOptions } from '../ports.js';
 import { GroupRegistry } from '../registry/group-registry.js';
+import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { forgetTargets, type CurrentGroups, type ForgetRequest, type ForgetTarget } from './forget-policy.js';
 import { PendingMemoryStore } from '../review/pending-memory-store.js';
@@ -88,6 +89,7 @@ export class ForgetService {
     @inject(Clock) @optional() private readonly clock?: Pick<Clock, 'now'>,
     @inject(EpisodeSources) @optional() private readonly sources?: EpisodeSources,
     @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'forgetGroups' | 'forgetEpisodes'>,
+    @inject(MemoryConfiguration) @optional() private readonly configuration?: MemoryConfiguration,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -166,7 +168,8 @@ export class ForgetService {
    */
   private async forgetPending(targets: readonly ForgetTarget[]): Promise<number> {
     if (this.pending === undefined) return 0;
-    const scopes = [...new Set(targets.flatMap((target) => (target.scope === 'session' ? [] : [target.scope])))];
+    // Pending memories are promotions: none is ever kept for the mirror.
+    const scopes = [...new Set(targets.flatMap((target) => (target.scope === 'session' || target.scope === 'mirror' ? [] : [target.scope])))];
     const sessions = targets.flatMap((target) => (target.sessionId === undefined ? [] : [target.sessionId]));
     return this.pending.forgetGroups(
       targets.map((target) => target.groupId),
@@ -315,14 +318,18 @@ export class ForgetService {
     // Resolving the user scope may create the user key: only when the user scope is named.
     const namesUser = 'all' in request ? request.includeUser === true : request.scope === 'user';
     const namesTeam = !('all' in request) && request.scope === 'team';
-    const [workspace, user, session, team] = await Promise.all([
+    const [workspace, user, session, team, mirror] = await Promise.all([
       this.groups.resolve('workspace'),
       namesUser ? this.groups.resolve('user') : Promise.resolve(undefined),
       sessionId === undefined ? Promise.resolve(undefined) : this.groups.resolve('session', { sessionId }),
       namesTeam ? this.groups.resolve('team') : Promise.resolve(undefined),
+      // A workspace forget takes its mirror group too: while the mirror is on, and whenever the
+      // registry knows it was written (forget-policy.ts). Resolving it sends nothing.
+      this.configuration?.current().mirror.enabled === true ? this.groups.resolve('mirror') : Promise.resolve(undefined),
     ]);
     return {
       ...(workspace === undefined ? {} : { workspace }),
+      ...(mirror === undefined ? {} : { mirror }),
       ...(user === undefined ? {} : { user }),
       ...(team === undefined ? {} : { team }),
       ...(session === undefined ? {} : { session }),

@@ -17,7 +17,17 @@ export const CONSENT_CATEGORIES = [
   'recallQueries',
   /** Turns reported by agent hooks (Claude Code, Copilot) connected to this workspace. */
   'agentHooks',
+  /**
+   * The structured mirror (`mirror.enabled`): per finalized turn, the conversation's id, title and
+   * tool, the turn's time, what was said (capped), each tool call's name and a summary of its
+   * arguments, each result's status, size and hash, references and attachments by URI and hash.
+   */
+  'mirror',
 ] as const;
+
+/** What the mirror sends, in the words a consent prompt shows. */
+export const MIRROR_CONSENT_TEXT =
+  'the structure of each finished chat turn: the conversation id, title and tool; the turn time; what was said (capped); tool call names with a summary of their arguments; tool result status, size and hash (not their content); files referenced or attached by path and hash (not their content)';
 export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
 
 export function isConsentCategory(value: unknown): value is ConsentCategory {
@@ -31,6 +41,7 @@ export function categoriesInUse(settings: MemorySettings): ConsentCategory[] {
   if (settings.capture.claudeCode) categories.push('claudeCode');
   if (settings.includeSystemMessages) categories.push('systemPrompts');
   if (settings.recall.enabled) categories.push('recallQueries');
+  if (settings.mirror.enabled) categories.push('mirror');
   return categories;
 }
 

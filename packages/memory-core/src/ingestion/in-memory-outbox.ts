@@ -24,6 +24,7 @@ interface MutableRecord {
   readonly groupId: string;
   readonly message: OutboxEntry['message'];
   readonly source?: OutboxEntry['source'];
+  readonly mirror?: OutboxEntry['mirror'];
   readonly enqueuedAt: number;
   state: 'pending' | 'sent';
   attempts: number;
@@ -42,7 +43,7 @@ export class InMemoryOutbox implements Outbox {
   private pendingCount = 0;
   /** Drops by reason, since creation: lets tests and status pages see what policy removed. */
   readonly droppedByReason: Record<OutboxDropReason, number> = { overflow: 0, 'dead-letter': 0, forgotten: 0 };
-  private readonly dead = new Map<string, DeadLetter & Pick<MutableRecord, 'message' | 'source'>>();
+  private readonly dead = new Map<string, DeadLetter & Pick<MutableRecord, 'message' | 'source' | 'mirror'>>();
 
   constructor(
     @inject(MemoryConfiguration) private readonly limits: OutboxLimits,
@@ -58,6 +59,7 @@ export class InMemoryOutbox implements Outbox {
         groupId: entry.groupId,
         message: entry.message,
         ...(entry.source === undefined ? {} : { source: entry.source }),
+        ...(entry.mirror === undefined ? {} : { mirror: entry.mirror }),
         enqueuedAt,
         state: 'pending',
         attempts: 0,
@@ -123,6 +125,8 @@ export class InMemoryOutbox implements Outbox {
         name: record.message.name,
         message: record.message,
         ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.mirror === undefined ? {} : { mirror: record.mirror }),
+        ...(record.mirror === undefined ? {} : { mirror: record.mirror }),
         enqueuedAt: record.enqueuedAt,
         attempts: record.attempts,
         deadAt: this.clock.now(),
@@ -170,6 +174,7 @@ export class InMemoryOutbox implements Outbox {
         groupId: letter.groupId,
         message: letter.message,
         ...(letter.source === undefined ? {} : { source: letter.source }),
+        ...(letter.mirror === undefined ? {} : { mirror: letter.mirror }),
         enqueuedAt: this.clock.now(),
         state: 'pending',
         attempts: 0,
@@ -185,7 +190,7 @@ export class InMemoryOutbox implements Outbox {
     return chosen.length;
   }
 
-  private chooseDead(ids: readonly string[] | undefined): (DeadLetter & Pick<MutableRecord, 'message' | 'source'>)[] {
+  private chooseDead(ids: readonly string[] | undefined): (DeadLetter & Pick<MutableRecord, 'message' | 'source' | 'mirror'>)[] {
     if (ids === undefined) return [...this.dead.values()];
     return ids.flatMap((id) => {
       const letter = this.dead.get(id);
@@ -245,6 +250,7 @@ function snapshot(record: MutableRecord): OutboxRecord {
     groupId: record.groupId,
     message: record.message,
     ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.mirror === undefined ? {} : { mirror: record.mirror }),
     enqueuedAt: record.enqueuedAt,
     state: record.state,
     attempts: record.attempts,

@@ -36,6 +36,7 @@ import { MessageSender, type SendHold } from './message-sender.js';
 import { StorageHandle } from './storage-handle.js';
 import { TurnStaging } from './turn-staging.js';
 import { LocalTier } from '../tier/local-tier.js';
+import { TurnMirror } from '../mirror/turn-mirror.js';
 
 /** Sending and confirming, built once the storage is open. */
 interface Delivery {
@@ -85,6 +86,7 @@ export class IngestionService implements Ingestion {
     @inject(OwedDeletions) @optional() private readonly owedDeletions?: OwedDeletions,
     @inject(DigestWriting) @optional() digestWriting?: DigestWriting,
     @inject(LocalTier) @optional() tier?: LocalTier,
+    @inject(TurnMirror) @optional() private readonly mirror?: TurnMirror,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -165,7 +167,10 @@ export class IngestionService implements Ingestion {
       return;
     }
     this.state.counters.turns++;
-    this.staging.push({ turn });
+    // The structure is the mirror's alone: it never reaches a digest or a turn's messages.
+    const { structure: _structure, ...plain } = turn;
+    this.staging.push({ turn: plain });
+    this.mirror?.offer(turn, (entries) => this.enqueueEntries(entries));
   }
 
   /**

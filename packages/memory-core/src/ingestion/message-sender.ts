@@ -8,6 +8,8 @@ import type { DeliveryContext } from './delivery-context.js';
 import { classifyFailure, type DeliveryFailure } from './delivery-failure.js';
 import { groupByGroupId } from './delivery-state.js';
 import { retryDelay } from './ingestion-options.js';
+import { writeMirrorEntry } from '../mirror/mirror-writer.js';
+import { CODING_ONTOLOGY_INSTRUCTIONS } from '../mirror/coding-ontology.js';
 
 type ChunkOutcome = 'continue' | 'stop';
 
@@ -61,13 +63,17 @@ export class MessageSender {
       for (const [groupId, group] of groupByGroupId(records)) {
         if (hold.held(groupId)) continue;
         let room = MAX_IN_FLIGHT_PER_GROUP - (state.inFlightByGroup.get(groupId) ?? 0);
-        for (let start = 0; start < group.length && room > 0; start += batchSize) {
+        for (let start = 0; start < group.length && room > 0; ) {
           if (host.disposed) return;
           if (!(await outbox.holdsDrain())) {
             host.block('this process lost its outbox lock; another process sends these messages');
             return;
           }
-          const chunk = group.slice(start, start + Math.min(batchSize, room));
+          // A mirror record is sent alone (its structure, then its episode); others in batches.
+          const end = Math.min(start + Math.min(batchSize, room), group.length);
+          const mirrorAt = group.slice(start, end).findIndex((record) => record.mirror !== undefined);
+          const chunk = group.slice(start, mirrorAt < 0 ? end : start + Math.max(1, mirrorAt));
+          start += chunk.length;
           room -= chunk.length;
           if ((await this.#sendChunk(api, groupId, chunk, settings.timeoutMs)) === 'stop') return;
         }
@@ -92,10 +98,17 @@ export class MessageSender {
     try {
       state.sendingCount += chunk.length;
       try {
-        await api.addMessages(
-          { group_id: groupId, messages: chunk.map((record) => record.message) },
-          { timeoutMs, maxRetries: 0, signal: host.signal },
-        );
+        const call = { timeoutMs, maxRetries: 0, signal: host.signal };
+        const [first] = chunk;
+        if (first?.mirror !== undefined && chunk.length === 1) {
+          await writeMirrorEntry(api, { ...first, mirror: first.mirror }, call);
+        } else {
+          // Seed 000's vocabulary as extraction guidance, where the server takes it (MCP main).
+          await api.addMessages(
+            { group_id: groupId, messages: chunk.map((record) => record.message) },
+            { ...call, extractionInstructions: CODING_ONTOLOGY_INSTRUCTIONS },
+          );
+        }
       } finally {
         state.sendingCount -= chunk.length;
       }

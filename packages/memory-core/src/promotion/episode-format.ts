@@ -35,6 +35,17 @@ export interface PromotionEpisodeInput {
   readonly at: Date;
   /** Team memories: the display name the author chose to share (one line); none when empty. */
   readonly author?: string;
+  /** What the memory applies to (seed 000's APPLIES_TO): the repository, its branch, the files it names. */
+  readonly appliesTo?: PromotionAppliesTo;
+}
+
+export interface PromotionAppliesTo {
+  /** The normalised git remote (`github.com/ada/engine`): never a local path, never credentials. */
+  readonly repository?: string;
+  /** Only when git metadata is on (`includeGitMetadata`). */
+  readonly branch?: string;
+  /** Repository-relative paths the memory's text names. */
+  readonly files?: readonly string[];
 }
 
 /**
@@ -55,9 +66,11 @@ export function formatPromotionEpisode(input: PromotionEpisodeInput): string {
     );
   }
   const author = input.scope === 'team' ? singleLine(input.author ?? '') : '';
+  const applies = appliesToAttributes(input.appliesTo);
+  const appliesLine = appliesToLine(applies);
   return episodeBlock(
-    { kind: input.kind, scope: input.scope, ...(author === '' ? {} : { author }), recorded_at: isoTime(input.at, 'formatPromotionEpisode') },
-    neutraliseEpisodeTags(input.text.trim()),
+    { kind: input.kind, scope: input.scope, ...(author === '' ? {} : { author }), recorded_at: isoTime(input.at, 'formatPromotionEpisode'), ...applies },
+    neutraliseEpisodeTags(input.text.trim()) + (appliesLine === '' ? '' : `\n${neutraliseEpisodeTags(appliesLine)}`),
   );
 }
 
@@ -117,6 +130,27 @@ export function formatOwnershipContext(input: OwnershipContextInput): string {
  */
 export function formatEpisodeBlock(attributes: Readonly<Record<string, string>>, text: string): string {
   return episodeBlock(attributes, neutraliseEpisodeTags(text));
+}
+
+function appliesToAttributes(appliesTo: PromotionAppliesTo | undefined): Record<string, string> {
+  const repository = singleLine(appliesTo?.repository ?? '');
+  const branch = singleLine(appliesTo?.branch ?? '');
+  const files = (appliesTo?.files ?? []).map(singleLine).filter((file) => file !== '');
+  return {
+    ...(repository === '' ? {} : { repository }),
+    ...(branch === '' ? {} : { branch }),
+    ...(files.length === 0 ? {} : { files: files.join(', ') }),
+  };
+}
+
+/** The same, as a sentence extraction reads (`Applies to repository …, branch …, files ….`). */
+function appliesToLine(attributes: Readonly<Record<string, string>>): string {
+  const parts = [
+    attributes['repository'] === undefined ? '' : `repository ${attributes['repository']}`,
+    attributes['branch'] === undefined ? '' : `branch ${attributes['branch']}`,
+    attributes['files'] === undefined ? '' : `files ${attributes['files']}`,
+  ].filter((part) => part !== '');
+  return parts.length === 0 ? '' : `Applies to ${parts.join(', ')}.`;
 }
 
 function episodeBlock(attributes: Readonly<Record<string, string>>, body: string): string {

@@ -7,6 +7,25 @@ import { promotionMessageName } from './promotion-service.js';
 
 const githubToken = `ghp_${new FakeValues('promotion tests').alphanumeric(36)}`;
 
+describe('what a promotion applies to (seed 000: APPLIES_TO)', () => {
+  it('records the repository, the files its text names and, only with git metadata on, the branch', async () => {
+    const workspace = { gitRemote: 'https://ada:secret@github.com/Ada/Engine.git', gitMetadata: { branch: 'feature/outbox', commit: 'abc123' } };
+    const text = 'Keep the outbox journal in src/outbox/journal.ts append-only; see docs/how-it-works.md.';
+    const withoutGit = createPolicyServices({ workspace });
+    const planned = await withoutGit.promotion.plan({ kind: 'decision', scope: 'workspace', text, now: 1 });
+    if (!planned.ok) throw new Error(planned.reason);
+    expect(planned.entry.message.content).toContain('repository="github.com/ada/engine" files="src/outbox/journal.ts, docs/how-it-works.md">');
+    expect(planned.entry.message.content).toContain('\nApplies to repository github.com/ada/engine, files src/outbox/journal.ts, docs/how-it-works.md.\n');
+    expect(planned.entry.message.content).not.toMatch(/branch|secret/);
+    const withGit = createPolicyServices({ workspace, settings: { enabled: true, endpoint: 'http://localhost:8000', includeGitMetadata: true } });
+    const planned2 = await withGit.promotion.plan({ kind: 'decision', scope: 'workspace', text, now: 1 });
+    if (!planned2.ok) throw new Error(planned2.reason);
+    expect(planned2.entry.message.content).toContain('branch="feature/outbox"');
+    // The name (de-duplication) does not depend on where it applies.
+    expect(planned2.entry.message.name).toBe(planned.entry.message.name);
+  });
+});
+
 describe('DefaultPromotionService', () => {
   it('plans one system message holding the episode block, for the workspace group', async () => {
     const services = createPolicyServices();

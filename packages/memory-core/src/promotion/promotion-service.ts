@@ -3,16 +3,17 @@
 // module only plans the entry; ingestion delivers it. Text with a secret is refused, not redacted:
 // a long-lived memory must not keep even the shape of a credential.
 import type { Message } from '@graphiti-memory/graphiti-client';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { MemoryGate } from '../gate/memory-gate.js';
 import { truncateText } from '../mapping/truncation.js';
 import { APP_NAME } from '../mapping/turn-mapping.js';
-import { Clock, TelemetrySink, type OutboxEntry } from '../ports.js';
+import { Clock, TelemetrySink, WorkspaceContext, type OutboxEntry } from '../ports.js';
+import { normaliseGitRemote } from '../scopes/group-ids.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { promotionMessageName } from './promotion-name.js';
-import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionScope } from './episode-format.js';
+import { formatPromotionEpisode, isPromotionKind, isPromotionScope, type PromotionAppliesTo, type PromotionScope } from './episode-format.js';
 
 export interface PromotionRequest {
   /** One of `PROMOTION_KINDS`; anything else is refused with `invalid-kind`. */
@@ -44,6 +45,23 @@ export { promotionMessageName } from './promotion-name.js';
 /** Room the episode block's tags and attributes take around the text. */
 const BLOCK_OVERHEAD = 160;
 
+/** Repository-relative file paths a text names (`src/a.ts`, `docs/how-it-works.md`), at most 10, in order. */
+function filesNamedIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|[\s`'"(])((?:[\w.-]+\/)+[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;]|\.(?:\s|$))/g)) {
+    const file = match[1] ?? '';
+    if (file.startsWith('/') || file.includes('..') || found.includes(file) || /^(?:https?|www)\b/i.test(file)) continue;
+    found.push(file);
+    if (found.length === 10) break;
+  }
+  return found;
+}
+
+/** Characters the applies-to attributes and sentence add to a block, at most: kept out of the text's share. */
+function appliesToLength(appliesTo: PromotionAppliesTo): number {
+  return Object.keys(appliesTo).length === 0 ? 0 : JSON.stringify(appliesTo).length * 2 + 48;
+}
+
 @injectable()
 export class DefaultPromotionService implements PromotionService {
   constructor(
@@ -53,6 +71,7 @@ export class DefaultPromotionService implements PromotionService {
     @inject(SecretGuard) private readonly secretGuard: SecretGuard,
     @inject(Clock) private readonly clock: Clock,
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
+    @inject(WorkspaceContext) @optional() private readonly workspace?: WorkspaceContext,
   ) {}
 
   async plan(request: PromotionRequest): Promise<PromotionPlan> {
@@ -89,7 +108,8 @@ export class DefaultPromotionService implements PromotionService {
     const author = scope === 'team' ? settings.team.displayName.replace(/\s+/g, ' ').trim() : '';
     // The author's own key, hashed (their user group id), keeps teammates' episodes apart; no raw user data.
     const authorKey = scope === 'team' ? await this.groups.resolve('user') : undefined;
-    const content = formatPromotionEpisode({ kind, scope, text: truncateText(text, maxChars - BLOCK_OVERHEAD), at, author });
+    const appliesTo = this.appliesTo(text, settings.includeGitMetadata);
+    const content = formatPromotionEpisode({ kind, scope, text: truncateText(text, Math.max(120, maxChars - BLOCK_OVERHEAD - appliesToLength(appliesTo))), at, author, appliesTo });
     const message: Message = {
       content,
       role_type: 'system',
@@ -100,6 +120,15 @@ export class DefaultPromotionService implements PromotionService {
     };
     this.telemetry.emit({ type: 'promoted', kind, scope });
     return { ok: true, entry: { groupId, message } };
+  }
+
+  /** The repository (its normalised remote), the branch (only with git metadata on) and the files the text names. */
+  private appliesTo(text: string, gitMetadata: boolean): PromotionAppliesTo {
+    const remote = this.workspace?.gitRemote();
+    const repository = remote === undefined || remote.trim() === '' ? '' : normaliseGitRemote(remote);
+    const branch = gitMetadata ? (this.workspace?.gitMetadata()?.branch ?? '') : '';
+    const files = filesNamedIn(text);
+    return { ...(repository === '' ? {} : { repository }), ...(branch === '' ? {} : { branch }), ...(files.length === 0 ? {} : { files }) };
   }
 
   private recordedAt(now: Date | number | undefined): Date {

@@ -224,7 +224,8 @@ export class DefaultRecallService implements RecallService {
     // The team scope is read only with the user's consent to it, whatever a caller asks for.
     const team = this.configuration.current().team.consent;
     const selected = typeof requested === 'string' ? selectScopes(query, requested, { team }) : requested;
-    return SCOPE_ORDER.filter((scope) => selected.includes(scope) && (scope !== 'team' || team));
+    // The mirror is searched only when named (`--scopes mirror`, a `recall.scopes` list naming it), last.
+    return [...SCOPE_ORDER, 'mirror' as const].filter((scope) => selected.includes(scope) && (scope !== 'team' || team));
   }
 
   /** Resolves when `work` settles, the deadline passes or `signal` aborts, whichever is first. */

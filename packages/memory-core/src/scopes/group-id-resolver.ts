@@ -81,6 +81,8 @@ export class DefaultGroupIdResolver implements GroupIdResolver {
         const sessionId = context.sessionId?.trim();
         return sessionId ? { source: 'session', value: sessionId, owner: await this.userIdentity() } : undefined;
       }
+      // The mirror is the workspace's structure, kept apart: one person in one repository, like it.
+      case 'mirror':
       case 'workspace': {
         const repository = this.repositoryIdentity();
         return repository === undefined ? undefined : { ...repository, owner: await this.userIdentity() };

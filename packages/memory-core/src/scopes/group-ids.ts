@@ -90,7 +90,7 @@ export function folderIdentity(folderUris: readonly string[]): string | undefine
   return folders.length === 0 ? undefined : folders.join('\n');
 }
 
-const SCOPE_OF_GROUP_ID = /^gm_(session|workspace|user|team)_/;
+const SCOPE_OF_GROUP_ID = /^gm_(session|workspace|user|team|mirror)_/;
 
 /** The scope a group id of ours was made for (`gm_<scope>_…`, whatever the strategy); `undefined` for a foreign id. */
 export function scopeOfGroupId(groupId: string): MemoryScope | undefined {

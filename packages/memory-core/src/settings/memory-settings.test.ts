@@ -23,6 +23,7 @@ describe('DEFAULT_SETTINGS', () => {
       team: { consent: false, displayName: '' },
       capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10, digestWriter: 'filtered', digestModel: '' },
       filter: 'compact',
+      mirror: { enabled: false },
     } satisfies MemorySettings);
   });
 

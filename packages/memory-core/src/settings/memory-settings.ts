@@ -16,7 +16,8 @@ export const RECALL_SCOPE_SETTINGS = ['session', 'workspace', 'both', 'auto', 'a
 export type RecallScopeSetting = (typeof RECALL_SCOPE_SETTINGS)[number];
 
 /** Every scope, as a list-form `recall.scopes` may name them (`["session","workspace","team"]`). */
-export const MEMORY_SCOPES = ['session', 'workspace', 'user', 'team'] as const;
+/** `mirror` (the structured mirror's own group) is searched only when a list names it. */
+export const MEMORY_SCOPES = ['session', 'workspace', 'user', 'team', 'mirror'] as const;
 /** `recall.scopes`: a named selection, or the scopes themselves. */
 export type RecallScopesSetting = RecallScopeSetting | readonly (typeof MEMORY_SCOPES)[number][];
 
@@ -151,6 +152,8 @@ export const memorySettingsSchema = z.object({
     })
     .prefault({}),
   filter: transcriptFilterSchema,
+  // The structured mirror (seed 001): each finalized turn as structure, into a group of its own.
+  mirror: z.object({ enabled: z.boolean().default(false) }).prefault({}),
 });
 
 export type MemorySettings = z.infer<typeof memorySettingsSchema>;

@@ -10,7 +10,8 @@ describe('parseClaudeCodeTranscript', () => {
   const result = parseClaudeCodeTranscript(CLAUDE_CODE_TRANSCRIPT);
 
   it('groups a prompt and the assistant work until the next prompt into one turn', () => {
-    expect(result.turns).toEqual<ChatTurn[]>([
+    // The structure (tool calls for the mirror) has its own test below.
+    expect(result.turns.map(({ structure: _structure, ...turn }) => turn)).toEqual<ChatTurn[]>([
       {
         id: 'u-0001',
         sessionId: CLAUDE_CODE_SESSION_ID,
@@ -180,5 +181,44 @@ describe('ClaudeCodeTranscriptReader', () => {
     const capped = parseClaudeCodeTranscript(text, { maxLineLength: 100_000 });
     expect([capped.malformedLines, capped.tooLongLines]).toEqual([0, 1]);
     expect(capped.turns[0]?.assistant).toBeUndefined();
+  });
+});
+
+describe('the turn structure the mirror reads', () => {
+  it('pairs each tool call (name, one-line summary) with its result by tool_use id', () => {
+    const [first] = parseClaudeCodeTranscript(CLAUDE_CODE_TRANSCRIPT).turns;
+    const calls = first?.structure?.toolCalls ?? [];
+    expect(calls.map((call) => [call.name, call.summary, call.result?.isError])).toEqual([
+      ['Read', 'Read(src/a.ts)', false],
+      ['Bash', 'Bash(npm test -- outbox)', true],
+    ]);
+    expect(calls[1]?.result?.text).toBe('FAIL outbox.test.ts\n  expected 2 records\n  received 1');
+  });
+
+  it('names the turn a rewound prompt continues from, and none for a prompt that follows the turn before it', () => {
+    const line = (uuid: string, parentUuid: string | null, type: 'user' | 'assistant', text: string, second: number): string =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid,
+        sessionId: 's-rewind',
+        timestamp: at(second),
+        message: type === 'user' ? { role: 'user', content: text } : { role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' },
+      });
+    const text = [
+      line('p1', null, 'user', 'first prompt', 1),
+      line('r1', 'p1', 'assistant', 'first answer', 2),
+      line('p2', 'r1', 'user', 'second prompt', 3),
+      line('r2', 'p2', 'assistant', 'second answer', 4),
+      // The user rewinds to after the first answer and asks again.
+      line('p3', 'r1', 'user', 'second prompt, edited', 5),
+      line('r3', 'p3', 'assistant', 'another answer', 6),
+    ].join('\n');
+    const turns = parseClaudeCodeTranscript(text).turns;
+    expect(turns.map((turn) => [turn.id, turn.structure?.replayParent])).toEqual([
+      ['p1', undefined],
+      ['p2', undefined],
+      ['p3', 'p1'],
+    ]);
   });
 });

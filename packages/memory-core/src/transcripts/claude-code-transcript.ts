@@ -4,7 +4,7 @@
 // line, a compaction summary or an interruption notice — plus everything the assistant did until
 // the next prompt. Subagent lines (`isSidechain`) are excluded by default; lines repeated with the
 // same `uuid` (resumed sessions) count once.
-import type { ChatTurn } from '../ports.js';
+import type { ChatTurn, TurnToolCall } from '../ports.js';
 import { asRecord, asString, isoTimestamp, JsonLinesReader, type CollectMoment } from './json-lines-reader.js';
 import {
   filterPrompt,
@@ -61,6 +61,10 @@ interface TurnInProgress {
   fullCharacters: number;
   /** The last assistant line ended the turn (terminal stop reason), or a turn-end marker followed. */
   looksComplete: boolean;
+  /** For the structured mirror: each tool call (by its `tool_use` id) and its result. */
+  readonly toolCalls: Array<TurnToolCall & { readonly useId: string | undefined }>;
+  /** The earlier turn this prompt continues from when that is not the turn just before it (a rewind). */
+  readonly replayParent: string | undefined;
 }
 
 export class ClaudeCodeTranscriptReader extends JsonLinesReader {
@@ -73,6 +77,9 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
   private main: TurnInProgress | undefined;
   private sidechain: TurnInProgress | undefined;
   private lastTimestamp: string | undefined;
+  /** Main-thread line uuid → the turn it belongs to: how a rewound prompt finds the turn it continues. */
+  private readonly lineTurns = new Map<string, string>();
+  private lastTurnId: string | undefined;
   private cwd: string | undefined;
   private skipped = 0;
 
@@ -102,6 +109,7 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
       }
       if (type === 'user') this.handleUser(line, message, uuid, sidechain);
       else this.handleAssistant(line, message, sidechain);
+      if (!sidechain && uuid !== undefined && this.main !== undefined) this.lineTurns.set(uuid, this.main.id);
       return true;
     }
     if (type === 'system' && this.main !== undefined && line['isSidechain'] !== true) {
@@ -124,7 +132,11 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
     if (text === undefined) return;
     this.finish(sidechain);
     const timestamp = isoTimestamp(line['timestamp'], this.lastTimestamp);
+    const parentLine = asString(line['parentUuid']);
+    const continues = sidechain || parentLine === undefined ? undefined : this.lineTurns.get(parentLine);
     const turn: TurnInProgress = {
+      toolCalls: [],
+      replayParent: continues !== undefined && continues !== this.lastTurnId ? continues : undefined,
       id: uuid ?? `line-${timestamp}-${this.seenUuids.size}`,
       sessionId: asString(line['sessionId']) ?? this.options.sessionId ?? 'claude-code-session',
       userText: text,
@@ -158,6 +170,7 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
           const name = asString(block['name']) ?? 'tool';
           const full = fullToolCall(name, block['input']);
           turn.fullCharacters += full.length;
+          turn.toolCalls.push({ useId: asString(block['id']), name, summary: summarizeToolCall(name, block['input'], this.cwd) });
           if (this.filter.toolCalls === 'full') turn.parts.push({ text: full, tool: true });
           else if (this.filter.toolCalls === 'summary') turn.parts.push({ text: summarizeToolCall(name, block['input'], this.cwd), tool: true });
           break;
@@ -185,6 +198,10 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
       if (block?.['type'] !== 'tool_result') continue;
       const text = toolResultText(block['content']);
       turn.fullCharacters += text.length;
+      const useId = asString(block['tool_use_id']);
+      const index = turn.toolCalls.findIndex((call) => call.useId !== undefined && call.useId === useId && call.result === undefined);
+      const call = turn.toolCalls[index];
+      if (call !== undefined) turn.toolCalls[index] = { ...call, result: { text, isError: block['is_error'] === true } };
       turn.looksComplete = false;
       if (this.filter.toolResults === 'full') {
         if (text.trim() !== '') turn.parts.push({ text, tool: true });
@@ -198,7 +215,10 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
     const turn = sidechain ? this.sidechain : this.main;
     if (turn === undefined) return;
     if (sidechain) this.sidechain = undefined;
-    else this.main = undefined;
+    else {
+      this.main = undefined;
+      this.lastTurnId = turn.id;
+    }
     const userText = filterPrompt(turn.userText, this.filter);
     const assistantText = joinParts(turn.parts);
     const chatTurn: ChatTurn = {
@@ -209,6 +229,7 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
         ? {}
         : { assistant: { text: assistantText, timestamp: turn.assistantTimestamp ?? turn.userTimestamp } }),
       participant: CLAUDE_CODE_PARTICIPANT,
+      ...structureOf(turn),
     };
     this.fullSizes.set(chatTurn, turn.fullCharacters);
     this.ready.push(chatTurn);
@@ -231,6 +252,13 @@ export class ClaudeCodeTranscriptReader extends JsonLinesReader {
   protected override fullCharacters(turn: ChatTurn): number {
     return this.fullSizes.get(turn) ?? super.fullCharacters(turn);
   }
+}
+
+/** What the structured mirror reads of a turn: its tool calls (name, summary, result) and a rewind's parent. */
+function structureOf(turn: TurnInProgress): Pick<ChatTurn, 'structure'> {
+  if (turn.toolCalls.length === 0 && turn.replayParent === undefined) return {};
+  const toolCalls = turn.toolCalls.map(({ useId: _useId, ...call }) => call);
+  return { structure: { ...(toolCalls.length === 0 ? {} : { toolCalls }), ...(turn.replayParent === undefined ? {} : { replayParent: turn.replayParent }) } };
 }
 
 /** The prompt text of a user line's content, or `undefined` when the line is not a prompt. */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { ChatTurn } from '../ports.js';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_TRANSCRIPT } from '../../test-support/transcript-fixtures/claude-code-session.js';
 import { JSONL_TRANSCRIPT } from '../../test-support/transcript-fixtures/jsonl-transcript.js';
@@ -53,7 +54,13 @@ describe('transcript parsers', () => {
           previous = position;
         }
         turns.push(...reader.end());
-        expect(turns).toEqual(parseTranscript(text, format)?.turns);
+        // A conversation's title (mirror structure) is the one known when the turn was emitted: chunking moves that moment.
+        const untitled = (list: readonly ChatTurn[] | undefined): unknown =>
+          list?.map(({ structure, ...turn }) => {
+            const { title: _title, ...rest } = structure ?? {};
+            return structure === undefined || Object.keys(rest).length === 0 ? turn : { ...turn, structure: rest };
+          });
+        expect(untitled(turns)).toEqual(untitled(parseTranscript(text, format)?.turns));
       }),
       { numRuns: 100 },
     );

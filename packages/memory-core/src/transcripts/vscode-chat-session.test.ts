@@ -17,7 +17,8 @@ describe('parseVsCodeChatSession', () => {
   const result = parseVsCodeChatSession(VSCODE_CHAT_LOG);
 
   it('replays the log and keeps only finished turns', () => {
-    expect(result.turns).toEqual<ChatTurn[]>([
+    // The structure (for the mirror) has its own test below.
+    expect(result.turns.map(({ structure: _structure, ...turn }) => turn)).toEqual<ChatTurn[]>([
       {
         id: 'request_0',
         sessionId: VSCODE_CHAT_SESSION_ID,
@@ -119,7 +120,10 @@ describe('VsCodeChatSessionReader', () => {
     const whole = parseVsCodeChatSession(VSCODE_CHAT_LOG);
     for (const size of [1, 13, 256]) {
       const reader = new VsCodeChatSessionReader();
-      expect(readInChunks(reader, VSCODE_CHAT_LOG, size)).toEqual(whole.turns);
+      // The title in a turn's structure is the one known when it was emitted: chunking moves that moment.
+      const withoutTitle = (turns: readonly ChatTurn[]): unknown[] =>
+        turns.map(({ structure, ...turn }) => ({ ...turn, references: structure?.references, toolCalls: structure?.toolCalls }));
+      expect(withoutTitle(readInChunks(reader, VSCODE_CHAT_LOG, size))).toEqual(withoutTitle(whole.turns));
       expect(reader.stats().skippedTurns).toBe(5);
     }
   });
@@ -151,5 +155,40 @@ describe('parseVsCodeChatSession with a filter', () => {
     }
     const reader = new VsCodeChatSessionReader({ filter: 'full' });
     expect(readInChunks(reader, `${session}\n`, 64)[0]?.assistant?.text).toContain(code);
+  });
+});
+
+describe('the turn structure the mirror reads', () => {
+  it('keeps attachments and references by URI (inline content only when the session holds it), tool invocations and the title', () => {
+    const request = {
+      requestId: 'request_a',
+      timestamp: VSCODE_CHAT_CREATED,
+      message: { text: 'Why does validation fail?' },
+      variableData: {
+        variables: [
+          { id: 'file:///home/ada/engine/src/settings.ts', name: 'settings.ts', kind: 'file', value: { $mid: 1, scheme: 'file', path: '/home/ada/engine/src/settings.ts' } },
+          { id: 'vscode.selection', name: 'selection', kind: 'text', value: { uri: { $mid: 1, scheme: 'file', path: '/home/ada/engine/src/schema.ts' }, range: {} } },
+        ],
+      },
+      contentReferences: [{ kind: 'reference', reference: { $mid: 1, scheme: 'file', path: '/home/ada/engine/README.md', external: 'file:///home/ada/engine/README.md' } }],
+      response: [
+        { kind: 'toolInvocationSerialized', toolId: 'copilot_readFile', pastTenseMessage: { value: 'Read settings.ts' }, isComplete: true },
+        { value: 'The schema rejects empty endpoints.' },
+        { kind: 'inlineReference', inlineReference: { $mid: 1, scheme: 'file', path: '/home/ada/engine/src/settings.ts' } },
+      ],
+      modelState: { value: 1 },
+    };
+    const log = JSON.stringify({ kind: 0, v: { version: 3, sessionId: 's-attach', creationDate: VSCODE_CHAT_CREATED, customTitle: 'Validation', requests: [request] } });
+    const [turn] = parseVsCodeChatSession(log).turns;
+    expect(turn?.structure).toEqual({
+      title: 'Validation',
+      toolCalls: [{ name: 'copilot_readFile', summary: 'Read settings.ts' }],
+      references: [
+        { kind: 'attachment', uri: 'file:///home/ada/engine/src/settings.ts' },
+        { kind: 'attachment', uri: 'file:///home/ada/engine/src/schema.ts' },
+        { kind: 'reference', uri: 'file:///home/ada/engine/README.md' },
+        { kind: 'reference', uri: 'file:///home/ada/engine/src/settings.ts' },
+      ],
+    });
   });
 });

@@ -3,7 +3,7 @@
 // 1 without `result.errorDetails`. Cancelled (2), failed (3, or 1 with errorDetails), in-progress
 // (0) and waiting (4) requests are skipped; `inputState` is a draft, never a turn. The flat `.json`
 // variant (the whole session object) is read as a snapshot.
-import type { ChatTurn } from '../ports.js';
+import type { ChatTurn, TurnReference, TurnStructure, TurnToolCall } from '../ports.js';
 import { asRecord, asString, isoTimestamp, JsonLinesReader, type CollectMoment } from './json-lines-reader.js';
 import { parseJsonObject } from './line-splitter.js';
 import { filterTurn, resolveTranscriptFilter, type TranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
@@ -144,9 +144,77 @@ export class VsCodeChatSessionReader extends JsonLinesReader {
             },
           }),
       ...(participant === undefined ? {} : { participant }),
+      ...structureOf(session, request),
     };
     return { id, finished, turn };
   }
+}
+
+/**
+ * What the structured mirror reads of a request: the session's custom title, attachments
+ * (`variableData.variables[]`: by URI, with inline content only when the session holds it),
+ * references (`contentReferences[]`, `inlineReference` response parts) and tool invocations
+ * (`toolInvocationSerialized`: the tool id and its message; VS Code keeps no tool output).
+ */
+function structureOf(session: Record<string, unknown>, request: Record<string, unknown>): Pick<ChatTurn, 'structure'> {
+  const references: TurnReference[] = [];
+  const variables = asRecord(request['variableData'])?.['variables'];
+  for (const variable of Array.isArray(variables) ? variables : []) {
+    const record = asRecord(variable);
+    const value = record?.['value'];
+    const uri = uriOf(value) ?? uriOf(asRecord(value)?.['uri']) ?? (typeof record?.['id'] === 'string' && record['id'].includes(':') ? record['id'] : undefined);
+    if (uri === undefined) continue;
+    references.push({ kind: 'attachment', uri, ...(typeof value === 'string' ? { content: value } : {}) });
+  }
+  const contentReferences = request['contentReferences'];
+  for (const reference of Array.isArray(contentReferences) ? contentReferences : []) {
+    const target = asRecord(reference)?.['reference'];
+    const uri = uriOf(target) ?? uriOf(asRecord(target)?.['uri']);
+    if (uri !== undefined) references.push({ kind: 'reference', uri });
+  }
+  const toolCalls: TurnToolCall[] = [];
+  const response = request['response'];
+  for (const part of Array.isArray(response) ? response : []) {
+    const record = asRecord(part);
+    if (record?.['kind'] === 'inlineReference') {
+      const uri = uriOf(record['inlineReference']) ?? uriOf(asRecord(record['inlineReference'])?.['uri']);
+      if (uri !== undefined) references.push({ kind: 'reference', uri });
+    } else if (record?.['kind'] === 'toolInvocationSerialized') {
+      const name = asString(record['toolId']) ?? 'tool';
+      const message = asString(asRecord(record['pastTenseMessage'])?.['value']) ?? asString(asRecord(record['invocationMessage'])?.['value']) ?? '';
+      toolCalls.push({ name, summary: message.trim() === '' ? `${name}()` : message });
+    }
+  }
+  const title = asString(session['customTitle']);
+  const structure: TurnStructure = {
+    ...(title === undefined || title.trim() === '' ? {} : { title }),
+    ...(toolCalls.length === 0 ? {} : { toolCalls }),
+    ...(references.length === 0 ? {} : { references: dedupeReferences(references) }),
+  };
+  return Object.keys(structure).length === 0 ? {} : { structure };
+}
+
+/** A URI as VS Code serialises it (`{ $mid, scheme, authority, path, … }`, `external` when set) or a URI string. */
+function uriOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return /^[a-z][a-z0-9+.-]*:/i.test(value) ? value : undefined;
+  const record = asRecord(value);
+  if (record === undefined) return undefined;
+  const external = asString(record['external']);
+  if (external !== undefined) return external;
+  const scheme = asString(record['scheme']);
+  const path = asString(record['path']);
+  if (scheme === undefined || path === undefined) return undefined;
+  return `${scheme}://${asString(record['authority']) ?? ''}${path}`;
+}
+
+function dedupeReferences(references: readonly TurnReference[]): TurnReference[] {
+  const seen = new Set<string>();
+  return references.filter((reference) => {
+    const key = `${reference.kind}\n${reference.uri}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** `modelState.value` 1 without error details; legacy requests without `modelState` count when answered. */

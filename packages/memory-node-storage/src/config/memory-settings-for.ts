@@ -39,6 +39,7 @@ export function memorySettingsFor(configuration: Pick<ResolvedMemoryConfig, 'set
     team: { ...settings.team },
     capture: { ...settings.capture },
     filter: settings.filter ?? DEFAULT_TRANSCRIPT_FILTER,
+    mirror: { ...settings.mirror },
   };
   const result: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {

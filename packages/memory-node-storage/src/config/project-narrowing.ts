@@ -68,6 +68,8 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'capture.digestWriter': 'only-filtered-digests',
   'capture.digestModel': 'never',
   filter: 'stricter-filter',
+  // Never on from a project file, trusted or not (resolve-config.ts: NEVER_ON_FROM_PROJECT).
+  'mirror.enabled': 'only-false',
   'brief.budget': 'at-most',
   stateDir: 'never',
 };

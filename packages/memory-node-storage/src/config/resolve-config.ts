@@ -85,13 +85,16 @@ export interface ConfigSettings {
   /** Transcript filter: a preset or per-kind modes over one; `undefined` = the transcript reader's default (`compact`). */
   readonly filter: TranscriptFilterOption | undefined;
   readonly brief: { readonly budget: number };
+  /** The structured mirror: on only by the user's own sources (a project file, trusted or not, may only turn it off). */
+  readonly mirror: { readonly enabled: boolean };
   /** `undefined` = the tool's default state folder. */
   readonly stateDir: string | undefined;
 }
 
 /** Every value as `config show` lists it, by dotted key (`recall.maxFacts`). */
 export type ConfigKey =
-  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team'>
+  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team' | 'mirror'>
+  | `mirror.${keyof ConfigSettings['mirror']}`
   | `team.${keyof ConfigSettings['team']}`
   | `autoPromote.${keyof ConfigSettings['autoPromote']}`
   | `recall.${keyof ConfigSettings['recall']}`
@@ -118,6 +121,7 @@ export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   capture: { ...DEFAULT_SETTINGS.capture },
   filter: undefined,
   brief: { budget: DEFAULT_BRIEF_BUDGET },
+  mirror: { ...DEFAULT_SETTINGS.mirror },
   stateDir: undefined,
 };
 
@@ -232,6 +236,9 @@ function userFileKind(options: ResolveConfigOptions): 'user' | 'project' {
  */
 export const DELIVERY_KEYS = ['maxAttempts', 'maxAgeHours', 'maxQueueSize', 'maxBatchSize'] as const;
 
+/** Switches a project file may turn off but never on, even when the user trusts it. */
+export const NEVER_ON_FROM_PROJECT: readonly string[] = ['mirror.enabled'];
+
 function filesOf(options: ResolveConfigOptions): SourceFiles {
   const env = options.env ?? process.env;
   const lookup = options.sources === 'flags' || options.workspaceFolder === undefined ? { file: undefined, refused: [] } : lookupProjectConfig(options.workspaceFolder);
@@ -289,6 +296,11 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
     for (const [key, value] of Object.entries(flat)) {
       if (value === undefined) continue;
       let applied = value;
+      if (origin === 'project' && projectFile !== undefined && NEVER_ON_FROM_PROJECT.includes(key) && value !== false) {
+        // Trusted or not: mirroring every chat turn is the user's own decision.
+        ignored.push({ file: projectFile, key, why: 'a project file may only turn it off; turn it on in your own config.json (or the VS Code setting)' });
+        continue;
+      }
       if (origin === 'project' && projectFile !== undefined && !projectTrusted) {
         const lapsed = trustedDigest !== undefined ? 'the file changed since you trusted it; ' : '';
         const ignore = (ignoredKey: string, why: string): void => {

@@ -118,7 +118,7 @@ export class FileOutbox implements Outbox {
     const added = new Set<string>();
     for (const entry of entries) {
       const id = `${this.#idPrefix}-${(this.#nextId++).toString(36)}`;
-      const source = entry.source === undefined ? {} : { source: entry.source };
+      const source = { ...(entry.source === undefined ? {} : { source: entry.source }), ...(entry.mirror === undefined ? {} : { mirror: entry.mirror }) };
       const record: MutableOutboxRecord = { id, groupId: entry.groupId, message: entry.message, ...source, enqueuedAt: at, state: 'pending', attempts: 0, sentAt: undefined, offeredAt: undefined };
       this.#index.live.set(id, record);
       added.add(id);

@@ -37,6 +37,8 @@ export interface MutableOutboxRecord {
   readonly message: OutboxEntry['message'];
   /** Who captured it: recorded under the episode's uuid once delivery is confirmed. */
   readonly source?: OutboxEntry['source'];
+  /** A structured mirror record's nodes and edges, sent with its episode. */
+  readonly mirror?: OutboxEntry['mirror'];
   /** Reset when a dead letter is retried: its age counts from then. */
   enqueuedAt: number;
   state: 'pending' | 'sent' | 'dead';
@@ -95,6 +97,7 @@ export function recordFromEntry(entry: OutboxRecordFields): MutableOutboxRecord 
     groupId: entry.groupId,
     message: entry.message,
     ...(entry.source === undefined ? {} : { source: entry.source }),
+    ...(entry.mirror === undefined ? {} : { mirror: entry.mirror }),
     enqueuedAt: entry.enqueuedAt,
     state: entry.state === 'sent' || entry.state === 'dead' ? entry.state : 'pending',
     attempts: entry.attempts ?? 0,
@@ -113,6 +116,7 @@ export function entryFromRecord(record: MutableOutboxRecord): OutboxJournalEntry
     groupId: record.groupId,
     message: record.message,
     ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.mirror === undefined ? {} : { mirror: record.mirror }),
     enqueuedAt: record.enqueuedAt,
     ...(record.state === 'pending' ? {} : { state: record.state }),
     ...(record.deadAt === undefined ? {} : { deadAt: record.deadAt }),
@@ -143,6 +147,7 @@ export function publicRecord(record: MutableOutboxRecord): OutboxRecord {
     groupId: record.groupId,
     message: record.message,
     ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.mirror === undefined ? {} : { mirror: record.mirror }),
     enqueuedAt: record.enqueuedAt,
     state: record.state === 'sent' ? 'sent' : 'pending',
     attempts: record.attempts,
