@@ -53,8 +53,9 @@ export const registerSetupCommand: CommandRegistrar = (program, run) => {
           [
             '',
             'Steps: the endpoint is checked exactly as `graphiti-harness health` checks it (setup stops there unless --force);',
-            'Claude Code is found by ~/.claude or `claude` on PATH, Copilot (VS Code agent mode, Copilot CLI) by ~/.copilot,',
-            '~/.vscode* or `copilot` on PATH; their hooks are installed as `hooks install` installs them; consent for exactly',
+            'each assistant is found as its descriptor says (Claude Code: ~/.claude or `claude`; Copilot in VS Code: ~/.vscode*;',
+            'Codex: ~/.codex or `codex`; Gemini CLI: ~/.gemini or `gemini`; Copilot CLI: ~/.copilot or `copilot` on PATH); their hooks',
+            'are installed as `hooks install` installs them; consent for exactly',
             'that endpoint is recorded and recall turned on; one search of your own user group (nothing written) proves it works.',
             '',
             'Graphiti has no authentication: anyone who can reach the server can read and write every group.',
