@@ -58,8 +58,9 @@ const entryWith = (build) =>
 const hash = createHash('sha256').update(core.outputFiles[0].contents).update(prompt.outputFiles[0].contents).update((await entryWith('')).outputFiles[0].contents);
 const build = hash.digest('hex').slice(0, 12);
 const entry = await entryWith(build);
-// The entry must stay small: a module from outside src/hook (a package, a library) is a bug.
-const outside = Object.keys(entry.metafile.inputs).filter((input) => !input.startsWith('src/hook/'));
+// The entry must stay small: a module from outside src/hook and src/assistants (the descriptors: a
+// package, a library) is a bug.
+const outside = Object.keys(entry.metafile.inputs).filter((input) => !input.startsWith('src/hook/') && !input.startsWith('src/assistants/'));
 if (outside.length > 0) throw new Error(`dist/hook-runner.cjs must load node built-ins only, but bundles ${outside.join(', ')}`);
 
 // The MCP SDK (its zod schemas, ajv) must stay lazy: graphiti-client reaches it by `import()` when an

@@ -150,6 +150,14 @@ export { InMemoryLocalTierStore, LocalTierStore, type TierKey } from './tier/loc
 export type { TierBridge } from './tier/tier-bridge.js';
 export { refreshTier } from './tier/tier-refresh.js';
 export { BRIEF_KINDS, cachedLabel, describeAge, emptyTier, factsMatching, parseTier, withoutGroups, withPromotion, withRecalledFacts, withRefresh, withSession, withoutEpisodes, type TierGroups, type TierRefresh, type TierContent, type TierFact, type TierPromotion, type TierSession } from './tier/tier-content.js';
+export {
+  AGENT_TRANSCRIPT_FORMATS,
+  agentLabelOf,
+  agentTranscriptFormatOf,
+  readAgentTranscript,
+  type AgentTranscriptFormat,
+  type AgentTranscriptReadOptions,
+} from './transcripts/agent-transcripts.js';
 export { parseClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
 export {
   isCopilotAgentTranscript,

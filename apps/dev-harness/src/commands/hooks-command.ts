@@ -1,7 +1,8 @@
-// `graphiti-harness hooks install|uninstall|status`: Graphiti Memory in Claude Code and in
-// Copilot agent mode. Install writes our entries into their hook files (an absolute node and
-// runner script, never a key) and stores the common options, with consent for exactly that
-// endpoint, in the user config; uninstall removes exactly our entries; status shows both.
+// `graphiti-harness hooks install|uninstall|status`: Graphiti Memory in every registered assistant
+// (agent-hooks' assistant registry: `--target` takes each descriptor's name). Install writes our
+// entries into their hook files (an absolute node and runner script, never a key) and stores the
+// common options, with consent for exactly that endpoint, in the user config; uninstall removes
+// exactly our entries; status shows every assistant.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,11 +40,11 @@ interface HooksOptions extends RawCommonOptions {
 }
 
 export const registerHooksCommand: CommandRegistrar = (program, run) => {
-  const hooks = new Command('hooks').description('connect Claude Code and Copilot agent mode to Graphiti Memory (install, uninstall, status)');
+  const hooks = new Command('hooks').description(`connect assistants (${AGENT_HOOK_TARGETS.join(', ')}) to Graphiti Memory (install, uninstall, status)`);
   hooks.addCommand(
     addCommonOptions(
       new Command('install')
-        .description('write our hook entries into ~/.claude/settings.json and/or ~/.copilot/hooks/graphiti-memory.json')
+        .description('write our hook entries into the hook file of the assistant (--target; all: every one)')
         .addOption(new Option('--target <target>', 'which agent').choices(TARGET_CHOICES).makeOptionMandatory())
         .option('--runner <path>', 'the hook runner script, run where it is (default: the bundled dist/hook-runner.cjs, copied to <state folder>/runner/<version>+<build>/)')
         .addHelpText(

@@ -33,7 +33,7 @@ export type HookContextResult =
     };
 
 export async function resolveHookContext(stdinText: string, options: HookOptions, env: Environment, cwd: string): Promise<HookContextResult> {
-  const input = parseHookInput(stdinText, options.event);
+  const input = parseHookInput(stdinText, options.event, options.agent);
   // The state folder, known before the configuration (a failed run is logged there too): the
   // resolved configuration's `stateDir` is the same folder, from the same sources by the same rule.
   // Salvaged: a user file with a typo still names its state folder (the run and its notice are kept there).

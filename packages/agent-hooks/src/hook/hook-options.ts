@@ -5,6 +5,8 @@ import type { ConfigScope, ConfigValues } from '@graphiti-memory/memory-node-sto
 export interface HookOptions {
   /** The event this entry was installed for, used when stdin does not name one. */
   readonly event: string | undefined;
+  /** The assistant this entry was installed for (`--agent`; absent in lines that run as Claude Code's). */
+  readonly agent?: string | undefined;
   readonly installedBy: string | undefined;
   /** Run as the background drainer (spawned by Stop / SessionEnd / a stale SessionStart). */
   readonly drain: boolean;
@@ -55,10 +57,11 @@ export function parseHookOptions(argv: readonly string[]): HookOptions {
     else ignored.push('--timeout-ms');
   }
   for (const name of values.keys()) {
-    if (!['--endpoint', '--state-dir', '--scopes', '--timeout-ms', '--event', '--installed-by', '--workspace'].includes(name)) ignored.push(name);
+    if (!['--endpoint', '--state-dir', '--scopes', '--timeout-ms', '--event', '--agent', '--installed-by', '--workspace'].includes(name)) ignored.push(name);
   }
   return {
     event: values.get('--event'),
+    agent: values.get('--agent'),
     installedBy: values.get('--installed-by'),
     drain,
     workspace: values.get('--workspace'),

@@ -45,7 +45,8 @@ function loadCore(entry: string, kind: 'core' | 'prompt'): LoadedCore<typeof Hoo
 
 /** The lean core for a UserPromptSubmit; `undefined` (load the full core) for any other event, or when it does not load. */
 function promptCoreFor(entry: string, argv: readonly string[], stdinText: string): LoadedCore<typeof PromptSubmitCore> | undefined {
-  const input = parseHookInput(stdinText, parseHookOptions(argv).event);
+  const options = parseHookOptions(argv);
+  const input = parseHookInput(stdinText, options.event, options.agent);
   if (!input.ok || input.hook.event !== 'UserPromptSubmit') return undefined;
   try {
     const core = loadCore(entry, 'prompt');

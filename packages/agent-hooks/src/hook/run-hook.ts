@@ -16,6 +16,8 @@ import type { HookSession } from './hook-server-place.js';
 import { everyHookEvent } from './hook-events.js';
 import type { HookHandlers } from './hook-handlers.js';
 import { NullLogger } from './null-logger.js';
+import { hookOutput } from './hook-output.js';
+import { assistantOfCommandLine } from '../assistants/assistant-registry.js';
 
 export interface HookIo {
   readonly argv: readonly string[];
@@ -94,7 +96,8 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       result = { outcome: resolved.outcome, ...(resolved.detail === undefined ? {} : { detail: resolved.detail }) };
       // To the user (systemMessage), once per session; never into the model's context.
       const notice = resolved.userNotice;
-      const told = notice === undefined || options.drain ? undefined : await configNoticeOutput(resolved.stateDirectory, resolved.event, notice.sessionId, notice.text);
+      // Only where the assistant shows a `systemMessage` (elsewhere any extra output can fail the hook).
+      const told = notice === undefined || options.drain || assistantOfCommandLine(options.agent)?.output.systemMessage !== true ? undefined : await configNoticeOutput(resolved.stateDirectory, resolved.event, notice.sessionId, notice.text);
       if (told !== undefined) io.write(told);
     } else {
       const { context } = resolved;
@@ -111,10 +114,8 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       const drainer = handlers.drainer;
       if (options.drain) result = drainer === undefined ? { outcome: 'unknown-event', detail: 'drain' } : await (await drainer()).runDrainer(context, stillOpen);
       else result = await handleEvent(context, startedAt, now, handlers);
-      if (result.context !== undefined || result.systemMessage !== undefined) {
-        const specific = result.context === undefined ? {} : { hookSpecificOutput: { hookEventName: context.hook.event, additionalContext: result.context } };
-        io.write(`${JSON.stringify({ ...(result.systemMessage === undefined ? {} : { systemMessage: result.systemMessage }), ...specific })}\n`);
-      }
+      const printed = hookOutput(context.hook, result);
+      if (printed !== undefined) io.write(printed);
       // Records left waiting (a drainer killed or asked to leave) are picked up by any later event of any session.
       const drain = result.drain === true || (!options.drain && io.drainer !== undefined && (await recordsWaitWithoutDrainer(context.stateDirectory, context.endpoint)));
       if (drain && io.drainer !== undefined) spawnDrainer(io.drainer, context, { ...io.env } as NodeJS.ProcessEnv);

@@ -11,7 +11,7 @@ export async function handleSessionStop(context: HookContext, memory: CaptureTar
   if (transcriptPath === undefined) return { outcome: 'no-transcript' };
   const text = await readTranscript(transcriptPath);
   if (typeof text !== 'string') return { outcome: text.outcome };
-  const read = { sessionId: context.hook.sessionId, filter: context.config.filter };
+  const read = { sessionId: context.hook.sessionId, filter: context.config.filter, ...(context.hook.assistant === undefined ? {} : { assistant: context.hook.assistant }) };
   const finished = transcriptTurns(text, { ...read, sessionEnded: context.hook.event === 'SessionEnd' });
   const reply = context.hook.event === 'Stop' ? context.hook.lastAssistantMessage : undefined;
   const turns = reply === undefined ? finished : withLastReply(transcriptTurns(text, { ...read, sessionEnded: true }), finished, reply);

@@ -1,5 +1,6 @@
 // Stop / SessionEnd: the new finished turns of the event's transcript go into the durable outbox,
-// and the hook returns. Claude Code's JSONL and Copilot agent mode's transcript are both read.
+// and the hook returns. The transcript is read in the format the assistant's descriptor names (of
+// those its hook file's events may carry, the one the text is: memory-core's agent-transcripts.ts).
 // - Finished turns only: a Stop can read a transcript mid-turn (Copilot ends every tool round of
 //   its agent loop with `assistant.turn_end`; a Claude Code turn may still wait for a tool), and a
 //   half turn taken then would never get its reply sent. It stays untaken until it ends; at
@@ -12,8 +13,9 @@
 // - Digests (capture.granularity `session`): taken turns wait in the session's open segment (beside
 //   the outbox); SessionEnd closes it, otherwise idle time or `capture.digestTurns` does.
 import { promises as fs } from 'node:fs';
-import { isCopilotAgentTranscript, parseCopilotAgentTranscript, parseTranscript, type ChatTurn, type Ingestion, type TranscriptFilterOption } from '@graphiti-memory/memory-core';
+import { agentTranscriptFormatOf, readAgentTranscript, type ChatTurn, type Ingestion, type TranscriptFilterOption } from '@graphiti-memory/memory-core';
 import { FileTranscriptLedger, transcriptLedgerFile } from '@graphiti-memory/memory-node-storage';
+import { assistantDescriptor, DEFAULT_ASSISTANT, type AgentHookTarget } from '../assistants/assistant-registry.js';
 
 /** Transcripts larger than this are not read by a hook (the `track` command handles them). */
 const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
@@ -41,6 +43,8 @@ export interface TranscriptReadOptions {
   readonly filter?: TranscriptFilterOption | undefined;
   /** SessionEnd: the transcript is complete, so its last turn counts as finished however it ended. */
   readonly sessionEnded: boolean;
+  /** The assistant whose event names the transcript (default: Claude Code's, which VS Code's events share). */
+  readonly assistant?: AgentHookTarget;
 }
 
 /** What a capture needs of the hook's memory: the durable outbox behind ingestion. */
@@ -79,20 +83,9 @@ export async function readTranscript(transcriptPath: string): Promise<string | T
 
 /** The finished turns of a transcript's text (with `sessionEnded`, the last one however it ended), in file order. */
 export function transcriptTurns(text: string, options: TranscriptReadOptions): ChatTurn[] {
-  const session = options.sessionId === undefined ? {} : { sessionId: options.sessionId };
-  if (isCopilotAgentTranscript(text)) {
-    return parseCopilotAgentTranscript(text, {
-      ...session,
-      includeUnfinished: options.sessionEnded,
-      ...(options.filter === undefined ? {} : { filter: options.filter }),
-    }).turns;
-  }
-  const parsed = parseTranscript(text, 'claude-code', {
-    ...session,
-    ...(options.filter === undefined ? {} : { filter: options.filter }),
-    includeUnfinished: options.sessionEnded,
-  });
-  return parsed?.turns ?? [];
+  const format = agentTranscriptFormatOf(text, assistantDescriptor(options.assistant ?? DEFAULT_ASSISTANT).transcript.formats);
+  if (format === undefined) return [];
+  return readAgentTranscript(text, format, { sessionId: options.sessionId, filter: options.filter, includeUnfinished: options.sessionEnded });
 }
 
 /** The key of a turn in the transcript ledger. */

@@ -1,10 +1,9 @@
-// Whether an assistant is installed on this machine, from the traces it leaves: its folder in the
-// home folder, or its command on PATH. One entry per assistant, in one place, so `setup` (which
-// installs hooks for what it finds) and `doctor` agree, and an assistant's descriptor can take its
-// entry over later.
+// Whether an assistant is installed on this machine, from the traces its descriptor names: its
+// folder in the home folder, or its command on PATH. `setup` (which installs hooks for what it
+// finds) and `doctor` both ask here, so they agree.
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { AgentHookTarget } from './agent-hook-files.js';
+import { ASSISTANTS, type AgentHookTarget } from '../assistants/assistant-registry.js';
 
 export interface AgentDetection {
   /** What the user calls it. */
@@ -17,12 +16,10 @@ export interface AgentDetection {
   readonly commands: readonly string[];
 }
 
-/** How each hook target's assistants are found. */
-export const AGENT_DETECTION: Readonly<Record<AgentHookTarget, AgentDetection>> = {
-  claude: { name: 'Claude Code', homeFolders: ['.claude'], homeFolderPrefixes: [], commands: ['claude'] },
-  // One hook file serves both: Copilot agent mode in VS Code and the Copilot CLI read ~/.copilot/hooks.
-  copilot: { name: 'Copilot (VS Code agent mode, Copilot CLI)', homeFolders: ['.copilot'], homeFolderPrefixes: ['.vscode'], commands: ['copilot'] },
-};
+/** How each hook target's assistant is found: its descriptor's name and detection. */
+export const AGENT_DETECTION: Readonly<Record<AgentHookTarget, AgentDetection>> = Object.fromEntries(
+  ASSISTANTS.map((assistant): [string, AgentDetection] => [assistant.target, { name: assistant.name, ...assistant.detection }]),
+) as Record<AgentHookTarget, AgentDetection>;
 
 export interface DetectedAgent {
   readonly target: AgentHookTarget;

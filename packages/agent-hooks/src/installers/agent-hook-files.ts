@@ -1,38 +1,25 @@
-// Installs, removes and reports Graphiti Memory's entries in the hook files agents read:
-// `~/.claude/settings.json` (Claude Code, and VS Code with chat.useClaudeHooks) and
-// `~/.copilot/hooks/graphiti-memory.json` (Copilot agent mode). Claude's file is shared with the
-// user's own settings: it is merged (every other key and hook kept), written atomically, backed up
-// first, and left untouched when nothing changes, so installing twice adds nothing.
+// Installs, removes and reports Graphiti Memory's entries in the hook files assistants read, as
+// each assistant's descriptor (assistants/) lays them out. A file shared with the user's own
+// settings (Claude Code's `~/.claude/settings.json`) is merged: every other key and hook kept. A
+// file of ours alone (`~/.copilot/hooks/graphiti-memory.json`) is written whole and deleted once
+// empty. Either way: written atomically, backed up first, and left untouched when nothing
+// changes, so installing twice adds nothing.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { HANDLER_EVENTS, type AssistantDescriptor, type Environment } from '../assistants/assistant-descriptor.js';
+import { AGENT_HOOK_TARGETS, assistantDescriptor, type AgentHookTarget } from '../assistants/assistant-registry.js';
 import { runnerStatus, type RunnerStatus } from './runner-install.js';
-import {
-  AGENT_HOOK_EVENTS,
-  AGENT_HOOK_TIMEOUT_SECONDS,
-  hookCommandLine,
-  hookCommandScript,
-  isOurHookCommand,
-  type AgentHookCommand,
-  type AgentHookEvent,
-} from './hook-command.js';
+import { hookCommandLine, hookCommandScript, isOurHookCommand, type AgentHookCommand } from './hook-command.js';
 
-export const AGENT_HOOK_TARGETS = ['claude', 'copilot'] as const;
-export type AgentHookTarget = (typeof AGENT_HOOK_TARGETS)[number];
+export { AGENT_HOOK_TARGETS, type AgentHookTarget };
+export { COPILOT_HOOKS_FILE_NAME } from '../assistants/copilot-vscode.js';
 
 export const BACKUP_SUFFIX = '.graphiti-memory-backup';
-export const COPILOT_HOOKS_FILE_NAME = 'graphiti-memory.json';
 
-/** Copilot's own (camelCase) names of the events; VS Code maps them to the Claude names. */
-const COPILOT_EVENT_NAMES: Readonly<Record<AgentHookEvent, string>> = {
-  SessionStart: 'sessionStart',
-  UserPromptSubmit: 'userPromptSubmitted',
-  Stop: 'agentStop',
-  SessionEnd: 'sessionEnd',
-};
-
-export function agentHookFile(target: AgentHookTarget, home: string): string {
-  return target === 'claude' ? path.join(home, '.claude', 'settings.json') : path.join(home, '.copilot', 'hooks', COPILOT_HOOKS_FILE_NAME);
+/** The hook file of `target` in `home` (`env`: the assistant's own variables, e.g. `CODEX_HOME`). */
+export function agentHookFile(target: AgentHookTarget, home: string, env: Environment = {}): string {
+  return assistantDescriptor(target).hookFile.path(home, env);
 }
 
 export interface AgentHookChange {
@@ -51,23 +38,27 @@ export interface InstallAgentHooksOptions {
   /** The home folder whose hook files are changed (tests pass a temporary one). */
   readonly home: string;
   readonly command: AgentHookCommand;
+  /** The assistants' own variables (`CODEX_HOME`); default none. */
+  readonly env?: Environment;
 }
 
 /** Writes our entries (replacing earlier ones of ours); throws when the file exists but is not JSON. */
 export async function installAgentHooks(options: InstallAgentHooksOptions): Promise<AgentHookChange> {
-  const file = agentHookFile(options.target, options.home);
+  const assistant = assistantDescriptor(options.target);
+  const file = assistant.hookFile.path(options.home, options.env ?? {});
   const current = await readJsonObject(file);
-  const next = options.target === 'claude' ? withClaudeEntries(current ?? {}, options) : copilotHooksFile(options);
+  const next = assistant.hookFile.format.shared ? withOurEntries(assistant, current ?? {}, options.command) : ourOwnFile(assistant, options.command);
   return writeIfChanged(options.target, file, current, next);
 }
 
-/** Removes exactly our entries; the Copilot file (ours alone) is deleted when nothing else is left in it. */
-export async function uninstallAgentHooks(options: { readonly target: AgentHookTarget; readonly home: string }): Promise<AgentHookChange> {
-  const file = agentHookFile(options.target, options.home);
+/** Removes exactly our entries; a file of ours alone is deleted when nothing else is left in it. */
+export async function uninstallAgentHooks(options: { readonly target: AgentHookTarget; readonly home: string; readonly env?: Environment }): Promise<AgentHookChange> {
+  const assistant = assistantDescriptor(options.target);
+  const file = assistant.hookFile.path(options.home, options.env ?? {});
   const current = await readJsonObject(file);
   if (current === undefined) return { target: options.target, file, changed: false, entries: 0 };
   const next = withoutOurEntries(current);
-  if (options.target === 'copilot' && Object.keys(hooksOf(next)).length === 0) {
+  if (!assistant.hookFile.format.shared && Object.keys(hooksOf(next)).length === 0) {
     const backup = `${file}${BACKUP_SUFFIX}`;
     await fs.copyFile(file, backup);
     await fs.rm(file, { force: true });
@@ -91,21 +82,23 @@ export interface AgentHookStatus {
   readonly problem?: string;
 }
 
-export async function agentHooksStatus(home: string): Promise<AgentHookStatus[]> {
-  return Promise.all(
-    AGENT_HOOK_TARGETS.map(async (target): Promise<AgentHookStatus> => {
-      const file = agentHookFile(target, home);
-      try {
-        const current = await readJsonObject(file);
-        if (current === undefined) return { target, file, exists: false, entries: [], runner: null };
-        const entries = ourEntries(current);
-        const script = entries.map((entry) => hookCommandScript(entry.command)).find((found) => found !== undefined);
-        return { target, file, exists: true, entries, runner: script === undefined ? null : await runnerStatus(script) };
-      } catch (error) {
-        return { target, file, exists: true, entries: [], runner: null, problem: error instanceof Error ? error.message : String(error) };
-      }
-    }),
-  );
+/** Every registered assistant's hook file, in the registry's order. */
+export async function agentHooksStatus(home: string, env: Environment = {}): Promise<AgentHookStatus[]> {
+  return Promise.all(AGENT_HOOK_TARGETS.map((target) => agentHookStatus(target, home, env)));
+}
+
+export async function agentHookStatus(target: AgentHookTarget, home: string, env: Environment = {}): Promise<AgentHookStatus> {
+  const assistant = assistantDescriptor(target);
+  const file = assistant.hookFile.path(home, env);
+  try {
+    const current = await readJsonObject(file);
+    if (current === undefined) return { target, file, exists: false, entries: [], runner: null };
+    const entries = ourEntries(current, assistant);
+    const script = entries.map((entry) => hookCommandScript(entry.command)).find((found) => found !== undefined);
+    return { target, file, exists: true, entries, runner: script === undefined ? null : await runnerStatus(script) };
+  } catch (error) {
+    return { target, file, exists: true, entries: [], runner: null, problem: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 type JsonObject = Record<string, unknown>;
@@ -130,7 +123,7 @@ async function readJsonObject(file: string): Promise<JsonObject | undefined> {
 }
 
 async function writeIfChanged(target: AgentHookTarget, file: string, current: JsonObject | undefined, next: JsonObject): Promise<AgentHookChange> {
-  const entries = ourEntries(next).length;
+  const entries = ourEntries(next, assistantDescriptor(target)).length;
   if (current !== undefined && JSON.stringify(current) === JSON.stringify(next)) return { target, file, changed: false, entries };
   await fs.mkdir(path.dirname(file), { recursive: true });
   let backup: string | undefined;
@@ -142,36 +135,58 @@ async function writeIfChanged(target: AgentHookTarget, file: string, current: Js
   return { target, file, changed: true, entries, ...(backup === undefined ? {} : { backup }) };
 }
 
-function withClaudeEntries(current: JsonObject, options: InstallAgentHooksOptions): JsonObject {
+/** One entry of ours for `event`, as the assistant's file format spells it. */
+function ourEntry(assistant: AssistantDescriptor, event: (typeof HANDLER_EVENTS)[number], command: AgentHookCommand): JsonObject {
+  const { format } = assistant.hookFile;
+  const agent = format.agentArgument ? assistant.target : undefined;
+  const seconds = assistant.timeoutSeconds[event];
+  return {
+    ...(format.named ? { name: `graphiti-memory-${event}` } : {}),
+    type: 'command',
+    [format.commandKeys.posix]: hookCommandLine(command, event, 'posix', agent),
+    ...(format.commandKeys.windows === null ? {} : { [format.commandKeys.windows]: hookCommandLine(command, event, 'powershell', agent) }),
+    [format.timeoutKey]: format.timeoutUnit === 'milliseconds' ? seconds * 1000 : seconds,
+  };
+}
+
+/** The events the assistant has, with its name for each. */
+function hostEvents(assistant: AssistantDescriptor): Array<[(typeof HANDLER_EVENTS)[number], string]> {
+  return HANDLER_EVENTS.flatMap((event) => {
+    const name = assistant.events[event];
+    return name === null ? [] : [[event, name] as [(typeof HANDLER_EVENTS)[number], string]];
+  });
+}
+
+/** A shared file with our entries: the user's own kept, ours (earlier ones removed) appended per event. */
+function withOurEntries(assistant: AssistantDescriptor, current: JsonObject, command: AgentHookCommand): JsonObject {
   const cleaned = withoutOurEntries(current);
   const hooks: JsonObject = { ...hooksOf(cleaned) };
-  for (const event of AGENT_HOOK_EVENTS) {
-    const groups = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
-    groups.push({
-      hooks: [{ type: 'command', command: hookCommandLine(options.command, event, 'posix'), timeout: AGENT_HOOK_TIMEOUT_SECONDS[event] }],
-    });
-    hooks[event] = groups;
+  for (const [event, name] of hostEvents(assistant)) {
+    const groups = Array.isArray(hooks[name]) ? [...(hooks[name] as unknown[])] : [];
+    const entry = ourEntry(assistant, event, command);
+    groups.push(assistant.hookFile.format.layout === 'grouped' ? { hooks: [entry] } : entry);
+    hooks[name] = groups;
   }
   return { ...cleaned, hooks };
 }
 
-function copilotHooksFile(options: InstallAgentHooksOptions): JsonObject {
+/** A file of ours alone. */
+function ourOwnFile(assistant: AssistantDescriptor, command: AgentHookCommand): JsonObject {
   const hooks: JsonObject = {};
-  for (const event of AGENT_HOOK_EVENTS) {
-    hooks[COPILOT_EVENT_NAMES[event]] = [
-      {
-        type: 'command',
-        command: hookCommandLine(options.command, event, 'posix'),
-        windows: hookCommandLine(options.command, event, 'powershell'),
-        timeoutSec: AGENT_HOOK_TIMEOUT_SECONDS[event],
-      },
-    ];
+  for (const [event, name] of hostEvents(assistant)) {
+    const entry = ourEntry(assistant, event, command);
+    hooks[name] = [assistant.hookFile.format.layout === 'grouped' ? { hooks: [entry] } : entry];
   }
   return { version: 1, hooks };
 }
 
 function hooksOf(file: JsonObject): JsonObject {
   return isObject(file['hooks']) ? file['hooks'] : {};
+}
+
+/** Whether a hook entry is ours, under any key a format puts a command line. */
+function isOurHook(hook: JsonObject): boolean {
+  return ['command', 'bash', 'powershell', 'windows'].some((key) => isOurHookCommand(hook[key]));
 }
 
 /** The file without our entries; groups and events left empty by that are removed. */
@@ -188,10 +203,10 @@ function withoutOurEntries(file: JsonObject): JsonObject {
       if (!isObject(entry)) {
         kept.push(entry);
       } else if (Array.isArray(entry['hooks'])) {
-        const inner = entry['hooks'].filter((hook) => !(isObject(hook) && isOurHookCommand(hook['command'])));
+        const inner = entry['hooks'].filter((hook) => !(isObject(hook) && isOurHook(hook)));
         if (inner.length === entry['hooks'].length) kept.push(entry);
         else if (inner.length > 0) kept.push({ ...entry, hooks: inner });
-      } else if (!isOurHookCommand(entry['command'])) {
+      } else if (!isOurHook(entry)) {
         kept.push(entry);
       }
     }
@@ -201,14 +216,19 @@ function withoutOurEntries(file: JsonObject): JsonObject {
   return Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest;
 }
 
-function ourEntries(file: JsonObject): Array<{ event: string; command: string }> {
+/** Our entries of a file, with the POSIX command line the assistant runs. */
+function ourEntries(file: JsonObject, assistant: AssistantDescriptor): Array<{ event: string; command: string }> {
   const found: Array<{ event: string; command: string }> = [];
+  const key = assistant.hookFile.format.commandKeys.posix;
   for (const [event, entries] of Object.entries(hooksOf(file))) {
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {
       if (!isObject(entry)) continue;
       const commands = Array.isArray(entry['hooks']) ? entry['hooks'].filter(isObject) : [entry];
-      for (const hook of commands) if (isOurHookCommand(hook['command'])) found.push({ event, command: String(hook['command']) });
+      for (const hook of commands) {
+        const line = [hook[key], hook['command'], hook['bash']].find((candidate) => isOurHookCommand(candidate));
+        if (line !== undefined) found.push({ event, command: String(line) });
+      }
     }
   }
   return found;

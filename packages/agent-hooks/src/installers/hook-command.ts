@@ -34,12 +34,15 @@ export interface AgentHookCommand {
 
 export type CommandShell = 'posix' | 'powershell';
 
-/** The command for one event; `powershell` spells it for VS Code's PowerShell on Windows. */
-export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent, shell: CommandShell = 'posix'): string {
+/**
+ * The command for one event; `powershell` spells it for PowerShell on Windows. `agent` names the
+ * assistant (`--agent`) for those whose input the runner must read as theirs.
+ */
+export function hookCommandLine(command: AgentHookCommand, event: AgentHookEvent, shell: CommandShell = 'posix', agent?: string): string {
   for (const [name, value] of [['nodePath', command.nodePath], ['scriptPath', command.scriptPath]] as const) {
     if (!path.isAbsolute(value)) throw new Error(`hookCommandLine: ${name} must be an absolute path (got ${JSON.stringify(value)})`);
   }
-  const words = [command.nodePath, command.scriptPath, ...(command.leadingArguments ?? []), '--event', event, INSTALLED_BY_FLAG, command.installedBy];
+  const words = [command.nodePath, command.scriptPath, ...(command.leadingArguments ?? []), '--event', event, ...(agent === undefined ? [] : ['--agent', agent]), INSTALLED_BY_FLAG, command.installedBy];
   const variables = Object.entries(command.environment ?? {});
   for (const [name] of variables) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`hookCommandLine: ${JSON.stringify(name)} is not a valid environment variable name`);

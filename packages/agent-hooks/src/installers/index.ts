@@ -6,6 +6,7 @@
 export {
   AGENT_HOOK_TARGETS,
   agentHookFile,
+  agentHookStatus,
   agentHooksStatus,
   BACKUP_SUFFIX,
   COPILOT_HOOKS_FILE_NAME,
@@ -38,6 +39,28 @@ export {
   type ConnectAgentsOptions,
   type DisconnectAgentsOptions,
 } from './connect-agents.js';
+export {
+  ASSISTANTS,
+  assistantDescriptor,
+  DEFAULT_ASSISTANT,
+  isAgentHookTarget,
+} from '../assistants/assistant-registry.js';
+export {
+  HANDLER_EVENTS,
+  type AssistantDescriptor,
+  type ContextLifetime,
+  type DetectionDescriptor,
+  type HandlerEvent,
+  type HookFileDescriptor,
+  type HookFileFormat,
+  type HookInputDescriptor,
+  type HookOutputDescriptor,
+  type TranscriptDescriptor,
+  type TrustDescriptor,
+  type TrustRecorded,
+  type TrustStatus,
+  type TrustStep,
+} from '../assistants/assistant-descriptor.js';
 export {
   installRunner,
   pruneRunners,

@@ -7,18 +7,19 @@ import { GroupRecorderOptions, guardedTitle } from '../registry/group-recorder.j
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { sourceField } from './episode-sources.js';
 import { forgottenContentKey } from '../forget/forget-ledger.js';
+import { agentLabelOf } from '../transcripts/agent-transcripts.js';
 
 /** Sessions whose first prompt line is remembered in one process (the oldest are let go). */
 const MAX_REMEMBERED_SESSIONS = 200;
 
 /**
  * How a citation names the tool: the participant that answered wins where it names an agent
- * (`claude-code` → Claude Code, `copilot-agent` → Copilot), else the tool that captured it.
+ * (`claude-code` → Claude Code, `copilot-agent` → Copilot: agent-transcripts.ts), else the tool
+ * that captured it.
  */
 export function toolLabel(tool: string, participant?: string): string {
-  const answered = participant?.trim().toLowerCase();
-  if (answered === 'claude-code') return 'Claude Code';
-  if (answered === 'copilot-agent') return 'Copilot';
+  const answered = agentLabelOf(participant);
+  if (answered !== undefined) return answered;
   switch (tool) {
     case 'vscode-extension':
       return 'VS Code chat';

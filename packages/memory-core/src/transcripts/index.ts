@@ -14,6 +14,8 @@
  *   versions give `unsupportedVersion` and no turns; prompts and replies pass the same `filter`.
  * - `parseCopilotAgentTranscript` — Copilot agent mode's hook transcript (`transcript_path`),
  *   prompts and replies through the same `filter`.
+ * - `readAgentTranscript` / `agentTranscriptFormatOf` — the transcripts assistants hand their hooks,
+ *   one entry per format (`AGENT_TRANSCRIPT_FORMATS`), with the name a citation gives each.
  * - `parseJsonlTranscript` — plain `{role, content, timestamp}` lines; ids from a content hash.
  * - `detectTranscriptFormat` / `parseTranscript(text, format | 'auto')`.
  * - `createTranscriptReader(format)` — incremental `push(chunk)` / `flush()` (idle) / `end()` for
@@ -25,6 +27,14 @@ export {
   parseClaudeCodeTranscript,
   type ClaudeCodeTranscriptOptions,
 } from './claude-code-transcript.js';
+export {
+  AGENT_TRANSCRIPT_FORMATS,
+  agentLabelOf,
+  agentTranscriptFormatOf,
+  readAgentTranscript,
+  type AgentTranscriptFormat,
+  type AgentTranscriptReadOptions,
+} from './agent-transcripts.js';
 export { JsonlTranscriptReader, parseJsonlTranscript, type JsonlTranscriptOptions } from './jsonl-transcript.js';
 export {
   COPILOT_AGENT_PARTICIPANT,
