@@ -174,6 +174,9 @@ async function stepStored(context: ClientScenarioContext, hooksRan: boolean): Pr
     captured.some((delivery) => delivery.content.includes(PROMPT) && delivery.content.includes(ANSWER_WITH_MEMORY)),
     `${captured.length} captured deliveries: ${captured.map((delivery) => delivery.name).join(', ') || 'none'}`,
   );
+  // What our hooks put into the prompt is memory, not the user's words: it must not be stored back.
+  const echoed = captured.filter((delivery) => delivery.content.includes(MEMORY_BLOCK) || delivery.content.includes(LESSON_MARK));
+  checks.check('no captured episode carries the context our hooks injected (no <graphiti_memory>, not the recalled lesson)', echoed.length === 0, echoed.map((delivery) => delivery.name).join(', '));
   const perGroup = new Map<string, number>();
   for (const delivery of captured) if (delivery.content.includes(PROMPT)) perGroup.set(delivery.groupId, (perGroup.get(delivery.groupId) ?? 0) + 1);
   checks.check('the prompt is in one captured episode per group', perGroup.size > 0 && [...perGroup.values()].every((count) => count === 1), [...perGroup].map(([group, count]) => `${group} ×${count}`).join(', ') || 'in none');
