@@ -9,7 +9,7 @@ import type { AgentClient } from './agent-client.js';
 
 const VERSION = '0.169.0';
 /** The environment variable Codex reads the (dummy) API key from (`env_key`). */
-const KEY_VARIABLE = 'GRAPHITI_E2E_MODEL_KEY';
+const KEY_VARIABLE = 'SCRIPTED_MODEL_KEY';
 
 const existing = (files: readonly string[]): string[] => files.filter((file) => fs.existsSync(file));
 

@@ -28,7 +28,8 @@ export const copilotCli: AgentClient = {
     },
   }),
   hookFiles(home) {
+    // Copilot CLI reads every `*.json` of the folder.
     const folder = path.join(home, '.copilot', 'hooks');
-    return fs.existsSync(folder) ? fs.readdirSync(folder).map((name) => path.join(folder, name)) : [];
+    return fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.endsWith('.json')).map((name) => path.join(folder, name)) : [];
   },
 };
