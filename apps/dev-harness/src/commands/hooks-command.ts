@@ -25,6 +25,7 @@ import {
   runnerBuild,
   runningHookServers,
   type AgentHookCommand,
+  type AgentHookChange,
   type AgentHookTarget,
   type AgentsConnected,
 } from '@graphiti-memory/agent-hooks';
@@ -117,6 +118,10 @@ async function install(context: CommandContext, raw: HooksOptions): Promise<Exit
   output.result({ ok: true, endpoint, configFile, keyFile: keyFile ?? null, runner, changes, moved: endpointChange.moved, kept: endpointChange.kept, probe: probeJson(probe), warnings });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'installed in' : 'already installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
+    for (const line of trustLines(change)) {
+      if (line.warn) output.warn(line.text);
+      else output.line(line.text);
+    }
   }
   output.line(`consent and options stored in ${configFile}: prompts (for recall) and these sessions' transcripts go to ${endpoint}`);
   if (keyFile !== undefined) output.line(`API key stored in ${keyFile} (mode 0600)`);
@@ -183,11 +188,23 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
     stateDirectory: await stateFolder(context),
   });
   output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped, removedRunners });
-  for (const change of changes) output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
+  for (const change of changes) {
+    output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
+    if (change.trust?.manualStep !== undefined) output.warn(`${change.target}: ${change.trust.manualStep}`);
+    else if (change.trust?.changed === true) output.line(`${change.target}: removed the trust of our hooks from ${change.trust.file}`);
+  }
   for (const folder of removedRunners) output.line(`removed the hook runner copy ${folder}`);
   if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);
   if (stopped.servers > 0 || stopped.drainer) output.line(`stopped ${stopped.servers} hook server(s)${stopped.drainer ? ' and the background drainer (queued messages stay on disk, unsent)' : ''}`);
   return ExitCode.ok;
+}
+
+/** What an install did about the assistant's trust step (Codex runs untrusted hooks never, and says nothing). */
+export function trustLines(change: AgentHookChange): Array<{ readonly text: string; readonly warn: boolean }> {
+  const trust = change.trust;
+  if (trust === undefined) return [];
+  if (trust.manualStep !== undefined) return [{ text: `${change.target}: the hooks will not run until trusted: ${trust.manualStep}`, warn: true }];
+  return [{ text: `${change.target}: ${trust.changed ? 'trusted our hooks in' : 'our hooks already trusted in'} ${trust.file}`, warn: false }];
 }
 
 /** What the user switched off (in any tool) that hooks honour, one line each. */
@@ -213,7 +230,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const { output, terminal } = context;
   const home = homeFolder(context);
   const configFile = userConfigPath(terminal.env);
-  const [installed, config, salvaged] = await Promise.all([agentHooksStatus(home), readConfigFile(configFile), readConfigFile(configFile, 'project')]);
+  const [installed, config, salvaged] = await Promise.all([agentHooksStatus(home, terminal.env), readConfigFile(configFile), readConfigFile(configFile, 'project')]);
   // A file with a typo still holds its endpoint and consent: shown as they are, beside the problem.
   const values = config.ok ? config.values : salvaged.ok ? salvaged.values : undefined;
   const stateDir = await stateFolder(context);
@@ -246,6 +263,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   for (const entry of installed) {
     const events = entry.entries.map((hook) => hook.event).join(', ');
     output.line(`${entry.target}: ${entry.entries.length === 0 ? 'not installed' : `installed (${events})`} — ${entry.file}${entry.problem === undefined ? '' : ` (${entry.problem})`}`);
+    if (entry.trust !== undefined) output.line(`  ${entry.trust.trusted ? 'runs them' : 'will not run them'}: ${entry.trust.detail}`);
   }
   if (!config.ok) output.line(`config: ${configFile} — has a problem, so the hooks stay silent (memory off) until it is fixed: ${config.problems.join('; ')}`);
   else output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);

@@ -41,6 +41,20 @@ describe('doctor checks', () => {
     }
   });
 
+  it('Codex hooks Codex does not trust fail the check, naming why and the step; trusted ones pass', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'doctor-codex-'));
+    try {
+      const runner = path.join(folder, 'hook-runner.cjs');
+      await fs.writeFile(runner, '');
+      const command = hookCommandLine({ nodePath: process.execPath, scriptPath: runner, installedBy: 'graphiti-harness' }, 'Stop', 'posix', 'codex');
+      const status: AgentHookStatus = { target: 'codex', file: path.join(folder, 'hooks.json'), exists: true, entries: [{ event: 'Stop', command }], runner: null, trust: { trusted: false, detail: '1 of 1 not trusted in config.toml' } };
+      expect(assistantHooksCheck(status, undefined, '0.1.0')).toMatchObject({ ok: false, summary: expect.stringContaining('will not run them: 1 of 1 not trusted'), next: expect.stringContaining('/hooks') });
+      expect(assistantHooksCheck({ ...status, trust: { trusted: true, detail: 'Codex trusts all 1' } }, undefined, '0.1.0')).toMatchObject({ ok: true, summary: expect.stringContaining('Codex trusts all 1') });
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('a state folder open to others fails with chmod 700 as the next step', async () => {
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'doctor-state-'));
     try {

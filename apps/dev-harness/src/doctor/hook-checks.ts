@@ -6,6 +6,7 @@ import path from 'node:path';
 import {
   AGENT_DETECTION,
   agentHooksStatus,
+  assistantDescriptor,
   hookServerStatus,
   isOurHookCommand,
   readHookRuns,
@@ -66,8 +67,14 @@ export function assistantHooksCheck(status: AgentHookStatus, detected: DetectedA
   if (stale.length > 0) {
     return failed(id, `${name}: the hooks run runner ${stale.map((runner) => runner.version).join(', ')}, this CLI is ${cliVersion}`, `graphiti-harness setup --target ${status.target} (switches the hooks to this CLI's runner)`);
   }
+  // An assistant with a trust step (Codex) runs none of our hooks until it trusts them, and says nothing.
+  if (status.trust !== undefined && !status.trust.trusted) {
+    const step = assistantDescriptor(status.target).trust?.manualStep;
+    return failed(id, `${name}: installed in ${status.file}, but it will not run them: ${status.trust.detail}`, `graphiti-harness hooks install --target ${status.target} (records the trust), or ${step ?? 'trust them in the assistant'}`);
+  }
   const events = [...new Set(status.entries.map((entry) => entry.event))].join(', ');
-  return passed(id, `${name}: installed in ${status.file} (${events}); runner ${[...runners.keys()].join(', ')}`);
+  const trusted = status.trust === undefined ? '' : `; ${status.trust.detail}`;
+  return passed(id, `${name}: installed in ${status.file} (${events}); runner ${[...runners.keys()].join(', ')}${trusted}`);
 }
 
 /** Where VS Code keeps its user settings, per platform (stable and Insiders). */
@@ -112,6 +119,17 @@ export async function duplicateHooksCheck(facts: DoctorFacts, statuses: readonly
     }
   }
   const connected = (target: string) => statuses.some((status) => status.target === target && status.entries.length > 0);
+  // Overlaps one-event-once answers (the second run of an event stays silent): named, not failed.
+  const handled: string[] = [];
+  if (connected('copilot') && connected('copilot-cli')) {
+    handled.push(`VS Code runs both Copilot files in ${path.dirname(copilotFile ?? '~/.copilot/hooks')} (it reads Copilot CLI's bash entries too)`);
+  }
+  if (connected('copilot-cli')) {
+    for (const name of ['settings.json', 'settings.local.json']) {
+      const file = path.join(facts.context.terminal.cwd, '.claude', name);
+      if (hasOurHook(await fs.readFile(file, 'utf8').catch(() => ''))) handled.push(`Copilot CLI runs ${file} (a trusted repository's Claude hooks) beside its own`);
+    }
+  }
   if (connected('claude') && connected('copilot')) {
     const settings = await vscodeRunsClaudeHooks(facts.home, facts.env);
     if (settings !== undefined) {
@@ -119,7 +137,8 @@ export async function duplicateHooksCheck(facts: DoctorFacts, statuses: readonly
       next ||= `set "chat.useClaudeHooks": false in ${settings}`;
     }
   }
-  return problems.length === 0 ? passed('hooks.duplicates', 'no event runs our hooks twice') : failed('hooks.duplicates', problems.join('; '), next);
+  const overlap = handled.length === 0 ? '' : ` (overlaps, each event answered once: ${handled.join('; ')})`;
+  return problems.length === 0 ? passed('hooks.duplicates', `no event runs our hooks twice${overlap}`) : failed('hooks.duplicates', `${problems.join('; ')}${overlap}`, next);
 }
 
 function hasOurHook(text: string): boolean {
@@ -142,7 +161,7 @@ function hasOurHook(text: string): boolean {
 }
 
 export async function assistantStatuses(facts: DoctorFacts): Promise<AgentHookStatus[]> {
-  return agentHooksStatus(facts.home);
+  return agentHooksStatus(facts.home, facts.env);
 }
 
 export function noAssistantCheck(statuses: readonly AgentHookStatus[]): DoctorCheck {

@@ -11,6 +11,7 @@ import { inject, injectable } from 'inversify';
 import { GlobalStore, type KeyValueStore, type MemorySettings } from '@graphiti-memory/memory-core';
 import {
   agentHooksStatus,
+  ASSISTANTS,
   connectAgents,
   disconnectAgents,
   endpointChangeLines,
@@ -30,7 +31,12 @@ export const KEY_FILE_MARK = 'graphitiMemory.agents.keyFileWritten';
 
 /** The agents Connect installs hooks for, in the order they are named to the user. */
 export const AGENT_TARGETS: readonly AgentHookTarget[] = ['copilot', 'claude'];
-export const AGENT_NAMES: Readonly<Record<AgentHookTarget, string>> = { copilot: 'Copilot agent mode', claude: 'Claude Code' };
+/** What the user calls each connected assistant (those the harness connected too: the registry's names). */
+export const AGENT_NAMES: Readonly<Record<AgentHookTarget, string>> = {
+  ...(Object.fromEntries(ASSISTANTS.map((assistant) => [assistant.target, assistant.name])) as Record<AgentHookTarget, string>),
+  copilot: 'Copilot agent mode',
+  claude: 'Claude Code',
+};
 
 export interface AgentConnectionChange {
   /** Every file written or removed, for the message and the log (paths only, never contents). */

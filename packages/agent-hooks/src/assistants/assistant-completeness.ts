@@ -2,7 +2,7 @@
 // the descriptor (adding a field to the interface fails to compile until it is listed here), and
 // each is checked at run time over the registry (assistant-registry.test.ts), so a descriptor built
 // loosely (a cast, a spread of something partial) cannot leave one out either.
-import { HANDLER_EVENTS, type AssistantDescriptor, type HookFileFormat, type HookInputDescriptor, type HookOutputDescriptor, type TranscriptDescriptor, type DetectionDescriptor } from './assistant-descriptor.js';
+import { HANDLER_EVENTS, TRUST_STEPS, type AssistantDescriptor, type HookFileFormat, type HookInputDescriptor, type HookOutputDescriptor, type TranscriptDescriptor, type DetectionDescriptor } from './assistant-descriptor.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -72,6 +72,7 @@ const FIELDS: { readonly [K in keyof Required<AssistantDescriptor>]: Check } = {
     sessionId: strings(true),
     transcriptPath: strings(true),
     transcriptPathOn: handlers,
+    transcriptPathOf: (value) => (value === null ? undefined : fn(value)),
     cwd: strings(true),
     prompt: strings(true),
     lastReply: strings(false),
@@ -84,7 +85,7 @@ const FIELDS: { readonly [K in keyof Required<AssistantDescriptor>]: Check } = {
     homeFolderPrefixes: strings(false),
     commands: strings(false),
   }),
-  trust: (value) => (value === null ? undefined : object<NonNullable<AssistantDescriptor['trust']>>({ manualStep: text, load: fn })(value)),
+  trust: (value) => (value === null ? undefined : object<NonNullable<AssistantDescriptor['trust']>>({ step: oneOf(...TRUST_STEPS), manualStep: text })(value)),
 };
 
 /** What the descriptor lacks or gets wrong, one line each (`<field> …`); empty when complete. */

@@ -48,6 +48,8 @@ export interface HookInputDescriptor {
   readonly transcriptPath: readonly string[];
   /** Our handlers whose input carries the transcript path (the others may not). */
   readonly transcriptPathOn: readonly HandlerEvent[];
+  /** Where the transcript is for an event that does not name it (from the home folder and the session); `null`: nowhere known. */
+  readonly transcriptPathOf: ((home: string, sessionId: string) => string | undefined) | null;
   readonly cwd: readonly string[];
   readonly prompt: readonly string[];
   /** The turn end's field with the reply the assistant finished with; empty when it sends none. */
@@ -93,11 +95,17 @@ export interface DetectionDescriptor {
 
 /** A step without which the assistant does not run our hooks, and whether it was taken. */
 export interface TrustDescriptor {
+  /**
+   * Which step (installers/trust-steps.ts runs it; its facts live beside the descriptor, e.g.
+   * codex-hook-trust.ts). Named, not imported: a hook run never loads the file edits.
+   */
+  readonly step: TrustStepName;
   /** What the user does by hand when the installer cannot take the step. */
   readonly manualStep: string;
-  /** The implementation (file edits): loaded only by installers, never by a hook run. */
-  load(): Promise<TrustStep>;
 }
+
+export const TRUST_STEPS = ['codex-hooks-state'] as const;
+export type TrustStepName = (typeof TRUST_STEPS)[number];
 
 export interface TrustStatus {
   /** Every entry of ours will run. */

@@ -21,6 +21,7 @@ export const claudeCode = {
     sessionId: ['session_id', 'sessionId'],
     transcriptPath: ['transcript_path', 'transcriptPath'],
     transcriptPathOn: ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'],
+    transcriptPathOf: null,
     cwd: ['cwd'],
     prompt: ['prompt'],
     lastReply: ['last_assistant_message'],

@@ -1,5 +1,6 @@
 // GitHub Copilot's agent mode in VS Code (Copilot Chat): `~/.copilot/hooks/graphiti-memory.json`,
-// a file of ours alone in VS Code's own format (`command` / `windows`, `timeoutSec`). VS Code
+// a file of ours alone in VS Code's own format (`command` / `windows`, `timeoutSec`), which Copilot
+// CLI (reading the same folder for `bash` / `powershell` entries) does not run. VS Code
 // sends Claude Code's event names and snake_case fields; its transcript is Copilot's agent log in
 // the workspace's storage. VS Code also runs `~/.claude/settings.json` (chat.useClaudeHooks), so
 // its events may arrive through Claude Code's entries too.
@@ -23,7 +24,7 @@ export function vscodeContextLifetime(hook: { readonly transcriptPath: string | 
 
 export const copilotVscode = {
   target: 'copilot',
-  name: 'Copilot (VS Code agent mode, Copilot CLI)',
+  name: 'Copilot (VS Code agent mode)',
   hookFile: {
     path: (home) => path.join(home, '.copilot', 'hooks', COPILOT_HOOKS_FILE_NAME),
     format: { layout: 'flat', commandKeys: { posix: 'command', windows: 'windows' }, timeoutKey: 'timeoutSec', timeoutUnit: 'seconds', named: false, shared: false, agentArgument: false },
@@ -37,6 +38,7 @@ export const copilotVscode = {
     sessionId: ['session_id', 'sessionId'],
     transcriptPath: ['transcript_path', 'transcriptPath'],
     transcriptPathOn: ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'],
+    transcriptPathOf: null,
     cwd: ['cwd'],
     prompt: ['prompt'],
     lastReply: ['last_assistant_message'],
@@ -49,7 +51,7 @@ export const copilotVscode = {
     finishedTurn: 'an assistant.turn_end after a message that requests no tools, or the next user.message',
     contextLifetime: vscodeContextLifetime,
   },
-  // One hook file serves both: Copilot agent mode in VS Code and the Copilot CLI read ~/.copilot/hooks.
-  detection: { homeFolders: ['.copilot'], homeFolderPrefixes: ['.vscode'], commands: ['copilot'] },
+  // VS Code's folders (`copilot` on PATH and ~/.copilot are Copilot CLI's: copilot-cli.ts).
+  detection: { homeFolders: [], homeFolderPrefixes: ['.vscode'], commands: [] },
   trust: null,
 } as const satisfies AssistantDescriptor<'copilot'>;

@@ -2,7 +2,9 @@
 // consent for exactly the configured endpoint, no memory switch that closes this workspace or
 // endpoint (what the user switched off in any tool: memory-switches.json), the API key and the
 // user key. A project file's keys that would widen what is sent are ignored unless trusted (logged once). Each miss is an outcome (logged, nothing printed), never an exception.
+import os from 'node:os';
 import path from 'node:path';
+import { assistantDescriptor, DEFAULT_ASSISTANT } from '../assistants/assistant-registry.js';
 import { closedBySwitches, ensureUserKey, FileMemorySwitches, readApiKey, readConfigFile, resolveMemoryConfig, stateDirectoryOf, stateFolderRefusal, userConfigPath, type Environment, type ResolvedMemoryConfig } from '@graphiti-memory/memory-node-storage';
 import { configNoticeText } from './config-notice.js';
 import { eventWorkspace } from './event-workspace.js';
@@ -49,7 +51,7 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
     }
     return { ok: false, outcome: 'bad-input', detail: input.reason, stateDirectory, event: options.event ?? 'unknown' };
   }
-  const { hook } = input;
+  const hook = withTranscriptPath(input.hook, env);
   const workspaceFolder = options.workspace !== undefined ? path.resolve(cwd, options.workspace) : await eventWorkspace(hook.cwd, hook.transcriptPath, cwd);
   // The drainer serves every project's queued turns: it runs with the user's configuration alone,
   // whatever repository's event started it (a project file cannot close or reshape it).
@@ -91,4 +93,13 @@ export async function resolveHookContext(stdinText: string, options: HookOptions
     ok: true,
     context: { hook, config, endpoint: config.endpoint, apiKey: key.key, userKey, stateDirectory, workspaceFolder },
   };
+}
+
+/** The event with its transcript, where the assistant's descriptor knows it for events that do not name it (Copilot CLI's sessionEnd). */
+function withTranscriptPath(hook: HookEvent, env: Environment): HookEvent {
+  if (hook.transcriptPath !== undefined || hook.sessionId === undefined) return hook;
+  const of = assistantDescriptor(hook.assistant ?? DEFAULT_ASSISTANT).input.transcriptPathOf;
+  const home = env['HOME'] ?? env['USERPROFILE'] ?? os.homedir();
+  const transcriptPath = of === null || home === '' ? undefined : of(home, hook.sessionId);
+  return transcriptPath === undefined ? hook : { ...hook, transcriptPath };
 }

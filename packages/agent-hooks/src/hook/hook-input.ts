@@ -4,7 +4,7 @@
 // assistant (`--agent`); lines written before that run as Claude Code's (VS Code sends the same).
 import type { AssistantDescriptor, HandlerEvent } from '../assistants/assistant-descriptor.js';
 import { HANDLER_EVENTS } from '../assistants/assistant-descriptor.js';
-import { assistantOfCommandLine, handlerOfEvent, type AgentHookTarget } from '../assistants/assistant-registry.js';
+import { assistantOfCommandLine, assistantOfInput, handlerOfEvent, type AgentHookTarget } from '../assistants/assistant-registry.js';
 
 export const HOOK_EVENT_NAMES = HANDLER_EVENTS;
 export type HookEventName = HandlerEvent;
@@ -25,6 +25,8 @@ export interface HookEvent {
   readonly lastAssistantMessage?: string;
   /** SessionStart: why the session starts (Claude Code: startup, resume, clear, compact; Copilot: new). */
   readonly source?: string;
+  /** When the assistant sent the event (epoch ms; Copilot CLI and Gemini CLI say it, Claude Code does not). */
+  readonly sentAt?: number;
 }
 
 export type HookInputRead = { readonly ok: true; readonly hook: HookEvent } | { readonly ok: false; readonly reason: 'bad-json' | 'unknown-event' | 'unknown-agent' | 'prompt-too-large' };
@@ -45,8 +47,8 @@ export const HOOK_INPUT_TOO_LARGE = '\u0000graphiti-memory: hook input too large
  */
 export function parseHookInput(text: string, fallbackEvent?: string, agent?: string): HookInputRead {
   if (text === HOOK_INPUT_TOO_LARGE) return { ok: false, reason: 'prompt-too-large' };
-  const assistant = assistantOfCommandLine(agent);
-  if (assistant === undefined) return { ok: false, reason: 'unknown-agent' };
+  const installedFor = assistantOfCommandLine(agent);
+  if (installedFor === undefined) return { ok: false, reason: 'unknown-agent' };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -55,6 +57,7 @@ export function parseHookInput(text: string, fallbackEvent?: string, agent?: str
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, reason: 'bad-json' };
   const record = raw as Record<string, unknown>;
+  const assistant = assistantOfInput(installedFor, record);
   const { input } = assistant;
   const named = firstString(record, input.eventName) ?? fallbackEvent;
   const event = handlerOfEvent(assistant, named);
@@ -62,6 +65,7 @@ export function parseHookInput(text: string, fallbackEvent?: string, agent?: str
   const source = firstString(record, ['source']);
   const prompt = firstText(record, input.prompt);
   const lastReply = firstString(record, input.lastReply);
+  const sentAt = timestampOf(record['timestamp']);
   return {
     ok: true,
     hook: {
@@ -74,6 +78,7 @@ export function parseHookInput(text: string, fallbackEvent?: string, agent?: str
       prompt: prompt === undefined ? undefined : withoutOwnContext(prompt, assistant),
       ...(source === undefined ? {} : { source }),
       ...(lastReply === undefined ? {} : { lastAssistantMessage: lastReply }),
+      ...(sentAt === undefined ? {} : { sentAt }),
     },
   };
 }
@@ -107,4 +112,10 @@ function firstText(record: Record<string, unknown>, keys: readonly string[]): st
     if (typeof value === 'string') return value;
   }
   return undefined;
+}
+
+/** Epoch ms of a `timestamp` given in ms or as an ISO string. */
+function timestampOf(value: unknown): number | undefined {
+  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }

@@ -17,6 +17,7 @@ import { everyHookEvent } from './hook-events.js';
 import type { HookHandlers } from './hook-handlers.js';
 import { NullLogger } from './null-logger.js';
 import { hookOutput } from './hook-output.js';
+import { firstRunOfEvent } from './event-once.js';
 import { assistantOfCommandLine } from '../assistants/assistant-registry.js';
 
 export interface HookIo {
@@ -113,6 +114,8 @@ export async function runHookWith(io: HookIo, handlers: HookHandlers): Promise<H
       };
       const drainer = handlers.drainer;
       if (options.drain) result = drainer === undefined ? { outcome: 'unknown-event', detail: 'drain' } : await (await drainer()).runDrainer(context, stillOpen);
+      // The assistant ran this event through another of our hook files already: that run answers.
+      else if (!(await firstRunOfEvent(context.stateDirectory, context.hook))) result = { outcome: 'same-event', detail: 'ran through another hook file of this session' };
       else result = await handleEvent(context, startedAt, now, handlers);
       const printed = hookOutput(context.hook, result);
       if (printed !== undefined) io.write(printed);

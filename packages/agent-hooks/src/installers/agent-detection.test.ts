@@ -22,10 +22,13 @@ describe('detectAgents', () => {
     expect(found.map((agent) => [agent.target, agent.found])).toEqual([
       ['claude', false],
       ['copilot', false],
+      ['codex', false],
+      ['gemini', false],
+      ['copilot-cli', false],
     ]);
   });
 
-  it('finds Claude Code by ~/.claude, Copilot by ~/.vscode* and by its command on PATH', async () => {
+  it('finds Claude Code by ~/.claude, Copilot in VS Code by ~/.vscode*, Copilot CLI by its command on PATH', async () => {
     const home = path.join(root, 'home');
     await fs.mkdir(path.join(home, '.claude'));
     await fs.mkdir(path.join(home, '.vscode-insiders'));
@@ -37,7 +40,9 @@ describe('detectAgents', () => {
     const copilot = found.find((agent) => agent.target === 'copilot');
     expect(claude).toMatchObject({ found: true, evidence: ['~/.claude'] });
     expect(copilot?.found).toBe(true);
-    expect(copilot?.evidence).toEqual(['~/.vscode-insiders', `copilot on PATH (${path.join(root, 'bin', 'copilot')})`]);
+    expect(copilot?.evidence).toEqual(['~/.vscode-insiders']);
+    expect(found.find((agent) => agent.target === 'copilot-cli')).toMatchObject({ found: true, evidence: [`copilot on PATH (${path.join(root, 'bin', 'copilot')})`] });
+    expect(found.find((agent) => agent.target === 'codex')?.found).toBe(false);
   });
 
   it('finds Claude Code by its command alone', async () => {

@@ -7,7 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { HANDLER_EVENTS, type AssistantDescriptor, type Environment } from '../assistants/assistant-descriptor.js';
+import { HANDLER_EVENTS, type AssistantDescriptor, type Environment, type TrustRecorded, type TrustStatus } from '../assistants/assistant-descriptor.js';
+import { trustStep } from './trust-steps.js';
 import { AGENT_HOOK_TARGETS, assistantDescriptor, type AgentHookTarget } from '../assistants/assistant-registry.js';
 import { runnerStatus, type RunnerStatus } from './runner-install.js';
 import { hookCommandLine, hookCommandScript, isOurHookCommand, type AgentHookCommand } from './hook-command.js';
@@ -31,6 +32,8 @@ export interface AgentHookChange {
   readonly backup?: string;
   /** Our entries in the file after the change. */
   readonly entries: number;
+  /** The assistant's trust step for our entries (Codex): what was recorded, or the step left to the user. */
+  readonly trust?: TrustRecorded;
 }
 
 export interface InstallAgentHooksOptions {
@@ -48,7 +51,11 @@ export async function installAgentHooks(options: InstallAgentHooksOptions): Prom
   const file = assistant.hookFile.path(options.home, options.env ?? {});
   const current = await readJsonObject(file);
   const next = assistant.hookFile.format.shared ? withOurEntries(assistant, current ?? {}, options.command) : ourOwnFile(assistant, options.command);
-  return writeIfChanged(options.target, file, current, next);
+  const change = await writeIfChanged(options.target, file, current, next);
+  if (assistant.trust === null) return change;
+  // Exactly the entries just written: the assistant runs them only once trusted.
+  const trust = await trustStep(assistant.trust.step).record({ home: options.home, env: options.env ?? {}, hookFile: file });
+  return { ...change, trust };
 }
 
 /** Removes exactly our entries; a file of ours alone is deleted when nothing else is left in it. */
@@ -57,14 +64,21 @@ export async function uninstallAgentHooks(options: { readonly target: AgentHookT
   const file = assistant.hookFile.path(options.home, options.env ?? {});
   const current = await readJsonObject(file);
   if (current === undefined) return { target: options.target, file, changed: false, entries: 0 };
+  // The trust records of our entries go first, while the entries still say which they are.
+  const trust = assistant.trust === null ? undefined : await trustStep(assistant.trust.step).forget({ home: options.home, env: options.env ?? {}, hookFile: file });
+  const removed = await withoutOurs(options.target, assistant, file, current);
+  return trust === undefined ? removed : { ...removed, trust };
+}
+
+async function withoutOurs(target: AgentHookTarget, assistant: AssistantDescriptor, file: string, current: JsonObject): Promise<AgentHookChange> {
   const next = withoutOurEntries(current);
   if (!assistant.hookFile.format.shared && Object.keys(hooksOf(next)).length === 0) {
     const backup = `${file}${BACKUP_SUFFIX}`;
     await fs.copyFile(file, backup);
     await fs.rm(file, { force: true });
-    return { target: options.target, file, changed: true, backup, entries: 0 };
+    return { target, file, changed: true, backup, entries: 0 };
   }
-  return writeIfChanged(options.target, file, current, next);
+  return writeIfChanged(target, file, current, next);
 }
 
 export interface AgentHookStatus {
@@ -80,6 +94,8 @@ export interface AgentHookStatus {
   readonly runner: RunnerStatus | null;
   /** Set when the file exists but is not a JSON object. */
   readonly problem?: string;
+  /** Whether the assistant will run our entries, for an assistant with a trust step and entries of ours. */
+  readonly trust?: TrustStatus;
 }
 
 /** Every registered assistant's hook file, in the registry's order. */
@@ -95,7 +111,8 @@ export async function agentHookStatus(target: AgentHookTarget, home: string, env
     if (current === undefined) return { target, file, exists: false, entries: [], runner: null };
     const entries = ourEntries(current, assistant);
     const script = entries.map((entry) => hookCommandScript(entry.command)).find((found) => found !== undefined);
-    return { target, file, exists: true, entries, runner: script === undefined ? null : await runnerStatus(script) };
+    const trust = assistant.trust === null || entries.length === 0 ? undefined : await trustStep(assistant.trust.step).status({ home, env, hookFile: file });
+    return { target, file, exists: true, entries, runner: script === undefined ? null : await runnerStatus(script), ...(trust === undefined ? {} : { trust }) };
   } catch (error) {
     return { target, file, exists: true, entries: [], runner: null, problem: error instanceof Error ? error.message : String(error) };
   }

@@ -68,7 +68,7 @@ export async function connectAgents(options: ConnectAgentsOptions): Promise<Agen
   if (!existing.ok) throw new Error(`the user config is invalid: ${existing.problems.join('; ')}. Fix the key or line it names (keep the file: it holds your user key and consent), then connect again.`);
   const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));
   // The runner copy first, whole: no hook file may point at it before it is complete.
-  const previousRunners = runnersRun(await agentHooksStatus(options.home));
+  const previousRunners = runnersRun(await agentHooksStatus(options.home, options.env));
   const runner = options.runnerVersion === undefined ? undefined : await installRunner({ sourceEntry: options.command.scriptPath, version: options.runnerVersion, stateDirectory });
   const command = runner === undefined ? options.command : { ...options.command, scriptPath: runner.entry };
   const { recall, ...rest } = options.config ?? {};
@@ -85,9 +85,9 @@ export async function connectAgents(options: ConnectAgentsOptions): Promise<Agen
   await FileMemorySwitches.inStateFolder(stateDirectory).clear({ endpoint: options.endpoint, switch: 'revoked' });
   const keyFile = options.apiKey === undefined ? undefined : await writeApiKeyFile(options.apiKey, options.env);
   const changes: AgentHookChange[] = [];
-  for (const target of options.targets) changes.push(await installAgentHooks({ target, home: options.home, command }));
+  for (const target of options.targets) changes.push(await installAgentHooks({ target, home: options.home, command, env: options.env }));
   // The copy the hook files ran until now stays for a session that started it (until the next install or uninstall).
-  const removedRunners = runner === undefined ? [] : await pruneRunners({ stateDirectory, inUse: runnersRun(await agentHooksStatus(options.home)), keep: previousRunners });
+  const removedRunners = runner === undefined ? [] : await pruneRunners({ stateDirectory, inUse: runnersRun(await agentHooksStatus(options.home, options.env)), keep: previousRunners });
   // What waits for an endpoint that never confirmed a delivery (a typo, a wrong port) moves here.
   const previous = [existing.values.consent?.endpoint, existing.values.endpoint];
   if (previous.some((endpoint) => endpoint !== undefined && normaliseEndpoint(endpoint) !== options.endpoint)) await stopDrainer(stateDirectory);
@@ -138,9 +138,9 @@ export interface AgentsDisconnected {
 
 export async function disconnectAgents(options: DisconnectAgentsOptions): Promise<AgentsDisconnected> {
   const changes: AgentHookChange[] = [];
-  const before = runnersRun(await agentHooksStatus(options.home));
-  for (const target of options.targets) changes.push(await uninstallAgentHooks({ target, home: options.home }));
-  const statuses = await agentHooksStatus(options.home);
+  const before = runnersRun(await agentHooksStatus(options.home, options.env));
+  for (const target of options.targets) changes.push(await uninstallAgentHooks({ target, home: options.home, env: options.env }));
+  const statuses = await agentHooksStatus(options.home, options.env);
   const remaining = statuses.reduce((sum, entry) => sum + entry.entries.length, 0);
   const configFile = userConfigPath(options.env);
   const stateDirectory = options.stateDirectory ?? (await sharedStateDirectory(options.env));

@@ -5,10 +5,14 @@
 import type { ChatTurn } from '../ports.js';
 import { CLAUDE_CODE_PARTICIPANT, parseClaudeCodeTranscript } from './claude-code-transcript.js';
 import { COPILOT_AGENT_PARTICIPANT, isCopilotAgentTranscript, parseCopilotAgentTranscript } from './copilot-agent-transcript.js';
+import { CODEX_PARTICIPANT, isCodexRollout, parseCodexRollout } from './codex-rollout-transcript.js';
+import { GEMINI_CLI_PARTICIPANT, isGeminiChat, parseGeminiChat } from './gemini-chat-transcript.js';
 import type { TranscriptFilterOption } from './transcript-filter.js';
 import { detectTranscriptFormat } from './transcript-format.js';
 
-export const AGENT_TRANSCRIPT_FORMATS = ['claude-code', 'copilot-agent'] as const;
+export const COPILOT_CLI_PARTICIPANT = 'copilot-cli';
+
+export const AGENT_TRANSCRIPT_FORMATS = ['claude-code', 'copilot-agent', 'codex-rollout', 'gemini-chat', 'copilot-cli'] as const;
 export type AgentTranscriptFormat = (typeof AGENT_TRANSCRIPT_FORMATS)[number];
 
 export interface AgentTranscriptReadOptions {
@@ -48,6 +52,25 @@ const ENTRIES: Readonly<Record<AgentTranscriptFormat, AgentTranscriptEntry>> = {
     label: 'Copilot',
     recognises: isCopilotAgentTranscript,
     read: (text, options) => parseCopilotAgentTranscript(text, withOptions(options)).turns,
+  },
+  'codex-rollout': {
+    participant: CODEX_PARTICIPANT,
+    label: 'Codex',
+    recognises: isCodexRollout,
+    read: (text, options) => parseCodexRollout(text, withOptions(options)),
+  },
+  'gemini-chat': {
+    participant: GEMINI_CLI_PARTICIPANT,
+    label: 'Gemini CLI',
+    recognises: isGeminiChat,
+    read: (text, options) => parseGeminiChat(text, withOptions(options)),
+  },
+  // Copilot CLI's events.jsonl is Copilot's agent log (the same lines VS Code's Copilot writes).
+  'copilot-cli': {
+    participant: COPILOT_CLI_PARTICIPANT,
+    label: 'Copilot CLI',
+    recognises: isCopilotAgentTranscript,
+    read: (text, options) => parseCopilotAgentTranscript(text, { ...withOptions(options), participant: COPILOT_CLI_PARTICIPANT }).turns,
   },
 };
 

@@ -5,7 +5,10 @@
 // messages until the next user message; its id is the user line's `id`, so re-reading dedupes.
 // Copilot writes `assistant.turn_end` after every round of its agent loop, tool rounds included, so
 // a turn is finished only by a round whose last message requests no tools (the final reply), or by
-// the next user message; a transcript read mid-loop holds no finished last turn.
+// the next user message; a transcript read mid-loop holds no finished last turn. GitHub's Copilot
+// CLI writes the same log (`~/.copilot/session-state/<session>/events.jsonl`, `hook.*` lines
+// beside): `user.message`'s `content` is the user's words (`transformedContent`, with our context
+// in `<system_reminder>`, is never read).
 import type { ChatTurn } from '../ports.js';
 import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
@@ -19,6 +22,8 @@ export interface CopilotAgentTranscriptOptions {
   readonly includeUnfinished?: boolean;
   /** What to keep of prompts and replies (code blocks in replies: one line each); default preset `compact`. */
   readonly filter?: TranscriptFilterOption;
+  /** The participant recorded on the turns (Copilot CLI writes the same format: `copilot-cli`); default `copilot-agent`. */
+  readonly participant?: string;
 }
 
 export interface CopilotAgentTranscriptResult {
@@ -63,7 +68,7 @@ export function parseCopilotAgentTranscript(text: string, options: CopilotAgentT
         sessionId,
         user: { text: filterPrompt(current.userText, filter), timestamp: current.userTimestamp },
         ...(assistantText === '' ? {} : { assistant: { text: assistantText, timestamp: current.assistantTimestamp ?? current.userTimestamp } }),
-        participant: COPILOT_AGENT_PARTICIPANT,
+        participant: options.participant ?? COPILOT_AGENT_PARTICIPANT,
       });
     }
     current = undefined;
