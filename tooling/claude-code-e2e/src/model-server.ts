@@ -3,8 +3,8 @@
 // says `stream: true`, JSON otherwise), POST /v1/messages/count_tokens and the HEAD / it sends to warm
 // its connection — and records every request. Anything else is logged and answered 404, so a CLI
 // update that calls something new shows up in the run's output instead of hanging.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { serveOnLoopback } from './loopback-server.js';
 
 export interface ModelRequest {
   readonly method: string;
@@ -77,15 +77,6 @@ export function streamEvents(model: string, text: string, id: string): string {
   ].join('');
 }
 
-function parseBody(text: string): unknown {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -103,75 +94,55 @@ export async function startModelServer(options: {
   const requests: ModelRequest[] = [];
   let answered = 0;
 
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = new URL(request.url ?? '/', 'http://model.invalid');
-      const method = request.method ?? 'GET';
-      const body = parseBody(Buffer.concat(chunks).toString('utf8'));
-      const route = `${method} ${url.pathname}`;
-      const known = ['HEAD /', 'POST /v1/messages', 'POST /v1/messages/count_tokens'].includes(route);
-      const recorded: ModelRequest = {
-        method,
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headerNames: Object.keys(request.headers).sort(),
-        body,
-        at: new Date().toISOString(),
-        known,
-      };
-      requests.push(recorded);
-      if (!known) {
-        options.onUnknown?.(recorded);
-        sendJson(response, 404, { type: 'error', error: { type: 'not_found_error', message: `not scripted: ${route}` } });
-        return;
-      }
-      if (method === 'HEAD') {
-        response.writeHead(200).end();
-        return;
-      }
-      if (!isRecord(body)) {
-        sendJson(response, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'body must be a JSON object' } });
-        return;
-      }
-      if (url.pathname === '/v1/messages/count_tokens') {
-        sendJson(response, 200, { input_tokens: Math.ceil(textOf(body.messages).length / 4) });
-        return;
-      }
-      const model = typeof body.model === 'string' ? body.model : 'scripted-model';
-      const text = options.script(body);
-      const id = `msg_scripted_${++answered}`;
-      if (body.stream === true) {
-        response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_scripted' });
-        response.end(streamEvents(model, text, id));
-        return;
-      }
-      sendJson(response, 200, {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: [{ type: 'text', text }],
-        stop_reason: 'end_turn',
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: Math.max(1, Math.ceil(text.length / 4)) },
-      });
+  const server = await serveOnLoopback((request, response) => {
+    const { url, method, body } = request;
+    const route = `${method} ${url.pathname}`;
+    const known = ['HEAD /', 'POST /v1/messages', 'POST /v1/messages/count_tokens'].includes(route);
+    const recorded: ModelRequest = {
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headerNames: request.headerNames,
+      body,
+      at: new Date().toISOString(),
+      known,
+    };
+    requests.push(recorded);
+    if (!known) {
+      options.onUnknown?.(recorded);
+      sendJson(response, 404, { type: 'error', error: { type: 'not_found_error', message: `not scripted: ${route}` } });
+      return;
+    }
+    if (method === 'HEAD') {
+      response.writeHead(200).end();
+      return;
+    }
+    if (!isRecord(body)) {
+      sendJson(response, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'body must be a JSON object' } });
+      return;
+    }
+    if (url.pathname === '/v1/messages/count_tokens') {
+      sendJson(response, 200, { input_tokens: Math.ceil(textOf(body.messages).length / 4) });
+      return;
+    }
+    const model = typeof body.model === 'string' ? body.model : 'scripted-model';
+    const text = options.script(body);
+    const id = `msg_scripted_${++answered}`;
+    if (body.stream === true) {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_scripted' });
+      response.end(streamEvents(model, text, id));
+      return;
+    }
+    sendJson(response, 200, {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: Math.max(1, Math.ceil(text.length / 4)) },
     });
   });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: server.url, requests, close: () => server.close() };
 }

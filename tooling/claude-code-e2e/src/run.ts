@@ -10,12 +10,11 @@ import { startModelServer, type RunningModelServer } from './model-server.js';
 import { Sandbox } from './sandbox.js';
 import { runScenario, scriptedAnswer } from './scenario.js';
 import { CLAUDE_CODE_VERSION, ensureClaudeCode, SetupError } from './setup.js';
-import { Tools } from './tools.js';
+import { harnessBinary, Tools } from './tools.js';
 
 /** The whole run after the one-time install; a scenario still going then is stopped and fails. */
 const RUN_BUDGET_MS = 170_000;
 
-const repositoryRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const note = (line: string): void => void process.stderr.write(`[claude-code e2e] ${line}\n`);
 
@@ -26,15 +25,6 @@ function parseFlags(): { face: EmulatorFace; keep: boolean } {
     process.exit(2);
   }
   return { face: values.face, keep: values.keep };
-}
-
-function harnessBinary(): string {
-  const bin = path.join(repositoryRoot, 'apps', 'dev-harness', 'bin', 'graphiti-harness.js');
-  const built = path.join(repositoryRoot, 'apps', 'dev-harness', 'dist', 'bin.js');
-  if (!fs.existsSync(built)) {
-    throw new SetupError(`No built harness at ${built}. Build it and the hook runner first: npx pnpm@10.34.8 turbo run build --filter=@graphiti-memory/dev-harness... (pnpm test:claude-code does).`);
-  }
-  return bin;
 }
 
 function keepArtifacts(sandbox: Sandbox, model: RunningModelServer | undefined, emulator: RunningEmulator | undefined, emulatorHistory: readonly RecordedRequest[]): void {

@@ -42,8 +42,8 @@ export class Sandbox {
   }
 
   /** A fresh temporary world with a git repository (with a remote: it names the workspace scope). */
-  static async create(label: string): Promise<Sandbox> {
-    const sandbox = new Sandbox(fs.mkdtempSync(path.join(os.tmpdir(), `graphiti-claude-e2e-${label}-`)));
+  static async create(label: string, prefix = 'graphiti-claude-e2e'): Promise<Sandbox> {
+    const sandbox = new Sandbox(fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-${label}-`)));
     for (const directory of [sandbox.home, sandbox.workspace, sandbox.artifacts, path.join(sandbox.home, 'run')]) {
       fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
     }

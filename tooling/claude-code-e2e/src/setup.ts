@@ -31,20 +31,31 @@ function installEnvironment(): NodeJS.ProcessEnv {
   );
 }
 
-/** The CLI's entry script (`cli.js`), installed first when missing. */
-export function ensureClaudeCode(log: (message: string) => void): string {
-  const directory = path.join(cacheDirectory(), `claude-code-${CLAUDE_CODE_VERSION}`);
-  const packageRoot = path.join(directory, 'node_modules', ...PACKAGE.split('/'));
-  const cli = path.join(packageRoot, 'cli.js');
-  if (fs.existsSync(cli) && installedVersion(packageRoot) === CLAUDE_CODE_VERSION) return cli;
+/** An npm package with a command-line entry, pinned, to install once per machine. */
+export interface PinnedCli {
+  /** The npm package (`@anthropic-ai/claude-code`). */
+  readonly packageName: string;
+  readonly version: string;
+  /** The folder under the cache (`claude-code-2.1.112`). */
+  readonly folder: string;
+  /** The entry, relative to the installed package's root (`cli.js`). */
+  readonly entry: string;
+}
+
+/** The installed CLI's entry (absolute), installed first with `npm install --prefix` when missing. */
+export function ensurePinnedCli(cli: PinnedCli, log: (message: string) => void): string {
+  const directory = path.join(cacheDirectory(), cli.folder);
+  const packageRoot = path.join(directory, 'node_modules', ...cli.packageName.split('/'));
+  const entry = path.join(packageRoot, cli.entry);
+  if (fs.existsSync(entry) && installedVersion(packageRoot) === cli.version) return entry;
 
   fs.mkdirSync(directory, { recursive: true });
-  const spec = `${PACKAGE}@${CLAUDE_CODE_VERSION}`;
+  const spec = `${cli.packageName}@${cli.version}`;
   log(`installing ${spec} into ${directory} (once per machine)`);
   const result = spawnSync(
     'npm',
     ['install', '--prefix', directory, '--no-audit', '--no-fund', '--no-save', '--no-package-lock', spec],
-    { encoding: 'utf8', env: installEnvironment(), timeout: 300_000 },
+    { encoding: 'utf8', env: installEnvironment(), timeout: 600_000 },
   );
   if (result.status !== 0) {
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
@@ -53,10 +64,15 @@ export function ensureClaudeCode(log: (message: string) => void): string {
         'Check that the npm registry is reachable, or point GRAPHITI_E2E_CACHE at a folder that already holds the install.',
     );
   }
-  if (!fs.existsSync(cli)) {
-    throw new SetupError(`${spec} installed into ${directory}, but ${cli} is missing: the package layout changed; pin another version in setup.ts.`);
+  if (!fs.existsSync(entry)) {
+    throw new SetupError(`${spec} installed into ${directory}, but ${entry} is missing: the package layout changed; pin another version.`);
   }
-  return cli;
+  return entry;
+}
+
+/** The CLI's entry script (`cli.js`), installed first when missing. */
+export function ensureClaudeCode(log: (message: string) => void): string {
+  return ensurePinnedCli({ packageName: PACKAGE, version: CLAUDE_CODE_VERSION, folder: `claude-code-${CLAUDE_CODE_VERSION}`, entry: 'cli.js' }, log);
 }
 
 function installedVersion(packageRoot: string): string | undefined {

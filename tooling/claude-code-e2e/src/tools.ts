@@ -4,12 +4,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandResult, Sandbox } from './sandbox.js';
+import { SetupError } from './setup.js';
+
+const repositoryRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+
+/** The product's binary in this checkout; a SetupError when the harness is not built. */
+export function harnessBinary(): string {
+  const bin = path.join(repositoryRoot, 'apps', 'dev-harness', 'bin', 'graphiti-harness.js');
+  const built = path.join(repositoryRoot, 'apps', 'dev-harness', 'dist', 'bin.js');
+  if (!fs.existsSync(built)) {
+    throw new SetupError(`No built harness at ${built}. Build it and the hook runner first: npx pnpm@10.34.8 turbo run build --filter=@graphiti-memory/dev-harness... (the root's test scripts do).`);
+  }
+  return bin;
+}
 
 export interface ToolPaths {
   /** apps/dev-harness/bin/graphiti-harness.js */
   readonly harness: string;
-  /** The installed CLI's cli.js. */
-  readonly claude: string;
+  /** The installed CLI's cli.js (absent where only the harness is driven: tooling/agent-clients-e2e). */
+  readonly claude?: string;
 }
 
 export interface HarnessResult extends CommandResult {
@@ -40,7 +53,8 @@ export class Tools {
     private readonly modelUrl: string,
   ) {}
 
-  private keep(label: string, args: readonly string[], result: CommandResult): void {
+  /** Keeps a command's exit, stdout and stderr as a numbered artifact of the run. */
+  keep(label: string, args: readonly string[], result: CommandResult): void {
     const file = path.join(this.sandbox.artifacts, `${String(++this.sequence).padStart(2, '0')}-${label}.txt`);
     fs.writeFileSync(
       file,
@@ -63,6 +77,7 @@ export class Tools {
    */
   async claude(label: string, prompt: string, extraArgs: readonly string[] = [], timeoutMs = 60_000): Promise<ClaudeResult> {
     const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'dontAsk', ...extraArgs];
+    if (this.paths.claude === undefined) throw new Error('Tools was made without the Claude Code CLI (paths.claude).');
     const result = await this.sandbox.run(process.execPath, [this.paths.claude, ...args], {
       cwd: this.sandbox.workspace,
       timeoutMs,

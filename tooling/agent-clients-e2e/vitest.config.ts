@@ -1,0 +1,3 @@
+import { createVitestConfig } from '@graphiti-memory/vitest-config';
+
+export default createVitestConfig();
