@@ -22,6 +22,7 @@ import { registerTrackCommand } from './track-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
 import { registerTeamCommand } from './team-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
+import { registerMcpCommand } from './mcp-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
@@ -42,6 +43,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerOutboxCommand,
     registerHookCommand,
     registerHooksCommand,
+    registerMcpCommand,
     registerUserKeyCommand,
     registerConfigCommand,
     registerBenchCommand,
