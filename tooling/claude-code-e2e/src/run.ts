@@ -82,7 +82,7 @@ async function main(): Promise<number> {
     const endpoint = flags.face === 'mcp' ? `${emulator.url}/mcp/` : emulator.url;
     const tools = new Tools(sandbox, { harness, claude }, model.url);
     const overBudget = new Promise<'over budget'>((resolve) => (budgetTimer = setTimeout(() => resolve('over budget'), RUN_BUDGET_MS)));
-    const outcome = await Promise.race([runScenario({ sandbox, tools, emulator, model, checks, endpoint, emulatorHistory }), overBudget]);
+    const outcome = await Promise.race([runScenario({ sandbox, tools, emulator, model, checks, endpoint, harness, emulatorHistory }), overBudget]);
     if (outcome === 'over budget') checks.check(`the scenario finishes within ${RUN_BUDGET_MS / 1000} s`, false, 'stopped: a step did not finish in time');
   } catch (error) {
     checks.check('the scenario runs to its end', false, String(error instanceof Error ? (error.stack ?? error.message) : error));

@@ -20,41 +20,46 @@ interface InstallOptions extends RawCommonOptions {
 const targetOption = (): Option => new Option('--target <client>', 'the MCP client').choices([...MCP_CLIENT_TARGETS]).makeOptionMandatory();
 
 export const registerMcpCommand: CommandRegistrar = (program, run) => {
-  const mcp = new Command('mcp')
-    // `mcp install --state-dir DIR`: options after a subcommand are the subcommand's.
-    .enablePositionalOptions()
-    .description('serve memory over MCP on stdio (memory_recall, memory_remember, memory_forget, memory_pending); install it into an MCP client')
-    .option('--state-dir <dir>', 'the state folder (default: the configured one)')
-    .option('--workspace <path>', 'the workspace (default: the client\'s root, else the folder the client starts the server in)')
-    .addOption(new Option('--installed-by <tool>', 'marks an entry `mcp install` wrote').hideHelp())
-    .addHelpText(
-      'after',
-      [
-        '',
-        'stdout carries the protocol; nothing else is printed there. Each tool checks, on every call, that memory is',
-        'set up here (an endpoint and your consent for it, recorded by graphiti-harness setup); until then every tool',
-        'answers that memory is not set up and how to set it up. Nothing is sent without that consent.',
-        '',
-        'Examples:',
-        '  graphiti-harness mcp install --target claude',
-        '  graphiti-harness mcp install --target vscode --json',
-        '  graphiti-harness mcp uninstall --target codex',
-        '  claude --mcp-config \'{"mcpServers":{"graphiti-memory":{"command":"graphiti-harness","args":["mcp"]}}}\'',
-      ].join('\n'),
-    )
-    .action((raw: { stateDir?: string; workspace?: string }) =>
-      run(
-        { ...(raw.stateDir === undefined ? {} : { stateDir: raw.stateDir }) },
-        async (context) =>
-          (await runMcpServer({
-            terminal: context.terminal,
-            flags: { ...(raw.stateDir === undefined ? {} : { stateDir: raw.stateDir }), ...(raw.workspace === undefined ? {} : { workspace: raw.workspace }) },
-            version: harnessPackage().version,
-          })) as ExitCode,
-        // A configuration problem must not keep the server from starting: each tool names it.
-        { configFiles: false },
+  const mcp = new Command('mcp').description(
+    'serve memory over MCP on stdio (memory_recall, memory_remember, memory_forget, memory_pending); install it into an MCP client',
+  );
+  // `graphiti-harness mcp` serves: the default subcommand, so its options never meet install's.
+  mcp.addCommand(
+    new Command('serve')
+      .description('serve memory over MCP on stdio (what an MCP client runs; the default)')
+      .option('--state-dir <dir>', 'the state folder (default: the configured one)')
+      .option('--workspace <path>', "the workspace (default: the client's root, else the folder the client starts the server in)")
+      .addOption(new Option('--installed-by <tool>', 'marks an entry `mcp install` wrote').hideHelp())
+      .addHelpText(
+        'after',
+        [
+          '',
+          'stdout carries the protocol; nothing else is printed there. Each tool checks, on every call, that memory is',
+          'set up here (an endpoint and your consent for it, recorded by graphiti-harness setup); until then every tool',
+          'answers that memory is not set up and how to set it up. Nothing is sent without that consent.',
+          '',
+          'Examples:',
+          '  graphiti-harness mcp install --target claude',
+          '  graphiti-harness mcp install --target vscode --json',
+          '  graphiti-harness mcp uninstall --target codex',
+          '  claude --mcp-config \'{"mcpServers":{"graphiti-memory":{"command":"graphiti-harness","args":["mcp"]}}}\'',
+        ].join('\n'),
+      )
+      .action((raw: { stateDir?: string; workspace?: string }) =>
+        run(
+          { ...(raw.stateDir === undefined ? {} : { stateDir: raw.stateDir }) },
+          async (context) =>
+            (await runMcpServer({
+              terminal: context.terminal,
+              flags: { ...(raw.stateDir === undefined ? {} : { stateDir: raw.stateDir }), ...(raw.workspace === undefined ? {} : { workspace: raw.workspace }) },
+              version: harnessPackage().version,
+            })) as ExitCode,
+          // A configuration problem must not keep the server from starting: each tool names it.
+          { configFiles: false },
+        ),
       ),
-    );
+    { isDefault: true },
+  );
   mcp.addCommand(
     addCommonOptions(
       new Command('install')
