@@ -9,7 +9,6 @@ import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.j
 import { ExitCode, HarnessError } from '../cli/harness-errors.js';
 import { harnessBinary, harnessPackage } from '../cli/harness-package.js';
 import { copyMcpServer } from '../mcp/mcp-server-copy.js';
-import { runMcpServer } from '../mcp/mcp-server.js';
 import type { CommandRegistrar } from './command-registrar.js';
 import { homeFolder, stateFolder } from './hooks-command.js';
 
@@ -49,7 +48,8 @@ export const registerMcpCommand: CommandRegistrar = (program, run) => {
         run(
           { ...(raw.stateDir === undefined ? {} : { stateDir: raw.stateDir }) },
           async (context) =>
-            (await runMcpServer({
+            // Loaded only here: the MCP SDK is no weight on every other command's start.
+            (await (await import('../mcp/mcp-server.js')).runMcpServer({
               terminal: context.terminal,
               flags: { ...(raw.stateDir === undefined ? {} : { stateDir: raw.stateDir }), ...(raw.workspace === undefined ? {} : { workspace: raw.workspace }) },
               version: harnessPackage().version,

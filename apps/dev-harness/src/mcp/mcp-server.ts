@@ -8,11 +8,23 @@ import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PROMOTION_KINDS, type PromotionKind } from '@graphiti-memory/memory-core';
+import { PROMOTION_KINDS, type PromotionKind } from '@graphiti-memory/memory-core/episode-format';
 import { z } from 'zod';
 import type { Terminal, TerminalStream } from '../terminal/terminal.js';
-import { resolveMcpAccess, type McpAccess, type McpServerFlags } from './mcp-access.js';
-import { forgetTool, pendingTool, recallTool, rememberTool, type ToolAnswer } from './memory-tools.js';
+import type { McpAccess, McpServerFlags } from './mcp-access.js';
+import type { ToolAnswer } from './memory-tools.js';
+
+/**
+ * Memory's modules (memory-core, the stores, the client), loaded after the handshake: a client
+ * waits only seconds for a server to start (Claude Code: 5 s in print mode), so `initialize` and
+ * `tools/list` must not wait for them.
+ */
+const loadTools = async () => {
+  const [access, tools] = await Promise.all([import('./mcp-access.js'), import('./memory-tools.js')]);
+  return { ...access, ...tools };
+};
+let loaded: ReturnType<typeof loadTools> | undefined;
+const memoryModules = (): ReturnType<typeof loadTools> => (loaded ??= loadTools());
 
 /** The name clients list our server under (and `mcp install` writes). */
 export const MCP_SERVER_NAME = 'graphiti-memory';
@@ -39,7 +51,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
     },
   );
   const workspace = workspaceFinder(server, options);
-  const access = async (): Promise<McpAccess> => resolveMcpAccess(terminal, options.flags, await workspace(), options.defaultStateDir);
+  const access = async (): Promise<McpAccess> => (await memoryModules()).resolveMcpAccess(terminal, options.flags, await workspace(), options.defaultStateDir);
   const debug = options.terminal.env['GRAPHITI_HARNESS_DEBUG'] === '1';
   const run = (tool: string, body: (opened: McpAccess) => Promise<ToolAnswer>) => async (): Promise<CallToolResult> => {
     const started = performance.now();
@@ -73,7 +85,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => run('memory_recall', (opened) => recallTool(opened, input))(),
+    (input) => run('memory_recall', async (opened) => (await memoryModules()).recallTool(opened, input))(),
   );
   server.registerTool(
     'memory_remember',
@@ -88,7 +100,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    (input) => run('memory_remember', (opened) => rememberTool(opened, input))(),
+    (input) => run('memory_remember', async (opened) => (await memoryModules()).rememberTool(opened, input))(),
   );
   server.registerTool(
     'memory_forget',
@@ -103,7 +115,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (input) => run('memory_forget', (opened) => forgetTool(opened, input))(),
+    (input) => run('memory_forget', async (opened) => (await memoryModules()).forgetTool(opened, input))(),
   );
   server.registerTool(
     'memory_pending',
@@ -117,7 +129,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    (input) => run('memory_pending', (opened) => pendingTool(opened, input))(),
+    (input) => run('memory_pending', async (opened) => (await memoryModules()).pendingTool(opened, input))(),
   );
   return server;
 }
@@ -134,6 +146,8 @@ export async function runMcpServer(options: MemoryMcpServerOptions): Promise<num
   });
   process.stdin.on('end', () => void server.close());
   await server.connect(transport);
+  // Loaded while the client reads the tool list, so the first call does not wait for it.
+  void memoryModules().catch(() => undefined);
   await closed;
   return 0;
 }
