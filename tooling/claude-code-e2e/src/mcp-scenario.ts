@@ -70,7 +70,7 @@ const describeExit = (run: ClaudeResult): string =>
 
 export async function stepMcpRecall(context: McpStepContext): Promise<void> {
   const { checks, tools, sandbox, emulator, model } = context;
-  checks.begin('2b. `claude -p --mcp-config` with `graphiti-harness mcp`: the model calls memory_recall, the promoted decision comes back as its result');
+  checks.begin('3b. `claude -p --mcp-config` with `graphiti-harness mcp`: the model calls memory_recall, the promoted decision comes back as its result');
   const config = path.join(sandbox.root, 'mcp-config.json');
   fs.writeFileSync(config, JSON.stringify({ mcpServers: { 'graphiti-memory': { type: 'stdio', command: process.execPath, args: [context.harness, 'mcp'] } } }));
   const first = model.requests.length;

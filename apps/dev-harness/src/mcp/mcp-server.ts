@@ -53,7 +53,14 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
   const workspace = workspaceFinder(server, options);
   const access = async (): Promise<McpAccess> => (await memoryModules()).resolveMcpAccess(terminal, options.flags, await workspace(), options.defaultStateDir);
   const debug = options.terminal.env['GRAPHITI_HARNESS_DEBUG'] === '1';
-  const run = (tool: string, body: (opened: McpAccess) => Promise<ToolAnswer>) => async (): Promise<CallToolResult> => {
+  // One call at a time: each opens the state folder's stores (the outbox and its lock) for itself.
+  let queue: Promise<unknown> = Promise.resolve();
+  const run = (tool: string, body: (opened: McpAccess) => Promise<ToolAnswer>) => (): Promise<CallToolResult> => {
+    const next = queue.then(() => call(tool, body));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const call = async (tool: string, body: (opened: McpAccess) => Promise<ToolAnswer>): Promise<CallToolResult> => {
     const started = performance.now();
     let opened: McpAccess | undefined;
     let answer: ToolAnswer;
@@ -68,7 +75,8 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
     }
     // Content-free: the tool, its outcome and how long it took.
     if (debug) options.terminal.stderr.write(`graphiti-harness mcp: ${tool} ${answer.data['ok'] === true ? 'ok' : String(answer.data['reason'] ?? 'failed')} ${Math.round(performance.now() - started)} ms\n`);
-    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data, ...(answer.isError === true ? { isError: true } : {}) };
+    // Some clients give the model the structured form instead of the text (Claude Code does): it carries the same words first.
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: { message: answer.text, ...answer.data }, ...(answer.isError === true ? { isError: true } : {}) };
   };
 
   const scope = z.enum(['workspace', 'user', 'team']);
