@@ -10,6 +10,7 @@
 //   dist/bin.js, dist/chunk-*.js       the harness and every package and library it uses, bundled
 //                                      (ESM; the MCP SDK and other lazy imports in chunks of their own)
 //   dist/emulator-thread.js            `bench`'s worker (found beside the bundle by URL)
+//   dist/mcp-server.mjs                the MCP server in one file, as the harness's build made it (`mcp install` copies it)
 //   dist/hook-runner.cjs + cores       agent-hooks' runner, as built; `hooks install` copies it into
 //                                      the state folder (hookRunnerFile(): <bundle folder>/../dist/)
 //   memory-page/                       the memory page's HTML, JS and CSS (`graphiti-harness ui`)
@@ -92,6 +93,10 @@ for (const output of Object.values(result.metafile.outputs)) {
 if (external.size > 0) throw new Error(`the CLI bundle leaves ${[...external].join(', ')} outside: bundle it, or make it a dependency of the packed package`);
 
 for (const name of ['hook-runner.cjs', ...runnerFiles]) fs.copyFileSync(path.join(path.dirname(hookRunner), name), path.join(folder, 'dist', name));
+// The one-file MCP server `mcp install` copies into the state folder, as the harness's build made it.
+const mcpServer = path.join(root, 'dist', 'mcp-server.mjs');
+if (!fs.existsSync(mcpServer)) throw new Error(`${mcpServer} is missing: build the harness first (pnpm turbo run build --filter=@graphiti-memory/dev-harness)`);
+fs.copyFileSync(mcpServer, path.join(folder, 'dist', 'mcp-server.mjs'));
 fs.writeFileSync(path.join(folder, 'bin', 'graphiti-harness.js'), "#!/usr/bin/env node\nimport '../dist/bin.js';\n", { mode: 0o755 });
 // The memory page's files (`graphiti-harness ui` finds them beside dist/).
 fs.cpSync(path.join(root, 'memory-page'), path.join(folder, 'memory-page'), { recursive: true });

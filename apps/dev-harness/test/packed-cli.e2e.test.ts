@@ -6,6 +6,8 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,5 +168,33 @@ describe('the packed graphiti-harness, installed with npm', () => {
     const removed = await cli(['hooks', 'uninstall']);
     expect(removed.exitCode, removed.stderr).toBe(0);
     expect(existsSync(path.dirname(claude?.runner?.path ?? ''))).toBe(false);
+  }, 300_000);
+
+  it('installs the MCP server into Claude Code as a copy in the data folder, which keeps serving memory once the global package is moved away', async () => {
+    // Consent for the endpoint (what setup records) and a memory to recall.
+    expect((await cli(['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url])).exitCode).toBe(0);
+    const promoted = await cli(['promote', 'Releases of the billing API ship on Tuesdays.', '--kind', 'decision', '--scope', 'workspace', '--workspace', workspace]);
+    expect(promoted.exitCode, promoted.stderr).toBe(0);
+    await emulator.idle();
+    const installed = await cli(['mcp', 'install', '--target', 'claude', '--json']);
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    const entry = (JSON.parse(await fs.readFile(path.join(home, '.claude.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['graphiti-memory'];
+    expect(entry?.command).toBe(process.execPath);
+    expect(JSON.stringify(entry)).not.toContain(prefix);
+    if (process.platform === 'linux') expect(entry?.args[0]).toMatch(new RegExp(`^${path.join(home, '.local', 'share', 'graphiti-harness', 'mcp-server').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`));
+
+    await fs.rename(packageDirectory(), `${packageDirectory()}-moved`);
+    const client = new Client({ name: 'packed-test', version: '1.0.0' });
+    try {
+      await client.connect(new StdioClientTransport({ command: entry?.command ?? '', args: entry?.args ?? [], cwd: workspace, env: env as Record<string, string>, stderr: 'pipe' }));
+      const answer = await client.callTool({ name: 'memory_recall', arguments: { query: 'when do releases of the billing API ship', scopes: ['workspace'] } });
+      expect(JSON.stringify(answer.content)).toContain('Tuesdays');
+    } finally {
+      await client.close();
+      await fs.rename(`${packageDirectory()}-moved`, packageDirectory());
+    }
+    const removed = await cli(['mcp', 'uninstall', '--target', 'claude', '--json']);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ ok: true, changed: true });
+    expect((await cli(['hooks', 'uninstall'])).exitCode).toBe(0);
   }, 300_000);
 });

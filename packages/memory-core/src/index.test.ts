@@ -8,12 +8,9 @@ import * as episodeFormat from './promotion/episode-format.js';
 import * as memoryCore from './index.js';
 
 const VALUES = [
-<<<<<<< HEAD
   // The structured mirror (seed 001) and seed 000's extraction guidance.
   'CODING_ONTOLOGY_INSTRUCTIONS', 'MIRROR_CONSENT_TEXT', 'MIRROR_RECORD_FORMAT', 'TurnMirror', 'buildMirrorRecord', 'mirrorNodeUuid', 'mirrorStructure', 'writeMirrorEntry',
-=======
   'AGENT_TRANSCRIPT_FORMATS', 'agentLabelOf', 'agentTranscriptFormatOf', 'readAgentTranscript',
->>>>>>> h-assist
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',
   'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
   'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'guardRecalledFacts', 'INGEST_SCOPE_SETTINGS',
@@ -49,11 +46,8 @@ const VALUES = [
 ];
 
 const TYPES = [
-<<<<<<< HEAD
   'MirrorRecord', 'MirrorStats', 'MirrorWrite',
-=======
   'AgentTranscriptFormat', 'AgentTranscriptReadOptions',
->>>>>>> h-assist
   'AcceptedEntry', 'AuditEntry', 'AuditFace', 'AuditTool', 'AuditQuery', 'AuditTarget', 'ChatTurn', 'CheckedSettingsSource', 'ClaudeCodeTranscriptOptions',
   'ConfirmationResult', 'ConsentCategory', 'ConsentRecord', 'CopilotAgentTranscriptOptions',
   'CopilotAgentTranscriptResult', 'DeadLetter', 'DeliveryLedger', 'FailureAdvice', 'FailureContext',

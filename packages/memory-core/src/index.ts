@@ -13,6 +13,7 @@ export {
   type FailureContext,
   type FailureDescription,
 } from './errors/describe-graphiti-failure.js';
+export { parseDirectives, type MemoryDirective } from './directives/index.js';
 export { classifyGraphitiError, errorClassOf, type GraphitiFailure, type GraphitiFailureKind } from './errors/graphiti-failure.js';
 export { forgetEpisode, type EpisodeForgetApi, type EpisodeForgetOptions, type EpisodeForgetResult } from './forget/episode-forgetting.js';
 export { ForgetLedger, forgottenContentKey, forgottenTurnKey, InMemoryForgetLedger, MAX_FORGOTTEN_TURNS, withForgottenGroups, type ForgetRecord, type ForgottenGroup } from './forget/forget-ledger.js';

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MCP_QUERY, MEMORY_RECALL_TOOL, memoryRecallCall } from './mcp-scenario.js';
 import { messagesRequests, startModelServer, textOf, type RunningModelServer } from './model-server.js';
 
 let server: RunningModelServer | undefined;
@@ -49,6 +50,30 @@ describe('the scripted model server', () => {
     expect(text).toBe('hi there');
     expect((events[0]?.data.message as { model: string }).model).toBe('claude-test');
     expect((events[5]?.data.delta as { stop_reason: string }).stop_reason).toBe('end_turn');
+  });
+
+  it('streams a scripted tool call as a tool_use block with its input as JSON deltas, and the MCP step calls memory_recall once', async () => {
+    server = await startModelServer({ script: (body) => memoryRecallCall(body) ?? 'done' });
+    const tools = [{ name: MEMORY_RECALL_TOOL, input_schema: { type: 'object' } }];
+    const response = await post(`${server.url}/v1/messages`, { model: 'm', stream: true, tools, messages: [{ role: 'user', content: [{ type: 'text', text: 'deploy?' }] }] });
+    const events = parseSse(await response.text());
+    const start = events.find((event) => event.event === 'content_block_start')?.data.content_block as { type: string; id: string; name: string };
+    expect(start).toMatchObject({ type: 'tool_use', name: MEMORY_RECALL_TOOL });
+    const input = events.flatMap((event) => (event.event === 'content_block_delta' ? [(event.data.delta as { partial_json: string }).partial_json] : [])).join('');
+    expect(JSON.parse(input)).toEqual({ query: MCP_QUERY, scopes: ['workspace'] });
+    expect((events.find((event) => event.event === 'message_delta')?.data.delta as { stop_reason: string }).stop_reason).toBe('tool_use');
+    // With the tool's result in the conversation it answers; without the tool offered it never calls it.
+    const answered = await post(`${server.url}/v1/messages`, {
+      model: 'm',
+      tools,
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: start.id, name: MEMORY_RECALL_TOOL, input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: start.id, content: 'facts' }] },
+      ],
+    });
+    expect(((await answered.json()) as { content: Array<{ text: string }> }).content[0]?.text).toBe('done');
+    const plain = await post(`${server.url}/v1/messages`, { model: 'm', messages: [] });
+    expect(((await plain.json()) as { stop_reason: string }).stop_reason).toBe('end_turn');
   });
 
   it('answers one JSON message without `stream`, and counts tokens', async () => {

@@ -21,7 +21,13 @@ export interface ModelRequest {
 }
 
 /** What the scripted model says to one Messages request body. */
-export type ModelScript = (body: Readonly<Record<string, unknown>>) => string;
+/** A tool call the scripted model makes instead of answering (Claude Code runs it and asks again with its result). */
+export interface ScriptedToolUse {
+  readonly toolUse: { readonly name: string; readonly input: Readonly<Record<string, unknown>> };
+}
+
+/** What the scripted model says to one Messages request body: text, or a tool call. */
+export type ModelScript = (body: Readonly<Record<string, unknown>>) => string | ScriptedToolUse;
 
 export interface RunningModelServer {
   /** `http://127.0.0.1:<port>`, for ANTHROPIC_BASE_URL. */
@@ -49,9 +55,11 @@ export function messagesRequests(requests: readonly ModelRequest[]): ModelReques
 }
 
 /** The server-sent events of one streamed answer, in the order the Messages API sends them. */
-export function streamEvents(model: string, text: string, id: string): string {
+export function streamEvents(model: string, answer: string | ScriptedToolUse, id: string): string {
   const event = (type: string, data: Record<string, unknown>): string =>
     `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  if (typeof answer !== 'string') return toolUseEvents(event, model, answer, id);
+  const text = answer;
   return [
     event('message_start', {
       message: {
@@ -75,6 +83,23 @@ export function streamEvents(model: string, text: string, id: string): string {
     }),
     event('message_stop', {}),
   ].join('');
+}
+
+/** A streamed tool call: a `tool_use` block whose input arrives as JSON deltas, stop reason `tool_use`. */
+function toolUseEvents(event: (type: string, data: Record<string, unknown>) => string, model: string, answer: ScriptedToolUse, id: string): string {
+  return [
+    event('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }),
+    event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: toolUseId(id), name: answer.toolUse.name, input: {} } }),
+    event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(answer.toolUse.input) } }),
+    event('content_block_stop', { index: 0 }),
+    event('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } }),
+    event('message_stop', {}),
+  ].join('');
+}
+
+/** The id of the tool call a scripted message makes (one per message). */
+export function toolUseId(messageId: string): string {
+  return `toolu_${messageId.replace(/^msg_/, '')}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -126,20 +151,21 @@ export async function startModelServer(options: {
       return;
     }
     const model = typeof body.model === 'string' ? body.model : 'scripted-model';
-    const text = options.script(body);
+    const answer = options.script(body);
     const id = `msg_scripted_${++answered}`;
     if (body.stream === true) {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_scripted' });
-      response.end(streamEvents(model, text, id));
+      response.end(streamEvents(model, answer, id));
       return;
     }
+    const text = typeof answer === 'string' ? answer : '';
     sendJson(response, 200, {
       id,
       type: 'message',
       role: 'assistant',
       model,
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
+      content: typeof answer === 'string' ? [{ type: 'text', text }] : [{ type: 'tool_use', id: toolUseId(id), name: answer.toolUse.name, input: answer.toolUse.input }],
+      stop_reason: typeof answer === 'string' ? 'end_turn' : 'tool_use',
       stop_sequence: null,
       usage: { input_tokens: 10, output_tokens: Math.max(1, Math.ceil(text.length / 4)) },
     });

@@ -12,8 +12,8 @@ import { runScenario, scriptedAnswer } from './scenario.js';
 import { CLAUDE_CODE_VERSION, ensureClaudeCode, SetupError } from './setup.js';
 import { harnessBinary, Tools } from './tools.js';
 
-/** The whole run after the one-time install; a scenario still going then is stopped and fails. */
-const RUN_BUDGET_MS = 170_000;
+/** The whole run after the one-time install (seven CLI runs on a busy machine); a scenario still going then is stopped and fails. */
+const RUN_BUDGET_MS = 260_000;
 
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const note = (line: string): void => void process.stderr.write(`[claude-code e2e] ${line}\n`);
@@ -72,7 +72,7 @@ async function main(): Promise<number> {
     const endpoint = flags.face === 'mcp' ? `${emulator.url}/mcp/` : emulator.url;
     const tools = new Tools(sandbox, { harness, claude }, model.url);
     const overBudget = new Promise<'over budget'>((resolve) => (budgetTimer = setTimeout(() => resolve('over budget'), RUN_BUDGET_MS)));
-    const outcome = await Promise.race([runScenario({ sandbox, tools, emulator, model, checks, endpoint, emulatorHistory }), overBudget]);
+    const outcome = await Promise.race([runScenario({ sandbox, tools, emulator, model, checks, endpoint, harness, emulatorHistory }), overBudget]);
     if (outcome === 'over budget') checks.check(`the scenario finishes within ${RUN_BUDGET_MS / 1000} s`, false, 'stopped: a step did not finish in time');
   } catch (error) {
     checks.check('the scenario runs to its end', false, String(error instanceof Error ? (error.stack ?? error.message) : error));

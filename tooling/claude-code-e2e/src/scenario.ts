@@ -6,8 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RecordedRequest, RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import type { Checks } from './checks.js';
+import { memoryRecallCall, stepMcpRecall } from './mcp-scenario.js';
 import { countByGroupAndName, deliveriesOf, isCapturedEpisodeName, type Delivery } from './deliveries.js';
-import { messagesRequests, textOf, type ModelRequest, type RunningModelServer } from './model-server.js';
+import { messagesRequests, textOf, type ModelRequest, type RunningModelServer, type ScriptedToolUse } from './model-server.js';
 import { sleep, waitFor, type Sandbox } from './sandbox.js';
 import { describeStoredTurns, storedTurnCounts, waitForStoredTurns } from './stored-turns.js';
 import type { ClaudeResult, HarnessResult, Tools } from './tools.js';
@@ -23,9 +24,12 @@ const MEMORY_BLOCK = /<graphiti_memory>[\s\S]*?<\/graphiti_memory>/g;
 /** How Claude Code (2.1.112) labels a hook's `additionalContext` in the model request. */
 const HOOK_CONTEXT = /(SessionStart|UserPromptSubmit) hook additional context: (<graphiti_memory>[\s\S]*?<\/graphiti_memory>)/g;
 
-/** The scripted model: it answers from memory only when the decision is in its request. */
-export function scriptedAnswer(body: Readonly<Record<string, unknown>>): string {
-  return textOf(body).includes(DECISION_MARK) ? ANSWER_WITH_MEMORY : ANSWER_WITHOUT_MEMORY;
+/**
+ * The scripted model: offered our MCP server's recall tool, it calls it first; it answers from
+ * memory only when the decision is in its request.
+ */
+export function scriptedAnswer(body: Readonly<Record<string, unknown>>): string | ScriptedToolUse {
+  return memoryRecallCall(body) ?? (textOf(body).includes(DECISION_MARK) ? ANSWER_WITH_MEMORY : ANSWER_WITHOUT_MEMORY);
 }
 
 export interface ScenarioContext {
@@ -36,6 +40,8 @@ export interface ScenarioContext {
   readonly checks: Checks;
   /** The endpoint the hooks are installed with (the MCP face's is `<url>/mcp/`). */
   readonly endpoint: string;
+  /** The harness binary (`graphiti-harness mcp` for the MCP client step). */
+  readonly harness: string;
   /** The emulator's request log as it was before each clear (kept as an artifact). */
   readonly emulatorHistory: RecordedRequest[];
 }
@@ -365,6 +371,9 @@ export async function runScenario(context: ScenarioContext): Promise<void> {
   const { workspaceGroup, promotionName } = await step1InstallAndPromote(context);
   const sessionId = await step2DecisionReachesModel(context);
   await step3StoredOnce(context, sessionId);
+  await stepMcpRecall({ ...context, decision: DECISION, answerWithMemory: ANSWER_WITH_MEMORY });
+  // That session is captured too (the hooks are installed): stored before the forget, so step 4a sees no request from it.
+  await waitForStoredTurns(context.emulator, 3, 20_000);
   await step4aForget(context, workspaceGroup, promotionName);
   await step4cConfigTypo(context);
   await step4bUninstall(context);

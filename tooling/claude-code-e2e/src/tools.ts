@@ -73,7 +73,8 @@ export class Tools {
 
   /**
    * `claude -p PROMPT` in the workspace: print mode, JSON result; `dontAsk` denies any tool that
-   * would need a permission prompt instead of waiting for one (the scripted model calls no tool).
+   * would need a permission prompt instead of waiting for one (the scripted model calls only our
+   * MCP server's memory_recall, allowed with `--allowedTools` where the step offers it).
    */
   async claude(label: string, prompt: string, extraArgs: readonly string[] = [], timeoutMs = 60_000): Promise<ClaudeResult> {
     const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'dontAsk', ...extraArgs];

@@ -24,6 +24,7 @@ import { registerUiCommand } from './ui-command.js';
 import { registerUserKeyCommand } from './user-key-command.js';
 import { registerTeamCommand } from './team-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
+import { registerMcpCommand } from './mcp-command.js';
 
 /** Adds every command, in the order `--help` lists them. */
 export function registerCommands(program: Command, run: RunCommand): void {
@@ -46,6 +47,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerOutboxCommand,
     registerHookCommand,
     registerHooksCommand,
+    registerMcpCommand,
     registerUserKeyCommand,
     registerConfigCommand,
     registerBenchCommand,

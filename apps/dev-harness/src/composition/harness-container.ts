@@ -58,6 +58,11 @@ export interface HarnessMemoryOptions {
   readonly workspaceFolder?: string;
   /** What the command uses (default: sending, with the journals of dead runs adopted). */
   readonly needs?: MemoryNeeds;
+  /**
+   * Whether this run may send (default: running the command is the consent, for this run only).
+   * The MCP server passes the consent the user recorded: a model's tool call is nobody's consent.
+   */
+  readonly consent?: ConsentStore;
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
@@ -133,7 +138,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
       userKey,
       // Running a command against an endpoint is the consent to send there, for this run only:
       // nothing is recorded, so a read-only command grants nothing.
-      consent: commandConsent(normalisedEndpoint),
+      consent: options.consent ?? commandConsent(normalisedEndpoint),
       logger,
       telemetry,
       ingestion: { resendAfterMs: (options.resendAfterSeconds ?? DEFAULT_RESEND_AFTER_SECONDS) * 1000 },

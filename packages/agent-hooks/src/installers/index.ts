@@ -72,3 +72,17 @@ export {
   type RunnerManifest,
   type RunnerStatus,
 } from './runner-install.js';
+export {
+  installMcpServer,
+  MCP_CLIENT_TARGETS,
+  MCP_CLIENTS,
+  MCP_INSTALLED_BY_ARGUMENTS,
+  MCP_SERVER_ENTRY_NAME,
+  mcpClientFile,
+  mcpServerInstalled,
+  uninstallMcpServer,
+  type McpClientChange,
+  type McpClientPlace,
+  type McpClientTarget,
+  type McpServerCommand,
+} from './mcp-clients.js';

@@ -1,0 +1,274 @@
+// Where each MCP client keeps its user-level server list, and our one entry in it (`graphiti-memory`,
+// running `graphiti-harness mcp`). Everything known about a client's MCP configuration is in
+// MCP_CLIENTS, so it can move into that assistant's descriptor as one block:
+//   claude  ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json), `mcpServers` at the root: Claude Code's user scope
+//   codex   $CODEX_HOME/config.toml (default ~/.codex), a `[mcp_servers.<name>]` table
+//   gemini  ~/.gemini/settings.json, `mcpServers`
+//   cursor  ~/.cursor/mcp.json, `mcpServers`
+//   vscode  mcp.json in VS Code's user folder (~/.config/Code/User, ~/Library/Application Support/Code/User, %APPDATA%\Code\User), `servers`
+// Each file is the user's own: the entry is merged in (comments and formatting kept: jsonc-parser's
+// edits; for TOML only our table's lines change), written atomically after a backup, left untouched
+// when it already says exactly this, and removed alone on uninstall. An entry of that name we did
+// not write (no `--installed-by graphiti-harness`) is never replaced or removed.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import writeFileAtomic from 'write-file-atomic';
+import { BACKUP_SUFFIX } from './agent-hook-files.js';
+
+export const MCP_CLIENT_TARGETS = ['claude', 'codex', 'gemini', 'cursor', 'vscode'] as const;
+export type McpClientTarget = (typeof MCP_CLIENT_TARGETS)[number];
+
+/** The name our server has in every client's list. */
+export const MCP_SERVER_ENTRY_NAME = 'graphiti-memory';
+/** The arguments that mark an entry as ours (the server ignores them). */
+export const MCP_INSTALLED_BY_ARGUMENTS = ['--installed-by', 'graphiti-harness'] as const;
+
+/** What the client runs: an absolute program and its arguments (no shell, no PATH lookup). */
+export interface McpServerCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** Where a client's files are looked for (tests pass temporary ones). */
+export interface McpClientPlace {
+  readonly home: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly platform?: NodeJS.Platform;
+}
+
+interface McpClientFacts {
+  /** How messages name it. */
+  readonly label: string;
+  readonly format: 'json' | 'toml';
+  /** The JSON key holding the servers (JSON files). */
+  readonly key: string;
+  file(place: McpClientPlace): string;
+  /** Our entry's JSON value. */
+  entry(command: McpServerCommand): Record<string, unknown>;
+}
+
+export const MCP_CLIENTS: Readonly<Record<McpClientTarget, McpClientFacts>> = {
+  claude: {
+    label: 'Claude Code',
+    format: 'json',
+    key: 'mcpServers',
+    file: ({ home, env }) => path.join(nonEmpty(env?.['CLAUDE_CONFIG_DIR']) ?? home, '.claude.json'),
+    entry: ({ command, args }) => ({ type: 'stdio', command, args: [...args] }),
+  },
+  codex: {
+    label: 'Codex',
+    format: 'toml',
+    key: 'mcp_servers',
+    file: ({ home, env }) => path.join(nonEmpty(env?.['CODEX_HOME']) ?? path.join(home, '.codex'), 'config.toml'),
+    entry: ({ command, args }) => ({ command, args: [...args] }),
+  },
+  gemini: {
+    label: 'Gemini CLI',
+    format: 'json',
+    key: 'mcpServers',
+    file: ({ home }) => path.join(home, '.gemini', 'settings.json'),
+    entry: ({ command, args }) => ({ command, args: [...args] }),
+  },
+  cursor: {
+    label: 'Cursor',
+    format: 'json',
+    key: 'mcpServers',
+    file: ({ home }) => path.join(home, '.cursor', 'mcp.json'),
+    entry: ({ command, args }) => ({ command, args: [...args] }),
+  },
+  vscode: {
+    label: 'VS Code',
+    format: 'json',
+    key: 'servers',
+    file: ({ home, env, platform }) => path.join(vscodeUserFolder(home, env ?? {}, platform ?? process.platform), 'mcp.json'),
+    entry: ({ command, args }) => ({ type: 'stdio', command, args: [...args] }),
+  },
+};
+
+export function mcpClientFile(target: McpClientTarget, place: McpClientPlace): string {
+  return MCP_CLIENTS[target].file(place);
+}
+
+export interface McpClientChange {
+  readonly target: McpClientTarget;
+  readonly file: string;
+  /** False when the file already said exactly this (nothing written). */
+  readonly changed: boolean;
+  /** The previous file's copy, when it changed. */
+  readonly backup?: string;
+  /** Whether our entry is in the file afterwards. */
+  readonly installed: boolean;
+}
+
+/** Writes our entry (replacing an earlier one of ours); throws, naming the file, when it cannot be merged. */
+export async function installMcpServer(options: McpClientPlace & { readonly target: McpClientTarget; readonly command: McpServerCommand }): Promise<McpClientChange> {
+  const facts = MCP_CLIENTS[options.target];
+  const file = facts.file(options);
+  const current = await readText(file);
+  const command = { command: options.command.command, args: [...options.command.args, ...MCP_INSTALLED_BY_ARGUMENTS] };
+  const next = facts.format === 'json' ? withJsonEntry(file, current ?? '', facts.key, facts.entry(command)) : withTomlEntry(file, current ?? '', command);
+  return write(options.target, file, current, next, true);
+}
+
+/** Removes exactly our entry; a file without it is left untouched. */
+export async function uninstallMcpServer(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<McpClientChange> {
+  const facts = MCP_CLIENTS[options.target];
+  const file = facts.file(options);
+  const current = await readText(file);
+  if (current === undefined) return { target: options.target, file, changed: false, installed: false };
+  const next = facts.format === 'json' ? withoutJsonEntry(file, current, facts.key) : withoutTomlEntry(current);
+  return write(options.target, file, current, next, false);
+}
+
+/** Whether our entry is in the client's file (and what it runs). */
+export async function mcpServerInstalled(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<{ readonly file: string; readonly installed: boolean }> {
+  const facts = MCP_CLIENTS[options.target];
+  const file = facts.file(options);
+  const current = await readText(file);
+  if (current === undefined) return { file, installed: false };
+  if (facts.format === 'toml') return { file, installed: ourTomlBlock(current) !== undefined };
+  try {
+    return { file, installed: isOurs(jsonServers(file, current, facts.key)[MCP_SERVER_ENTRY_NAME]) };
+  } catch {
+    return { file, installed: false };
+  }
+}
+
+function withJsonEntry(file: string, text: string, key: string, entry: Record<string, unknown>): string {
+  const existing = jsonServers(file, text, key)[MCP_SERVER_ENTRY_NAME];
+  if (existing !== undefined && !isOurs(existing)) throw notOurs(file);
+  if (existing !== undefined && JSON.stringify(existing) === JSON.stringify(entry)) return text;
+  const base = text.trim() === '' ? '{}\n' : text;
+  return ensureNewline(applyEdits(base, modify(base, [key, MCP_SERVER_ENTRY_NAME], entry, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } })));
+}
+
+function withoutJsonEntry(file: string, text: string, key: string): string {
+  const existing = jsonServers(file, text, key)[MCP_SERVER_ENTRY_NAME];
+  if (existing === undefined || !isOurs(existing)) return text;
+  return applyEdits(text, modify(text, [key, MCP_SERVER_ENTRY_NAME], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
+}
+
+/** The servers object of a JSON (with comments) config file; `{}` when there is none. */
+function jsonServers(file: string, text: string, key: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const first = errors[0];
+    throw new Error(`${file} is not valid JSON (${first === undefined ? 'parse error' : `${printParseErrorCode(first.error)} at offset ${first.offset}`}); fix it (or move it away) and run the command again — it was left untouched`);
+  }
+  if (!isObject(value)) throw new Error(`${file} is not a JSON object; fix it and run the command again — it was left untouched`);
+  const servers = value[key];
+  if (servers === undefined) return {};
+  if (!isObject(servers)) throw new Error(`${file}: "${key}" is not an object; fix it and run the command again — it was left untouched`);
+  return servers;
+}
+
+function isOurs(entry: unknown): boolean {
+  if (!isObject(entry) || !Array.isArray(entry['args'])) return false;
+  const args = entry['args'] as unknown[];
+  return args.some((value, index) => value === MCP_INSTALLED_BY_ARGUMENTS[0] && args[index + 1] === MCP_INSTALLED_BY_ARGUMENTS[1]);
+}
+
+// TOML: our table is written and found as whole lines, so the rest of the file (comments, layout,
+// other tables) is never re-serialised.
+const TOML_COMMENT = '# Graphiti Memory (graphiti-harness mcp install; graphiti-harness mcp uninstall removes it)';
+const TOML_NAME = String.raw`(?:"graphiti-memory"|'graphiti-memory'|graphiti-memory)`;
+const TOML_OUR_HEADER = new RegExp(String.raw`^\s*\[\s*mcp_servers\s*\.\s*${TOML_NAME}\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$`);
+const TOML_ANY_HEADER = /^\s*\[/;
+
+function withTomlEntry(file: string, text: string, command: McpServerCommand): string {
+  const block = [TOML_COMMENT, `[mcp_servers.${MCP_SERVER_ENTRY_NAME}]`, `command = ${tomlString(command.command)}`, `args = [${command.args.map(tomlString).join(', ')}]`];
+  const ours = ourTomlBlock(text);
+  const rest = withoutTomlEntry(text);
+  // A server of that name defined some other way (inline, a dotted key, someone else's table).
+  if (new RegExp(String.raw`(?:^|[\s.{,])${TOML_NAME}\s*(?:=|\.)`, 'm').test(rest) || rest.split(/\r?\n/).some((line) => TOML_OUR_HEADER.test(line))) throw notOurs(file);
+  if (ours !== undefined && ours.join('\n') === block.join('\n')) return text;
+  const trimmed = rest.replace(/\s+$/, '');
+  return `${trimmed === '' ? '' : `${trimmed}\n\n`}${block.join('\n')}\n`;
+}
+
+function withoutTomlEntry(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const range = ourTomlRange(lines);
+  if (range === undefined) return text;
+  const [start, end] = range;
+  const kept = [...lines.slice(0, start), ...lines.slice(end)];
+  return kept.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/** Our block's lines (comment, header, keys), when the file holds our table. */
+function ourTomlBlock(text: string): string[] | undefined {
+  const lines = text.split(/\r?\n/);
+  const range = ourTomlRange(lines);
+  return range === undefined ? undefined : lines.slice(range[0], range[1]).filter((line) => line.trim() !== '');
+}
+
+/** [first, end) of our table (with its comment line and subtables), only when it carries our marker. */
+function ourTomlRange(lines: readonly string[]): [number, number] | undefined {
+  const header = lines.findIndex((line) => TOML_OUR_HEADER.test(line));
+  if (header === -1) return undefined;
+  let end = header + 1;
+  while (end < lines.length && !(TOML_ANY_HEADER.test(lines[end] ?? '') && !TOML_OUR_HEADER.test(lines[end] ?? ''))) end += 1;
+  // Our own comment line goes with it; a blank line before the next table stays.
+  const start = header > 0 && lines[header - 1] === TOML_COMMENT ? header - 1 : header;
+  const body = lines.slice(header, end).join('\n');
+  if (!body.includes(`${tomlString(MCP_INSTALLED_BY_ARGUMENTS[0])}, ${tomlString(MCP_INSTALLED_BY_ARGUMENTS[1])}`)) return undefined;
+  while (end > header + 1 && (lines[end - 1] ?? '').trim() === '') end -= 1;
+  return [start, end];
+}
+
+/** A TOML basic string: JSON's escapes are TOML's. */
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+function notOurs(file: string): Error {
+  return new Error(
+    `${file} already has an MCP server named "${MCP_SERVER_ENTRY_NAME}" that graphiti-harness did not write; rename or remove it, then run the command again — the file was left untouched`,
+  );
+}
+
+async function write(target: McpClientTarget, file: string, current: string | undefined, next: string, installed: boolean): Promise<McpClientChange> {
+  if (current !== undefined && current === next) return { target, file, changed: false, installed };
+  if (current === undefined && !installed) return { target, file, changed: false, installed: false };
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  let backup: string | undefined;
+  if (current !== undefined) {
+    backup = `${file}${BACKUP_SUFFIX}`;
+    await fs.copyFile(file, backup);
+  }
+  // The file's own mode is kept (~/.claude.json holds the user's account: 0600).
+  const mode = await fs.stat(file).then((stat) => stat.mode & 0o777, () => 0o600);
+  await writeFileAtomic(file, next, { mode });
+  return { target, file, changed: true, installed, ...(backup === undefined ? {} : { backup }) };
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** VS Code's user folder (the stable build's), as VS Code places it on each system. */
+function vscodeUserFolder(home: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User');
+  if (platform === 'win32') return path.join(nonEmpty(env['APPDATA']) ?? path.join(home, 'AppData', 'Roaming'), 'Code', 'User');
+  return path.join(nonEmpty(env['XDG_CONFIG_HOME']) ?? path.join(home, '.config'), 'Code', 'User');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
