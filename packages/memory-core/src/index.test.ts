@@ -8,6 +8,7 @@ import * as episodeFormat from './promotion/episode-format.js';
 import * as memoryCore from './index.js';
 
 const VALUES = [
+  'parseLoopMarkers', 'boundedLoops', 'DEFAULT_LOOP_EXPIRE_DAYS', 'describeLoop', 'isStaleLoop', 'loopNudges', 'LoopService', 'LoopStore',
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',
   'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
   'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'guardRecalledFacts', 'INGEST_SCOPE_SETTINGS',
@@ -42,6 +43,7 @@ const VALUES = [
 ];
 
 const TYPES = [
+  'LoopMarker', 'LoopNudges', 'LoopClosing', 'LoopEvidence', 'LoopStatus', 'OpenLoop',
   'AcceptedEntry', 'AuditEntry', 'AuditFace', 'AuditTool', 'AuditQuery', 'AuditTarget', 'ChatTurn', 'CheckedSettingsSource', 'ClaudeCodeTranscriptOptions',
   'ConfirmationResult', 'ConsentCategory', 'ConsentRecord', 'CopilotAgentTranscriptOptions',
   'CopilotAgentTranscriptResult', 'DeadLetter', 'DeliveryLedger', 'FailureAdvice', 'FailureContext',

@@ -13,6 +13,9 @@ import { IngestionStorage } from './ports.js';
 import { DefaultPromotionService, MemoryPromotion, PromotionService, QueuedMemoryPromotion } from './promotion/index.js';
 import { DefaultRecallService, RecallService } from './recall/index.js';
 import { GroupRecorder, GroupRegistry, InMemoryGroupRegistry } from './registry/index.js';
+import { InMemoryLoopStore } from './loops/in-memory-loop-store.js';
+import { LoopService } from './loops/loop-service.js';
+import { LoopStore } from './loops/open-loop.js';
 import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './review/index.js';
 import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
@@ -43,6 +46,7 @@ export function createMemoryModule(): ContainerModule {
     bind(GroupRecorder).toSelf().inSingletonScope();
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
+    bind(LoopService).toSelf().inSingletonScope();
     bind(OwedDeletions).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
     bind(MessageSourceStamp).toSelf().inSingletonScope();
@@ -79,6 +83,7 @@ export function createInMemoryStorageModule(): ContainerModule {
     bind(IngestionStorage).to(InMemoryIngestionStorage).inSingletonScope();
     bind(GroupRegistry).to(InMemoryGroupRegistry).inSingletonScope();
     bind(PendingMemoryStore).to(InMemoryPendingMemoryStore).inSingletonScope();
+    bind(LoopStore).to(InMemoryLoopStore).inSingletonScope();
     bind(ForgetLedger).to(InMemoryForgetLedger).inSingletonScope();
   });
 }

@@ -51,7 +51,7 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
             'What is still queued for those groups is dropped and never sent again, and their turns are',
             'never captured again (also from a transcript resumed under a new session id). This works',
             'with Graphiti unreachable: the groups are deleted when it is back (the next drain, or --retry).',
-            '--json prints { "deletedGroups": [...], "dequeued": N, "droppedPending": N, "failed": [...], "owed": [...] }.',
+            '--json prints { "deletedGroups": [...], "dequeued": N, "droppedPending": N, "droppedLoops": N, "failed": [...], "owed": [...] }.',
             '',
             'Examples:',
             '  graphiti-harness forget --scope workspace',
@@ -105,7 +105,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   const memory = await openHarnessMemory(context, { preflight: false });
   const targets = await memory.forget.plan(request);
   if (targets.length === 0) {
-    output.result({ ok: true, deletedGroups: [], dequeued: 0, droppedPending: 0, failed: [] });
+    output.result({ ok: true, deletedGroups: [], dequeued: 0, droppedPending: 0, droppedLoops: 0, failed: [] });
     output.line(`Nothing to forget: no group of ${describeRequest(request)} is known here.`);
     return ExitCode.ok;
   }
@@ -131,6 +131,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
     ...(result.deletedEpisodes === undefined ? {} : { deletedEpisodes: result.deletedEpisodes }),
     dequeued: result.dequeued,
     droppedPending: result.droppedPending,
+    droppedLoops: result.droppedLoops,
     failed: result.failed,
     owed: result.owed,
     forgottenTurns: result.forgottenTurns,
@@ -232,6 +233,7 @@ function report(output: Output, result: ForgetResult, url: string, deferred: boo
   for (const groupId of result.earlierDeleted) output.line(`${output.colors.green('✔')} deleted group ${groupId} (owed by an earlier forget)`);
   if (result.dequeued > 0) output.line(`  ${result.dequeued} queued messages dropped before they were sent`);
   if (result.droppedPending > 0) output.line(`  ${result.droppedPending} pending memories of those groups dropped`);
+  if (result.droppedLoops > 0) output.line(`  ${result.droppedLoops} open loops of those groups dropped`);
   if (result.failed.length > 0 && deferred) {
     output.line(
       `Graphiti at ${url} is unreachable; queued memories were dropped; the groups will be deleted when it is back — run \`graphiti-harness forget --retry\` or it happens on the next drain.`,

@@ -12,6 +12,7 @@ import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
 import { registerHooksCommand } from './hooks-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerLoopsCommand } from './loops-command.js';
 import { registerOutboxCommand } from './outbox-command.js';
 import { registerPendingCommand } from './pending-command.js';
 import { registerPromoteCommand } from './promote-command.js';
@@ -37,6 +38,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerEpisodesCommand,
     registerForgetCommand,
     registerPendingCommand,
+    registerLoopsCommand,
     registerAuditCommand,
     registerTrackCommand,
     registerOutboxCommand,

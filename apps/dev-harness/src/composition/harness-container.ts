@@ -20,6 +20,7 @@ import {
   type MemoryPromotion,
   type PromotionService,
   type ReviewQueue,
+  type LoopService,
 } from '@graphiti-memory/memory-core';
 import { ensureUserKey, FileKeyValueStore, sharedStateFiles, type FileOutbox } from '@graphiti-memory/memory-node-storage';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -60,7 +61,7 @@ export interface HarnessMemoryOptions {
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
-export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'review'> {
+export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'review' | 'loops'> {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
   readonly telemetry: CountingTelemetry;
@@ -73,6 +74,7 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly memoryPromotion: MemoryPromotion;
   readonly forget: ForgetService;
   readonly review: ReviewQueue;
+  readonly loops: LoopService;
   /** The last write Graphiti refused during this command (its status), if any. */
   lastWriteRefusal(): WriteRefusal | undefined;
   /** With `preflight: 'soft'`: why the endpoint did not answer its health check. */
@@ -174,6 +176,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     memoryPromotion: memory.memoryPromotion ?? unavailable<MemoryPromotion>(missing('promotion')),
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
+    loops: memory.loops ?? unavailable<LoopService>(missing('loops')),
     lastWriteRefusal: watched.lastRefusal,
     ...(preflightFailure === undefined ? {} : { preflightFailure }),
   };

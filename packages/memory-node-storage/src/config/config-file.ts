@@ -97,6 +97,7 @@ const configFileSchema = z.strictObject({
     })
     .optional(),
   brief: z.strictObject({ budget: z.number().int().min(100).max(20_000).optional() }).optional(),
+  loops: z.strictObject({ expireDays: z.number().optional() }).optional(),
   stateDir: z.string().min(1).optional(),
   userKey: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -').optional(),
   consent: consentSchema.optional(),

@@ -69,6 +69,8 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'capture.digestModel': 'never',
   filter: 'stricter-filter',
   'brief.budget': 'at-most',
+  // Fewer days only makes loops go quiet sooner.
+  'loops.expireDays': 'at-most',
   stateDir: 'never',
 };
 

@@ -85,18 +85,21 @@ export interface ConfigSettings {
   /** Transcript filter: a preset or per-kind modes over one; `undefined` = the transcript reader's default (`compact`). */
   readonly filter: TranscriptFilterOption | undefined;
   readonly brief: { readonly budget: number };
+  /** Open loops: one untouched `expireDays` is no longer nudged and shows as stale. */
+  readonly loops: { readonly expireDays: number };
   /** `undefined` = the tool's default state folder. */
   readonly stateDir: string | undefined;
 }
 
 /** Every value as `config show` lists it, by dotted key (`recall.maxFacts`). */
 export type ConfigKey =
-  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team'>
+  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team' | 'loops'>
   | `team.${keyof ConfigSettings['team']}`
   | `autoPromote.${keyof ConfigSettings['autoPromote']}`
   | `recall.${keyof ConfigSettings['recall']}`
   | `capture.${keyof ConfigSettings['capture']}`
-  | `brief.${keyof ConfigSettings['brief']}`;
+  | `brief.${keyof ConfigSettings['brief']}`
+  | `loops.${keyof ConfigSettings['loops']}`;
 
 export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   enabled: DEFAULT_SETTINGS.enabled,
@@ -118,6 +121,7 @@ export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   capture: { ...DEFAULT_SETTINGS.capture },
   filter: undefined,
   brief: { budget: DEFAULT_BRIEF_BUDGET },
+  loops: { ...DEFAULT_SETTINGS.loops },
   stateDir: undefined,
 };
 
