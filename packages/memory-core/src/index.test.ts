@@ -8,6 +8,7 @@ import * as episodeFormat from './promotion/episode-format.js';
 import * as memoryCore from './index.js';
 
 const VALUES = [
+  'inferInstructionKind', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
   'parseLoopMarkers', 'boundedLoops', 'DEFAULT_LOOP_EXPIRE_DAYS', 'describeLoop', 'isStaleLoop', 'loopNudges', 'LoopService', 'LoopStore',
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',
   'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
@@ -43,6 +44,7 @@ const VALUES = [
 ];
 
 const TYPES = [
+  'CuratedMemory', 'InstructionLine', 'SectionReplacement',
   'LoopMarker', 'LoopNudges', 'LoopClosing', 'LoopEvidence', 'LoopStatus', 'OpenLoop',
   'AcceptedEntry', 'AuditEntry', 'AuditFace', 'AuditTool', 'AuditQuery', 'AuditTarget', 'ChatTurn', 'CheckedSettingsSource', 'ClaudeCodeTranscriptOptions',
   'ConfirmationResult', 'ConsentCategory', 'ConsentRecord', 'CopilotAgentTranscriptOptions',

@@ -7,6 +7,7 @@ import { registerDemoCommand } from './demo-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerEvalCommand } from './eval-command.js';
+import { registerExportCommand } from './export-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
@@ -39,6 +40,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerForgetCommand,
     registerPendingCommand,
     registerLoopsCommand,
+    registerExportCommand,
     registerAuditCommand,
     registerTrackCommand,
     registerOutboxCommand,
