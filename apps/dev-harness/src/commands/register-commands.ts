@@ -5,6 +5,7 @@ import type { RunCommand } from './command-registrar.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
+import { registerEditCommand } from './edit-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerEvalCommand } from './eval-command.js';
 import { registerExportCommand } from './export-command.js';
@@ -36,6 +37,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerIngestCommand,
     registerRecallCommand,
     registerPromoteCommand,
+    registerEditCommand,
     registerEpisodesCommand,
     registerForgetCommand,
     registerPendingCommand,

@@ -17,6 +17,7 @@ import {
   type ForgetService,
   type Ingestion,
   type Logger,
+  type MemoryEditing,
   type MemoryPromotion,
   type PromotionService,
   type ReviewQueue,
@@ -61,7 +62,7 @@ export interface HarnessMemoryOptions {
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
-export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'review' | 'loops'> {
+export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'editing' | 'review' | 'loops'> {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
   readonly telemetry: CountingTelemetry;
@@ -73,6 +74,8 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly promotion: PromotionService;
   readonly memoryPromotion: MemoryPromotion;
   readonly forget: ForgetService;
+  /** Edits a curated memory: the new version promoted, the old episode forgotten. */
+  readonly editing: MemoryEditing;
   readonly review: ReviewQueue;
   readonly loops: LoopService;
   /** The last write Graphiti refused during this command (its status), if any. */
@@ -175,6 +178,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     promotion: memory.promotion ?? unavailable<PromotionService>(missing('promotion')),
     memoryPromotion: memory.memoryPromotion ?? unavailable<MemoryPromotion>(missing('promotion')),
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
+    editing: memory.editing ?? unavailable<MemoryEditing>(missing('editing')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
     loops: memory.loops ?? unavailable<LoopService>(missing('loops')),
     lastWriteRefusal: watched.lastRefusal,

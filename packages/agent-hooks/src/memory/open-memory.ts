@@ -26,6 +26,7 @@ import {
   LoopService,
   LoopStore,
   MemoryConfiguration,
+  MemoryEditing,
   MemoryPromotion,
   PendingMemoryStore,
   PromotionService,
@@ -125,6 +126,8 @@ export interface OpenedMemory {
   readonly loops: LoopService | undefined;
   /** The open loops of every workspace, as kept in the state folder (what the brief reads). */
   readonly loopStore: LoopStore;
+  /** Edits a curated memory (the new version promoted, the old episode forgotten). Only with `needs.send`. */
+  readonly editing: MemoryEditing | undefined;
   readonly registry: GroupRegistry | undefined;
   /** The record of delivered episodes (citations; forgetting one episode). */
   readonly episodeSources: EpisodeSources;
@@ -191,6 +194,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     memoryPromotion: needs.send === true ? container.get<MemoryPromotion>(MemoryPromotion) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
     loops: needs.send === true ? container.get(LoopService) : undefined,
+    editing: needs.send === true ? container.get<MemoryEditing>(MemoryEditing) : undefined,
     registry,
     close,
   };
@@ -210,7 +214,7 @@ export async function openRecallMemory(options: RecallMemoryOptions): Promise<Op
   opened.container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= Promise.allSettled(opened.closers.map((closer) => closer())).then(() => undefined));
-  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, loops: undefined, registry: undefined, close };
+  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, loops: undefined, editing: undefined, registry: undefined, close };
 }
 
 /** A container with the run's ports, the given modules and the audited connection bound. */
