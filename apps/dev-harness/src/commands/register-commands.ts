@@ -13,6 +13,7 @@ import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
 import { registerHooksCommand } from './hooks-command.js';
+import { registerImportInstructionsCommand } from './import-instructions-command.js';
 import { registerIngestCommand } from './ingest-command.js';
 import { registerLoopsCommand } from './loops-command.js';
 import { registerOutboxCommand } from './outbox-command.js';
@@ -43,6 +44,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerPendingCommand,
     registerLoopsCommand,
     registerExportCommand,
+    registerImportInstructionsCommand,
     registerAuditCommand,
     registerTrackCommand,
     registerOutboxCommand,

@@ -105,3 +105,43 @@ describe('export', () => {
     expect(await fs.readFile(workspaceFile('CLAUDE.md'), 'utf8')).toBe(broken);
   }, 60_000);
 });
+
+describe('import-instructions', () => {
+  const postedMessages = (): string[] =>
+    fixture.emulator.requests.filter((request) => request.route === 'messages').flatMap((request) => ((request.body as { messages?: Array<{ content: string }> }).messages ?? []).map((message) => message.content));
+
+  it('sends each bullet and heading line of a CLAUDE.md once, citing file and line; a changed line supersedes its memory', async () => {
+    const claude = ['# Project rules', '', '## Testing', '- Run pnpm test before pushing.', '', 'Prose is not imported.', '', '## Glossary', '- **Tier**: the local memory cache', ''].join('\n');
+    await fs.writeFile(workspaceFile('CLAUDE.md'), claude);
+    const first = await run('import-instructions', '--json');
+    expect(first.exitCode, first.err).toBe(0);
+    expect(first.json()).toMatchObject({ files: [{ lines: 5, sent: 5, unchanged: 0 }] });
+    const sent = postedMessages();
+    expect(sent.filter((content) => content.includes('Run pnpm test before pushing. (CLAUDE.md:4)'))).toHaveLength(1);
+    expect(sent.some((content) => content.includes('kind="procedure"') && content.includes('Run pnpm test'))).toBe(true);
+    expect(sent.some((content) => content.includes('kind="terminology"') && content.includes('**Tier**: the local memory cache (CLAUDE.md:9)'))).toBe(true);
+    expect(sent.some((content) => content.includes('Prose is not imported'))).toBe(false);
+
+    const again = await run('import-instructions', 'CLAUDE.md', '--json');
+    expect(again.json()).toMatchObject({ files: [{ lines: 5, sent: 0, unchanged: 5, superseded: 0 }] });
+    expect(postedMessages()).toHaveLength(sent.length);
+
+    await fs.writeFile(workspaceFile('CLAUDE.md'), claude.replace('Run pnpm test before pushing.', 'Run pnpm test and pnpm lint before pushing.'));
+    const changed = await run('import-instructions', '--json');
+    expect(changed.exitCode, changed.err).toBe(0);
+    expect(changed.json()).toMatchObject({ files: [{ sent: 0, unchanged: 4, superseded: 1 }] });
+    const client = new GraphitiClient({ baseUrl: fixture.emulator.url, maxRetries: 0 });
+    const groupId = (await run('loops', 'list', '--json')).json()['groupId'] as string;
+    const episodes = await client.getEpisodes(groupId, { lastN: 50 });
+    await client.close();
+    expect(episodes.some((episode) => episode.content.includes('Run pnpm test and pnpm lint before pushing. (CLAUDE.md:4)'))).toBe(true);
+    expect(episodes.some((episode) => episode.content.includes('Run pnpm test before pushing.'))).toBe(false);
+  }, 120_000);
+
+  it('never imports the generated section back', async () => {
+    await fs.writeFile(workspaceFile('AGENTS.md'), '- Hand-written rule.\n<!-- graphiti-memory:start -->\n- Generated line.\n<!-- graphiti-memory:end -->\n');
+    const imported = await run('import-instructions', '--json');
+    expect(imported.json()).toMatchObject({ files: [{ lines: 1, sent: 1 }] });
+    expect(postedMessages().some((content) => content.includes('Generated line'))).toBe(false);
+  }, 60_000);
+});
