@@ -58,6 +58,7 @@ export const SETTING_KEYS = [
   'capture.digestTurns',
   'capture.digestWriter',
   'capture.digestModel',
+  'loops.expireDays',
   'filter',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
