@@ -8,6 +8,7 @@ import * as episodeFormat from './promotion/episode-format.js';
 import * as memoryCore from './index.js';
 
 const VALUES = [
+  'exportableMemories',
   'inferInstructionKind', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
   'parseLoopMarkers', 'boundedLoops', 'DEFAULT_LOOP_EXPIRE_DAYS', 'describeLoop', 'isStaleLoop', 'loopNudges', 'LoopService', 'LoopStore',
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',

@@ -6,7 +6,7 @@
 // nothing. `--check` writes nothing and exits 1 when the file is out of date (for CI). A memory the
 // secret guard flags is left out whole.
 import path from 'node:path';
-import { INSTRUCTION_KINDS, lineEndingOf, renderInstructionSection, replaceInstructionSection, type CuratedMemory, type TierContent } from '@graphiti-memory/memory-core';
+import { exportableMemories, lineEndingOf, renderInstructionSection, replaceInstructionSection, type CuratedMemory, type TierContent } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -97,13 +97,5 @@ async function curatedMemories(memory: HarnessMemory): Promise<{ memories: Curat
     source = 'cache';
     tier = await memory.tier.read();
   }
-  const kinds = new Set<string>(INSTRUCTION_KINDS.map(([kind]) => kind));
-  const candidates = (tier?.promoted ?? []).filter((promotion) => kinds.has(promotion.kind) && (promotion.scope === 'workspace' || (promotion.scope === 'team' && promotion.unverified !== true)));
-  const guarded = await Promise.all(
-    candidates.map(async (promotion): Promise<CuratedMemory | undefined> => {
-      const scan = await memory.guard.redact(promotion.text);
-      return scan.findings.length > 0 || promotion.text.includes('[REDACTED') ? undefined : { kind: promotion.kind, text: promotion.text, createdAt: promotion.createdAt };
-    }),
-  );
-  return { memories: guarded.filter((entry): entry is CuratedMemory => entry !== undefined), source };
+  return { memories: await exportableMemories(tier, memory.guard), source };
 }
