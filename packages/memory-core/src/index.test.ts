@@ -11,6 +11,9 @@ const VALUES = [
   // The structured mirror (seed 001) and seed 000's extraction guidance.
   'CODING_ONTOLOGY_INSTRUCTIONS', 'MIRROR_CONSENT_TEXT', 'MIRROR_RECORD_FORMAT', 'TurnMirror', 'buildMirrorRecord', 'mirrorNodeUuid', 'mirrorStructure', 'writeMirrorEntry',
   'AGENT_TRANSCRIPT_FORMATS', 'agentLabelOf', 'agentTranscriptFormatOf', 'readAgentTranscript',
+  'exportableMemories',
+  'inferInstructionKind', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
+  'parseLoopMarkers', 'boundedLoops', 'DEFAULT_LOOP_EXPIRE_DAYS', 'describeLoop', 'isStaleLoop', 'loopNudges', 'LoopService', 'LoopStore',
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',
   'DEFAULT_TRANSCRIPT_FILTER', 'ForgetService', 'GROUP_ID_STRATEGIES', 'GlobalStore', 'GraphitiConnection',
   'GroupIdResolver', 'GroupRecorder', 'GroupRecorderOptions', 'GroupRegistry', 'guardRecalledFacts', 'INGEST_SCOPE_SETTINGS',
@@ -48,6 +51,8 @@ const VALUES = [
 const TYPES = [
   'MirrorRecord', 'MirrorStats', 'MirrorWrite',
   'AgentTranscriptFormat', 'AgentTranscriptReadOptions',
+  'CuratedMemory', 'InstructionLine', 'SectionReplacement',
+  'LoopMarker', 'LoopNudges', 'LoopClosing', 'LoopEvidence', 'LoopStatus', 'OpenLoop',
   'AcceptedEntry', 'AuditEntry', 'AuditFace', 'AuditTool', 'AuditQuery', 'AuditTarget', 'ChatTurn', 'CheckedSettingsSource', 'ClaudeCodeTranscriptOptions',
   'ConfirmationResult', 'ConsentCategory', 'ConsentRecord', 'CopilotAgentTranscriptOptions',
   'CopilotAgentTranscriptResult', 'DeadLetter', 'DeliveryLedger', 'FailureAdvice', 'FailureContext',

@@ -38,6 +38,12 @@ export { IngestionOptions } from './ingestion/ingestion-options.js';
 export { IngestionService } from './ingestion/ingestion-service.js';
 export type { ConfirmationResult, IngestionCounters, IngestionState, IngestionStats } from './ingestion/ingestion-stats.js';
 export { Ingestion } from './ingestion/ingestion.js';
+export { exportableMemories } from './instructions/exportable-memories.js';
+export { inferInstructionKind, INSTRUCTION_KINDS, INSTRUCTION_SECTION_END, INSTRUCTION_SECTION_START, instructionLines, lineEndingOf, renderInstructionSection, replaceInstructionSection, type CuratedMemory, type InstructionLine, type SectionReplacement } from './instructions/instruction-section.js';
+export { parseLoopMarkers, type LoopMarker } from './loops/loop-markers.js';
+export { boundedLoops, DEFAULT_LOOP_EXPIRE_DAYS, describeLoop, isStaleLoop, loopNudges, type LoopNudges } from './loops/loop-policy.js';
+export { LoopService, type LoopClosing } from './loops/loop-service.js';
+export { LoopStore, type LoopEvidence, type LoopStatus, type OpenLoop } from './loops/open-loop.js';
 export { createInMemoryStorageModule, createMemoryModule, createRecallModule } from './memory-module.js';
 export { TurnPlanner } from './planning/turn-planner.js';
 export {

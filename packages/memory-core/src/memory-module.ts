@@ -15,6 +15,9 @@ import { IngestionStorage } from './ports.js';
 import { DefaultPromotionService, MemoryPromotion, PromotionService, QueuedMemoryPromotion } from './promotion/index.js';
 import { DefaultRecallService, RecallService } from './recall/index.js';
 import { GroupRecorder, GroupRegistry, InMemoryGroupRegistry } from './registry/index.js';
+import { InMemoryLoopStore } from './loops/in-memory-loop-store.js';
+import { LoopService } from './loops/loop-service.js';
+import { LoopStore } from './loops/open-loop.js';
 import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './review/index.js';
 import { DefaultGroupIdResolver, GroupIdResolver } from './scopes/index.js';
 import { SecretGuard, SecretlintSecretGuard } from './secrets/index.js';
@@ -46,6 +49,7 @@ export function createMemoryModule(): ContainerModule {
     bind(GroupRecorder).toSelf().inSingletonScope();
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
+    bind(LoopService).toSelf().inSingletonScope();
     bind(OwedDeletions).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
     bind(MemoryEditing).to(SupersedingMemoryEditing).inSingletonScope();
@@ -83,6 +87,7 @@ export function createInMemoryStorageModule(): ContainerModule {
     bind(IngestionStorage).to(InMemoryIngestionStorage).inSingletonScope();
     bind(GroupRegistry).to(InMemoryGroupRegistry).inSingletonScope();
     bind(PendingMemoryStore).to(InMemoryPendingMemoryStore).inSingletonScope();
+    bind(LoopStore).to(InMemoryLoopStore).inSingletonScope();
     bind(ForgetLedger).to(InMemoryForgetLedger).inSingletonScope();
   });
 }

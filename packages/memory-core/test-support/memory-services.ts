@@ -6,6 +6,8 @@ import { DefaultTurnPlanner } from '../src/planning/turn-planner.js';
 import type { Clock, GraphitiApi } from '../src/ports.js';
 import { DefaultPromotionService } from '../src/promotion/promotion-service.js';
 import { DefaultRecallService } from '../src/recall/recall-service.js';
+import { InMemoryLoopStore } from '../src/loops/in-memory-loop-store.js';
+import { LoopService } from '../src/loops/loop-service.js';
 import { InMemoryPendingMemoryStore } from '../src/review/in-memory-pending-memory-store.js';
 import { DefaultGroupIdResolver } from '../src/scopes/group-id-resolver.js';
 import type { SecretGuard } from '../src/secrets/secret-guard.js';
@@ -56,6 +58,8 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
   const groups = new DefaultGroupIdResolver(configuration, workspace, globalStore);
   const promotion = new DefaultPromotionService(gate, configuration, groups, secretGuard, clock, telemetry, workspace);
   const pending = new InMemoryPendingMemoryStore();
+  const loopStore = new InMemoryLoopStore();
+  const loops = new LoopService(groups, promotion, secretGuard, configuration, clock, { tool: 'agent-hooks' }, loopStore);
   const planner = new DefaultTurnPlanner(
     gate,
     configuration,
@@ -67,6 +71,8 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
     clock,
     telemetry,
     pending,
+    undefined,
+    loops,
   );
   const recall = new DefaultRecallService(gate, configuration, groups, connection, clock, telemetry, secretGuard);
   return {
@@ -84,6 +90,8 @@ export function createPolicyServices(options: PolicyServicesOptions = {}) {
     groups,
     promotion,
     pending,
+    loopStore,
+    loops,
     planner,
     recall,
   };

@@ -12,6 +12,8 @@ export { moveOnEndpointChange, moveQueuedRecords, otherEndpointOutboxes, type En
 export { FileGroupRegistry, type FileGroupRegistryOptions } from './registry/file-group-registry.js';
 export { FileEpisodeSources, MAX_EPISODE_SOURCES, type FileEpisodeSourcesOptions } from './sources/file-episode-sources.js';
 export { NodeWorkspaceFiles } from './stale/node-workspace-files.js';
+export { FileInstructionLedger, type ImportedLine } from './instructions/file-instruction-ledger.js';
+export { FileLoopStore, type FileLoopStoreOptions } from './loops/file-loop-store.js';
 export { adoptPendingMemories, FilePendingMemoryStore, type FilePendingMemoryStoreOptions } from './review/file-pending-memory-store.js';
 export { CONSENT_KEY, FileConsentStore, type FileConsentStoreOptions } from './stores/file-consent-store.js';
 export {

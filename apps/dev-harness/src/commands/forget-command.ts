@@ -10,6 +10,7 @@
 // Without a terminal to ask on and without --yes it refuses: exit 2.
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { sanitiseReadableLine, sourceForgetSummary, type ForgetFailure, type SourceForgetResult, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
+import { FileInstructionLedger, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -51,7 +52,7 @@ export const registerForgetCommand: CommandRegistrar = (program, run) => {
             'What is still queued for those groups is dropped and never sent again, and their turns are',
             'never captured again (also from a transcript resumed under a new session id). This works',
             'with Graphiti unreachable: the groups are deleted when it is back (the next drain, or --retry).',
-            '--json prints { "deletedGroups": [...], "dequeued": N, "droppedPending": N, "failed": [...], "owed": [...] }.',
+            '--json prints { "deletedGroups": [...], "dequeued": N, "droppedPending": N, "droppedLoops": N, "failed": [...], "owed": [...] }.',
             '',
             'Examples:',
             '  graphiti-harness forget --scope workspace',
@@ -105,7 +106,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   const memory = await openHarnessMemory(context, { preflight: false });
   const targets = await memory.forget.plan(request);
   if (targets.length === 0) {
-    output.result({ ok: true, deletedGroups: [], dequeued: 0, droppedPending: 0, failed: [] });
+    output.result({ ok: true, deletedGroups: [], dequeued: 0, droppedPending: 0, droppedLoops: 0, failed: [] });
     output.line(`Nothing to forget: no group of ${describeRequest(request)} is known here.`);
     return ExitCode.ok;
   }
@@ -124,6 +125,8 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Pass --endpoint URL of the Graphiti to delete from.' });
   }
+  // What import-instructions sent to those groups is gone: importing the file again sends it again.
+  await new FileInstructionLedger(sharedStateFiles(memory.stateDirectory).instructionImports).forgetGroups(targets.map((target) => target.groupId)).catch(() => 0);
   const ok = deferredOnly(result);
   output.result({
     ok,
@@ -131,6 +134,7 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
     ...(result.deletedEpisodes === undefined ? {} : { deletedEpisodes: result.deletedEpisodes }),
     dequeued: result.dequeued,
     droppedPending: result.droppedPending,
+    droppedLoops: result.droppedLoops,
     failed: result.failed,
     owed: result.owed,
     forgottenTurns: result.forgottenTurns,
@@ -232,6 +236,7 @@ function report(output: Output, result: ForgetResult, url: string, deferred: boo
   for (const groupId of result.earlierDeleted) output.line(`${output.colors.green('✔')} deleted group ${groupId} (owed by an earlier forget)`);
   if (result.dequeued > 0) output.line(`  ${result.dequeued} queued messages dropped before they were sent`);
   if (result.droppedPending > 0) output.line(`  ${result.droppedPending} pending memories of those groups dropped`);
+  if (result.droppedLoops > 0) output.line(`  ${result.droppedLoops} open loops of those groups dropped`);
   if (result.failed.length > 0 && deferred) {
     output.line(
       `Graphiti at ${url} is unreachable; queued memories were dropped; the groups will be deleted when it is back — run \`graphiti-harness forget --retry\` or it happens on the next drain.`,

@@ -8,11 +8,14 @@ import { registerDoctorCommand } from './doctor-command.js';
 import { registerEditCommand } from './edit-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerEvalCommand } from './eval-command.js';
+import { registerExportCommand } from './export-command.js';
 import { registerForgetCommand } from './forget-command.js';
 import { registerHealthCommand } from './health-command.js';
 import { registerHookCommand } from './hook-command.js';
 import { registerHooksCommand } from './hooks-command.js';
+import { registerImportInstructionsCommand } from './import-instructions-command.js';
 import { registerIngestCommand } from './ingest-command.js';
+import { registerLoopsCommand } from './loops-command.js';
 import { registerOutboxCommand } from './outbox-command.js';
 import { registerPendingCommand } from './pending-command.js';
 import { registerPromoteCommand } from './promote-command.js';
@@ -42,6 +45,9 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerForgetCommand,
     registerPendingCommand,
     registerUiCommand,
+    registerLoopsCommand,
+    registerExportCommand,
+    registerImportInstructionsCommand,
     registerAuditCommand,
     registerTrackCommand,
     registerOutboxCommand,

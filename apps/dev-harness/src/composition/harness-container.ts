@@ -21,6 +21,7 @@ import {
   type MemoryPromotion,
   type PromotionService,
   type ReviewQueue,
+  type LoopService,
 } from '@graphiti-memory/memory-core';
 import { ensureUserKey, FileKeyValueStore, sharedStateFiles, type FileOutbox } from '@graphiti-memory/memory-node-storage';
 import type { CommandContext } from '../cli/command-runner.js';
@@ -66,7 +67,7 @@ export interface HarnessMemoryOptions {
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
-export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'editing' | 'review'> {
+export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'editing' | 'review' | 'loops'> {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
   readonly telemetry: CountingTelemetry;
@@ -81,6 +82,7 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   /** Edits a curated memory: the new version promoted, the old episode forgotten. */
   readonly editing: MemoryEditing;
   readonly review: ReviewQueue;
+  readonly loops: LoopService;
   /** The last write Graphiti refused during this command (its status), if any. */
   lastWriteRefusal(): WriteRefusal | undefined;
   /** With `preflight: 'soft'`: why the endpoint did not answer its health check. */
@@ -183,6 +185,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
     editing: memory.editing ?? unavailable<MemoryEditing>(missing('editing')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
+    loops: memory.loops ?? unavailable<LoopService>(missing('loops')),
     lastWriteRefusal: watched.lastRefusal,
     ...(preflightFailure === undefined ? {} : { preflightFailure }),
   };

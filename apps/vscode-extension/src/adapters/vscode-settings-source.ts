@@ -58,6 +58,7 @@ export const SETTING_KEYS = [
   'capture.digestTurns',
   'capture.digestWriter',
   'capture.digestModel',
+  'loops.expireDays',
   'filter',
   'mirror.enabled',
 ] as const;

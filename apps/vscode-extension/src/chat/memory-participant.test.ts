@@ -164,6 +164,19 @@ describe('@memory', () => {
     expect(other.result.metadata).toMatchObject({ factsUsed: 1 });
   });
 
+  it("names the workspace's open loops once per chat session, with age and source", async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    await ask('Make the retry budget configurable.', { model: new FakeLanguageModel({ reply: ['Done.\n\nTODO: add a migration test for the retry budget'] }) });
+    await waitFor(() => messagesSent(harness).some((message) => message.content.includes('kind="task_update"')), 5000, 'the loop to reach Graphiti');
+    const first = await ask('What next?');
+    expect(first.stream.text()).toMatch(/Open loops in this workspace:\*\*\n\n- add a migration test for the retry budget \(open for [^,]+, VS Code chat\)/);
+    const history = [
+      new ChatRequestTurn('What next?', undefined, [], PARTICIPANT_ID),
+      new ChatResponseTurn([new ChatResponseMarkdownPart('Noted, thanks.')], first.result, PARTICIPANT_ID),
+    ] as unknown as vscode.ChatContext['history'];
+    expect((await ask('And then?', { history })).stream.text()).not.toContain('Open loops');
+  });
+
   it('keeps the session id of the conversation across turns', async () => {
     await activateExtension({ settings: ON, consented: true });
     const first = await ask('Hello there.');

@@ -4,16 +4,18 @@
 // Say it once: a session's recall gives only facts its earlier turns did not (ChatSessionFacts).
 import { randomUUID } from 'node:crypto';
 import { renderPrompt } from '@vscode/prompt-tsx';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import * as vscode from 'vscode';
 import {
   cachedLabel,
+  describeLoop,
   errorClassOf,
   filterTurn,
   GroupIdResolver,
   Ingestion,
   LocalTier,
   Logger,
+  LoopService,
   MemoryConfiguration,
   MemoryGate,
   MemoryPromotion,
@@ -91,6 +93,8 @@ export function gateExplanation(decision: GateDecision): string {
 @injectable()
 export class MemoryParticipant implements Contribution {
   #asked = false;
+  /** Chat sessions told this workspace's open loops already: each is told once. */
+  readonly #loopsSaid = new Set<string>();
 
   constructor(
     @inject(MemoryGate) private readonly gate: MemoryGate,
@@ -105,6 +109,7 @@ export class MemoryParticipant implements Contribution {
     @inject(RecalledFactDocuments) private readonly factDocuments: RecalledFactDocuments,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(LocalTier) private readonly tier: LocalTier,
+    @inject(LoopService) @optional() private readonly loops?: LoopService,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -114,6 +119,18 @@ export class MemoryParticipant implements Contribution {
         followups: (result, chatContext) => this.followups(result, chatContext),
       }),
     );
+  }
+
+  /** The workspace's open loops (newest and most salient first, a few at most), once per chat session; '' when none or already said. */
+  private async openLoops(sessionId: string): Promise<string> {
+    if (this.loops === undefined || this.#loopsSaid.has(sessionId)) return '';
+    const nudges = await this.loops.nudges().catch(() => undefined);
+    if (nudges === undefined || nudges.nudged.length === 0) return '';
+    this.#loopsSaid.add(sessionId);
+    const now = new Date();
+    const lines = nudges.nudged.map((loop) => `- ${sanitiseFactText(loop.text)} (${describeLoop(loop, now, nudges.expireDays)})`);
+    const more = nudges.more > 0 ? `\n\n_${nudges.more} more: run \`graphiti-harness loops list\`._` : '';
+    return `\n\n**Open loops in this workspace:**\n\n${lines.join('\n')}${more}`;
   }
 
   async handle(
@@ -208,6 +225,7 @@ export class MemoryParticipant implements Contribution {
             cached === undefined ? undefined : cachedLabel(cached.cachedAt, new Date()),
           );
       if (footer !== '') stream.markdown(footer);
+      if (decision.open) stream.markdown(await this.openLoops(sessionId));
       if (recallOff) stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
       if (!this.#asked) {
         this.#asked = true;

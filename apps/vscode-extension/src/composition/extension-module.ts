@@ -42,6 +42,7 @@ import { ForgetEvents } from '../memory/forget-events.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
 import { RecalledFactDocuments } from '../chat/fact-references.js';
 import { ApiKeyCommands } from '../commands/api-key-commands.js';
+import { ExportInstructionsCommand } from '../commands/export-instructions-command.js';
 import { ForgetWorkspaceCommand, ScopeForgetter } from '../commands/forget-workspace-command.js';
 import { ImportClaudeCodeCommand } from '../commands/import-claude-code-command.js';
 import { PromoteCommand } from '../commands/promote-command.js';
@@ -81,6 +82,7 @@ export const CONTRIBUTIONS = [
   TestConnectionCommand,
   PromoteCommand,
   ForgetWorkspaceCommand,
+  ExportInstructionsCommand,
   ApiKeyCommands,
   ImportClaudeCodeCommand,
   ConnectAgentsCommands,

@@ -10,6 +10,24 @@ export function estimateTokens(text: string): number {
   return tokenEstimate(text.length);
 }
 
+/** An open loop as the brief names it (memory-core's `loopNudges` chose it; `describeLoop` said its age and source). */
+export interface BriefLoop {
+  readonly id: string;
+  readonly text: string;
+  /** `open for 3 days, Claude Code`. */
+  readonly description: string;
+}
+
+/** What say-it-once records for a loop the brief named: a resumed session is not told it again. */
+export function loopSaidKey(loop: Pick<BriefLoop, 'id'>): string {
+  return `open loop ${loop.id}`;
+}
+
+/** `- Open loop: add a migration test for the retry budget (open for 3 days, Claude Code)`. */
+export function loopLine(loop: BriefLoop): string {
+  return `- Open loop: ${sanitiseFactText(loop.text)} (${sanitiseFactText(loop.description)})`;
+}
+
 /** A rendered brief and what it gave the session (for say-it-once). */
 export interface RenderedBrief {
   readonly text: string;
@@ -32,31 +50,35 @@ export function bridgeLine(bridge: TierBridge): string {
 }
 
 /**
- * The brief within `budget` tokens: promoted memories, then facts, then the bridge; `undefined`
- * when nothing fits. The bridge is kept before the facts when the budget is short.
+ * The brief within `budget` tokens: promoted memories, then the open loops, then facts, then the
+ * bridge; `undefined` when nothing fits. The loops and the bridge are kept before the facts when
+ * the budget is short. A brief with no tier found (`brief.found` false) holds the loops alone.
  */
-export async function renderBrief(brief: TierBrief, budget: number, now: Date): Promise<RenderedBrief | undefined> {
-  const header = [`Workspace brief from the local memory cache (updated ${describeAge(brief.updatedAt, now)} ago).`];
-  const facts = orderByRank(brief.facts);
-  const promoted = brief.promoted.map(promotionLine);
+export async function renderBrief(brief: TierBrief, budget: number, now: Date, loops: readonly BriefLoop[] = []): Promise<RenderedBrief | undefined> {
+  const header = [brief.found ? `Workspace brief from the local memory cache (updated ${describeAge(brief.updatedAt, now)} ago).` : 'Workspace brief (open loops kept on this machine).'];
+  const facts = brief.found ? orderByRank(brief.facts) : [];
+  const promotions = brief.found ? brief.promoted : [];
+  const promoted = promotions.map(promotionLine);
+  const loopLines = loops.map(loopLine);
   const factLines = facts.map(formatFactLine);
-  const bridge = brief.bridge === undefined ? [] : [bridgeLine(brief.bridge)];
-  // What is kept: promotions first, then the bridge, then facts; shown with the bridge last.
-  const byPriority = [...promoted, ...bridge, ...factLines];
+  const bridge = brief.found && brief.bridge !== undefined ? [bridgeLine(brief.bridge)] : [];
+  // What is kept: promotions first, then loops, then the bridge, then facts; shown with the bridge last.
+  const byPriority = [...promoted, ...loopLines, ...bridge, ...factLines];
   const chosen = await fitMemoryLines(byPriority, budget, estimateTokens, { header, overflow: 'skip' });
   if (chosen === undefined) return undefined;
   const kept = new Set(chosen.keptIndexes);
-  const keptPromotions = brief.promoted.filter((_, index) => kept.has(index));
-  const bridgeKept = bridge.length > 0 && kept.has(promoted.length);
-  const keptFacts = facts.filter((_, index) => kept.has(promoted.length + bridge.length + index));
-  const lines = [...keptPromotions.map(promotionLine), ...keptFacts.map(formatFactLine), ...(bridgeKept ? bridge : [])];
+  const keptPromotions = promotions.filter((_, index) => kept.has(index));
+  const keptLoops = loops.filter((_, index) => kept.has(promoted.length + index));
+  const bridgeKept = bridge.length > 0 && kept.has(promoted.length + loopLines.length);
+  const keptFacts = facts.filter((_, index) => kept.has(promoted.length + loopLines.length + bridge.length + index));
+  const lines = [...keptPromotions.map(promotionLine), ...keptLoops.map(loopLine), ...keptFacts.map(formatFactLine), ...(bridgeKept ? bridge : [])];
   const fitted = await fitMemoryLines(lines, budget, estimateTokens, { header, overflow: 'skip' });
   if (fitted === undefined) return undefined;
   return {
     text: fitted.text,
     said: {
       facts: keptFacts,
-      texts: [...keptPromotions.map((promotion) => promotion.text), ...(bridgeKept && brief.bridge !== undefined ? [brief.bridge.saidKey] : [])],
+      texts: [...keptPromotions.map((promotion) => promotion.text), ...keptLoops.map(loopSaidKey), ...(bridgeKept && brief.bridge !== undefined ? [brief.bridge.saidKey] : [])],
       episodes: keptPromotions.flatMap((promotion) => (promotion.episodeUuid === undefined ? [] : [promotion.episodeUuid])),
     },
   };

@@ -2,16 +2,18 @@
 // Graphiti is down or slow. A tier never read from Graphiti (cold) gets one bounded read first; a
 // stale one is refreshed in the background by the drainer. The brief is recall: the scopes
 // `recall.scopes` allows, stale-checked, cited, and only what this session was not given yet; it
-// ends with where the workspace's last session left off. How many memories await review is said
+// ends with where the workspace's last session left off. The workspace's open loops (TODO:, next:
+// … lines of earlier turns) are named with their age and source, a few at most. How many memories await review is said
 // always; the brief follows `recall.enabled`. What the brief gives is recorded for the session
 // (hashes only), so its recalls do not say it again; a new, cleared or compacted conversation
 // starts that record anew, a resumed one adds.
-import { describeAge, NOTHING_SAID, type SaidMemory } from '@graphiti-memory/memory-core';
+import { DEFAULT_LOOP_EXPIRE_DAYS, describeAge, NOTHING_SAID, type SaidMemory } from '@graphiti-memory/memory-core';
 import { FileSaidOnceStore } from '@graphiti-memory/memory-node-storage';
 import type { HookContext } from './hook-context.js';
 import type { HookMemory } from './hook-memory.js';
 import type { HandlerResult } from './handler-result.js';
 import { renderBrief } from './brief-lines.js';
+import { briefLoops } from './brief-loops.js';
 import { boundedTierWrite } from './bounded-write.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
 import { deliveryFooter, withDeliveryFooter } from './delivery-footer.js';
@@ -36,13 +38,18 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
   // Only a resumed conversation still holds what was given before; an unreadable record costs a repeat.
   const said = saidOnce !== undefined && sessionId !== undefined && context.hook.source === 'resume' ? await saidOnce.said(sessionId).catch(() => NOTHING_SAID) : NOTHING_SAID;
   const refreshWithinMs = Math.max(50, context.config.recallTimeoutMs - (Date.now() - startedAt) - ANSWER_MARGIN_MS);
-  const brief = await memory.tier.brief({ ...(sessionId === undefined ? {} : { sessionId }), said, refreshWithinMs });
+  const [brief, loops] = await Promise.all([
+    memory.tier.brief({ ...(sessionId === undefined ? {} : { sessionId }), said, refreshWithinMs }),
+    briefLoops(memory, context.config.settings.loops?.expireDays ?? DEFAULT_LOOP_EXPIRE_DAYS, said, now()),
+  ]);
   if (brief === undefined) return { outcome: 'no-workspace' };
-  const rendered = brief.found ? await renderBrief(brief, context.config.briefBudget, now()) : undefined;
+  // Open loops are kept on this machine: named even when no tier was ever read.
+  const rendered = brief.found || loops.length > 0 ? await renderBrief(brief, context.config.briefBudget, now(), loops) : undefined;
   if (saidOnce !== undefined && sessionId !== undefined) await boundedTierWrite(recordBrief(saidOnce, context, sessionId, rendered?.said ?? {}));
   const extra = brief.unavailable ? { detail: 'graphiti-unavailable' } : {};
   if (rendered === undefined) return !brief.found && brief.unavailable ? { outcome: 'no-brief', detail: 'graphiti-unavailable', drain: true } : { outcome: 'empty', drain: brief.refreshDue, ...extra };
-  return { outcome: `brief (${describeAge(brief.updatedAt, now())} old)`, context: rendered.text, drain: brief.refreshDue, ...extra };
+  const outcome = brief.found ? `brief (${describeAge(brief.updatedAt, now())} old)` : 'brief (open loops only)';
+  return { outcome, context: rendered.text, drain: brief.refreshDue, ...extra };
 }
 
 /** Records what the brief gave; only a resumed conversation still holds what was given before. */

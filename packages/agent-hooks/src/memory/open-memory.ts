@@ -23,6 +23,8 @@ import {
   IngestionOptions,
   LocalTier,
   Logger,
+  LoopService,
+  LoopStore,
   MemoryConfiguration,
   MemoryEditing,
   MemoryPromotion,
@@ -120,6 +122,10 @@ export interface OpenedMemory {
   /** Plans, queues and records a promotion in the local tier (what every tool's promote goes through). Only with `needs.send`. */
   readonly memoryPromotion: MemoryPromotion | undefined;
   readonly forget: ForgetService | undefined;
+  /** Open loops: capture happens in the turn planner; this lists and closes them by hand. Only with `needs.send`. */
+  readonly loops: LoopService | undefined;
+  /** The open loops of every workspace, as kept in the state folder (what the brief reads). */
+  readonly loopStore: LoopStore;
   /** Edits a curated memory (the new version promoted, the old episode forgotten). Only with `needs.send`. */
   readonly editing: MemoryEditing | undefined;
   readonly registry: GroupRegistry | undefined;
@@ -187,6 +193,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
     memoryPromotion: needs.send === true ? container.get<MemoryPromotion>(MemoryPromotion) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
+    loops: needs.send === true ? container.get(LoopService) : undefined,
     editing: needs.send === true ? container.get<MemoryEditing>(MemoryEditing) : undefined,
     registry,
     close,
@@ -207,7 +214,7 @@ export async function openRecallMemory(options: RecallMemoryOptions): Promise<Op
   opened.container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= Promise.allSettled(opened.closers.map((closer) => closer())).then(() => undefined));
-  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, editing: undefined, registry: undefined, close };
+  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, loops: undefined, editing: undefined, registry: undefined, close };
 }
 
 /** A container with the run's ports, the given modules and the audited connection bound. */
@@ -266,6 +273,7 @@ function recallMembers({ container, layout, audit, episodeSources }: OpenedConta
     episodeSources,
     forgotten: container.get<ForgetLedger>(ForgetLedger),
     tier: container.get<LocalTier>(LocalTier),
+    loopStore: container.get<LoopStore>(LoopStore),
   } satisfies Partial<OpenedMemory>;
 }
 

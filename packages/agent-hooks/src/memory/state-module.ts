@@ -2,8 +2,8 @@
 // (each harness command, each hook run) and the extension's runtime load these modules. Each store
 // opens on first use, in the folder `stateDirectory()` names and (for delivery state) for the
 // endpoint the settings name at that moment: nothing touches the disk while memory is off.
-import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, LocalTierStore, Logger, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import { createNodeStorageModule, FileLocalTierStore, relocateOutboxJournals, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
+import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, LocalTierStore, Logger, LoopStore, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import { createNodeStorageModule, FileLocalTierStore, FileLoopStore, relocateOutboxJournals, sharedStateFiles, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { EndpointEpisodeSources } from './endpoint-episode-sources.js';
@@ -84,6 +84,10 @@ export function createSharedStoresModule(options: Omit<StateModuleOptions, 'outb
       .inSingletonScope();
     // The local tier (one file per endpoint and workspace group): memory-core's LocalTier keeps it current for every tool.
     bind(LocalTierStore).toConstantValue(new FileLocalTierStore(stateDirectory));
+    // Open loops of every workspace: what a turn opened, the brief nudges about and forget takes.
+    bind(LoopStore)
+      .toResolvedValue((logger: Logger) => new FileLoopStore({ filePath: async () => sharedStateFiles(await stateDirectory()).loops, logger: options.logger ?? logger }), [Logger])
+      .inSingletonScope();
   });
 }
 

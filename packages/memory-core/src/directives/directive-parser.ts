@@ -48,8 +48,22 @@ const FENCE_OPEN = /^[ ]{0,3}(?:>[ \t]?)*[ ]{0,3}(`{3,}|~{3,})(.*)$/;
  * without directives. Only the rest of the directive's own line is its text.
  */
 export function parseDirectives(text: string): MemoryDirective[] {
-  if (typeof text !== 'string' || text === '') return [];
   const directives: MemoryDirective[] = [];
+  for (const body of markedLines(text)) {
+    const directive = parseDirectiveBody(body);
+    if (directive) directives.push(directive);
+  }
+  return directives;
+}
+
+/**
+ * The lines of `text` that may carry a marker (a directive, a loop's `TODO:`), each with its line
+ * prefix (indentation, `>` quote markers, one list bullet) removed; fenced code blocks and
+ * indented code lines are left out. Never throws.
+ */
+export function markedLines(text: string): string[] {
+  if (typeof text !== 'string' || text === '') return [];
+  const lines: string[] = [];
   let fence: { char: string; length: number } | undefined;
   for (const line of text.split(/\r\n|\r|\n/)) {
     const fenceMatch = FENCE_OPEN.exec(line);
@@ -67,15 +81,13 @@ export function parseDirectives(text: string): MemoryDirective[] {
         continue;
       }
     }
-    const directive = parseDirectiveLine(line);
-    if (directive) directives.push(directive);
+    const body = stripLinePrefix(line);
+    if (body !== undefined) lines.push(body);
   }
-  return directives;
+  return lines;
 }
 
-function parseDirectiveLine(line: string): MemoryDirective | undefined {
-  const body = stripLinePrefix(line);
-  if (body === undefined) return undefined;
+function parseDirectiveBody(body: string): MemoryDirective | undefined {
   const match = DIRECTIVE_BODY.exec(body);
   if (!match) return undefined;
   const [, keyword = '', scopeText, rest = ''] = match;

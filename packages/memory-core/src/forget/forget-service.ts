@@ -20,6 +20,8 @@ import { QueuedGroups } from './queued-groups.js';
 import { EpisodeSources } from '../sources/episode-sources.js';
 import { groupsDeliveredTo, relatedGroups, sourceCopies } from './source-copies.js';
 import { LocalTier } from '../tier/local-tier.js';
+import { forgottenLoop } from '../loops/loop-policy.js';
+import { LoopStore } from '../loops/open-loop.js';
 
 import type { ForgetFailure } from './owed-deletions.js';
 export type { ForgetFailure } from './owed-deletions.js';
@@ -36,6 +38,8 @@ export interface ForgetResult {
   readonly dequeued: number;
   /** Pending memories (waiting for review) of those groups, dropped unsent. */
   readonly droppedPending: number;
+  /** Loops of those groups (and of a forgotten session), dropped from the state folder. */
+  readonly droppedLoops: number;
   /** Groups whose delete failed; they stay in the registry. */
   readonly failed: readonly ForgetFailure[];
   /**
@@ -90,6 +94,7 @@ export class ForgetService {
     @inject(EpisodeSources) @optional() private readonly sources?: EpisodeSources,
     @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'forgetGroups' | 'forgetEpisodes'>,
     @inject(MemoryConfiguration) @optional() private readonly configuration?: MemoryConfiguration,
+    @inject(LoopStore) @optional() private readonly loops?: LoopStore,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -129,6 +134,7 @@ export class ForgetService {
     const removedSources = (await this.sources?.forgetGroups(groupIds, sessions).catch(() => [])) ?? [];
     const forgottenTurns = await this.forgetTurns(groupIds, removedSources.flatMap((source) => source.contents ?? []));
     const droppedPending = await this.forgetPending(targets);
+    const droppedLoops = await this.forgetLoops(groupIds, sessions);
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
     const now = await this.deleteGroups(api, wholeGroups, options);
     const deletedGroups = [...now.deleted];
@@ -153,12 +159,24 @@ export class ForgetService {
       deletedGroups,
       dequeued,
       droppedPending,
+      droppedLoops,
       failed,
       owed,
       forgottenTurns,
       earlierDeleted,
       ...(deletedEpisodes === undefined ? {} : { deletedEpisodes }),
     };
+  }
+
+  /** Drops the loops of the forgotten groups, and those said in a forgotten session. */
+  private async forgetLoops(groupIds: readonly string[], sessions: readonly string[]): Promise<number> {
+    if (this.loops === undefined) return 0;
+    const groups = new Set(groupIds);
+    const sessionIds = new Set(sessions);
+    return this.loops.update((current) => {
+      const kept = current.filter((loop) => !forgottenLoop(loop, groups, sessionIds));
+      return kept.length === current.length ? { result: 0 } : { next: kept, result: current.length - kept.length };
+    });
   }
 
   /**

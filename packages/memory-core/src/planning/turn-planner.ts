@@ -19,6 +19,7 @@ import {
   type MemoryScope,
   type OutboxEntry,
 } from '../ports.js';
+import { LoopService } from '../loops/loop-service.js';
 import { PendingMemoryStore, pendingMemoryId } from '../review/pending-memory-store.js';
 import { GroupIdResolver, type ResolvedGroup } from '../scopes/group-id-resolver.js';
 import { folderIdentity, normaliseGitRemote } from '../scopes/group-ids.js';
@@ -66,6 +67,7 @@ export class DefaultTurnPlanner implements TurnPlanner {
     @inject(TelemetrySink) private readonly telemetry: TelemetrySink,
     @inject(PendingMemoryStore) @optional() private readonly pending?: PendingMemoryStore,
     @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
+    @inject(LoopService) @optional() private readonly loops?: LoopService,
   ) {}
 
   async plan(turn: ChatTurn): Promise<readonly OutboxEntry[]> {
@@ -104,6 +106,8 @@ export class DefaultTurnPlanner implements TurnPlanner {
     // Directives are always looked for: held for review by default, promoted at once only when opted in.
     const review = directiveHandling(settings) === 'held-for-review';
     entries.push(...(await this.directivePromotions(turn, settings.includeSystemMessages, review, turnGroups)));
+    // Loop markers (`TODO:`, `next:`, `done:` …) change the workspace's loops; each change is a `task_update` episode.
+    entries.push(...(await this.loopUpdates(turn)));
     return entries;
   }
 
@@ -138,6 +142,16 @@ export class DefaultTurnPlanner implements TurnPlanner {
     );
     if (findings > 0) this.telemetry.emit({ type: 'redacted', findings });
     return redacted;
+  }
+
+  /** The loops' `task_update` entries of this turn; a failing store costs the loops, never the turn. */
+  private async loopUpdates(turn: ChatTurn): Promise<OutboxEntry[]> {
+    try {
+      return (await this.loops?.captureTurn(turn)) ?? [];
+    } catch {
+      // A store that cannot be written (a full disk, a damaged file) must not cost the turn its capture.
+      return [];
+    }
   }
 
   /** Directives of the user text, promoted to their scope; one that held a secret is skipped. */

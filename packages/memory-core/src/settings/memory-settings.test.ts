@@ -22,9 +22,16 @@ describe('DEFAULT_SETTINGS', () => {
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
       team: { consent: false, displayName: '' },
       capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10, digestWriter: 'filtered', digestModel: '' },
+      loops: { expireDays: 30 },
       filter: 'compact',
       mirror: { enabled: false },
     } satisfies MemorySettings);
+  });
+
+  it('takes loops.expireDays from 1 to 3650 days (30 by default) and names it when out of bounds', () => {
+    expect(parseMemorySettings({ 'loops.expireDays': 7 }).settings.loops.expireDays).toBe(7);
+    const refused = parseMemorySettings({ loops: { expireDays: 0 } });
+    expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^graphitiMemory\.loops\.expireDays: /)]);
   });
 
   it('takes capture.digestWriter filtered or chatModel (filtered by default) and refuses anything else, naming the setting', () => {

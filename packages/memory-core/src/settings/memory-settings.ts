@@ -59,6 +59,7 @@ export const SETTING_BOUNDS = {
   digestTurns: { min: 1, max: 100 },
   maxAttempts: { min: 1, max: 1000 },
   maxAgeHours: { min: 1, max: 8760 },
+  loopExpireDays: { min: 1, max: 3650 },
 } as const;
 
 function boundedInteger(bounds: { readonly min: number; readonly max: number }, fallback: number) {
@@ -151,6 +152,8 @@ export const memorySettingsSchema = z.object({
         .default(''),
     })
     .prefault({}),
+  // Open loops (TODO:, next:, follow-up: lines): one untouched this many days is no longer nudged and shows as stale.
+  loops: z.object({ expireDays: boundedInteger(SETTING_BOUNDS.loopExpireDays, 30) }).prefault({}),
   filter: transcriptFilterSchema,
   // The structured mirror (seed 001): each finalized turn as structure, into a group of its own.
   mirror: z.object({ enabled: z.boolean().default(false) }).prefault({}),

@@ -38,6 +38,7 @@ export function memorySettingsFor(configuration: Pick<ResolvedMemoryConfig, 'set
     recall: { ...settings.recall },
     team: { ...settings.team },
     capture: { ...settings.capture },
+    loops: { ...settings.loops },
     filter: settings.filter ?? DEFAULT_TRANSCRIPT_FILTER,
     mirror: { ...settings.mirror },
   };

@@ -71,6 +71,8 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   // Never on from a project file, trusted or not (resolve-config.ts: NEVER_ON_FROM_PROJECT).
   'mirror.enabled': 'only-false',
   'brief.budget': 'at-most',
+  // Fewer days only makes loops go quiet sooner.
+  'loops.expireDays': 'at-most',
   stateDir: 'never',
 };
 

@@ -87,19 +87,22 @@ export interface ConfigSettings {
   readonly brief: { readonly budget: number };
   /** The structured mirror: on only by the user's own sources (a project file, trusted or not, may only turn it off). */
   readonly mirror: { readonly enabled: boolean };
+  /** Open loops: one untouched `expireDays` is no longer nudged and shows as stale. */
+  readonly loops: { readonly expireDays: number };
   /** `undefined` = the tool's default state folder. */
   readonly stateDir: string | undefined;
 }
 
 /** Every value as `config show` lists it, by dotted key (`recall.maxFacts`). */
 export type ConfigKey =
-  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team' | 'mirror'>
+  | Exclude<keyof ConfigSettings, 'autoPromote' | 'recall' | 'capture' | 'brief' | 'team' | 'mirror' | 'loops'>
   | `mirror.${keyof ConfigSettings['mirror']}`
   | `team.${keyof ConfigSettings['team']}`
   | `autoPromote.${keyof ConfigSettings['autoPromote']}`
   | `recall.${keyof ConfigSettings['recall']}`
   | `capture.${keyof ConfigSettings['capture']}`
-  | `brief.${keyof ConfigSettings['brief']}`;
+  | `brief.${keyof ConfigSettings['brief']}`
+  | `loops.${keyof ConfigSettings['loops']}`;
 
 export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   enabled: DEFAULT_SETTINGS.enabled,
@@ -122,6 +125,7 @@ export const DEFAULT_CONFIG_SETTINGS: ConfigSettings = {
   filter: undefined,
   brief: { budget: DEFAULT_BRIEF_BUDGET },
   mirror: { ...DEFAULT_SETTINGS.mirror },
+  loops: { ...DEFAULT_SETTINGS.loops },
   stateDir: undefined,
 };
 

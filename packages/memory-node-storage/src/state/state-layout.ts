@@ -77,6 +77,10 @@ export interface SharedStateFiles {
   readonly pendingMemories: string;
   /** What left the machine, for every endpoint and every tool (metadata only). */
   readonly auditLog: string;
+  /** Open loops of every workspace (`FileLoopStore`): local, each with its workspace group. */
+  readonly loops: string;
+  /** Lines `import-instructions` sent, by file and line content hash (`FileInstructionLedger`). */
+  readonly instructionImports: string;
   /** The local tier: one file per endpoint and workspace group (`tierFile`). */
   readonly tierDirectory: string;
   /** Hook runs (`hook.log`, `runs.jsonl`), the transcript ledger, the git remote cache, the drainer lock. */
@@ -122,6 +126,8 @@ export function sharedStateFiles(stateDirectory: string): SharedStateFiles {
     globalStore: path.join(root, 'global.json'),
     pendingMemories: path.join(root, 'pending-memories.json'),
     auditLog: path.join(root, 'audit', 'audit.jsonl'),
+    loops: path.join(root, 'loops.json'),
+    instructionImports: path.join(root, 'instruction-imports.json'),
     tierDirectory: path.join(root, 'tier'),
     hooksDirectory: path.join(root, 'hooks'),
     memorySwitches: path.join(root, 'memory-switches.json'),
