@@ -14,6 +14,7 @@ import type { HookMemory } from './hook-memory.js';
 import { estimateTokens, renderCachedRecall } from './brief-lines.js';
 import { boundedTierWrite } from './bounded-write.js';
 import { contextLifetime } from './context-lifetime.js';
+import { sessionStartSettled } from './session-starting.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
@@ -34,8 +35,11 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
   const saidOnce = sessionId === undefined ? undefined : new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
   const [result, said] = await Promise.all([
     memory.recall.recall(query, { maxFacts: context.config.maxFacts, timeoutMs: remaining, ...(sessionId === undefined ? {} : { sessionId }) }),
-    // An unreadable record costs a repeat, never the recall.
-    saidOnce === undefined || sessionId === undefined ? NOTHING_SAID : saidOnce.said(sessionId).catch(() => NOTHING_SAID),
+    // An unreadable record costs a repeat, never the recall. A brief of this session still running
+    // beside this prompt (Copilot CLI runs them at once) is waited for: what it gives is not said again.
+    saidOnce === undefined || sessionId === undefined
+      ? NOTHING_SAID
+      : sessionStartSettled(context.stateDirectory, sessionId, context.config.recallTimeoutMs).then(() => saidOnce.said(sessionId).catch(() => NOTHING_SAID)),
   ]);
   const missed = result.timedOut || (result.errors.length > 0 && result.errors.length >= result.scopes.length);
   if (result.facts.length > 0) {

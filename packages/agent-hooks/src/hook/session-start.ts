@@ -17,6 +17,7 @@ import { briefLoops } from './brief-loops.js';
 import { boundedTierWrite } from './bounded-write.js';
 import { pendingNotice, withPendingNotice } from './pending-notice.js';
 import { deliveryFooter, withDeliveryFooter } from './delivery-footer.js';
+import { markSessionStarting } from './session-starting.js';
 
 /** Time kept back from the deadline for writing the tier, rendering and answering: a late brief is never printed. */
 const ANSWER_MARGIN_MS = 250;
@@ -34,6 +35,17 @@ async function workspaceBrief(context: HookContext, memory: HookMemory, startedA
   // The brief is memory put into the prompt: it follows `recall.enabled` as recall does.
   if (!context.config.settings.recall.enabled) return { outcome: 'recall-off' };
   const sessionId = context.hook.sessionId;
+  if (sessionId === undefined) return briefFor(context, memory, startedAt, now, undefined);
+  // A prompt of this session running beside the brief (Copilot CLI) waits for what it records.
+  const cleared = await markSessionStarting(context.stateDirectory, sessionId);
+  try {
+    return await briefFor(context, memory, startedAt, now, sessionId);
+  } finally {
+    await cleared();
+  }
+}
+
+async function briefFor(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date, sessionId: string | undefined): Promise<HandlerResult> {
   const saidOnce = sessionId === undefined ? undefined : new FileSaidOnceStore({ stateDirectory: context.stateDirectory, endpoint: context.endpoint });
   // Only a resumed conversation still holds what was given before; an unreadable record costs a repeat.
   const said = saidOnce !== undefined && sessionId !== undefined && context.hook.source === 'resume' ? await saidOnce.said(sessionId).catch(() => NOTHING_SAID) : NOTHING_SAID;
