@@ -22,7 +22,7 @@ import {
   type CachedRecall,
   type GateDecision,
 } from '@graphiti-memory/memory-core';
-import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, formatFactLine, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
@@ -30,6 +30,7 @@ import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { nextStep } from '../status/status-menu-items.js';
 import { factDates } from '../episodes/memory-tree.js';
+import { kindWords, scopeWords } from '../episodes/memory-text.js';
 import { ChatSessionFacts } from './chat-session-facts.js';
 import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { RecalledFactDocuments } from './fact-references.js';
@@ -259,7 +260,8 @@ export class MemoryParticipant implements Contribution {
       stream.markdown(outcome.message);
       return { metadata };
     }
-    stream.markdown(`Queued for ${asked.scope} memory:\n\n\`\`\`xml\n${promotedEpisodeText({ kind: asked.kind, scope: asked.scope, text: asked.text })}\n\`\`\``);
+    // In words: never the stored `<graphiti_episode>` block.
+    stream.markdown(`Saved to ${scopeWords(asked.scope)} as a ${kindWords(asked.kind).toLowerCase()}: “${asked.text}” It is on its way to your Graphiti server.`);
     return { metadata };
   }
 

@@ -59,6 +59,7 @@ import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-u
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey, userKeyReadiness } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
+import { ReadOnlyDocuments } from '../episodes/read-only-documents.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
@@ -98,6 +99,7 @@ export const CONTRIBUTIONS = [
   ProjectTrustPrompt,
   PendingBadgeContribution,
   RecalledFactDocuments,
+  ReadOnlyDocuments,
 ] as const;
 
 export interface ExtensionModuleOptions {

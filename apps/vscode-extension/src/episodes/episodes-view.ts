@@ -13,6 +13,7 @@ import {
   GraphitiConnection,
   GroupIdResolver,
   GroupRegistry,
+  LocalTier,
   Logger,
   MemoryConfiguration,
   MemoryGate,
@@ -29,8 +30,13 @@ import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { MemoryStatus, type StatusSnapshot } from '../status/memory-status.js';
-import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
-import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
+import { episodeTitle, OPEN_COMMAND, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
+import { localMemories, waitingConversation, type LocalMemory } from './cached-memories.js';
+import { conversationDocument, factDocument, localMemoryDocument, memoryDocument, memoryText } from './memory-text.js';
+import { ReadOnlyDocuments } from './read-only-documents.js';
+import { watchSharedFolder, type SharedFileWatch } from './shared-file-watcher.js';
+import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
+import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type CuratedMemory, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 import { withRecallOffRow } from './recall-off-row.js';
 import { showOutcome } from '../commands/show-outcome.js';
 import { ForgetEvents } from '../memory/forget-events.js';
@@ -46,7 +52,13 @@ export const FACTS_SHOWN = 20;
 export const DELETE = 'Delete';
 /** After a confirmation, how long the view waits for more before it reads Graphiti again. */
 export const REFRESH_DEBOUNCE_MS = 1_000;
+/** After a change of the local tier's folder, how long the view waits for more before it reads again. */
+export const TIER_REFRESH_MS = 300;
+const TITLE_MAX = 60;
 const UNREACHABLE = 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"';
+/** While Graphiti does not answer, the view shows what this machine keeps, and says so first. */
+const SHOWING_CACHED = 'Graphiti is not answering: showing what this machine keeps and what waits to be sent. Click to test the connection.';
+const TEST_CONNECTION_COMMAND: vscode.Command = { command: 'graphitiMemory.testConnection', title: 'Test Connection', arguments: ['health'] };
 /** Team memories are shared with teammates: the view never deletes them (only the harness's forget of your own part). */
 const TEAM_SHARED = 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.';
 const SEARCH_COMMAND: vscode.Command = { command: 'graphitiMemory.searchMemory', title: 'Search Memory' };
@@ -63,6 +75,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   readonly onDidChangeTreeData = this.#changed.event;
   /** What the view loaded last, by episode uuid: where a fact came from. */
   readonly #sources = new Map<string, EpisodeSource>();
+  /** The episodes behind those sources, by uuid: a fact opens the conversation or memory it came from. */
+  readonly #episodes = new Map<string, { readonly scope: EpisodeScope; readonly episode: Episode }>();
   #scopes: readonly ScopedEpisodes[] = [];
   #search: { readonly query: string; readonly facts: readonly RecalledFact[] } | undefined;
 
@@ -75,7 +89,13 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(Logger) private readonly logger: Logger,
     @inject(RecallService) private readonly recall: RecallService,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(LocalTier) private readonly tier: LocalTier,
   ) {}
+
+  /** The episode the view loaded under `uuid`, with the scope it was read from. */
+  episodeOf(uuid: string): { readonly scope: EpisodeScope; readonly episode: Episode } | undefined {
+    return this.#episodes.get(uuid);
+  }
 
   /** The team group is read only once the user consented to the team scope. */
   #teamScope(): readonly MemoryScope[] {
@@ -99,10 +119,13 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     switch (node.type) {
       case 'pendingRoot':
         return (await this.#pending()).map((memory) => ({ type: 'pending' as const, memory }));
-      case 'curatedRoot':
-        return node.memories.length === 0
-          ? [{ type: 'message', text: 'Nothing curated yet: promote a decision or preference, or approve a pending one.', command: { command: 'graphitiMemory.promote', title: 'Promote to Memory' } }]
-          : node.memories.map(({ scope, episode }) => ({ type: 'episode' as const, scope, episode }));
+      case 'curatedRoot': {
+        const local = (node.local ?? []).map((memory) => ({ type: 'localMemory' as const, memory }));
+        if (node.memories.length === 0 && local.length === 0) {
+          return [{ type: 'message', text: 'Nothing curated yet: promote a decision or preference, or approve a pending one.', command: { command: 'graphitiMemory.promote', title: 'Promote to Memory' }, icon: 'add' }];
+        }
+        return [...local, ...node.memories.map(({ scope, episode }) => ({ type: 'episode' as const, scope, episode }))];
+      }
       case 'factsRoot':
         return this.#facts(node.query);
       case 'sessions':
@@ -110,7 +133,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
           ? node.sessions.map((record) => ({ type: 'session' as const, record }))
           : (node.turns ?? []).map((turn) => conversationNode('workspace', turn));
       case 'session':
-        return this.#turns(node.record.groupId);
+        return this.#turns(node.record);
       case 'turn':
         return node.turn.episodes.map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
       case 'episode':
@@ -171,15 +194,28 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     );
     this.#scopes = scopes;
     const curated = curatedMemories(scopes);
+    const local = await this.#localMemories(curated, !unreachable && this.connection.current() !== undefined);
     const workspaceTurns = sessions.length > 0 ? [] : turnsOf(scopes.find((group) => group.scope === 'workspace')?.episodes ?? []);
     const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
-    if (unreachable) roots.push({ type: 'message', text: UNREACHABLE });
+    if (unreachable) roots.push({ type: 'message', text: SHOWING_CACHED, command: TEST_CONNECTION_COMMAND, icon: 'warning' });
     // Nothing stored and nothing searched: the welcome view says what to do.
-    if (roots.length === 0 && curated.length === 0 && sessions.length === 0 && workspaceTurns.length === 0 && this.#search === undefined) return [];
-    roots.push({ type: 'curatedRoot', memories: curated });
+    if (roots.length === 0 && curated.length === 0 && local.length === 0 && sessions.length === 0 && workspaceTurns.length === 0 && this.#search === undefined) return [];
+    roots.push({ type: 'curatedRoot', memories: curated, local });
     roots.push({ type: 'factsRoot', query: this.#search?.query });
     roots.push({ type: 'sessions', sessions, ...(sessions.length > 0 ? {} : { turns: workspaceTurns }) });
     return roots;
+  }
+
+  /** The local tier's memories Graphiti did not show: waiting to be sent, or (Graphiti down) every one this machine keeps. */
+  async #localMemories(shown: readonly CuratedMemory[], reachable: boolean): Promise<LocalMemory[]> {
+    try {
+      const tier = await this.tier.read();
+      const scopes = new Set<string>(['workspace', 'user', ...this.#teamScope()]);
+      return localMemories((tier?.promoted ?? []).filter((promotion) => scopes.has(promotion.scope)), shown, reachable);
+    } catch (error) {
+      this.logger.info('episodes view: reading the local tier failed', { errorClass: errorClass(error) });
+      return [];
+    }
   }
 
   async #pending() {
@@ -240,14 +276,18 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       expired_at: fact.expired_at,
       created_at: fact.created_at,
       source: factSource({ episodes }, this.#sources),
+      episodes,
     };
   }
 
-  async #turns(groupId: string): Promise<EpisodeNode[]> {
-    const episodes = await this.#load(groupId, 'session', RECENT_EPISODES * 2);
-    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
+  async #turns(record: GroupRecord): Promise<EpisodeNode[]> {
+    const episodes = await this.#load(record.groupId, 'session', RECENT_EPISODES * 2);
+    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE, command: TEST_CONNECTION_COMMAND, icon: 'warning' }];
     const turns = turnsOf(episodes);
-    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => conversationNode('session', turn));
+    if (turns.length > 0) return turns.map((turn) => conversationNode('session', turn));
+    // Captured but not in Graphiti yet: its digest waits for the idle while (or Graphiti's processing).
+    const { capture } = this.configuration.current();
+    return [{ type: 'message', text: waitingConversation(record.lastWriteAt, { idleMinutes: capture.idleMinutes, granularity: capture.granularity, now: Date.now() }), icon: 'clock' }];
   }
 
   /** A group's newest episodes (oldest first, as Graphiti answers), remembered as fact sources; `undefined` when unreachable. */
@@ -257,14 +297,26 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     try {
       const episodes = await client.getEpisodes(groupId, { lastN });
       // Bounded: a long session of browsing must not grow it without end.
-      if (this.#sources.size > 5_000) this.#sources.clear();
-      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: digestTurnsOf(episode)[0]?.question ?? episodeTitle(episode), at: episode.valid_at });
+      if (this.#sources.size > 5_000) {
+        this.#sources.clear();
+        this.#episodes.clear();
+      }
+      for (const episode of episodes) {
+        this.#sources.set(episode.uuid, { scope, title: digestTurnsOf(episode)[0]?.question ?? episodeTitle(episode), at: episode.valid_at });
+        this.#episodes.set(episode.uuid, { scope, episode });
+      }
       return episodes;
     } catch (error) {
       this.logger.warn('episodes view: loading failed', { scope, errorClass: errorClass(error) });
       return undefined;
     }
   }
+}
+
+/** A title for a dialog or a document: one line, short. */
+function shortTitle(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
 }
 
 /** A turn of a conversation; a session digest (one episode holding several turns) as itself, opening on its turns. */
@@ -286,9 +338,11 @@ export class EpisodesViewContribution implements Contribution {
     @inject(ContributionPoints) private readonly points: ContributionPoints,
     @inject(ForgetEvents) private readonly events: ForgetEvents,
     @inject(ForgetService) private readonly forgetService: ForgetService,
+    @inject(ReadOnlyDocuments) private readonly documents: ReadOnlyDocuments,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
+    this.#watchLocalTier(context);
     // What the view showed when it was registered: a first event with nothing new reads nothing.
     const stateOf = (snapshot: StatusSnapshot) => `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}`;
     const first = this.status.snapshot();
@@ -309,6 +363,9 @@ export class EpisodesViewContribution implements Contribution {
       vscode.commands.registerCommand('graphitiMemory.episodes.forgetEpisode', (node?: EpisodeNode) => this.forgetEpisode(node)),
       vscode.commands.registerCommand('graphitiMemory.searchMemory', (query?: unknown) => this.search(query)),
       vscode.commands.registerCommand('graphitiMemory.clearMemorySearch', () => this.provider.search('')),
+      vscode.commands.registerCommand(OPEN_COMMAND, (node?: EpisodeNode) => this.open(node)),
+      // A forget from anywhere in this window — the Command Palette, /forget, Revoke, Disable — shows at once.
+      this.events.onDidForget(() => refreshNow()),
       this.status.onDidChange((snapshot) => {
         // Each refresh reads Graphiti: only what changes the view counts. A change of state (failing →
         // on, recall on) shows at once; new memories once Graphiti has them (confirmed, not merely
@@ -326,6 +383,73 @@ export class EpisodesViewContribution implements Contribution {
       }),
       { dispose: () => clearTimeout(pending) },
     );
+  }
+
+  /**
+   * Every tool — this window, another, graphiti-harness, an agent hook — records a promotion, an
+   * approval, an edit and a forget in the shared local tier: a change of its folder re-reads the view
+   * (after a short quiet while, so a burst is one read). Without a watch, Refresh still does.
+   */
+  #watchLocalTier(context: vscode.ExtensionContext): void {
+    let watching: SharedFileWatch | undefined;
+    let disposed = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const changed = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        this.provider.refresh();
+      }, TIER_REFRESH_MS);
+    };
+    void sharedStateDirectory()
+      .then((folder) => watchSharedFolder(sharedStateFiles(folder).tierDirectory, changed))
+      .then(
+        (watch) => (disposed ? watch.dispose() : (watching = watch)),
+        (error: unknown) => this.logger.info('episodes view: not watching the local tier; the view updates on refresh', { errorClass: errorClass(error) }),
+      );
+    context.subscriptions.push({
+      dispose: () => {
+        disposed = true;
+        clearTimeout(timer);
+        watching?.dispose();
+      },
+    });
+  }
+
+  /** Opens a memory, a conversation or a fact's source as a read-only document; returns its title. */
+  async open(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly title?: string; readonly text?: string }> {
+    const shown = this.#documentOf(node);
+    if (shown === undefined) return { ok: false };
+    await this.documents.open(shown.title, shown.text);
+    return { ok: true, ...shown };
+  }
+
+  #documentOf(node?: EpisodeNode): { readonly title: string; readonly text: string } | undefined {
+    switch (node?.type) {
+      case 'episode': {
+        const title = shortTitle(digestTurnsOf(node.episode)[0]?.question ?? episodeTitle(node.episode));
+        return isPromotion(node.episode)
+          ? { title: `Memory — ${title}`, text: memoryDocument(node.episode, node.scope) }
+          : { title: `Conversation — ${title}`, text: conversationDocument([node.episode], title) };
+      }
+      case 'localMemory':
+        return { title: `Memory — ${shortTitle(node.memory.promotion.text)}`, text: localMemoryDocument(node.memory.promotion, node.memory.state) };
+      case 'turn': {
+        const title = shortTitle(node.turn.question === undefined ? 'A turn' : episodeTitle(node.turn.question));
+        return { title: `Conversation — ${title}`, text: conversationDocument(node.turn.episodes, title) };
+      }
+      case 'digestTurn': {
+        const title = shortTitle(node.turn.question);
+        return { title: `Conversation — ${title}`, text: conversationDocument([node.episode], title) };
+      }
+      case 'fact': {
+        // The conversation (or memory) the fact came from, when the view has it; else the fact itself.
+        const source = node.fact.episodes.map((uuid) => this.provider.episodeOf(uuid)).find((found) => found !== undefined);
+        if (source === undefined) return { title: `Fact — ${shortTitle(node.fact.fact)}`, text: factDocument(node.fact) };
+        return this.#documentOf({ type: 'episode', scope: source.scope, episode: source.episode });
+      }
+      default:
+        return undefined;
+    }
   }
 
   /** Asks what to search for (unless `query` says), then shows the facts in the view. */
@@ -349,21 +473,21 @@ export class EpisodesViewContribution implements Contribution {
   }
 
   async deleteEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
-    if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    if (node?.type !== 'episode') return { ok: false, message: 'Pick a memory or a conversation in the Graphiti Memory view.' };
     if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
     const decision = this.gate.evaluate();
     const client = this.connection.current();
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was deleted.' };
     const answer = await vscode.window.showWarningMessage(
-      `Delete the episode "${node.episode.name}" from ${node.scope} memory?`,
-      { modal: true, detail: 'Facts Graphiti already extracted from it stay until the scope is forgotten.' },
+      `Delete "${shortTitle(digestTurnsOf(node.episode)[0]?.question ?? episodeTitle(node.episode))}" from ${node.scope} memory?`,
+      { modal: true, detail: `${memoryText(node.episode).slice(0, 300)}\n\nWhat memory learned from it stays until you forget this source or the whole scope.` },
       DELETE,
     );
     if (answer !== DELETE) return { ok: false, message: 'Nothing was deleted.' };
     try {
       await client.deleteEpisode(node.episode.uuid);
       this.provider.refresh();
-      return { ok: true, message: 'The episode was deleted.' };
+      return { ok: true, message: 'It was deleted.' };
     } catch (error) {
       this.logger.warn('delete episode failed', { errorClass: errorClass(error) });
       const message = describeFailure(decision.endpoint, error, 'Deleting the episode');
@@ -377,14 +501,17 @@ export class EpisodesViewContribution implements Contribution {
    * session goes to its session group and its workspace group) and, on REST, the facts only they support.
    */
   async forgetEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
-    if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
+    if (node?.type !== 'episode') return { ok: false, message: 'Pick a memory or a conversation in the Graphiti Memory view.' };
     if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
     const decision = this.gate.evaluate();
     const client = this.connection.current();
     if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was forgotten.' };
     const answer = await vscode.window.showWarningMessage(
-      `Forget the episode "${node.episode.name}" and the facts only it supports?`,
-      { modal: true, detail: 'Its copies in the other groups it was sent to (the session and the workspace) are forgotten too. Facts other episodes also support stay.' },
+      `Forget "${shortTitle(digestTurnsOf(node.episode)[0]?.question ?? episodeTitle(node.episode))}" and what memory learned only from it?`,
+      {
+        modal: true,
+        detail: `${memoryText(node.episode).slice(0, 300)}\n\nIts copies kept with the conversation and with the workspace are forgotten too. What other memories or conversations also say stays.`,
+      },
       DELETE,
     );
     if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
