@@ -29,6 +29,7 @@ import { ContributionPoints } from '../entry/contribution-points.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { nextStep } from '../status/status-menu-items.js';
+import { markStep } from '../status/walkthrough-progress.js';
 import { factDates } from '../episodes/memory-tree.js';
 import { kindWords, scopeWords } from '../episodes/memory-text.js';
 import { ChatSessionFacts } from './chat-session-facts.js';
@@ -210,6 +211,7 @@ export class MemoryParticipant implements Contribution {
           );
       if (footer !== '') stream.markdown(footer);
       if (recallOff) stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+      if (given.length > 0) markStep('recalledMemory');
       if (!this.#asked) {
         this.#asked = true;
         void vscode.commands.executeCommand('setContext', ASKED_CONTEXT, true);
@@ -308,6 +310,7 @@ export class MemoryParticipant implements Contribution {
         stream.markdown(`Graphiti memory recalls ${recalled.facts.length} fact${recalled.facts.length === 1 ? '' : 's'}:\n\n${recalled.facts.map(formatFactLine).join('\n')}`);
         for (const fact of recalled.facts) stream.reference(this.factDocuments.uriOf(fact));
       }
+      if ((cached?.facts.length ?? recalled.facts.length) > 0) markStep('recalledMemory');
       return { metadata: { ...metadata, factsUsed: cached?.facts.length ?? recalled.facts.length } };
     } finally {
       cancellation.dispose();

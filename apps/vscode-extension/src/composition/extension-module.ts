@@ -60,6 +60,7 @@ import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey, userKeyReadiness } from '../user-key/user-memory-key.js';
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { ReadOnlyDocuments } from '../episodes/read-only-documents.js';
+import { WalkthroughProgress } from '../status/walkthrough-progress.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
@@ -100,6 +101,7 @@ export const CONTRIBUTIONS = [
   PendingBadgeContribution,
   RecalledFactDocuments,
   ReadOnlyDocuments,
+  WalkthroughProgress,
 ] as const;
 
 export interface ExtensionModuleOptions {

@@ -34,6 +34,7 @@ import { episodeTitle, OPEN_COMMAND, treeItemOf, type EpisodeNode, type EpisodeS
 import { localMemories, waitingConversation, type LocalMemory } from './cached-memories.js';
 import { conversationDocument, factDocument, localMemoryDocument, memoryDocument, memoryText } from './memory-text.js';
 import { ReadOnlyDocuments } from './read-only-documents.js';
+import { markStep } from '../status/walkthrough-progress.js';
 import { watchSharedFolder, type SharedFileWatch } from './shared-file-watcher.js';
 import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type CuratedMemory, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
@@ -91,6 +92,11 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(LocalTier) private readonly tier: LocalTier,
   ) {}
+
+  /** Whether this machine's local tier keeps at least one memory (never rejects). */
+  async hasLocalMemory(): Promise<boolean> {
+    return ((await this.tier.read().catch(() => undefined))?.promoted.length ?? 0) > 0;
+  }
 
   /** The episode the view loaded under `uuid`, with the scope it was read from. */
   episodeOf(uuid: string): { readonly scope: EpisodeScope; readonly episode: Episode } | undefined {
@@ -194,6 +200,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     );
     this.#scopes = scopes;
     const curated = curatedMemories(scopes);
+    if (curated.length > 0) markStep('memoryStored');
     const local = await this.#localMemories(curated, !unreachable && this.connection.current() !== undefined);
     const workspaceTurns = sessions.length > 0 ? [] : turnsOf(scopes.find((group) => group.scope === 'workspace')?.episodes ?? []);
     const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
@@ -398,8 +405,10 @@ export class EpisodesViewContribution implements Contribution {
       timer ??= setTimeout(() => {
         timer = undefined;
         this.provider.refresh();
+        this.#markMemoryStored();
       }, TIER_REFRESH_MS);
     };
+    this.#markMemoryStored();
     void sharedStateDirectory()
       .then((folder) => watchSharedFolder(sharedStateFiles(folder).tierDirectory, changed))
       .then(
@@ -412,6 +421,13 @@ export class EpisodesViewContribution implements Contribution {
         clearTimeout(timer);
         watching?.dispose();
       },
+    });
+  }
+
+  /** The walkthrough's "first memory" step: ticked once this machine keeps a memory (from any tool). */
+  #markMemoryStored(): void {
+    void this.provider.hasLocalMemory().then((has) => {
+      if (has) markStep('memoryStored');
     });
   }
 
