@@ -39,6 +39,7 @@ const VALUES = [
   'MAX_RECALL_QUERY_CHARS', 'RECALL_QUERY_GAP_MARKER', 'RECALL_QUERY_HEAD_CHARS', 'RECALL_QUERY_TAIL_CHARS', 'recallQueryOf',
   'LocalTier', 'TIER_STALE_MS', 'InMemoryLocalTierStore', 'LocalTierStore', 'BRIEF_KINDS', 'describeAge', 'cachedLabel', 'emptyTier', 'parseTier',
   'tierView', 'factsMatching', 'refreshTier', 'withoutGroups', 'withPromotion', 'withRecalledFacts', 'withRefresh', 'withSession', 'withoutEpisodes',
+  'editedMemory', 'MemoryEditing',
 ];
 
 const TYPES = [
@@ -67,6 +68,7 @@ const TYPES = [
   'DigestWriteMiss', 'DigestWriteRequest', 'DigestWriteResult', 'DigestWriterSetting',
   'TranscriptFilterProblem',
   'TurnMessageName',
+  'MemoryEdit', 'MemoryEditOutcome', 'StoredMemory',
   'BriefOptions', 'BriefPromotion', 'CachedRecall', 'CachedRecallOptions', 'TierBrief', 'TierKey', 'TierBridge', 'TierContent', 'TierFact', 'TierPromotion', 'TierSession', 'TierViewOptions', 'TierGroups', 'TierRefresh',
 ];
 

@@ -6,6 +6,7 @@
 export { AUDIT_TOOLS, auditEndpointKey, auditEntryFrom, AuditLog, filterAuditEntries, InMemoryAuditLog, type AuditEntry, type AuditFace, type AuditQuery, type AuditTool } from './audit/audit-log.js';
 export { auditedConnection, type AuditTarget } from './audit/audited-graphiti-api.js';
 export { SystemClock, type SystemClockOptions } from './clock/system-clock.js';
+export { editedMemory, MemoryEditing, type MemoryEdit, type MemoryEditOutcome, type StoredMemory } from './editing/memory-editing.js';
 export {
   describeGraphitiFailure,
   type FailureAdvice,

@@ -3,6 +3,7 @@
 // src/ports.ts themselves; memory-core never builds a container.
 import { ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
 import { DigestWriting } from './digest/digest-writing.js';
+import { MemoryEditing, SupersedingMemoryEditing } from './editing/index.js';
 import { ForgetLedger, ForgetService, InMemoryForgetLedger, IngestionQueuedGroups, OwedDeletions, QueuedGroups } from './forget/index.js';
 import { MemoryGate, DefaultMemoryGate } from './gate/index.js';
 import { InMemoryIngestionStorage } from './ingestion/in-memory-ingestion-storage.js';
@@ -45,6 +46,7 @@ export function createMemoryModule(): ContainerModule {
     bind(ForgetService).toSelf().inSingletonScope();
     bind(OwedDeletions).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
+    bind(MemoryEditing).to(SupersedingMemoryEditing).inSingletonScope();
     bind(MessageSourceStamp).toSelf().inSingletonScope();
     // Uses the app's DigestWriter when one is bound (VS Code's chat model); else digests stay filtered.
     bind(DigestWriting).toSelf().inSingletonScope();

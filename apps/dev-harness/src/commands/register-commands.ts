@@ -5,6 +5,7 @@ import type { RunCommand } from './command-registrar.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerDoctorCommand } from './doctor-command.js';
+import { registerEditCommand } from './edit-command.js';
 import { registerEpisodesCommand } from './episodes-command.js';
 import { registerEvalCommand } from './eval-command.js';
 import { registerForgetCommand } from './forget-command.js';
@@ -34,6 +35,7 @@ export function registerCommands(program: Command, run: RunCommand): void {
     registerIngestCommand,
     registerRecallCommand,
     registerPromoteCommand,
+    registerEditCommand,
     registerEpisodesCommand,
     registerForgetCommand,
     registerPendingCommand,

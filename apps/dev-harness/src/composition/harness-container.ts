@@ -17,6 +17,7 @@ import {
   type ForgetService,
   type Ingestion,
   type Logger,
+  type MemoryEditing,
   type MemoryPromotion,
   type PromotionService,
   type ReviewQueue,
@@ -60,7 +61,7 @@ export interface HarnessMemoryOptions {
 }
 
 /** memory-core, composed for one command; closed with the command (by `context.defer`). */
-export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'review'> {
+export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox' | 'promotion' | 'memoryPromotion' | 'forget' | 'editing' | 'review'> {
   readonly endpoint: ResolvedEndpoint;
   readonly client: GraphitiApi;
   readonly telemetry: CountingTelemetry;
@@ -72,6 +73,8 @@ export interface HarnessMemory extends Omit<OpenedMemory, 'ingestion' | 'outbox'
   readonly promotion: PromotionService;
   readonly memoryPromotion: MemoryPromotion;
   readonly forget: ForgetService;
+  /** Edits a curated memory: the new version promoted, the old episode forgotten. */
+  readonly editing: MemoryEditing;
   readonly review: ReviewQueue;
   /** The last write Graphiti refused during this command (its status), if any. */
   lastWriteRefusal(): WriteRefusal | undefined;
@@ -173,6 +176,7 @@ export async function openHarnessMemory(context: CommandContext, options: Harnes
     promotion: memory.promotion ?? unavailable<PromotionService>(missing('promotion')),
     memoryPromotion: memory.memoryPromotion ?? unavailable<MemoryPromotion>(missing('promotion')),
     forget: memory.forget ?? unavailable<ForgetService>(missing('forget')),
+    editing: memory.editing ?? unavailable<MemoryEditing>(missing('editing')),
     review: memory.review ?? unavailable<ReviewQueue>(missing('the review queue')),
     lastWriteRefusal: watched.lastRefusal,
     ...(preflightFailure === undefined ? {} : { preflightFailure }),

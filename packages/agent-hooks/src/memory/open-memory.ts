@@ -24,6 +24,7 @@ import {
   LocalTier,
   Logger,
   MemoryConfiguration,
+  MemoryEditing,
   MemoryPromotion,
   PendingMemoryStore,
   PromotionService,
@@ -119,6 +120,8 @@ export interface OpenedMemory {
   /** Plans, queues and records a promotion in the local tier (what every tool's promote goes through). Only with `needs.send`. */
   readonly memoryPromotion: MemoryPromotion | undefined;
   readonly forget: ForgetService | undefined;
+  /** Edits a curated memory (the new version promoted, the old episode forgotten). Only with `needs.send`. */
+  readonly editing: MemoryEditing | undefined;
   readonly registry: GroupRegistry | undefined;
   /** The record of delivered episodes (citations; forgetting one episode). */
   readonly episodeSources: EpisodeSources;
@@ -184,6 +187,7 @@ export async function openMemory(options: OpenMemoryOptions): Promise<OpenedMemo
     promotion: needs.send === true ? container.get<PromotionService>(PromotionService) : undefined,
     memoryPromotion: needs.send === true ? container.get<MemoryPromotion>(MemoryPromotion) : undefined,
     forget: needs.send === true ? container.get(ForgetService) : undefined,
+    editing: needs.send === true ? container.get<MemoryEditing>(MemoryEditing) : undefined,
     registry,
     close,
   };
@@ -203,7 +207,7 @@ export async function openRecallMemory(options: RecallMemoryOptions): Promise<Op
   opened.container.bind(WorkspaceStore).toConstantValue(new InMemoryKeyValueStore());
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= Promise.allSettled(opened.closers.map((closer) => closer())).then(() => undefined));
-  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, registry: undefined, close };
+  return { ...recallMembers(opened, options.client), review: undefined, ingestion: undefined, outbox: undefined, promotion: undefined, memoryPromotion: undefined, forget: undefined, editing: undefined, registry: undefined, close };
 }
 
 /** A container with the run's ports, the given modules and the audited connection bound. */

@@ -28,6 +28,8 @@ export interface EpisodeForgetOptions {
   readonly alsoForgotten?: readonly string[];
   /** The local tier: what came from the episode leaves every brief and cached answer. */
   readonly tier?: Pick<LocalTier, 'forgetEpisodes'>;
+  /** The episode's name, when known: a promotion the tier recorded before reading its uuid back leaves it too. */
+  readonly episodeName?: string;
 }
 
 export interface EpisodeForgetResult {
@@ -72,7 +74,7 @@ export async function forgetEpisode(api: EpisodeForgetApi, episode: string, opti
   }
   await api.deleteEpisode(episode, call);
   await options.sources?.remove([episode]);
-  await options.tier?.forgetEpisodes([episode], deletedFacts);
+  await options.tier?.forgetEpisodes([episode], deletedFacts, options.episodeName === undefined ? [] : [options.episodeName]);
   return { episode, face, deletedFacts, keptFacts, unknownFacts };
 }
 

@@ -205,6 +205,7 @@ export class ForgetService {
           groupId: copy.groupId,
           callOptions: call,
           alsoForgotten: uuids,
+          ...(name === undefined ? {} : { episodeName: name }),
           ...(copy.entityEdges === undefined ? {} : { entityEdges: copy.entityEdges }),
           ...(this.sources === undefined ? {} : { sources: this.sources }),
           // Out of every tool's brief and cached answers at once, Graphiti up or down.

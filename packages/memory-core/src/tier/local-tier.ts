@@ -93,8 +93,12 @@ export interface LocalTier {
   recordDigests(sources: readonly EpisodeSource[]): Promise<void>;
   /** Groups forgotten: out of every tier of the endpoint. Never rejects. */
   forgetGroups(groupIds: readonly string[]): Promise<void>;
-  /** One source forgotten: what came from these episodes (and the facts deleted with them) leaves every tier. Never rejects. */
-  forgetEpisodes(episodes: readonly string[], deletedFacts?: readonly string[]): Promise<void>;
+  /**
+   * One source forgotten: what came from these episodes (and the facts deleted with them) leaves every
+   * tier; `episodeNames`: their names, so a promotion recorded here before Graphiti's copy was read back
+   * (it has no uuid yet) leaves too. Never rejects.
+   */
+  forgetEpisodes(episodes: readonly string[], deletedFacts?: readonly string[], episodeNames?: readonly string[]): Promise<void>;
   /** This workspace's tier as it is kept (no scope filter, no annotation); `undefined` when there is none. */
   read(): Promise<TierContent | undefined>;
   /** Reads this workspace's tier from Graphiti (the scopes `recall.scopes` allows). Rejects when Graphiti does. */
@@ -215,12 +219,12 @@ export class DefaultLocalTier implements LocalTier {
     });
   }
 
-  async forgetEpisodes(episodes: readonly string[], deletedFacts: readonly string[] = []): Promise<void> {
-    if (episodes.length === 0 && deletedFacts.length === 0) return;
+  async forgetEpisodes(episodes: readonly string[], deletedFacts: readonly string[] = [], episodeNames: readonly string[] = []): Promise<void> {
+    if (episodes.length === 0 && deletedFacts.length === 0 && episodeNames.length === 0) return;
     await this.quietly('removing a forgotten source', async (store, endpoint) => {
       const now = this.now();
       for (const group of await store.workspaceGroups(endpoint)) {
-        await store.update({ endpoint, workspaceGroup: group }, (tier) => withoutEpisodes(tier ?? emptyTier(endpoint, group, now), episodes, deletedFacts, now));
+        await store.update({ endpoint, workspaceGroup: group }, (tier) => withoutEpisodes(tier ?? emptyTier(endpoint, group, now), episodes, deletedFacts, now, episodeNames));
       }
     });
   }

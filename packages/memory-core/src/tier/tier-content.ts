@@ -166,21 +166,25 @@ export function withoutGroups(tier: TierContent, groupIds: readonly string[], no
 }
 
 /**
- * Drops what came from these episodes (one source forgotten): promotions read back from them,
+ * Drops what came from these episodes (one source forgotten): promotions read back from them (or,
+ * by `episodeNames`, recorded here before they were read back),
  * facts they alone support or that the forget deleted (`deletedFacts`), sessions known from them;
  * and remembers the forget for a while, as `withoutGroups` does.
  */
-export function withoutEpisodes(tier: TierContent, episodes: readonly string[], deletedFacts: readonly string[], now: Date): TierContent {
-  if (episodes.length === 0 && deletedFacts.length === 0) return tier;
+export function withoutEpisodes(tier: TierContent, episodes: readonly string[], deletedFacts: readonly string[], now: Date, episodeNames: readonly string[] = []): TierContent {
+  if (episodes.length === 0 && deletedFacts.length === 0 && episodeNames.length === 0) return tier;
   const at = now.toISOString();
   const gone = new Set(episodes);
+  const goneNames = new Set(episodeNames.filter((name) => name !== ''));
   const deleted = new Set(deletedFacts);
   const forgottenEpisodes = { ...liveTombstones(tier.forgottenEpisodes ?? {}, now), ...Object.fromEntries(episodes.map((episode) => [episode, at])) };
   return {
     ...tier,
     updatedAt: at,
     facts: tier.facts.filter((fact) => !deleted.has(fact.uuid) && !onlyFrom(fact.episodes, gone)),
-    promoted: tier.promoted.filter((promotion) => promotion.episodeUuid === undefined || !gone.has(promotion.episodeUuid)),
+    promoted: tier.promoted.filter(
+      (promotion) => !(promotion.episodeUuid !== undefined && gone.has(promotion.episodeUuid)) && !(promotion.episodeName !== undefined && goneNames.has(promotion.episodeName)),
+    ),
     sessions: (tier.sessions ?? []).filter((session) => !session.episodes.some((episode) => gone.has(episode))),
     forgottenEpisodes,
   };
