@@ -61,6 +61,8 @@ import { UserMemoryKey, userKeyReadiness } from '../user-key/user-memory-key.js'
 import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
 import { ReadOnlyDocuments } from '../episodes/read-only-documents.js';
 import { WalkthroughProgress } from '../status/walkthrough-progress.js';
+import { EditMemoryCommand } from '../episodes/edit-memory-command.js';
+import { OpenMemoryPageCommand } from '../commands/open-memory-page-command.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
@@ -102,6 +104,8 @@ export const CONTRIBUTIONS = [
   RecalledFactDocuments,
   ReadOnlyDocuments,
   WalkthroughProgress,
+  EditMemoryCommand,
+  OpenMemoryPageCommand,
 ] as const;
 
 export interface ExtensionModuleOptions {
