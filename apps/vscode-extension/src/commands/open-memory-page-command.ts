@@ -3,6 +3,7 @@
 // and opens it in the browser. One page per window: a second run opens the same URL; the page stops
 // with the window. Without the CLI it says how to install it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
@@ -68,7 +69,8 @@ export class OpenMemoryPageCommand implements Contribution {
     const endpoint = this.configuration.current().endpoint;
     // The page serves the endpoint this window uses (a VS Code setting the CLI would not read otherwise).
     const child = spawn(HARNESS_COMMAND, ['ui'], {
-      cwd: folder?.scheme === 'file' ? folder.fsPath : undefined,
+      // The workspace scope is derived from the folder the CLI runs in; a missing folder would fail the start (ENOENT).
+      cwd: folder?.scheme === 'file' && existsSync(folder.fsPath) ? folder.fsPath : undefined,
       env: { ...process.env, ...(endpoint === '' ? {} : { GRAPHITI_MEMORY_ENDPOINT: endpoint }) },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Windows finds `graphiti-harness.cmd` only through a shell.
