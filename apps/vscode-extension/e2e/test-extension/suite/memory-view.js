@@ -97,8 +97,10 @@ const tests = [
       await waitFor('the "Turn memory on" step to be complete', () => stepDone('enable')).catch(async (error) => {
         throw new Error(`${error.message}; steps: ${await stepStates()}`);
       });
-      const inspected = vscode.workspace.getConfiguration('graphitiMemory').inspect('recall.enabled');
-      assert.equal(inspected?.globalValue, true, `recall is not on in the user settings: ${JSON.stringify(inspected)}`);
+      // The consent is recorded first, then recall is written to the user settings.
+      await waitFor('recall on in the user settings', async () => vscode.workspace.getConfiguration('graphitiMemory').inspect('recall.enabled')?.globalValue === true).catch(async (error) => {
+        throw new Error(`${error.message}: ${JSON.stringify(vscode.workspace.getConfiguration('graphitiMemory').inspect('recall.enabled'))}; status: ${JSON.stringify((await vscode.commands.executeCommand('graphitiMemory.showStatus'))?.summary)}`);
+      });
       const enabled = vscode.workspace.getConfiguration('graphitiMemory').inspect('enabled');
       assert.equal(enabled?.globalValue, true, `memory was not turned on in the user settings: ${JSON.stringify(enabled)}`);
       const folder = vscode.workspace.workspaceFolders[0].uri.fsPath;
