@@ -69,7 +69,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       const local = node.local ?? [];
       const item = new vscode.TreeItem(`Curated memories (${node.memories.length + local.length})`, vscode.TreeItemCollapsibleState.Expanded);
       const waiting = local.filter((memory) => memory.state === 'waiting').length;
-      if (waiting > 0) item.description = `${waiting} waiting to be sent`;
+      if (waiting > 0) item.description = `${waiting} not stored by Graphiti yet`;
       item.tooltip = 'Decisions, preferences, procedures and other memories you promoted or approved.';
       item.iconPath = new vscode.ThemeIcon('pinned');
       item.id = 'curated';
@@ -88,13 +88,13 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'localMemory': {
       const { promotion, state } = node.memory;
       const item = new vscode.TreeItem(shortened(promotion.text), vscode.TreeItemCollapsibleState.None);
-      item.description = `${kindWords(promotion.kind).toLowerCase()} · ${promotion.scope} · ${state === 'waiting' ? 'waiting to be sent' : 'cached on this machine'}`;
+      item.description = `${kindWords(promotion.kind).toLowerCase()} · ${promotion.scope} · ${state === 'waiting' ? 'not stored by Graphiti yet' : 'cached on this machine'}`;
       item.tooltip = new vscode.MarkdownString()
         .appendText(promotion.text)
         .appendMarkdown('\n\n')
         .appendText(
           state === 'waiting'
-            ? `Saved to ${scopeWords(promotion.scope)}; waiting to be sent to your Graphiti server.`
+            ? `Saved to ${scopeWords(promotion.scope)} on this machine; your Graphiti server has not stored it yet (it is sent, or waits to be sent, and shows from the server once stored).`
             : `From this machine's copy of ${scopeWords(promotion.scope)}: your Graphiti server did not answer.`,
         );
       item.iconPath = new vscode.ThemeIcon(state === 'waiting' ? 'clock' : 'archive');

@@ -104,7 +104,7 @@ describe('with Graphiti down the view shows what this machine keeps', () => {
     expect(labels[0]).toMatch(/^Graphiti is not answering: showing what this machine keeps and what waits to be sent/);
     const rows = await curatedRows();
     expect(rows.map((row) => row.label)).toEqual(['Releases are cut from main only.']);
-    expect(rows[0]?.description).toBe('decision · workspace · waiting to be sent');
+    expect(rows[0]?.description).toBe('decision · workspace · not stored by Graphiti yet');
     expect(labels).toContain('Curated memories (1)');
   });
 

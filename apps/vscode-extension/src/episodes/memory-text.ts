@@ -73,7 +73,7 @@ export function localMemoryDocument(promotion: TierPromotion, state: 'waiting' |
     `- Kept in: ${scopeWords(promotion.scope)}`,
     `- Saved: ${localDateTime(promotion.createdAt)}${promotion.tool === undefined ? '' : ` by ${promotion.tool}`}`,
     state === 'waiting'
-      ? '- Waiting to be sent to your Graphiti server: it is sent as soon as the server answers, and shown from the server then.'
+      ? '- Not stored by your Graphiti server yet: it is sent (or waits until the server answers) and shown from the server once stored.'
       : '- Shown from this machine’s copy: your Graphiti server did not answer just now.',
     '',
   ].join('\n');

@@ -78,11 +78,12 @@ describe('forget the workspace, sessions included; the audit log', () => {
     const shown = await harness.command<{ ok: boolean; entries: number; text: string; uri: string }>('graphitiMemory.showWhatWasSent');
     expect(shown.entries).toBeGreaterThanOrEqual(2);
     expect(shown.text).toMatch(/VS Code sent \d+ pieces? of conversation to your workspace memory at /);
-    expect(shown.text).toMatch(/VS Code sent \d+ pieces? of conversation to the conversation "We deploy with Fly\.io\." at /);
+    expect(shown.text).toMatch(/VS Code sent \d+ pieces? of conversation to a conversation of this workspace at /);
     // Scope names, never hashed group ids or episode names.
     for (const group of groupsWithEpisodes()) expect(shown.text).not.toContain(group);
     expect(shown.text).not.toContain('graphiti-memory.turn.');
     expect(shown.text).not.toContain('Noted.');
+    expect(shown.text).not.toContain('Fly.io');
     // A read-only document of its own scheme in the Markdown preview, never an unsaved editor.
     expect(windowRegistry().shownDocuments).toEqual([]);
     const preview = testHost().executedCommands.find((executed) => executed.command === 'markdown.showPreview');

@@ -154,7 +154,8 @@ export class ShowWhatWasSentCommand implements Contribution, vscode.TextDocument
       for (const record of records) {
         if (record.scope === 'session') {
           const mine = record.workspaceKey !== undefined && record.workspaceKey === workspace;
-          names.set(record.groupId, record.title === undefined ? (mine ? 'a conversation of this workspace' : 'a conversation of another workspace') : `the conversation "${record.title}"`);
+          // Never its title: the audit view holds no words of what was said.
+          names.set(record.groupId, mine ? 'a conversation of this workspace' : 'a conversation of another workspace');
         } else if (record.scope === 'workspace') names.set(record.groupId, 'the memory of another workspace');
       }
       for (const { scope, groupId } of await this.groups.resolveMany(['workspace', 'user', 'team'])) if (groupId !== undefined) names.set(groupId, scopes[scope] ?? `${scope} memory`);

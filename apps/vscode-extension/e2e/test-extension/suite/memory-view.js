@@ -101,8 +101,7 @@ const tests = [
       await waitFor('recall on in the user settings', async () => vscode.workspace.getConfiguration('graphitiMemory').inspect('recall.enabled')?.globalValue === true).catch(async (error) => {
         throw new Error(`${error.message}: ${JSON.stringify(vscode.workspace.getConfiguration('graphitiMemory').inspect('recall.enabled'))}; status: ${JSON.stringify((await vscode.commands.executeCommand('graphitiMemory.showStatus'))?.summary)}`);
       });
-      const enabled = vscode.workspace.getConfiguration('graphitiMemory').inspect('enabled');
-      assert.equal(enabled?.globalValue, true, `memory was not turned on in the user settings: ${JSON.stringify(enabled)}`);
+      await waitFor('memory on in the user settings', async () => vscode.workspace.getConfiguration('graphitiMemory').inspect('enabled')?.globalValue === true);
       const folder = vscode.workspace.workspaceFolders[0].uri.fsPath;
       assert.equal(require('node:fs').existsSync(require('node:path').join(folder, '.vscode', 'settings.json')), false, 'enabling wrote the repository\'s .vscode/settings.json');
       await setSetting('autoPromote.enabled', true);
@@ -296,7 +295,13 @@ const tests = [
       await vscode.commands.executeCommand('graphitiMemory.episodes.focus');
       await vscode.commands.executeCommand('graphitiMemory.episodes.refresh');
       const MEMORY = 'We deploy the billing API with Fly.io.';
-      await waitFor('the memory among the curated ones', async () => (await rowTexts()).some((text) => text.startsWith(MEMORY)), 30_000, 500);
+      await waitFor('the memory among the curated ones', async () => {
+        const texts = await rowTexts();
+        if (texts.some((text) => text.startsWith(MEMORY))) return true;
+        // Folded by an earlier Collapse All: unfolded as a user would.
+        await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'Curated memories' }).catch(() => undefined);
+        return false;
+      }, 30_000, 1_000);
       await control('POST /ui/click', { selector: VIEW_ROWS, hasText: MEMORY });
       const opened = await waitFor('the memory opened as a read-only document', async () =>
         vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'graphiti-memory-doc' && /Memory — We deploy/.test(document.uri.path)),
@@ -352,7 +357,9 @@ const tests = [
       // No Refresh: the view follows the local tier.
       const rows = await waitFor('the waiting memory under a row that says Graphiti is not answering', async () => {
         const texts = await rowTexts();
-        return texts.some((text) => /^Graphiti is not answering: showing what this machine keeps/.test(text)) && texts.some((text) => text.startsWith(WAITING) && /waiting to be sent/.test(text)) ? texts : undefined;
+        if (texts.some((text) => /^Graphiti is not answering: showing what this machine keeps/.test(text)) && texts.some((text) => text.startsWith(WAITING) && /not stored by Graphiti yet/.test(text))) return texts;
+        if (!texts.some((text) => text.startsWith(WAITING))) await control('POST /ui/click', { selector: VIEW_ROWS, hasText: 'Curated memories' }).catch(() => undefined);
+        return undefined;
       }, 60_000, 1_000).catch(async (error) => {
         await vscode.commands.executeCommand('graphitiMemory.episodes.refresh');
         throw new Error(`${error.message}; rows: ${(await rowTexts()).join(' | ')}`);
@@ -373,7 +380,7 @@ const tests = [
       // Not a single Refresh: the forget told the view.
       const rows = await waitFor('the forgotten memories gone from the view', async () => {
         const texts = await rowTexts();
-        return !texts.some((text) => /We deploy the billing API|Releases are cut/.test(text)) ? texts : undefined;
+        return !texts.some((text) => /^Curated memories \([1-9]/.test(text)) && !texts.some((text) => /^Releases are cut/.test(text)) ? texts : undefined;
       }, 30_000, 500);
       assert.ok(!rows.some((text) => /^Curated memories \([1-9]/.test(text)), rows.join(' | '));
       await control('POST /ui/screenshot', { name: 'memory-view-after-forget' });
