@@ -41,7 +41,10 @@ const sessions = [
     suite: 'memory-view.js',
     trustFeature: false,
     timeoutMs: 300_000,
-    screenshots: ['memory-view-sections', 'pending-notification', 'what-was-sent', 'chat-memory-references', 'walkthrough', 'status-item'],
+    screenshots: [
+      'memory-view-sections', 'pending-notification', 'what-was-sent', 'chat-memory-references', 'walkthrough', 'status-item',
+      'consent-dialog', 'memory-opened', 'memory-edited', 'settings-document', 'memory-view-offline', 'memory-view-after-forget',
+    ],
   },
 ];
 

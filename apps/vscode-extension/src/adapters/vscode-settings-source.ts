@@ -189,6 +189,16 @@ function watchedFiles(): string[] {
 
 /** Changes a setting where the user most likely means it: the workspace when one is open. */
 export async function updateSetting(key: string, value: unknown): Promise<void> {
-  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(key, value, target);
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(key, value, settingTarget(key));
+}
+
+/**
+ * Where a setting the extension changes for the user is written: the user settings, never the
+ * repository's `.vscode/settings.json` — unless the workspace (or a folder) already sets that key,
+ * which is the user choosing the workspace (and a user value would not win over it anyway).
+ */
+export function settingTarget(key: string): vscode.ConfigurationTarget {
+  const values = vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect(key);
+  if (values?.workspaceFolderValue !== undefined || values?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
+  return vscode.ConfigurationTarget.Global;
 }

@@ -226,10 +226,10 @@ describe('@memory', () => {
     expect(stream.text()).toMatch(/- \[(session|workspace)\] .*Fly\.io.*\((valid from|recorded) /);
   });
 
-  it('/remember parses kind and scope and queues the episode', async () => {
+  it('/remember parses kind and scope, queues the memory and answers in words (never the stored markup)', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
     const { stream } = await ask('decision workspace We use zod for validation.', { command: 'remember' });
-    expect(stream.text()).toContain('<graphiti_episode kind="decision" scope="workspace">');
+    expect(stream.text()).toBe('Saved to this workspace’s memory as a decision: “We use zod for validation.” It is on its way to your Graphiti server.');
     await waitFor(() => messagesSent(harness!).some((message) => message.role_type === 'system'), 5000, 'the promotion to reach Graphiti');
     expect(messagesSent(harness).find((message) => message.role_type === 'system')?.content).toContain('We use zod for validation.');
   });

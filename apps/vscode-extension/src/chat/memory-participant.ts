@@ -24,14 +24,16 @@ import {
   type CachedRecall,
   type GateDecision,
 } from '@graphiti-memory/memory-core';
-import { factLineSuffix, formatFactLine, promotedEpisodeText, sanitiseFactText } from '@graphiti-memory/prompt-elements';
+import { factLineSuffix, formatFactLine, sanitiseFactText } from '@graphiti-memory/prompt-elements';
 import { askPromotion } from '../commands/promote-command.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ContributionPoints } from '../entry/contribution-points.js';
 import { promotionResult } from '../memory/promotion-refusals.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { nextStep } from '../status/status-menu-items.js';
+import { markStep } from '../status/walkthrough-progress.js';
 import { factDates } from '../episodes/memory-tree.js';
+import { kindWords, scopeWords } from '../episodes/memory-text.js';
 import { ChatSessionFacts } from './chat-session-facts.js';
 import { factLine, historyMessages, isMemoryMetadata, memoryFooter, sessionIdOf, type MemoryResultMetadata } from './chat-history.js';
 import { RecalledFactDocuments } from './fact-references.js';
@@ -227,6 +229,7 @@ export class MemoryParticipant implements Contribution {
       if (footer !== '') stream.markdown(footer);
       if (decision.open) stream.markdown(await this.openLoops(sessionId));
       if (recallOff) stream.button({ command: 'graphitiMemory.enableRecall', title: 'Turn Recall On' });
+      if (given.length > 0) markStep('recalledMemory');
       if (!this.#asked) {
         this.#asked = true;
         void vscode.commands.executeCommand('setContext', ASKED_CONTEXT, true);
@@ -277,7 +280,8 @@ export class MemoryParticipant implements Contribution {
       stream.markdown(outcome.message);
       return { metadata };
     }
-    stream.markdown(`Queued for ${asked.scope} memory:\n\n\`\`\`xml\n${promotedEpisodeText({ kind: asked.kind, scope: asked.scope, text: asked.text })}\n\`\`\``);
+    // In words: never the stored `<graphiti_episode>` block.
+    stream.markdown(`Saved to ${scopeWords(asked.scope)} as a ${kindWords(asked.kind).toLowerCase()}: “${asked.text}” It is on its way to your Graphiti server.`);
     return { metadata };
   }
 
@@ -324,6 +328,7 @@ export class MemoryParticipant implements Contribution {
         stream.markdown(`Graphiti memory recalls ${recalled.facts.length} fact${recalled.facts.length === 1 ? '' : 's'}:\n\n${recalled.facts.map(formatFactLine).join('\n')}`);
         for (const fact of recalled.facts) stream.reference(this.factDocuments.uriOf(fact));
       }
+      if ((cached?.facts.length ?? recalled.facts.length) > 0) markStep('recalledMemory');
       return { metadata: { ...metadata, factsUsed: cached?.facts.length ?? recalled.facts.length } };
     } finally {
       cancellation.dispose();

@@ -4,6 +4,7 @@
 // as an argument (no dialog then) and returns `{ ok, message, server }`.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
+import { markStep } from '../status/walkthrough-progress.js';
 import type { GraphitiApi, GraphitiServerKind, ServerFace } from '@graphiti-memory/graphiti-client';
 import { endpointProblem, Ingestion, Logger, MemoryConfiguration, runSmokeTest, SETTINGS_SECTION, SystemClock } from '@graphiti-memory/memory-core';
 import { ApiKeyStore } from '../adapters/api-key-store.js';
@@ -61,6 +62,11 @@ export class TestConnectionCommand implements Contribution {
     this.logger.info('test connection', { mode: result.mode, ok: result.ok });
     // Cancelling is the user's choice, not a problem: no message at all.
     if (result.mode === undefined) return result;
+    // The walkthrough ticks on a test that succeeded, never on one that failed.
+    if (result.ok) {
+      markStep('connectionTested');
+      markStep('endpointSet');
+    }
     if (result.ok && result.endpoint === this.configuration.current().endpoint) {
       // The server answers: the status follows at once, and queued messages go without waiting out the backoff.
       this.ingestion.retryNow();

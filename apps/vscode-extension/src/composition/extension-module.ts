@@ -59,7 +59,12 @@ import { auditConnection } from '../trust/trust-services.js';
 import { SharedUserKeyStore, UserConfigUserKeyStore } from '../user-key/shared-user-key-store.js';
 import { UserKeyContribution } from '../user-key/user-key-contribution.js';
 import { UserMemoryKey, userKeyReadiness } from '../user-key/user-memory-key.js';
-import { EpisodesTreeProvider, EpisodesViewContribution } from '../episodes/episodes-view.js';
+import { EpisodesTreeProvider } from '../episodes/episodes-view.js';
+import { EpisodesViewContribution } from '../episodes/episodes-view-contribution.js';
+import { ReadOnlyDocuments } from '../episodes/read-only-documents.js';
+import { WalkthroughProgress } from '../status/walkthrough-progress.js';
+import { EditMemoryCommand } from '../episodes/edit-memory-command.js';
+import { OpenMemoryPageCommand } from '../commands/open-memory-page-command.js';
 import { DeliveryContribution } from '../memory/delivery-contribution.js';
 import { MemoryStatus } from '../status/memory-status.js';
 import { RecallHealthTelemetry } from '../status/recall-health-telemetry.js';
@@ -100,6 +105,10 @@ export const CONTRIBUTIONS = [
   ProjectTrustPrompt,
   PendingBadgeContribution,
   RecalledFactDocuments,
+  ReadOnlyDocuments,
+  WalkthroughProgress,
+  EditMemoryCommand,
+  OpenMemoryPageCommand,
 ] as const;
 
 export interface ExtensionModuleOptions {

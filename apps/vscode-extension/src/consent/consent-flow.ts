@@ -17,9 +17,13 @@ import { CATEGORY_DETAIL, CATEGORY_LABEL } from './category-descriptions.js';
 
 export type ConsentAnswer = 'granted' | 'already-granted' | 'declined' | 'untrusted' | 'invalid-settings' | 'no-endpoint';
 
+/**
+ * The default choice: memory that works — stored and recalled into answers (recall sends questions
+ * as searches, so it is named in the dialog). Without recall a stored memory is never used.
+ */
 export const ALLOW = 'Allow';
-/** Allows, and also turns recall on (off by default): its own choice, as it sends questions too. */
-export const ALLOW_WITH_RECALL = 'Allow and Recall into Prompts';
+/** Beside it: store, but never look anything up (recall stays off). */
+export const STORE_ONLY = 'Store Only (No Recall)';
 export const TURN_OFF = 'Turn Memory Off';
 /** Declines a category: its setting stays on, nothing of it is sent. */
 export const DONT_SEND = "Don't Send";
@@ -120,28 +124,29 @@ export class ConsentFlow {
     const settings = this.configuration.current();
     const endpoint = settings.endpoint;
     if (automatic && this.#dismissed.has(endpoint)) return 'declined';
+    const recallOn = settings.recall.enabled;
     const answer = await vscode.window.showWarningMessage(
-      `Allow Graphiti Memory to send chat to ${endpoint}?`,
+      `Allow Graphiti Memory to remember this workspace's chat in ${endpoint} and recall it into answers?`,
       {
         modal: true,
         detail: [
           `Graphiti Memory will send to the Graphiti server at ${endpoint}:`,
-          ...describeWhatIsSent(settings),
+          ...describeWhatIsSent({ ...settings, recall: { ...settings.recall, enabled: true } }),
           ...(extra.includes('agentHooks') ? [`• ${capitalised(CATEGORY_DETAIL.agentHooks)}.`] : []),
-          ...(settings.recall.enabled
+          ...(recallOn
             ? []
-            : ['', `Recall is off: memory is stored but not used in answers. "${ALLOW_WITH_RECALL}" also lets @memory look up what memory holds before answering, sending your questions as searches.`]),
+            : ['', `"${ALLOW}" stores memory and recalls it: @memory looks up what memory holds before answering, sending your question as a search. "${STORE_ONLY}" stores memory without ever looking anything up (answers then do not use it; turn recall on later).`]),
           '',
           'Consent applies to this workspace and this endpoint only. Revoke it any time with "Graphiti Memory: Revoke Consent".',
         ].join('\n'),
       },
-      ...(settings.recall.enabled ? [ALLOW, TURN_OFF] : [ALLOW, ALLOW_WITH_RECALL, TURN_OFF]),
+      ...(recallOn ? [ALLOW, TURN_OFF] : [ALLOW, STORE_ONLY, TURN_OFF]),
     );
-    if (answer === ALLOW || answer === ALLOW_WITH_RECALL) {
+    if (answer === ALLOW || answer === STORE_ONLY) {
       this.#dismissed.delete(endpoint);
-      const recall = answer === ALLOW_WITH_RECALL;
+      const recall = answer === ALLOW;
       await this.consent.grant(endpoint, [...categoriesInUse(settings), ...extra, ...(recall ? (['recallQueries'] as const) : [])]);
-      if (recall) await updateSetting('recall.enabled', true);
+      if (recall && !recallOn) await updateSetting('recall.enabled', true);
       return 'granted';
     }
     this.#dismissed.add(endpoint);

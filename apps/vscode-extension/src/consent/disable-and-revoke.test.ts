@@ -6,7 +6,7 @@ import { FileMemorySwitches, type MemorySwitchesRecord } from '@graphiti-memory/
 import { FORGET } from '../commands/forget-workspace-command.js';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
 import { answerMessages, answerQuickPicks, ConfigurationTarget, testHost, windowRegistry, workspace } from '../test-support/vscode-double.js';
-import { ALLOW, ALLOW_WITH_RECALL } from './consent-flow.js';
+import { ALLOW, STORE_ONLY } from './consent-flow.js';
 import { DISABLE_EVERYWHERE, type DisableResult } from './disable-commands.js';
 import { MemorySwitchRecorder } from './memory-switch-recorder.js';
 
@@ -70,7 +70,7 @@ describe('Turn Recall On', () => {
   it('writes recall.enabled where enabled is set: the workspace', async () => {
     const harness = await activateExtension({ consented: true });
     await workspace.getConfiguration('graphitiMemory').update('enabled', true, ConfigurationTarget.Workspace);
-    answerMessages(undefined, undefined);
+    answerMessages(ALLOW, undefined);
     const result = await harness.command<{ target: string }>('graphitiMemory.enableRecall');
     expect(result.target).toBe('workspace');
     expect(workspace.getConfiguration('graphitiMemory').inspect('recall.enabled')).toMatchObject({ workspaceValue: true });
@@ -78,31 +78,59 @@ describe('Turn Recall On', () => {
 
   it('writes recall.enabled where enabled is set: the user settings', async () => {
     const harness = await activateExtension({ settings: ON, consented: true });
-    answerMessages(undefined, undefined);
+    answerMessages(ALLOW, undefined);
     const result = await harness.command<{ target: string }>('graphitiMemory.enableRecall');
     expect(result.target).toBe('user');
     expect(workspace.getConfiguration('graphitiMemory').inspect('recall.enabled')).toMatchObject({ globalValue: true });
   });
+
+  it('asks at most once: the consent to send questions comes before "recall is on", and never again after it', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    answerMessages(ALLOW, undefined, undefined);
+    expect(await harness.command<{ ok: boolean }>('graphitiMemory.enableRecall')).toMatchObject({ ok: true, target: 'user' });
+    // The setting's change ran the automatic consent check: it found nothing left to ask.
+    await harness.command('graphitiMemory.showStatus');
+    const modals = () => testHost().shownMessages.filter((shown) => shown.modal);
+    expect(modals()).toHaveLength(1);
+    expect(modals()[0]?.message).toMatch(/also send/);
+    const said = testHost().shownMessages.findIndex((shown) => /recall is on/.test(shown.message));
+    expect(said).toBeGreaterThan(testHost().shownMessages.indexOf(modals()[0]!));
+    // Again: already on, nothing asked.
+    expect(await harness.command<{ target: string | undefined; message: string }>('graphitiMemory.enableRecall')).toMatchObject({ target: undefined, message: expect.stringMatching(/already on/) });
+    expect(modals()).toHaveLength(1);
+  });
+
+  it('declining the question leaves recall off and says so', async () => {
+    const harness = await activateExtension({ settings: ON, consented: true });
+    answerMessages(undefined, undefined);
+    expect(await harness.command<{ ok: boolean }>('graphitiMemory.enableRecall')).toMatchObject({ ok: false, target: undefined });
+    expect(testHost().settings.get('graphitiMemory.recall.enabled')).toBeUndefined();
+  });
 });
 
 describe('the consent dialog', () => {
-  it('offers recall as its own choice; recall stays off with a plain Allow', async () => {
+  it('offers storing only beside the default; with it recall stays off', async () => {
     const harness = await activateExtension();
-    answerMessages(ALLOW);
+    answerMessages(STORE_ONLY);
     await harness.command('graphitiMemory.enable');
     const dialog = testHost().shownMessages[0];
-    expect(dialog?.items).toEqual([ALLOW, ALLOW_WITH_RECALL, 'Turn Memory Off']);
-    expect(dialog?.detail).toContain('Recall is off');
+    expect(dialog?.items).toEqual([ALLOW, STORE_ONLY, 'Turn Memory Off']);
+    expect(dialog?.detail).toContain('stores memory without ever looking anything up');
     expect(testHost().settings.get('graphitiMemory.recall.enabled')).toBeUndefined();
     const status = await harness.command<{ summary: string }>('graphitiMemory.showStatus');
     expect(status.summary).toContain('Recall is off');
   });
 
-  it('"Allow and Recall into Prompts" turns recall on, with consent to send questions as searches', async () => {
+  it('the default choice, "Allow", makes memory work: recall on (in the user settings), with consent to send questions as searches', async () => {
     const harness = await activateExtension();
-    answerMessages(ALLOW_WITH_RECALL);
+    answerMessages(ALLOW);
     await harness.command('graphitiMemory.enable');
+    expect(testHost().shownMessages[0]?.items?.[0]).toBe(ALLOW);
     expect(testHost().settings.get('graphitiMemory.recall.enabled')).toBe(true);
+    expect(testHost().settings.get('graphitiMemory.enabled')).toBe(true);
+    // Not the repository's .vscode/settings.json: the user settings.
+    expect(workspace.getConfiguration('graphitiMemory').inspect('enabled')).toMatchObject({ globalValue: true });
+    expect(workspace.getConfiguration('graphitiMemory').inspect('recall.enabled')).toMatchObject({ globalValue: true });
     expect(harness.context.workspaceState.get<{ categories: string[] }>('graphitiMemory.consent')?.categories).toContain('recallQueries');
     const status = await harness.command<{ summary: string; state: string }>('graphitiMemory.showStatus');
     expect(status.state).toBe('ok');

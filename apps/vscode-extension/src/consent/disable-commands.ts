@@ -2,10 +2,11 @@
 // effect, and Disable also marks the shared memory switches at once, so the agent hooks stop too.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION } from '@graphiti-memory/memory-core';
+import { MemoryConfiguration, SETTINGS_SECTION } from '@graphiti-memory/memory-core';
 import { showOutcome } from '../commands/show-outcome.js';
 import type { Contribution } from '../composition/tokens.js';
 import { ForgetEvents } from '../memory/forget-events.js';
+import { ConsentFlow } from './consent-flow.js';
 import { MemorySwitchRecorder } from './memory-switch-recorder.js';
 
 export type DisableTarget = 'workspace' | 'everywhere';
@@ -21,7 +22,8 @@ export interface DisableResult {
 
 export interface EnableRecallResult {
   readonly ok: boolean;
-  readonly target: 'workspace' | 'user';
+  /** Where `recall.enabled` was written; `undefined` when nothing was written (already on, or declined). */
+  readonly target: 'workspace' | 'user' | undefined;
   readonly message: string;
 }
 
@@ -32,6 +34,8 @@ export class DisableCommands implements Contribution {
   constructor(
     @inject(MemorySwitchRecorder) private readonly switches: MemorySwitchRecorder,
     @inject(ForgetEvents) private readonly events: ForgetEvents,
+    @inject(ConsentFlow) private readonly flow: ConsentFlow,
+    @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -67,15 +71,32 @@ export class DisableCommands implements Contribution {
     });
   }
 
-  /** Turns recall on where `enabled` is set (this workspace, or the user settings); consent for it is asked next. */
+  /**
+   * Turns recall on where `enabled` is set (this workspace, or the user settings). Asks at most once:
+   * the consent to send questions as searches comes first (when memory has consent but not for
+   * that), and the setting is written only once it is given — so the automatic ask that follows a
+   * setting change finds nothing left to ask. Already on and agreed to: says so, asks nothing.
+   */
   async enableRecall(): Promise<EnableRecallResult> {
+    const consented = this.flow.hasConsent();
+    if (this.configuration.current().recall.enabled && (!consented || this.flow.missingCategories(['recallQueries']).length === 0)) {
+      return showOutcome({ ok: true, target: undefined, message: 'Graphiti Memory recall is already on: @memory looks up what memory holds before answering.' });
+    }
+    if (consented && this.flow.missingCategories(['recallQueries']).includes('recallQueries')) {
+      const answer = await this.flow.askForCategories({ extra: ['recallQueries'] });
+      if (answer !== 'granted' && answer !== 'already-granted') {
+        return showOutcome({ ok: false, target: undefined, message: 'Graphiti Memory recall stays off: your questions are not sent as searches.' });
+      }
+    }
     const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
     const hasWorkspace = (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
     const enabledAt = setAt(configuration.inspect<boolean>('enabled'));
     const recallAt = setAt(configuration.inspect<boolean>('recall.enabled'));
-    // A workspace value (of either) decides here; a user value only when the workspace sets none.
-    const workspace = hasWorkspace && (enabledAt !== 'globalValue' || recallAt === 'workspaceValue' || recallAt === 'workspaceFolderValue');
-    await configuration.update('recall.enabled', true, workspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    // A workspace value decides here (of `enabled`, or of recall itself); otherwise the user settings.
+    const workspace = hasWorkspace && (enabledAt === 'workspaceValue' || enabledAt === 'workspaceFolderValue' || recallAt === 'workspaceValue' || recallAt === 'workspaceFolderValue');
+    if (!this.configuration.current().recall.enabled) {
+      await configuration.update('recall.enabled', true, workspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    }
     const target: EnableRecallResult['target'] = workspace ? 'workspace' : 'user';
     return showOutcome({
       ok: true,

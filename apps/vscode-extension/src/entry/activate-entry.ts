@@ -96,6 +96,20 @@ export function activateEntry(context: vscode.ExtensionContext, { loadRuntime }:
   }
 
   const enabledAndTrusted = (): boolean => vscode.workspace.isTrusted && vscode.workspace.getConfiguration(SECTION).get<boolean>('enabled', false);
+  // The walkthrough's first step ticks on an endpoint the user set in VS Code, memory on or off
+  // (the runtime also counts one set in the shared config files, once it runs). Key: WALKTHROUGH_CONTEXT.endpointSet.
+  const tickEndpoint = (): void => {
+    const values = vscode.workspace.getConfiguration(SECTION).inspect<string>('endpoint');
+    if ([values?.globalValue, values?.workspaceValue, values?.workspaceFolderValue].some((value) => typeof value === 'string' && value !== '')) {
+      void vscode.commands.executeCommand('setContext', 'graphitiMemory.endpointSet', true);
+    }
+  };
+  tickEndpoint();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SECTION}.endpoint`)) tickEndpoint();
+    }),
+  );
   const update = (): void => {
     if (runtime !== undefined) return;
     if (enabledAndTrusted()) load();

@@ -4,13 +4,17 @@ import type { Episode } from '@graphiti-memory/graphiti-client';
 import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
 import { formatDay } from '@graphiti-memory/prompt-elements';
 import { digestTurnsOf, factDates, type CuratedMemory, type DigestTurnText, type Turn } from './memory-tree.js';
+import type { LocalMemory } from './cached-memories.js';
+import { kindWords, memoryText, plainText, scopeWords } from './memory-text.js';
 
 export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
   | { readonly type: 'pending'; readonly memory: PendingMemory }
-  | { readonly type: 'curatedRoot'; readonly memories: readonly CuratedMemory[] }
+  | { readonly type: 'curatedRoot'; readonly memories: readonly CuratedMemory[]; readonly local?: readonly LocalMemory[] }
+  /** A memory this machine keeps that Graphiti did not show: waiting to be sent, or cached while Graphiti is down. */
+  | { readonly type: 'localMemory'; readonly memory: LocalMemory }
   | { readonly type: 'factsRoot'; readonly query: string | undefined }
   | { readonly type: 'fact'; readonly fact: ShownFact }
   /** Conversations: the sessions, or the workspace's turns when no session group was written. */
@@ -20,7 +24,10 @@ export type EpisodeNode =
   | { readonly type: 'episode'; readonly scope: EpisodeScope; readonly episode: Episode }
   /** One turn inside a session digest (`index`: its place in the digest, oldest first). */
   | { readonly type: 'digestTurn'; readonly episode: Episode; readonly index: number; readonly turn: DigestTurnText }
-  | { readonly type: 'message'; readonly text: string; readonly command?: vscode.Command };
+  | { readonly type: 'message'; readonly text: string; readonly command?: vscode.Command; readonly icon?: string };
+
+/** What clicking a memory, a fact or a conversation row does: opens it as a read-only document. */
+export const OPEN_COMMAND = 'graphitiMemory.episodes.open';
 
 /** A fact as the view shows it: the text, its dates, and where it came from when known. */
 export interface ShownFact {
@@ -31,6 +38,8 @@ export interface ShownFact {
   readonly expired_at: string | null;
   readonly created_at: string;
   readonly source: string | undefined;
+  /** The conversations or memories (episode uuids) it came from: clicking it opens the first the view knows. */
+  readonly episodes: readonly string[];
   /** What ends the fact's line in the prompt (prompt-elements' `factLineSuffix`): a stale mark, its citation. */
   readonly ending?: string;
 }
@@ -48,8 +57,8 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     }
     case 'pending': {
       const { memory } = node;
-      const item = new vscode.TreeItem(shortened(`${memory.kind} (${memory.scope}): ${memory.text}`), vscode.TreeItemCollapsibleState.None);
-      item.description = memory.source === 'remember-tool' ? 'from the assistant' : 'from a directive';
+      const item = new vscode.TreeItem(shortened(`${kindWords(memory.kind)} (${memory.scope}): ${memory.text}`), vscode.TreeItemCollapsibleState.None);
+      item.description = memory.source === 'remember-tool' ? 'suggested by the assistant' : 'from a line you wrote (decision: …)';
       item.tooltip = new vscode.MarkdownString().appendText(memory.text);
       item.contextValue = 'graphitiMemory.pending';
       item.iconPath = new vscode.ThemeIcon('question');
@@ -57,7 +66,10 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       return item;
     }
     case 'curatedRoot': {
-      const item = new vscode.TreeItem(`Curated memories (${node.memories.length})`, vscode.TreeItemCollapsibleState.Expanded);
+      const local = node.local ?? [];
+      const item = new vscode.TreeItem(`Curated memories (${node.memories.length + local.length})`, vscode.TreeItemCollapsibleState.Expanded);
+      const waiting = local.filter((memory) => memory.state === 'waiting').length;
+      if (waiting > 0) item.description = `${waiting} not stored by Graphiti yet`;
       item.tooltip = 'Decisions, preferences, procedures and other memories you promoted or approved.';
       item.iconPath = new vscode.ThemeIcon('pinned');
       item.id = 'curated';
@@ -73,14 +85,33 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       item.id = `facts:${node.query ?? ''}`;
       return item;
     }
+    case 'localMemory': {
+      const { promotion, state } = node.memory;
+      const item = new vscode.TreeItem(shortened(promotion.text), vscode.TreeItemCollapsibleState.None);
+      item.description = `${kindWords(promotion.kind).toLowerCase()} · ${promotion.scope} · ${state === 'waiting' ? 'not stored by Graphiti yet' : 'cached on this machine'}`;
+      item.tooltip = new vscode.MarkdownString()
+        .appendText(promotion.text)
+        .appendMarkdown('\n\n')
+        .appendText(
+          state === 'waiting'
+            ? `Saved to ${scopeWords(promotion.scope)} on this machine; your Graphiti server has not stored it yet (it is sent, or waits to be sent, and shows from the server once stored).`
+            : `From this machine's copy of ${scopeWords(promotion.scope)}: your Graphiti server did not answer.`,
+        );
+      item.iconPath = new vscode.ThemeIcon(state === 'waiting' ? 'clock' : 'archive');
+      item.contextValue = 'graphitiMemory.localMemory';
+      item.command = { command: OPEN_COMMAND, title: 'Open', arguments: [node] };
+      item.id = `local:${promotion.episodeName ?? `${promotion.scope}:${promotion.createdAt}:${promotion.text}`}`;
+      return item;
+    }
     case 'fact': {
       const { fact } = node;
       const item = new vscode.TreeItem(shortened(fact.fact), vscode.TreeItemCollapsibleState.None);
       const dates = fact.ending === undefined ? factDates(fact) : `${factDates(fact)} ${fact.ending}`;
       item.description = dates;
       const tooltip = new vscode.MarkdownString().appendText(fact.fact).appendMarkdown('\n\n').appendText(dates);
-      tooltip.appendMarkdown('\n\n').appendText(fact.source ?? 'Source unknown: this Graphiti server does not say which episode a fact came from.');
+      tooltip.appendMarkdown('\n\n').appendText(fact.source ?? 'Source unknown: your Graphiti server does not say which conversation or memory a fact came from.');
       item.tooltip = tooltip;
+      item.command = { command: OPEN_COMMAND, title: 'Open Its Source', arguments: [node] };
       item.iconPath = new vscode.ThemeIcon(fact.invalid_at === null && fact.expired_at === null ? 'lightbulb' : 'history');
       item.id = `fact:${fact.uuid}`;
       return item;
@@ -88,10 +119,11 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'turn': {
       const { turn } = node;
       const first = turn.question ?? turn.episodes[0];
-      const item = new vscode.TreeItem(shortened(first === undefined ? turn.key : episodeTitle(first)), vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(shortened(first === undefined ? 'A turn' : episodeTitle(first)), vscode.TreeItemCollapsibleState.Collapsed);
       item.description = day(turn.at);
       item.tooltip = turn.answer === undefined ? undefined : new vscode.MarkdownString().appendText(episodeTitle(turn.answer));
       item.iconPath = new vscode.ThemeIcon('comment');
+      item.command = { command: OPEN_COMMAND, title: 'Open', arguments: [node] };
       item.id = `turn:${node.scope}:${turn.key}`;
       return item;
     }
@@ -105,9 +137,9 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     }
     case 'session': {
       const { record } = node;
-      const item = new vscode.TreeItem(shortened(record.title ?? `Session ${record.sessionId ?? record.groupId}`), vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(shortened(record.title ?? `Conversation of ${new Date(record.firstWriteAt).toLocaleString()}`), vscode.TreeItemCollapsibleState.Collapsed);
       item.description = day(new Date(record.lastWriteAt).toISOString());
-      item.tooltip = `${record.messages} message(s) sent by ${record.tools.join(', ')}; first ${new Date(record.firstWriteAt).toLocaleString()}, last ${new Date(record.lastWriteAt).toLocaleString()}`;
+      item.tooltip = `${record.messages} message(s) from ${record.tools.join(', ')}; first ${new Date(record.firstWriteAt).toLocaleString()}, last ${new Date(record.lastWriteAt).toLocaleString()}`;
       item.contextValue = 'graphitiMemory.session';
       item.iconPath = new vscode.ThemeIcon('comment');
       item.id = `session:${record.groupId}`;
@@ -115,7 +147,8 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     }
     case 'message': {
       const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-      item.iconPath = new vscode.ThemeIcon(node.command === undefined ? 'info' : 'search');
+      item.iconPath = new vscode.ThemeIcon(node.icon ?? (node.command === undefined ? 'info' : 'search'));
+      if (node.text.length > LABEL_MAX) item.tooltip = node.text;
       if (node.command !== undefined) item.command = node.command;
       return item;
     }
@@ -123,6 +156,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       const item = new vscode.TreeItem(shortened(node.turn.question), vscode.TreeItemCollapsibleState.None);
       item.tooltip = new vscode.MarkdownString().appendText(node.turn.text);
       item.iconPath = new vscode.ThemeIcon('comment');
+      item.command = { command: OPEN_COMMAND, title: 'Open', arguments: [node] };
       item.id = `digestTurn:${node.episode.uuid}:${node.index}`;
       return item;
     }
@@ -133,7 +167,9 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       const first = digest[0];
       const item = new vscode.TreeItem(shortened(first?.question ?? episodeTitle(episode)), first === undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
       item.description = first === undefined ? day(episode.valid_at) : `${digest.length} ${digest.length === 1 ? 'turn' : 'turns'} · ${day(episode.valid_at)}`;
-      item.tooltip = new vscode.MarkdownString().appendText(episode.content);
+      // The memory's own words: never the stored markup.
+      item.tooltip = new vscode.MarkdownString().appendText(memoryText(episode));
+      item.command = { command: OPEN_COMMAND, title: 'Open', arguments: [node] };
       // Team memories are shared: no delete or forget here (it would remove a teammate's), so no menu.
       item.contextValue = node.scope === 'team' ? 'graphitiMemory.teamEpisode' : 'graphitiMemory.episode';
       // memory-core's reading of a promotion: its name and its stored block, never content alone.
@@ -141,7 +177,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon(node.scope === 'team' ? 'organization' : promotion !== undefined ? 'pin' : 'comment');
       // `team · Alice`: who shared it, when the author gave a name.
       const scope = node.scope === 'team' ? scopeLabel({ scope: 'team', author: promotion?.author }) : node.scope;
-      if (promotion !== undefined) item.description = `${promotion.kind.replace(/_/g, ' ')} · ${scope} · ${day(episode.valid_at)}`;
+      if (promotion !== undefined) item.description = `${kindWords(promotion.kind).toLowerCase()} · ${scope} · ${day(episode.valid_at)}`;
       item.id = `episode:${episode.uuid}`;
       return item;
     }
@@ -160,6 +196,8 @@ function shortened(text: string): string {
 
 /** The first line of text of an episode, without Graphiti's `role(role_type): ` prefix or episode tags. */
 export function episodeTitle(episode: Episode): string {
-  const body = episode.content.replace(/^[^\n(]*\((?:user|assistant|system)\):\s*/, '');
-  return body.split('\n').find((line) => line.trim() !== '' && !/^<\/?graphiti_episode/.test(line.trim()))?.trim() ?? episode.name;
+  const promotion = parsePromotionEpisode(episode);
+  if (promotion !== undefined) return promotion.text.split('\n').find((line) => line.trim() !== '')?.trim() ?? kindWords(promotion.kind);
+  // Never the episode's name (`graphiti-memory.digest.<uuid>…`): a row without words says what it is.
+  return plainText(episode.content).split('\n').find((line) => line.trim() !== '')?.trim() ?? 'A memory without text';
 }

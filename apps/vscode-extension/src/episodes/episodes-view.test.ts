@@ -231,6 +231,9 @@ describe('episodes view', () => {
 
   it('says recall is off in its first row, which turns it on; the row leaves once recall is on', async () => {
     const harness = await activateExtension({ settings: { 'graphitiMemory.enabled': true }, consented: true });
+    // An empty view shows the welcome (with its getting-started buttons) instead: something is stored first.
+    expect(await episodesProvider().getChildren()).toEqual([]);
+    await harness.command('graphitiMemory.promote', { kind: 'decision', scope: 'workspace', text: 'We use zod.' });
     const first = (await episodesProvider().getChildren())?.[0];
     expect(first?.type).toBe('recallOff');
     const item = await episodesProvider().getTreeItem(first!);
@@ -238,7 +241,7 @@ describe('episodes view', () => {
     expect(item.command?.command).toBe('graphitiMemory.enableRecall');
     let changed = 0;
     episodesProvider().onDidChangeTreeData?.(() => (changed += 1));
-    answerMessages(undefined, undefined);
+    answerMessages('Allow', undefined);
     await harness.command(item.command!.command);
     // The view is told at once (no manual refresh), and the row is gone.
     expect(changed).toBeGreaterThan(0);

@@ -9,31 +9,25 @@ import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
 import {
-  ForgetService,
   GraphitiConnection,
   GroupIdResolver,
   GroupRegistry,
+  LocalTier,
   Logger,
   MemoryConfiguration,
   MemoryGate,
   RecallService,
   ReviewQueue,
-  sourceForgetSummary,
   type GroupRecord,
   type MemoryScope,
   type RecalledFact,
 } from '@graphiti-memory/memory-core';
 import { factLineSuffix, sanitiseFactText } from '@graphiti-memory/prompt-elements';
-import { describeFailure, errorClass } from '../commands/describe-error.js';
-import { ScopeForgetter, type ForgetResult } from '../commands/forget-workspace-command.js';
-import type { Contribution } from '../composition/tokens.js';
-import { ContributionPoints } from '../entry/contribution-points.js';
-import { MemoryStatus, type StatusSnapshot } from '../status/memory-status.js';
+import { errorClass } from '../commands/describe-error.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
-import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
-import { withRecallOffRow } from './recall-off-row.js';
-import { showOutcome } from '../commands/show-outcome.js';
-import { ForgetEvents } from '../memory/forget-events.js';
+import { localMemories, waitingConversation, type LocalMemory } from './cached-memories.js';
+import { markStep } from '../status/walkthrough-progress.js';
+import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type CuratedMemory, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
 
@@ -46,9 +40,12 @@ export const FACTS_SHOWN = 20;
 export const DELETE = 'Delete';
 /** After a confirmation, how long the view waits for more before it reads Graphiti again. */
 export const REFRESH_DEBOUNCE_MS = 1_000;
+/** After a change of the local tier's folder, how long the view waits for more before it reads again. */
+export const TIER_REFRESH_MS = 300;
 const UNREACHABLE = 'Graphiti is unreachable: run "Graphiti Memory: Test Connection"';
-/** Team memories are shared with teammates: the view never deletes them (only the harness's forget of your own part). */
-const TEAM_SHARED = 'Team memories are shared: remove what you shared with `graphiti-harness forget --scope team`.';
+/** While Graphiti does not answer, the view shows what this machine keeps, and says so first. */
+const SHOWING_CACHED = 'Graphiti is not answering: showing what this machine keeps and what waits to be sent. Click to test the connection.';
+const TEST_CONNECTION_COMMAND: vscode.Command = { command: 'graphitiMemory.testConnection', title: 'Test Connection', arguments: ['health'] };
 const SEARCH_COMMAND: vscode.Command = { command: 'graphitiMemory.searchMemory', title: 'Search Memory' };
 
 export interface SearchResult {
@@ -63,6 +60,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   readonly onDidChangeTreeData = this.#changed.event;
   /** What the view loaded last, by episode uuid: where a fact came from. */
   readonly #sources = new Map<string, EpisodeSource>();
+  /** The episodes behind those sources, by uuid: a fact opens the conversation or memory it came from. */
+  readonly #episodes = new Map<string, { readonly scope: EpisodeScope; readonly episode: Episode }>();
   #scopes: readonly ScopedEpisodes[] = [];
   #search: { readonly query: string; readonly facts: readonly RecalledFact[] } | undefined;
 
@@ -75,7 +74,18 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(Logger) private readonly logger: Logger,
     @inject(RecallService) private readonly recall: RecallService,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
+    @inject(LocalTier) private readonly tier: LocalTier,
   ) {}
+
+  /** Whether this machine's local tier keeps at least one memory (never rejects). */
+  async hasLocalMemory(): Promise<boolean> {
+    return ((await this.tier.read().catch(() => undefined))?.promoted.length ?? 0) > 0;
+  }
+
+  /** The episode the view loaded under `uuid`, with the scope it was read from. */
+  episodeOf(uuid: string): { readonly scope: EpisodeScope; readonly episode: Episode } | undefined {
+    return this.#episodes.get(uuid);
+  }
 
   /** The team group is read only once the user consented to the team scope. */
   #teamScope(): readonly MemoryScope[] {
@@ -99,10 +109,13 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     switch (node.type) {
       case 'pendingRoot':
         return (await this.#pending()).map((memory) => ({ type: 'pending' as const, memory }));
-      case 'curatedRoot':
-        return node.memories.length === 0
-          ? [{ type: 'message', text: 'Nothing curated yet: promote a decision or preference, or approve a pending one.', command: { command: 'graphitiMemory.promote', title: 'Promote to Memory' } }]
-          : node.memories.map(({ scope, episode }) => ({ type: 'episode' as const, scope, episode }));
+      case 'curatedRoot': {
+        const local = (node.local ?? []).map((memory) => ({ type: 'localMemory' as const, memory }));
+        if (node.memories.length === 0 && local.length === 0) {
+          return [{ type: 'message', text: 'Nothing curated yet: promote a decision or preference, or approve a pending one.', command: { command: 'graphitiMemory.promote', title: 'Promote to Memory' }, icon: 'add' }];
+        }
+        return [...local, ...node.memories.map(({ scope, episode }) => ({ type: 'episode' as const, scope, episode }))];
+      }
       case 'factsRoot':
         return this.#facts(node.query);
       case 'sessions':
@@ -110,7 +123,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
           ? node.sessions.map((record) => ({ type: 'session' as const, record }))
           : (node.turns ?? []).map((turn) => conversationNode('workspace', turn));
       case 'session':
-        return this.#turns(node.record.groupId);
+        return this.#turns(node.record);
       case 'turn':
         return node.turn.episodes.map((episode) => ({ type: 'episode' as const, scope: node.scope, episode }));
       case 'episode':
@@ -171,15 +184,29 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     );
     this.#scopes = scopes;
     const curated = curatedMemories(scopes);
+    if (curated.length > 0) markStep('memoryStored');
+    const local = await this.#localMemories(curated, !unreachable && this.connection.current() !== undefined);
     const workspaceTurns = sessions.length > 0 ? [] : turnsOf(scopes.find((group) => group.scope === 'workspace')?.episodes ?? []);
     const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
-    if (unreachable) roots.push({ type: 'message', text: UNREACHABLE });
+    if (unreachable) roots.push({ type: 'message', text: SHOWING_CACHED, command: TEST_CONNECTION_COMMAND, icon: 'warning' });
     // Nothing stored and nothing searched: the welcome view says what to do.
-    if (roots.length === 0 && curated.length === 0 && sessions.length === 0 && workspaceTurns.length === 0 && this.#search === undefined) return [];
-    roots.push({ type: 'curatedRoot', memories: curated });
+    if (roots.length === 0 && curated.length === 0 && local.length === 0 && sessions.length === 0 && workspaceTurns.length === 0 && this.#search === undefined) return [];
+    roots.push({ type: 'curatedRoot', memories: curated, local });
     roots.push({ type: 'factsRoot', query: this.#search?.query });
     roots.push({ type: 'sessions', sessions, ...(sessions.length > 0 ? {} : { turns: workspaceTurns }) });
     return roots;
+  }
+
+  /** The local tier's memories Graphiti did not show: waiting to be sent, or (Graphiti down) every one this machine keeps. */
+  async #localMemories(shown: readonly CuratedMemory[], reachable: boolean): Promise<LocalMemory[]> {
+    try {
+      const tier = await this.tier.read();
+      const scopes = new Set<string>(['workspace', 'user', ...this.#teamScope()]);
+      return localMemories((tier?.promoted ?? []).filter((promotion) => scopes.has(promotion.scope)), shown, reachable);
+    } catch (error) {
+      this.logger.info('episodes view: reading the local tier failed', { errorClass: errorClass(error) });
+      return [];
+    }
   }
 
   async #pending() {
@@ -240,14 +267,18 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       expired_at: fact.expired_at,
       created_at: fact.created_at,
       source: factSource({ episodes }, this.#sources),
+      episodes,
     };
   }
 
-  async #turns(groupId: string): Promise<EpisodeNode[]> {
-    const episodes = await this.#load(groupId, 'session', RECENT_EPISODES * 2);
-    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE }];
+  async #turns(record: GroupRecord): Promise<EpisodeNode[]> {
+    const episodes = await this.#load(record.groupId, 'session', RECENT_EPISODES * 2);
+    if (episodes === undefined) return [{ type: 'message', text: UNREACHABLE, command: TEST_CONNECTION_COMMAND, icon: 'warning' }];
     const turns = turnsOf(episodes);
-    return turns.length === 0 ? [{ type: 'message', text: 'No turns stored yet' }] : turns.map((turn) => conversationNode('session', turn));
+    if (turns.length > 0) return turns.map((turn) => conversationNode('session', turn));
+    // Captured but not in Graphiti yet: its digest waits for the idle while (or Graphiti's processing).
+    const { capture } = this.configuration.current();
+    return [{ type: 'message', text: waitingConversation(record.lastWriteAt, { idleMinutes: capture.idleMinutes, granularity: capture.granularity, now: Date.now() }), icon: 'clock' }];
   }
 
   /** A group's newest episodes (oldest first, as Graphiti answers), remembered as fact sources; `undefined` when unreachable. */
@@ -257,8 +288,14 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     try {
       const episodes = await client.getEpisodes(groupId, { lastN });
       // Bounded: a long session of browsing must not grow it without end.
-      if (this.#sources.size > 5_000) this.#sources.clear();
-      for (const episode of episodes) this.#sources.set(episode.uuid, { scope, title: digestTurnsOf(episode)[0]?.question ?? episodeTitle(episode), at: episode.valid_at });
+      if (this.#sources.size > 5_000) {
+        this.#sources.clear();
+        this.#episodes.clear();
+      }
+      for (const episode of episodes) {
+        this.#sources.set(episode.uuid, { scope, title: digestTurnsOf(episode)[0]?.question ?? episodeTitle(episode), at: episode.valid_at });
+        this.#episodes.set(episode.uuid, { scope, episode });
+      }
       return episodes;
     } catch (error) {
       this.logger.warn('episodes view: loading failed', { scope, errorClass: errorClass(error) });
@@ -274,159 +311,3 @@ function conversationNode(scope: 'workspace' | 'session', turn: Turn): EpisodeNo
   return { type: 'turn', scope, turn };
 }
 
-@injectable()
-export class EpisodesViewContribution implements Contribution {
-  constructor(
-    @inject(EpisodesTreeProvider) private readonly provider: EpisodesTreeProvider,
-    @inject(GraphitiConnection) private readonly connection: GraphitiConnection,
-    @inject(MemoryGate) private readonly gate: MemoryGate,
-    @inject(ScopeForgetter) private readonly forgetter: ScopeForgetter,
-    @inject(MemoryStatus) private readonly status: MemoryStatus,
-    @inject(Logger) private readonly logger: Logger,
-    @inject(ContributionPoints) private readonly points: ContributionPoints,
-    @inject(ForgetEvents) private readonly events: ForgetEvents,
-    @inject(ForgetService) private readonly forgetService: ForgetService,
-  ) {}
-
-  register(context: vscode.ExtensionContext): void {
-    // What the view showed when it was registered: a first event with nothing new reads nothing.
-    const stateOf = (snapshot: StatusSnapshot) => `${snapshot.gate.open}:${snapshot.state}:${snapshot.recallEnabled}`;
-    const first = this.status.snapshot();
-    let state = stateOf(first);
-    let confirmed = first.delivery?.counters.confirmed ?? 0;
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    const refreshNow = () => {
-      clearTimeout(pending);
-      pending = undefined;
-      this.provider.refresh();
-    };
-    context.subscriptions.push(
-      this.points.setTreeDataProvider(EPISODES_VIEW, withRecallOffRow(this.provider, this.status)),
-      vscode.commands.registerCommand('graphitiMemory.episodes.refresh', () => this.provider.refresh()),
-      vscode.commands.registerCommand('graphitiMemory.episodes.deleteEpisode', (node?: EpisodeNode) => this.deleteEpisode(node)),
-      vscode.commands.registerCommand('graphitiMemory.episodes.forgetScope', (scope?: unknown) => this.forgetScope(scope)),
-      vscode.commands.registerCommand('graphitiMemory.episodes.forgetSession', (node?: EpisodeNode) => this.forgetSession(node)),
-      vscode.commands.registerCommand('graphitiMemory.episodes.forgetEpisode', (node?: EpisodeNode) => this.forgetEpisode(node)),
-      vscode.commands.registerCommand('graphitiMemory.searchMemory', (query?: unknown) => this.search(query)),
-      vscode.commands.registerCommand('graphitiMemory.clearMemorySearch', () => this.provider.search('')),
-      this.status.onDidChange((snapshot) => {
-        // Each refresh reads Graphiti: only what changes the view counts. A change of state (failing →
-        // on, recall on) shows at once; new memories once Graphiti has them (confirmed, not merely
-        // queued), a burst of confirmations as one read. Forget, delete and search refresh themselves.
-        const count = snapshot.delivery?.counters.confirmed ?? 0;
-        const key = stateOf(snapshot);
-        if (key !== state) {
-          state = key;
-          confirmed = count;
-          refreshNow();
-        } else if (count !== confirmed) {
-          confirmed = count;
-          pending ??= setTimeout(refreshNow, REFRESH_DEBOUNCE_MS);
-        }
-      }),
-      { dispose: () => clearTimeout(pending) },
-    );
-  }
-
-  /** Asks what to search for (unless `query` says), then shows the facts in the view. */
-  async search(query?: unknown): Promise<SearchResult> {
-    const text =
-      typeof query === 'string'
-        ? query
-        : await vscode.window.showInputBox({
-            title: 'Search what Graphiti Memory knows',
-            prompt: "Facts of this workspace's and your own memory that match. Your words are sent to your Graphiti server as a search. Leave empty to clear the search.",
-            placeHolder: 'e.g. how do we deploy?',
-            // The view refreshes on its own (confirmed deliveries) and a refreshed tree takes the
-            // focus back if it had it: without this, that closed the box mid-typing, unsearched.
-            ignoreFocusOut: true,
-          });
-    if (text === undefined) return { ok: false, facts: 0, message: 'Nothing was searched.' };
-    const result = await this.provider.search(text);
-    if (!result.ok) void vscode.window.showWarningMessage(`Graphiti Memory: ${result.message}`);
-    else if (text.trim() !== '') void vscode.commands.executeCommand(`${EPISODES_VIEW}.focus`);
-    return result;
-  }
-
-  async deleteEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
-    if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
-    if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
-    const decision = this.gate.evaluate();
-    const client = this.connection.current();
-    if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was deleted.' };
-    const answer = await vscode.window.showWarningMessage(
-      `Delete the episode "${node.episode.name}" from ${node.scope} memory?`,
-      { modal: true, detail: 'Facts Graphiti already extracted from it stay until the scope is forgotten.' },
-      DELETE,
-    );
-    if (answer !== DELETE) return { ok: false, message: 'Nothing was deleted.' };
-    try {
-      await client.deleteEpisode(node.episode.uuid);
-      this.provider.refresh();
-      return { ok: true, message: 'The episode was deleted.' };
-    } catch (error) {
-      this.logger.warn('delete episode failed', { errorClass: errorClass(error) });
-      const message = describeFailure(decision.endpoint, error, 'Deleting the episode');
-      void vscode.window.showWarningMessage(message);
-      return { ok: false, message };
-    }
-  }
-
-  /**
-   * "Forget This Source": the episode, its copies in the other groups it was sent to (a captured
-   * session goes to its session group and its workspace group) and, on REST, the facts only they support.
-   */
-  async forgetEpisode(node?: EpisodeNode): Promise<{ readonly ok: boolean; readonly message: string }> {
-    if (node?.type !== 'episode') return { ok: false, message: 'Pick an episode in the Graphiti Memory view.' };
-    if (node.scope === 'team') return { ok: false, message: TEAM_SHARED };
-    const decision = this.gate.evaluate();
-    const client = this.connection.current();
-    if (!decision.open || client === undefined) return { ok: false, message: 'Graphiti Memory is off here; nothing was forgotten.' };
-    const answer = await vscode.window.showWarningMessage(
-      `Forget the episode "${node.episode.name}" and the facts only it supports?`,
-      { modal: true, detail: 'Its copies in the other groups it was sent to (the session and the workspace) are forgotten too. Facts other episodes also support stay.' },
-      DELETE,
-    );
-    if (answer !== DELETE) return { ok: false, message: 'Nothing was forgotten.' };
-    try {
-      const result = await this.forgetService.forgetSource(node.episode.uuid, { groupId: node.episode.group_id });
-      // No chat keeps facts of this source it was given (they may be gone now).
-      this.events.fire('forget');
-      this.provider.refresh();
-      const summary = sourceForgetSummary(result);
-      return showOutcome({ ok: true, message: `Graphiti Memory: ${summary.charAt(0).toUpperCase()}${summary.slice(1)}.` });
-    } catch (error) {
-      this.logger.warn('forget episode failed', { errorClass: errorClass(error) });
-      const message = describeFailure(decision.endpoint, error, 'Forgetting the episode');
-      void vscode.window.showWarningMessage(message);
-      return { ok: false, message };
-    }
-  }
-
-  /** Forgets a scope: the one named (`'workspace'`, `'user'`), or the one picked. */
-  async forgetScope(named?: unknown): Promise<ForgetResult> {
-    let scope: 'workspace' | 'user' | undefined = named === 'workspace' || named === 'user' ? named : undefined;
-    if (scope === undefined) {
-      const picked = await vscode.window.showQuickPick(
-        [
-          { label: 'Workspace memory', description: "this workspace's memories and chat sessions", scope: 'workspace' as const },
-          { label: 'User memory', description: 'your own memories, in every workspace', scope: 'user' as const },
-        ],
-        { title: 'Forget which memory? You will be asked to confirm.' },
-      );
-      if (picked === undefined) return { ok: false, message: 'Nothing was forgotten.' };
-      scope = picked.scope;
-    }
-    return this.#report(await this.forgetter.forget(scope));
-  }
-
-  async forgetSession(node?: EpisodeNode): Promise<ForgetResult> {
-    if (node?.type !== 'session' || node.record.sessionId === undefined) return { ok: false, message: 'Pick a chat session in the Graphiti Memory view.' };
-    return this.#report(await this.forgetter.forget('session', { sessionId: node.record.sessionId, ...(node.record.title === undefined ? {} : { label: node.record.title }) }));
-  }
-
-  #report(result: ForgetResult): ForgetResult {
-    if (result.ok) this.provider.refresh();
-    return showOutcome(result);
-  }
-}

@@ -89,7 +89,7 @@ describe('factSource and factDates', () => {
 
   it('names the cited episode the view knows, counts the others, and says nothing without a citation', () => {
     expect(factSource({ episodes: ['e1', 'e2'] }, known)).toBe('from workspace memory, 2026-01-02: "We deploy with Fly.io." and 1 more');
-    expect(factSource({ episodes: ['e9'] }, known)).toBe('from 1 episode not shown here');
+    expect(factSource({ episodes: ['e9'] }, known)).toBe('from a conversation or memory not shown here');
     expect(factSource({}, known)).toBeUndefined();
   });
 

@@ -124,7 +124,7 @@ export function factSource(fact: Pick<FactResult, 'episodes'>, known: ReadonlyMa
   if (cited.length === 0) return undefined;
   const found = cited.map((uuid) => known.get(uuid)).filter((source): source is EpisodeSource => source !== undefined);
   const first = found[0];
-  if (first === undefined) return `from ${cited.length} episode${cited.length === 1 ? '' : 's'} not shown here`;
+  if (first === undefined) return `from ${cited.length === 1 ? 'a conversation or memory' : `${cited.length} conversations or memories`} not shown here`;
   const more = cited.length > 1 ? ` and ${cited.length - 1} more` : '';
   return `from ${first.scope} memory, ${formatDay(first.at) ?? 'an unknown day'}: "${first.title}"${more}`;
 }

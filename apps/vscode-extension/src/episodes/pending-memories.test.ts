@@ -47,7 +47,7 @@ describe('review of pending memories (autoPromote.review, on by default)', () =>
     const pending = await pendingNodes();
     expect(pending).toHaveLength(2);
     const item = await episodesProvider().getTreeItem(pending[0]!);
-    expect(item.label).toBe('preference (workspace): The user prefers pnpm.');
+    expect(item.label).toBe('Preference (workspace): The user prefers pnpm.');
     expect(item.contextValue).toBe('graphitiMemory.pending');
 
     answerInputBoxes('The user prefers pnpm 10.');

@@ -24,7 +24,9 @@ export function withRecallOffRow<T>(provider: vscode.TreeDataProvider<T>, status
       const children = (await provider.getChildren(node)) ?? [];
       if (node !== undefined) return children;
       const snapshot = status.snapshot();
-      return snapshot.gate.open && !snapshot.recallEnabled ? [ROW, ...children] : children;
+      // An empty view shows its welcome (the getting-started buttons, and recall being off, from the
+      // `graphitiMemory.recallEnabled` context key): a row here would hide all of it.
+      return snapshot.gate.open && !snapshot.recallEnabled && children.length > 0 ? [ROW, ...children] : children;
     },
     getParent: (node) => (isRecallOffNode(node) ? undefined : provider.getParent?.(node)),
   };

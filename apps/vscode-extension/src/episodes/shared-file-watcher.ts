@@ -17,13 +17,20 @@ export interface SharedFileWatch {
  * watched (the caller falls back to re-reading on refresh).
  */
 export async function watchSharedFile(file: string, onChange: () => void): Promise<SharedFileWatch> {
-  const folder = path.dirname(file);
-  const name = path.basename(file);
+  return watchFolder(path.dirname(file), path.basename(file), onChange);
+}
+
+/** Calls `onChange` after any file of `folder` changes (the local tier: one file per workspace). */
+export async function watchSharedFolder(folder: string, onChange: () => void): Promise<SharedFileWatch> {
+  return watchFolder(folder, undefined, onChange);
+}
+
+async function watchFolder(folder: string, name: string | undefined, onChange: () => void): Promise<SharedFileWatch> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
   let timer: NodeJS.Timeout | undefined;
   const watcher: FSWatcher = watch(folder, { persistent: false }, (_event, changed) => {
     // Some platforms do not name the file: then any change of the folder counts.
-    if (changed !== null && changed !== name) return;
+    if (name !== undefined && changed !== null && changed !== name) return;
     timer ??= setTimeout(() => {
       timer = undefined;
       onChange();

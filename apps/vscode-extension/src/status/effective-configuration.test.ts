@@ -5,9 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activateExtension, waitFor } from '../test-support/extension-harness.js';
-import { answerMessages, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
+import { answerMessages, testHost, updateSettings, windowRegistry } from '../test-support/vscode-double.js';
 import { ProjectTrustPrompt } from '../trust/project-trust-prompt.js';
 import { SHOW_CONFIGURATION, type StatusReport } from './status-commands.js';
+import * as vscodeApi from 'vscode';
+import { DOCUMENT_SCHEME } from '../episodes/read-only-documents.js';
 
 let root: string;
 let userFile: string;
@@ -29,6 +31,14 @@ afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
+/** The settings document Show Configuration opened in the Markdown preview (read-only, its own scheme). */
+async function configurationDocument(): Promise<string> {
+  await waitFor(() => testHost().executedCommands.some((run) => run.command === 'markdown.showPreview'), 5000, 'the configuration document');
+  const uri = testHost().executedCommands.find((run) => run.command === 'markdown.showPreview')?.args[0] as vscodeApi.Uri;
+  expect(uri.scheme).toBe(DOCUMENT_SCHEME);
+  return (await vscodeApi.workspace.openTextDocument(uri)).getText();
+}
+
 describe('the effective configuration', () => {
   it('is in Show Status, each setting with its origin, and opens as a document on request', async () => {
     fs.writeFileSync(userFile, JSON.stringify({ groupIdStrategy: 'raw' }));
@@ -42,10 +52,12 @@ describe('the effective configuration', () => {
     expect(byKey['endpoint']).toMatchObject({ value: harness.emulator.url, origin: 'vscode' });
     expect(byKey['includeGitMetadata']).toMatchObject({ value: false, origin: 'default' });
     expect(report.configuration?.files).toEqual({ user: userFile, project: projectFile });
-    await waitFor(() => windowRegistry().shownDocuments.length > 0, 5000, 'the configuration document');
-    const text = windowRegistry().shownDocuments[0]?.text ?? '';
-    expect(text).toMatch(new RegExp(`graphitiMemory\\.recall\\.maxFacts\\s+= 5 {2}\\(project: ${projectFile.replace(/[.\\/]/g, '\\$&')}\\)`));
-    expect(text).toMatch(/graphitiMemory\.groupIdStrategy\s+= "raw" {2}\(user: /);
+    const text = await configurationDocument();
+    expect(text).toContain(`| \`recall.maxFacts\` | 5 | the project file (\`${projectFile}\`) |`);
+    expect(text).toContain(`| \`groupIdStrategy\` | "raw" | your user config file (\`${userFile}\`) |`);
+    expect(text).toContain('| `endpoint` | "http://127.0.0.1:');
+    // Read-only: a document of the extension's own scheme, never an Untitled editor.
+    expect(windowRegistry().shownDocuments).toEqual([]);
   });
 
   it("sends to the user config.json's endpoint when VS Code sets none", async () => {
@@ -71,8 +83,7 @@ describe('the effective configuration', () => {
     const byKey = Object.fromEntries((report.configuration?.settings ?? []).map((setting) => [setting.key, setting]));
     expect(byKey['groupIdStrategy']).toMatchObject({ value: 'hashed', origin: 'default' });
     expect(byKey['recall.maxFacts']).toMatchObject({ value: 5, origin: 'project' });
-    await waitFor(() => windowRegistry().shownDocuments.length > 0, 5000, 'the configuration document');
-    expect(windowRegistry().shownDocuments[0]?.text).toContain(`# IGNORED groupIdStrategy (${projectFile}): a project file may only choose hashed group ids`);
+    expect(await configurationDocument()).toContain(`- \`groupIdStrategy\` in \`${projectFile}\`: a project file may only choose hashed group ids`);
   });
 
   it("ignores and names a project file's misspelt key: a cloned repository cannot switch memory off", async () => {

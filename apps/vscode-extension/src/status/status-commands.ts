@@ -6,6 +6,7 @@ import { describeDirectiveHandling, directiveHandling, Ingestion, MemoryConfigur
 import { VsCodeSettingsSource, type EffectiveSettings } from '../adapters/vscode-settings-source.js';
 import { AGENT_NAMES, AgentConnection } from '../agent-hooks/agent-connection.js';
 import { LogChannel, type Contribution } from '../composition/tokens.js';
+import { ReadOnlyDocuments } from '../episodes/read-only-documents.js';
 import { MemoryStatus, type StatusSnapshot } from './memory-status.js';
 import { nextStep } from './status-menu-items.js';
 
@@ -31,6 +32,7 @@ export class StatusCommands implements Contribution {
     @inject(Ingestion) private readonly ingestion: Ingestion,
     @inject(SettingsSource) private readonly settings: SettingsSource,
     @inject(MemoryConfiguration) private readonly memoryConfiguration: MemoryConfiguration,
+    @inject(ReadOnlyDocuments) private readonly documents: ReadOnlyDocuments,
   ) {}
 
   register(context: vscode.ExtensionContext): void {
@@ -74,32 +76,46 @@ export class StatusCommands implements Contribution {
     void Promise.resolve(show(message, ...choices)).then((choice) => {
       if (choice === OPEN_LOG) this.channel.show(true);
       if (choice === TEST_CONNECTION) void vscode.commands.executeCommand('graphitiMemory.testConnection');
-      if (choice === SHOW_CONFIGURATION && configuration !== undefined) void showConfiguration(configuration);
+      // A read-only document for people (never an Untitled editor that asks to be saved).
+      if (choice === SHOW_CONFIGURATION && configuration !== undefined) void this.documents.open('Graphiti Memory settings', configurationText(configuration));
       if (next !== undefined && choice === next.title) void vscode.commands.executeCommand(next.command);
     });
     return { ...snapshot, agents, configuration, directives };
   }
 }
 
-/** The effective configuration as a read-only document: one line per setting with its origin. */
-export function configurationText(configuration: EffectiveSettings): string {
-  const width = Math.max(...configuration.settings.map((setting) => setting.key.length));
-  return [
-    '# Graphiti Memory: the settings in force',
-    '# VS Code settings you set win; other values come from GRAPHITI_MEMORY_* variables > the project file > the user file > defaults.',
-    `# user file:    ${configuration.files.user}`,
-    `# project file: ${configuration.files.project ?? '(none)'}`,
-    ...configuration.problems.map((problem) => `# PROBLEM (memory stays off until fixed): ${problem}`),
-    ...configuration.ignored.map((entry) => `# IGNORED ${entry.key === '*' ? 'the whole file' : entry.key} (${entry.file}): ${entry.why}`),
-    '',
-    ...configuration.settings.map(
-      (setting) =>
-        `graphitiMemory.${setting.key.padEnd(width)} = ${JSON.stringify(setting.value) ?? '(not set)'}  (${setting.origin === 'default' || setting.origin === 'vscode' ? setting.source : `${setting.origin}: ${setting.source}`})`,
-    ),
-  ].join('\n');
+const ORIGIN_WORDS: Record<string, (source: string) => string> = {
+  vscode: () => 'your VS Code settings',
+  default: () => 'the default',
+  env: (source) => `the variable \`${source}\``,
+  project: (source) => `the project file (\`${source}\`)`,
+  user: (source) => `your user config file (\`${source}\`)`,
+};
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
-async function showConfiguration(configuration: EffectiveSettings): Promise<void> {
-  const document = await vscode.workspace.openTextDocument({ language: 'properties', content: `${configurationText(configuration)}\n` });
-  await vscode.window.showTextDocument(document);
+/** The effective configuration for people: a Markdown document, one row per setting with where it comes from. */
+export function configurationText(configuration: EffectiveSettings): string {
+  const lines = [
+    '# Graphiti Memory: the settings in force',
+    '',
+    'What you set in VS Code wins. A setting you did not set there comes from a `GRAPHITI_MEMORY_*` variable, then the project file, then your user config file; else its default.',
+    '',
+    `- Your user config file: \`${configuration.files.user}\``,
+    `- The project file: ${configuration.files.project === undefined ? 'none in this workspace' : `\`${configuration.files.project}\``}`,
+    '',
+  ];
+  if (configuration.problems.length > 0) lines.push('## Problems (memory stays off until they are fixed)', '', ...configuration.problems.map((problem) => `- ${problem}`), '');
+  if (configuration.ignored.length > 0) {
+    lines.push('## Ignored', '', ...configuration.ignored.map((entry) => `- ${entry.key === '*' ? 'The whole file' : `\`${entry.key}\``} in \`${entry.file}\`: ${entry.why}`), '');
+  }
+  lines.push('| Setting | Value | Set by |', '|---|---|---|');
+  for (const setting of configuration.settings) {
+    const value = JSON.stringify(setting.value) ?? 'not set';
+    const origin = (ORIGIN_WORDS[setting.origin] ?? ((source: string) => source))(setting.source);
+    lines.push(`| \`${setting.key}\` | ${cell(value)} | ${cell(origin)} |`);
+  }
+  return `${lines.join('\n')}\n`;
 }

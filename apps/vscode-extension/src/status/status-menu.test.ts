@@ -80,7 +80,7 @@ describe('clicking the status item', () => {
     const result = await harness.command<StatusMenuResult>('graphitiMemory.statusMenu');
     expect(result.offered[0]?.label).toBe(MENU.enable.label);
     expect(testHost().shownQuickPicks[0]?.options?.placeHolder).toContain('Memory is off here');
-    expect(testHost().shownMessages[0]).toMatchObject({ modal: true, message: `Allow Graphiti Memory to send chat to ${harness.emulator.url}?` });
+    expect(testHost().shownMessages[0]).toMatchObject({ modal: true, message: `Allow Graphiti Memory to remember this workspace's chat in ${harness.emulator.url} and recall it into answers?` });
     expect(testHost().settings.get('graphitiMemory.enabled')).toBe(true);
     expect(windowRegistry().statusBarItems[0]?.text).toContain('Memory: on');
   });

@@ -2,6 +2,7 @@
 // the gate is closed; remember asks for confirmation showing exactly the episode to be stored.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
+import { markStep } from '../status/walkthrough-progress.js';
 import {
   cachedLabel,
   GroupIdResolver,
@@ -85,6 +86,7 @@ export class SearchMemoryTool implements vscode.LanguageModelTool<SearchToolInpu
         return textResult('The user has not agreed to send search queries to memory, so memory was not searched. Answer without it.');
       }
       if (recalled.facts.length === 0) return textResult('Graphiti memory holds no facts about this.');
+      markStep('recalledMemory');
       return textResult(
         [
           `Facts from the user's long-term memory (may be stale; the current code and the user's words win):`,

@@ -56,9 +56,12 @@ describe('one audit log for every tool', () => {
 
     const shown = await harness.command<{ entries: number; text: string }>('graphitiMemory.showWhatWasSent', {});
     expect(shown.entries).toBe(5);
-    for (const expected of ['vscode-extension', 'graphiti-harness', 'agent-hooks', 'search_memory_facts (MCP)', 'POST /search (REST)', 'recall query', 'gm_user_legacy', 'gm_session_harness']) {
+    // Sentences for people: tools and memories named in words, never hashed group ids or request routes.
+    for (const expected of ['VS Code stored a curated memory in your workspace memory', 'Graphiti-harness sent conversation to', 'An agent hook (Claude Code, Copilot agent mode…) searched', 'VS Code searched your workspace memory for your question', 'over MCP', 'over REST']) {
       expect(shown.text).toContain(expected);
     }
+    expect(shown.text).not.toMatch(/gm_user_legacy|gm_session_harness|POST \/|search_memory_facts|graphiti-memory\.promotion/);
+    expect(shown.text).not.toMatch(/\d{4}-\d{2}-\d{2}T|\dZ\b/);
     expect(shown.text).not.toMatch(/Fly\.io|platform hosts/);
     // Shown in the Markdown preview of a read-only document, not in an editor.
     expect(windowRegistry().shownDocuments).toEqual([]);
@@ -69,7 +72,7 @@ describe('one audit log for every tool', () => {
 describe('Show What Was Sent and digests', () => {
   it('says who wrote each digest a request carried', () => {
     const entry: AuditEntry = { at: '2026-11-25T10:00:00.000Z', tool: 'vscode-extension', endpoint: 'http://127.0.0.1:8000', operation: 'POST /messages', groupIds: ['g'], episodeNames: ['graphiti-memory.digest.s1.t0'], bytes: 300, redactions: 0, kind: 'messages' };
-    expect(renderAuditLog([{ ...entry, digestWriters: { 'graphiti-memory.digest.s1.t0': 'chatModel' } }])).toContain('messages: graphiti-memory.digest.s1.t0 (1 digest: 1 by the chat model)');
+    expect(renderAuditLog([{ ...entry, digestWriters: { 'graphiti-memory.digest.s1.t0': 'chatModel' } }])).toContain('sent one piece of conversation (1 digest: 1 by the chat model) to a memory this machine does not know');
     expect(renderAuditLog([entry])).not.toContain('digest:');
   });
 });

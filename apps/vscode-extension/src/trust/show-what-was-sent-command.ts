@@ -1,11 +1,12 @@
 // Show What Was Sent: the audit log every tool writes — each request of the extension, the harness
 // and the agent hooks that carried memory content or a query off the machine — as a read-only
-// document of its own scheme, opened in the Markdown preview (never an unsaved editor): when, which
-// tool, where, over which face and operation, which groups, episode names, size and redactions.
+// document of its own scheme, opened in the Markdown preview (never an unsaved editor), one sentence
+// per request for people: when (local time), which tool, what it did with which memory (scope names
+// and conversation titles, never hashed group ids or episode names), where, how much, redactions.
 // Filterable by tool and time through a quick pick. Never the content itself (the log does not hold it).
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { AUDIT_TOOLS, AuditLog, Logger, digestWritersText, errorClassOf, type AuditEntry, type AuditTool } from '@graphiti-memory/memory-core';
+import { AUDIT_TOOLS, AuditLog, GroupIdResolver, GroupRegistry, Logger, digestWritersText, errorClassOf, type AuditEntry, type AuditTool } from '@graphiti-memory/memory-core';
 import type { Contribution } from '../composition/tokens.js';
 
 /** The scheme of the read-only document: VS Code cannot save or edit it. */
@@ -56,40 +57,68 @@ export function filterOf(uri: vscode.Uri): AuditFilter {
 /** Newest entries shown; older ones stay in the log (rotated by size). */
 export const AUDIT_ENTRIES_SHOWN = 500;
 
-export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new Date(), filter?: AuditFilter): string {
+/** The memory a group holds, in words (`your workspace memory`, `the conversation "…"`): never its hashed id. */
+export type GroupNames = ReadonlyMap<string, string>;
+
+const TOOL_WORDS: Record<string, string> = {
+  'vscode-extension': 'VS Code',
+  'graphiti-harness': 'graphiti-harness',
+  'agent-hooks': 'an agent hook (Claude Code, Copilot agent mode…)',
+};
+
+/** A moment in the local time zone, as people read it. */
+function localTime(at: string): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? at : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function groupsInWords(groupIds: readonly string[], names: GroupNames): string {
+  const words = [...new Set(groupIds.map((group) => names.get(group) ?? 'a memory this machine does not know (another workspace or machine)'))];
+  return words.length <= 1 ? (words[0] ?? 'no memory') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
+/** One request, as a sentence: when, which tool, what it did with which memory, where, how much. */
+export function auditSentence(entry: AuditEntry, names: GroupNames = new Map()): string {
+  const tool = TOOL_WORDS[entry.tool ?? ''] ?? entry.tool ?? 'A tool (not recorded)';
+  const where = groupsInWords(entry.groupIds, names);
+  const count = entry.episodeNames.length;
+  const digests = digestWritersText(entry);
+  const what =
+    entry.kind === 'search'
+      ? `searched ${where} for your question (${formatBytes(entry.bytes)}; the words themselves are not recorded)`
+      : entry.kind === 'promotion'
+        ? `stored ${count === 1 ? 'a curated memory' : `${count} curated memories`} in ${where}`
+        : `sent ${count === 0 ? '' : count === 1 ? 'one piece of ' : `${count} pieces of `}conversation${digests === '' ? '' : ` (${digests})`} to ${where}`;
+  const size = entry.kind === 'search' ? '' : `, ${formatBytes(entry.bytes)}`;
+  const redacted = entry.redactions > 0 ? `; ${entry.redactions} secret${entry.redactions === 1 ? '' : 's'} removed before sending` : '';
+  const face = entry.face === undefined ? '' : ` over ${entry.face.toUpperCase()}`;
+  return `- **${localTime(entry.at)}** — ${tool.charAt(0).toUpperCase()}${tool.slice(1)} ${what} at ${entry.endpoint}${face}${size}${redacted}.`;
+}
+
+export function renderAuditLog(entries: readonly AuditEntry[], now: Date = new Date(), filter?: AuditFilter, names: GroupNames = new Map()): string {
   const lines = [
-    '# Graphiti Memory: what was sent',
+    '# What Graphiti Memory sent',
     '',
-    `Every request of every tool (this extension, graphiti-harness, agent hooks) that carried memory content or a query off this machine, newest first (${entries.length} recorded; as of ${now.toISOString()}).`,
-    'Only where it went and how much is recorded here: never the content.',
+    `Everything this extension, graphiti-harness and the agent hooks sent off this machine with memory or a question in it, newest first (as of ${localTime(now.toISOString())}).`,
+    'Only what was sent where, and how much, is recorded here: never the words themselves.',
     '',
   ];
-  if (filter !== undefined) lines.push(`Showing: ${describeFilter(filter)}. Run "Graphiti Memory: Show What Was Sent" again for another filter.`, '');
+  if (filter !== undefined) lines.push(`Showing: ${describeFilter(filter)}. Run "Graphiti Memory: Show What Was Sent" again for another choice.`, '');
   if (entries.length === 0) {
-    lines.push(filter === undefined ? '_Nothing has been sent yet._' : '_Nothing was sent that matches this filter._');
+    lines.push(filter === undefined ? '_Nothing has been sent yet._' : '_Nothing was sent that matches this choice._');
     return `${lines.join('\n')}\n`;
   }
   const shown = [...entries].reverse().slice(0, AUDIT_ENTRIES_SHOWN);
   const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
   const redactions = entries.reduce((sum, entry) => sum + entry.redactions, 0);
-  lines.push(`Total: ${entries.length} request(s), ${formatBytes(bytes)}, ${redactions} secret(s) redacted before sending.`, '');
-  lines.push('| Time | Tool | Endpoint | Operation | Groups | What | Size | Redacted |', '|---|---|---|---|---|---|---|---|');
-  for (const entry of shown) {
-    const names = entry.episodeNames.length <= 3 ? entry.episodeNames.join(', ') : `${entry.episodeNames.slice(0, 3).join(', ')} and ${entry.episodeNames.length - 3} more`;
-    const digests = digestWritersText(entry);
-    const what = entry.kind === 'search' ? 'recall query' : `${entry.kind === 'promotion' ? 'memory' : 'messages'}: ${names}${digests === '' ? '' : ` (${digests})`}`;
-    const operation = entry.face === undefined ? entry.operation : `${entry.operation} (${entry.face.toUpperCase()})`;
-    const groups = entry.groupIds.map((group) => `\`${cell(group)}\``).join(', ');
-    lines.push(
-      `| ${entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} | ${entry.tool ?? 'unknown'} | ${cell(entry.endpoint)} | ${cell(operation)} | ${groups} | ${cell(what)} | ${formatBytes(entry.bytes)} | ${entry.redactions} |`,
-    );
-  }
+  const searches = entries.filter((entry) => entry.kind === 'search').length;
+  lines.push(
+    `In all: ${entries.length - searches} time${entries.length - searches === 1 ? '' : 's'} memory was stored and ${searches} search${searches === 1 ? '' : 'es'}, ${formatBytes(bytes)}; ${redactions} secret${redactions === 1 ? '' : 's'} removed before sending.`,
+    '',
+  );
+  for (const entry of shown) lines.push(auditSentence(entry, names));
   if (entries.length > shown.length) lines.push('', `_${entries.length - shown.length} older request(s) not shown._`);
   return `${lines.join('\n')}\n`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
 function formatBytes(bytes: number): string {
@@ -111,7 +140,30 @@ export class ShowWhatWasSentCommand implements Contribution, vscode.TextDocument
   constructor(
     @inject(AuditLog) private readonly audit: AuditLog,
     @inject(Logger) private readonly logger: Logger,
+    @inject(GroupIdResolver) private readonly groups: GroupIdResolver,
+    @inject(GroupRegistry) private readonly registry: GroupRegistry,
   ) {}
+
+  /** The groups this machine knows, in words: this workspace's scopes, and the conversations the registry recorded. */
+  async #names(): Promise<GroupNames> {
+    const names = new Map<string, string>();
+    const scopes: Record<string, string> = { workspace: 'your workspace memory', user: 'your user memory', team: "the team's shared memory" };
+    try {
+      const records = await this.registry.list();
+      const workspace = await this.groups.resolve('workspace');
+      for (const record of records) {
+        if (record.scope === 'session') {
+          const mine = record.workspaceKey !== undefined && record.workspaceKey === workspace;
+          // Never its title: the audit view holds no words of what was said.
+          names.set(record.groupId, mine ? 'a conversation of this workspace' : 'a conversation of another workspace');
+        } else if (record.scope === 'workspace') names.set(record.groupId, 'the memory of another workspace');
+      }
+      for (const { scope, groupId } of await this.groups.resolveMany(['workspace', 'user', 'team'])) if (groupId !== undefined) names.set(groupId, scopes[scope] ?? `${scope} memory`);
+    } catch (error) {
+      this.logger.info('show what was sent: naming the memory groups failed', { errorClass: errorClassOf(error) });
+    }
+    return names;
+  }
 
   register(context: vscode.ExtensionContext): void {
     context.subscriptions.push(
@@ -123,7 +175,7 @@ export class ShowWhatWasSentCommand implements Contribution, vscode.TextDocument
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const filter = filterOf(uri);
-    return renderAuditLog(applyFilter(await this.audit.read(), filter), new Date(), filter);
+    return renderAuditLog(applyFilter(await this.audit.read(), filter), new Date(), filter, await this.#names());
   }
 
   /** Asks for a filter (unless `filter` gives one: `{ tool?, hours? }`), then opens the preview. */
@@ -132,7 +184,7 @@ export class ShowWhatWasSentCommand implements Contribution, vscode.TextDocument
     const filter = filterArgument === undefined ? await this.#pickFilter(entries) : parseFilter(filterArgument);
     if (filter === undefined) return { ok: false, entries: 0, text: '' };
     const shown = applyFilter(entries, filter);
-    const text = renderAuditLog(shown, new Date(), filter);
+    const text = renderAuditLog(shown, new Date(), filter, await this.#names());
     const uri = sentUri(filter);
     // An open preview of the same filter shows the log as it is now.
     this.#changed.fire(uri);

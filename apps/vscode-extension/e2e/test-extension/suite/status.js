@@ -107,7 +107,7 @@ const tests = [
     },
   },
   {
-    name: 'S2 off: the status item says so, and its menu offers Enable Here first; consent offers recall as its own choice',
+    name: 'S2 off: the status item says so, and its menu offers Enable Here first; consent\'s default recalls, storing only beside it',
     fn: async () => {
       await control('POST /emulator/reset');
       await statusBarShows(/Memory: off/);
@@ -118,10 +118,14 @@ const tests = [
       await control('POST /ui/pick', { label: 'Enable Here' });
       const text = await dialogText();
       assert.ok(text.includes(emulatorUrl), `the consent dialog does not name the endpoint: ${text}`);
-      assert.match(text, /Recall is off/, `the consent dialog does not say recall is off: ${text}`);
+      assert.match(text, /recall it into answers/, `the consent dialog does not say "Allow" recalls: ${text}`);
       const { texts: buttons } = await control('POST /ui/text', { selector: '.monaco-dialog-box .monaco-button' });
-      assert.ok(buttons.some((button) => /Allow and Recall into Prompts/.test(button)), `buttons: ${buttons.join(' | ')}`);
-      await control('POST /ui/click-button', { name: 'Allow', exact: true });
+      // The default (first) choice makes memory work; storing only is offered beside it.
+      assert.ok(buttons.some((button) => button.trim() === 'Allow'), `buttons: ${buttons.join(' | ')}`);
+      assert.ok(buttons.some((button) => /Store Only \(No Recall\)/.test(button)), `buttons: ${buttons.join(' | ')}`);
+      await control('POST /ui/screenshot', { name: 'status-consent-dialog' });
+      // This session goes on with recall off (S3 says so in chat and turns it on): store only.
+      await control('POST /ui/click-button', { name: 'Store Only (No Recall)', exact: true });
       const on = await statusBarShows(/Memory: on/);
       assert.doesNotMatch(on, /queued|dead|Error/);
     },
@@ -157,6 +161,14 @@ const tests = [
       await waitFor('recall on', async () => vscode.workspace.getConfiguration('graphitiMemory').get('recall.enabled') === true);
       const after = await vscode.commands.executeCommand('graphitiMemory.showStatus');
       assert.doesNotMatch(after.summary, /Recall is off/);
+      // Asked once: after "recall is on", no second dialog (the setting's change found nothing left to ask).
+      await waitFor('"recall is on" said', async () => {
+        const { texts } = await control('POST /ui/text', { selector: '.notification-list-item-message' });
+        return texts.some((notice) => /recall is on/.test(notice));
+      });
+      await sleep(2_000);
+      const { texts: dialogs } = await control('POST /ui/text', { selector: '.monaco-dialog-box', timeoutMs: 1_000 });
+      assert.deepEqual(dialogs, [], `a second dialog after recall is on: ${dialogs.join(' | ')}`);
     },
   },
   {

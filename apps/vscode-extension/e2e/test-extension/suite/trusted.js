@@ -126,10 +126,9 @@ const tests = [
       // This test follows one turn's user and assistant episodes: per-message capture. (By default a
       // session goes as one digest, sent at idle; core's and the hooks' tests cover digests.)
       await setSetting('capture.granularity', 'turn');
-      // Recall is its own opt-in (off by default, like everything else).
-      await setSetting('recall.enabled', true);
-      // Recall sends queries: a category not agreed to yet, so consent is asked for it.
-      await answerCategoryDialog(/recall queries/);
+      // The consent dialog's default choice ("Allow", 2b) made memory work: recall is on already, with
+      // consent to send questions as searches (no second dialog).
+      assert.equal(vscode.workspace.getConfiguration('graphitiMemory').get('recall.enabled'), true, 'recall is not on after "Allow"');
       let before = (await receivedPrompts()).length;
       await submitChat('@memory We deploy the billing API with Fly.io.');
       await nextPrompt(before);
