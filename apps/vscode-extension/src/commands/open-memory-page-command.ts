@@ -13,7 +13,8 @@ import { showOutcome } from './show-outcome.js';
 
 export const OPEN_MEMORY_PAGE = 'graphitiMemory.openMemoryPage';
 export const HARNESS_COMMAND = 'graphiti-harness';
-export const INSTALL_COMMAND = 'npm install -g @graphiti-memory/dev-harness';
+// The CLI is not on the npm registry yet: it is packed from a checkout (the root README's quick start).
+export const INSTALL_COMMAND = 'npx --yes pnpm@10.34.8 pack:cli && npm install -g ./dist/packages/graphiti-harness-*.tgz';
 export const COPY_INSTALL = 'Copy Install Command';
 /** How long the page may take to print its URL (node starting on a busy machine). */
 export const PAGE_START_TIMEOUT_MS = 30_000;
@@ -52,7 +53,7 @@ export class OpenMemoryPageCommand implements Contribution {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       this.logger.warn('open memory page failed', { missing });
       if (missing) {
-        const message = `Graphiti Memory: the memory page needs the graphiti-harness command, which was not found. Install it with \`${INSTALL_COMMAND}\`, then run Open Memory Page again.`;
+        const message = `Graphiti Memory: the memory page needs the graphiti-harness command, which was not found. Install it from a checkout of graphiti-memory with \`${INSTALL_COMMAND}\` (the README's quick start), then run Open Memory Page again.`;
         void Promise.resolve(vscode.window.showWarningMessage(message, COPY_INSTALL)).then((choice) => {
           if (choice === COPY_INSTALL) void vscode.env.clipboard.writeText(INSTALL_COMMAND);
         });
