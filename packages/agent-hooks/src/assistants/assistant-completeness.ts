@@ -66,6 +66,7 @@ const FIELDS: { readonly [K in keyof Required<AssistantDescriptor>]: Check } = {
     return ['SessionStart', 'UserPromptSubmit', 'Stop'].some((event) => named[event] === null) ? 'must name session start, prompt and turn end (only the session end may be null)' : undefined;
   },
   timeoutSeconds: perHandler((value) => (typeof value === 'number' && value > 0 ? undefined : 'must be a positive number')),
+  startsBesidePrompt: flag,
   input: object<HookInputDescriptor>({
     fieldCase: oneOf('snake_case', 'camelCase'),
     eventName: strings(false),

@@ -139,6 +139,11 @@ export interface AssistantDescriptor<Target extends string = string> {
   readonly events: Readonly<Record<HandlerEvent, string | null>>;
   /** Seconds it waits for each of our handlers (the hook answers well before). */
   readonly timeoutSeconds: Readonly<Record<HandlerEvent, number>>;
+  /**
+   * Whether it runs its session start and the session's first prompt at the same time (Copilot CLI):
+   * the prompt then waits for the brief, so what the brief gives is not recalled again.
+   */
+  readonly startsBesidePrompt: boolean;
   readonly input: HookInputDescriptor;
   readonly output: HookOutputDescriptor;
   readonly transcript: TranscriptDescriptor;

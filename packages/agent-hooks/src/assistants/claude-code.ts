@@ -15,6 +15,7 @@ export const claudeCode = {
   },
   events: { SessionStart: 'SessionStart', UserPromptSubmit: 'UserPromptSubmit', Stop: 'Stop', SessionEnd: 'SessionEnd' },
   timeoutSeconds: { SessionStart: 10, UserPromptSubmit: 10, Stop: 15, SessionEnd: 15 },
+  startsBesidePrompt: false,
   input: {
     fieldCase: 'snake_case',
     eventName: ['hook_event_name', 'hookEventName'],

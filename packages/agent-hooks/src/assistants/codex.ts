@@ -18,6 +18,7 @@ export const codex = {
   },
   events: { SessionStart: 'SessionStart', UserPromptSubmit: 'UserPromptSubmit', Stop: 'Stop', SessionEnd: 'SessionEnd' },
   timeoutSeconds: { SessionStart: 10, UserPromptSubmit: 10, Stop: 15, SessionEnd: 3 },
+  startsBesidePrompt: false,
   input: {
     fieldCase: 'snake_case',
     eventName: ['hook_event_name'],

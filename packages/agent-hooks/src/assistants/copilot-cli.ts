@@ -23,6 +23,8 @@ export const copilotCli = {
   },
   events: { SessionStart: 'sessionStart', UserPromptSubmit: 'userPromptSubmitted', Stop: 'agentStop', SessionEnd: 'sessionEnd' },
   timeoutSeconds: { SessionStart: 10, UserPromptSubmit: 10, Stop: 15, SessionEnd: 15 },
+  // Seen in its events.jsonl: sessionStart and userPromptSubmitted start within 2 s and overlap.
+  startsBesidePrompt: true,
   input: {
     fieldCase: 'camelCase',
     eventName: [],

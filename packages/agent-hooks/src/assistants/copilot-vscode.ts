@@ -32,6 +32,7 @@ export const copilotVscode = {
   // Copilot's own (camelCase) names; VS Code maps them to Claude Code's.
   events: { SessionStart: 'sessionStart', UserPromptSubmit: 'userPromptSubmitted', Stop: 'agentStop', SessionEnd: 'sessionEnd' },
   timeoutSeconds: { SessionStart: 10, UserPromptSubmit: 10, Stop: 15, SessionEnd: 15 },
+  startsBesidePrompt: false,
   input: {
     fieldCase: 'snake_case',
     eventName: ['hook_event_name', 'hookEventName'],

@@ -17,6 +17,7 @@ export const geminiCli = {
   },
   events: { SessionStart: 'SessionStart', UserPromptSubmit: 'BeforeAgent', Stop: 'AfterAgent', SessionEnd: 'SessionEnd' },
   timeoutSeconds: { SessionStart: 10, UserPromptSubmit: 10, Stop: 15, SessionEnd: 15 },
+  startsBesidePrompt: false,
   input: {
     fieldCase: 'snake_case',
     eventName: ['hook_event_name'],

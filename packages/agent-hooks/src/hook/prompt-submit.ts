@@ -14,12 +14,15 @@ import type { HookMemory } from './hook-memory.js';
 import { estimateTokens, renderCachedRecall } from './brief-lines.js';
 import { boundedTierWrite } from './bounded-write.js';
 import { contextLifetime } from './context-lifetime.js';
-import { sessionStartSettled } from './session-starting.js';
+import { assistantDescriptor } from '../assistants/assistant-registry.js';
+import { markSessionStarted, sessionStartSettled } from './session-starting.js';
 
 /** Token budget of the recalled block (the chat participant uses the prompt's room; hooks get this). */
 export const HOOK_RECALL_BUDGET = 2_000;
 /** Time kept back from the deadline for rendering, logging and handing the answer to the runner. */
 const RENDER_MARGIN_MS = 75;
+/** Kept back from the prompt hook's own timeout when it waits for a brief not begun yet. */
+const HOOK_TIMEOUT_MARGIN_MS = 2_000;
 
 export async function handlePromptSubmit(context: HookContext, memory: HookMemory, startedAt: number, now: () => Date): Promise<HandlerResult> {
   const prompt = context.hook.prompt?.trim();
@@ -39,7 +42,7 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     // beside this prompt (Copilot CLI runs them at once) is waited for: what it gives is not said again.
     saidOnce === undefined || sessionId === undefined
       ? NOTHING_SAID
-      : sessionStartSettled(context.stateDirectory, sessionId, context.config.recallTimeoutMs).then(() => saidOnce.said(sessionId).catch(() => NOTHING_SAID)),
+      : briefSettled(context, sessionId).then(() => saidOnce.said(sessionId).catch(() => NOTHING_SAID)),
   ]);
   const missed = result.timedOut || (result.errors.length > 0 && result.errors.length >= result.scopes.length);
   if (result.facts.length > 0) {
@@ -65,6 +68,19 @@ export async function handlePromptSubmit(context: HookContext, memory: HookMemor
     return { outcome: 'missed', detail };
   }
   return { outcome: 'empty' };
+}
+
+/**
+ * Waits for a brief of this session still running beside this prompt. An assistant that starts
+ * the two together (its descriptor's `startsBesidePrompt`) may run this prompt before the brief's
+ * process has marked its session: then the brief is waited for, within the prompt hook's timeout.
+ */
+async function briefSettled(context: HookContext, sessionId: string): Promise<void> {
+  const assistant = context.hook.assistant === undefined ? undefined : assistantDescriptor(context.hook.assistant);
+  const expectBriefWithinMs = assistant?.startsBesidePrompt === true ? Math.max(0, assistant.timeoutSeconds.UserPromptSubmit * 1_000 - HOOK_TIMEOUT_MARGIN_MS) : undefined;
+  await sessionStartSettled(context.stateDirectory, sessionId, { briefDeadlineMs: context.config.recallTimeoutMs, ...(expectBriefWithinMs === undefined ? {} : { expectBriefWithinMs }) });
+  // Waited out: later prompts of the session do not wait again.
+  if (expectBriefWithinMs !== undefined) await markSessionStarted(context.stateDirectory, sessionId);
 }
 
 /** The facts of `unsaid` the block kept (it orders them by rank). */
