@@ -649,6 +649,10 @@ describe('hooks install, status, uninstall', () => {
     expect(parsed.installed.map((entry) => [entry.target, entry.entries.length, entry.runner])).toEqual([
       ['claude', 4, { path: copy, version, present: true }],
       ['copilot', 4, { path: copy, version, present: true }],
+      // `--target all`: every registered assistant.
+      ['codex', 4, { path: copy, version, present: true }],
+      ['gemini', 4, { path: copy, version, present: true }],
+      ['copilot-cli', 4, { path: copy, version, present: true }],
     ]);
     expect(parsed.runs.at(-1)).toMatchObject({ event: 'UserPromptSubmit' });
     expect(typeof parsed.runs.at(-1)?.ms).toBe('number');

@@ -16,12 +16,14 @@ const categories = [...manifest.contributes.configuration].sort((a, b) => a.orde
 const keysOf = (category: Category | undefined) => Object.entries(category?.properties ?? {}).sort((a, b) => a[1].order - b[1].order).map(([key]) => key.replace('graphitiMemory.', ''));
 const categoryOf = (key: string) => categories.find((category) => `graphitiMemory.${key}` in category.properties)?.title;
 
-/** The keys users have set since 0.1.0: none may disappear. */
+/** The keys users have set since 0.1.0 (none may disappear), and the ones added since. */
 const KEYS = [
   'autoPromote.enabled', 'autoPromote.review', 'capture.backfillTurns', 'capture.claudeCode', 'capture.digestModel', 'capture.digestTurns', 'capture.digestWriter',
   'capture.granularity', 'capture.idleMinutes', 'capture.vscodeChat', 'enabled', 'endpoint', 'filter', 'groupIdStrategy', 'includeGitMetadata', 'includeSystemMessages',
   'maxAgeHours', 'maxAttempts', 'maxBatchSize', 'maxMessageChars', 'maxQueueSize', 'recall.enabled', 'recall.maxFacts', 'recall.scopes', 'recall.stale', 'recall.timeoutMs',
   'scopes', 'serverKind', 'team.consent', 'team.displayName', 'timeoutMs',
+  // Since 0.1.0: open loops (issue 33) and the structured mirror (issue 34).
+  'loops.expireDays', 'mirror.enabled',
 ];
 
 describe('the settings, as the Settings editor lists them', () => {

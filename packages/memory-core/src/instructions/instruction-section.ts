@@ -172,7 +172,7 @@ const HEADING_KINDS: ReadonlyArray<readonly [RegExp, PromotionKind]> = [
  */
 export function inferInstructionKind(line: string, heading: string): PromotionKind {
   for (const [pattern, kind] of HEADING_KINDS) if (pattern.test(heading)) return kind;
-  if (/\b(means|stands for|is short for|refers to)\b/i.test(line) || /^\*\*[^*]+\*\*\s*[:—-]/.test(line)) return 'terminology';
+  if (/\b(means|stands for|is short for|refers to)\b/i.test(line) || /^\*\*[^*]+\*\*\s*[:\u2014-]/.test(line)) return 'terminology'; // \u2014: the hook runner's cores stay ASCII only
   if (/\b(we decided|decided to|decision)\b/i.test(line)) return 'decision';
   if (/^(run|execute|call|start|build|install|deploy|release)\b/i.test(line)) return 'procedure';
   return 'preference';
