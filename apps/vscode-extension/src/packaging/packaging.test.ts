@@ -119,10 +119,10 @@ describe('the VSIX packaging check', () => {
     expect(result.output).toContain('carries source maps: extension/dist/runtime.cjs.map');
   });
 
-  it('refuses a VSIX of 640 KB or more', () => {
-    const result = check(zipWith(['extension/dist/extension.cjs', ...RUNNER], 640 * 1000));
+  it('refuses a VSIX of 680 KB or more', () => {
+    const result = check(zipWith(['extension/dist/extension.cjs', ...RUNNER], 680 * 1000));
     expect(result.status).toBe(1);
-    expect(result.output).toMatch(/is \d+ bytes, over the 640000-byte budget/);
+    expect(result.output).toMatch(/is \d+ bytes, over the 680000-byte budget/);
   });
 
   it('ships no source maps by its ignore file', () => {
