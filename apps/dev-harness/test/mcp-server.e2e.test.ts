@@ -128,32 +128,36 @@ describe.each(['rest', 'mcp'] as const)('graphiti-harness mcp against the emulat
     expect(JSON.stringify(after.data['facts'])).not.toContain('Fly.io');
   });
 
-  it('holds a directive for review; pending lists, approves and rejects', async () => {
+  it('holds a directive for review (plain text is promoted at once); pending lists, approves and rejects', async () => {
     const fixture = await serve({ face });
     const writes = () => fixture.emulator?.requests.filter((request) => request.route === 'messages' || request.route === 'add_memory').length ?? 0;
     const held = await call(fixture, 'memory_remember', { text: 'decision: We release on Fridays after noon.', kind: 'decision', scope: 'workspace' });
     expect(held.data).toMatchObject({ ok: true, outcomes: [{ status: 'held-for-review', kind: 'decision', scope: 'workspace' }] });
     expect(held.text).toContain("Held for the user's review");
-    const other = await call(fixture, 'memory_remember', { text: 'Use tabs in Makefiles.', kind: 'preference', scope: 'user' });
+    const other = await call(fixture, 'memory_remember', { text: 'preference (user): Use tabs in Makefiles.', kind: 'decision', scope: 'workspace' });
     expect(other.data).toMatchObject({ outcomes: [{ status: 'held-for-review', kind: 'preference', scope: 'user' }] });
     expect(writes()).toBe(0);
+    // Plain text is promoted as `promote` does, review on or not: only directives wait for the user.
+    const plain = await call(fixture, 'memory_remember', { text: 'The staging cluster is called ledger-stage.', kind: 'terminology', scope: 'workspace' });
+    expect(plain.data).toMatchObject({ ok: true, outcomes: [{ status: 'promoted', kind: 'terminology', scope: 'workspace' }] });
+    expect(writes()).toBe(1);
 
     const listed = await call(fixture, 'memory_pending', { action: 'list' });
     const pending = listed.data['pending'] as Array<{ id: string; text: string; source: string }>;
     expect(pending.map((memory) => [memory.text, memory.source]).sort()).toEqual([
-      ['Use tabs in Makefiles.', 'remember-tool'],
+      ['Use tabs in Makefiles.', 'directive'],
       ['We release on Fridays after noon.', 'directive'],
     ]);
     expect(JSON.stringify(listed.data)).not.toMatch(/groupId/);
-    const release = pending.find((memory) => memory.source === 'directive')?.id ?? '';
-    const tabs = pending.find((memory) => memory.source === 'remember-tool')?.id ?? '';
+    const release = pending.find((memory) => memory.text.startsWith('We release'))?.id ?? '';
+    const tabs = pending.find((memory) => memory.text.startsWith('Use tabs'))?.id ?? '';
 
     const approved = await call(fixture, 'memory_pending', { action: 'approve', id: release });
     expect(approved.data).toMatchObject({ ok: true, kind: 'decision', scope: 'workspace', stored: true });
-    expect(writes()).toBe(1);
+    expect(writes()).toBe(2);
     const rejected = await call(fixture, 'memory_pending', { action: 'reject', id: tabs });
     expect(rejected.data).toMatchObject({ ok: true, rejected: true });
-    expect(writes()).toBe(1);
+    expect(writes()).toBe(2);
     expect((await call(fixture, 'memory_pending', { action: 'list' })).data['pending']).toEqual([]);
     const missing = await call(fixture, 'memory_pending', { action: 'approve', id: tabs });
     expect(missing).toMatchObject({ isError: true, data: { reason: 'not-found' } });

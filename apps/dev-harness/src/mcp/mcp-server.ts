@@ -47,7 +47,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
     { name: MCP_SERVER_NAME, title: 'Graphiti Memory', version: options.version },
     {
       instructions:
-        "The user's long-term memory of earlier coding sessions (Graphiti Memory): decisions, preferences, procedures, lessons. Call memory_recall before answering questions about earlier work or conventions; recalled facts may be stale and the user's words and the current code win. memory_remember proposes a memory (the user reviews it unless they turned review off).",
+        "The user's long-term memory of earlier coding sessions (Graphiti Memory): decisions, preferences, procedures, lessons. Call memory_recall before answering questions about earlier work or conventions; recalled facts may be stale and the user's words and the current code win. memory_remember stores a memory the user asked to keep (a directive line such as `decision: …` waits for the user's review).",
     },
   );
   const workspace = workspaceFinder(server, options);
@@ -100,7 +100,7 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
     {
       title: 'Remember',
       description:
-        'Propose a curated memory: a decision, lesson_learned, preference, procedure, task_update or terminology, for the workspace (this repository), the user (every repository) or the team. It waits for the user\'s review unless they turned review off; text holding a secret is refused.',
+        'Store a curated memory the user asked to keep: a decision, lesson_learned, preference, procedure, task_update or terminology, for the workspace (this repository), the user (every repository) or the team. Directive lines in the text (`decision: …`, `preference (user): …`) wait for the user\'s review instead; text holding a secret is refused.',
       inputSchema: {
         text: z.string().min(1).max(8_000).describe('the memory, one self-contained statement'),
         kind: z.enum(PROMOTION_KINDS as unknown as [PromotionKind, ...PromotionKind[]]).describe('what kind of memory it is'),

@@ -102,10 +102,11 @@ export interface RememberInput {
 }
 
 /**
- * The assistant's remember: proposed through the review queue, as the extension's remember tool
- * does (held for the user's review while `autoPromote.review` is on, the default; promoted at once
- * when it is off). Directive lines in the text (`decision: …`) are each proposed as the directive
- * they are, with their own kind and scope, as directives in a chat are.
+ * The assistant's remember (issue 30): plain text is promoted as `graphiti-harness promote` does
+ * it (gate, secret guard, scopes, team consent, local tier). Directive lines in the text
+ * (`decision: …`) are each proposed as the directive they are, with their own kind and scope,
+ * through the review queue as directives in a chat are: held for the user's review while
+ * `autoPromote.review` is on (the default).
  */
 export async function rememberTool(access: McpAccess, input: RememberInput): Promise<ToolAnswer> {
   if (!access.ok) return notSetUp(access);
@@ -120,7 +121,7 @@ export async function rememberTool(access: McpAccess, input: RememberInput): Pro
   let sent = 0;
   memory.ingestion.start();
   for (const proposal of proposals) {
-    const outcome = await memory.review.propose(proposal);
+    const outcome = proposal.source === 'directive' ? await memory.review.propose(proposal) : await promoted(memory, proposal);
     if (outcome.status === 'refused') {
       outcomes.push({ status: 'refused', kind: proposal.kind, scope: proposal.scope, reason: outcome.reason });
       lines.push(`Not stored (${proposal.kind}, ${proposal.scope}): ${REFUSALS[outcome.reason]}.`);
@@ -140,6 +141,12 @@ export async function rememberTool(access: McpAccess, input: RememberInput): Pro
   if (delivery === false) lines.push('Graphiti has not confirmed it stored yet: it is kept on this machine and the next drain sends or confirms it.');
   const refused = outcomes.every((outcome) => outcome.status === 'refused');
   return { text: lines.join('\n'), data: { ok: !refused, outcomes, ...(delivery === undefined ? {} : { stored: delivery }) }, isError: refused };
+}
+
+/** Plain text: promoted at once, as `promote` does (the same refusals as a proposal). */
+async function promoted(memory: HarnessMemory, proposal: { readonly kind: PromotionKind; readonly scope: RememberInput['scope']; readonly text: string }): Promise<{ readonly status: 'refused'; readonly reason: PromotionRefusal } | { readonly status: 'promoted' }> {
+  const plan = await memory.memoryPromotion.promote({ kind: proposal.kind, scope: proposal.scope, text: proposal.text });
+  return plan.ok ? { status: 'promoted' } : { status: 'refused', reason: plan.reason };
 }
 
 /** Waits (bounded) until Graphiti confirmed what was queued; false when it did not in time. */

@@ -4,8 +4,7 @@
 // screenshot of each main screen (run.mjs fails the run when one is missing).
 const vscode = require('vscode');
 const { assert, control, waitFor, sleep, runTests } = require('./harness.js');
-const { setSetting, networkRequests, isSearchRequest, receivedPrompts, submitChat, nextPrompt, grantConsent } = require('./memory-helpers.js');
-const { answerCategoryDialog } = require('./trust.js');
+const { setSetting, networkRequests, isSearchRequest, receivedPrompts, submitChat, nextPrompt } = require('./memory-helpers.js');
 
 const EXTENSION_ID = 'graphiti-memory.graphiti-memory';
 const WALKTHROUGH = `${EXTENSION_ID}#graphitiMemory.start`;
