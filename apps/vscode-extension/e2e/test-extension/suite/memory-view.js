@@ -326,7 +326,10 @@ const tests = [
       await waitFor('the edited memory stored and the old one gone from Graphiti', async () => {
         const contents = (await control('GET /emulator/episodes')).map((episode) => episode.content);
         return contents.some((content) => content.includes(EDITED)) && !contents.some((content) => content.includes(MEMORY) && !content.includes(EDITED));
-      }, 30_000, 500);
+      }, 90_000, 500).catch(async (error) => {
+        const contents = (await control('GET /emulator/episodes')).map((episode) => episode.content.slice(0, 120));
+        throw new Error(`${error.message}; Graphiti holds: ${JSON.stringify(contents)}`);
+      });
       const rows = await waitFor('the edited memory in the view', async () => {
         const texts = await rowTexts();
         return texts.some((text) => text.startsWith(EDITED)) ? texts : undefined;
