@@ -58,18 +58,6 @@ export async function startControlServer({ emulator, model, page, artifactsDirec
       const current = page();
       const row = current.locator('.quick-input-list .monaco-list-row', { hasText: body.label }).first();
       await row.waitFor({ state: 'visible', timeout: body.timeoutMs ?? 10_000 });
-      // Picked with the keyboard, as a user may: a click can land on what the list floats over (a
-      // walkthrough page intercepts it) and close the list instead.
-      const input = current.locator('.quick-input-widget .quick-input-box input').first();
-      const focusedRow = current.locator('.quick-input-list .monaco-list-row.focused').first();
-      const rows = await current.locator('.quick-input-list .monaco-list-row').count();
-      for (let step = 0; step <= rows; step++) {
-        if ((await focusedRow.innerText().catch(() => '')).includes(body.label)) {
-          await input.press('Enter');
-          return { ok: true };
-        }
-        await input.press('ArrowDown');
-      }
       await row.click();
       return { ok: true };
     },
