@@ -64,7 +64,7 @@ for (const name of LIBRARIES) {
 const cliOutput = run(process.execPath, [path.join(repository, 'apps', 'dev-harness', 'scripts', 'pack-cli.mjs'), '--out', out, '--release-from', path.join(copy, 'apps', 'dev-harness')], { cwd: repository });
 const cliTarball = cliOutput.trim().split('\n').at(-1);
 
-// 3. Every tarball: README, LICENSE, CHANGELOG, its manifest, and product code only (the CLI's: its bundle and the memory page's three files).
+// 3. Every tarball: README, LICENSE, CHANGELOG, its manifest, and product code only (the CLI's: its bundle, the MCP server's self-contained copy and the memory page's three files).
 const tarballs = fs.readdirSync(out).filter((name) => name.endsWith('.tgz'));
 for (const tarball of tarballs) {
   const entries = run('tar', ['-tzf', path.join(out, tarball)]).split('\n').filter((entry) => entry !== '' && !entry.endsWith('/'));
@@ -72,7 +72,7 @@ for (const tarball of tarballs) {
   for (const required of ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/CHANGELOG.md']) {
     if (!entries.includes(required)) problems.push(`${tarball}: ${required.slice('package/'.length)} is missing`);
   }
-  const allowed = cli ? /^package\/(bin\/graphiti-harness\.js|dist\/[^/]+\.(js|cjs)|memory-page\/memory-page\.(html|js|css))$/ : /^package\/dist\/.+\.(js|cjs|d\.ts)$/;
+  const allowed = cli ? /^package\/(bin\/graphiti-harness\.js|dist\/[^/]+\.(js|cjs|mjs)|memory-page\/memory-page\.(html|js|css))$/ : /^package\/dist\/.+\.(js|cjs|d\.ts)$/;
   const extra = entries.filter((entry) => !/^package\/(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(entry) && (!allowed.test(entry) || /\.test\.|test-support|\.map$/.test(entry)));
   if (extra.length > 0) problems.push(`${tarball}: not product code: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ` and ${extra.length - 5} more` : ''}`);
   const manifest = JSON.parse(run('tar', ['-xzOf', path.join(out, tarball), 'package/package.json']));
