@@ -77,8 +77,8 @@ const tests = [
       });
       for (const step of ['testConnection', 'enable', 'remember', 'ask']) assert.equal(await stepDone(step), false, `${step} was complete from the start: ${await stepStates()}`);
 
-      // A failed test does not tick "Test the connection".
-      await control('POST /emulator/faults', { healthcheck: { errorRate: 1 } });
+      // A failed test does not tick "Test the connection" (every route fails: the health check is a route on REST, a probe and a tool on MCP).
+      await control('POST /emulator/faults', { '*': { errorRate: 1 } });
       const failed = await vscode.commands.executeCommand('graphitiMemory.testConnection', 'health');
       assert.equal(failed?.ok, false, 'the health check did not fail with the fault');
       await sleep(1_000);
