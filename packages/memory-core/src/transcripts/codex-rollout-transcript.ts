@@ -7,6 +7,7 @@
 // user's words and the replies, and `task_complete` finishes it. Its id is Codex's `turn_id`, so
 // re-reading dedupes. Our hook context never counts as the user's words (it is a developer message).
 import type { ChatTurn } from '../ports.js';
+import { asRecord } from './json-lines-reader.js';
 import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
 export const CODEX_PARTICIPANT = 'codex';
@@ -29,8 +30,8 @@ interface TurnInProgress {
 
 /** True when the text is a Codex rollout: its first line is a `session_meta` record. */
 export function isCodexRollout(text: string): boolean {
-  const line = record(parse(text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'))));
-  return line?.['type'] === 'session_meta' && record(line['payload']) !== undefined;
+  const line = asRecord(parse(text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'))));
+  return line?.['type'] === 'session_meta' && asRecord(line['payload']) !== undefined;
 }
 
 /** The finished turns, in file order; never throws (lines it cannot read are skipped). */
@@ -62,8 +63,8 @@ export function parseCodexRollout(text: string, options: CodexRolloutOptions = {
     return current;
   };
   for (const raw of text.split('\n')) {
-    const line = record(parse(raw));
-    const payload = record(line?.['payload']);
+    const line = asRecord(parse(raw));
+    const payload = asRecord(line?.['payload']);
     if (line === undefined || payload === undefined) continue;
     const timestamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : undefined;
     if (line['type'] === 'session_meta') {
@@ -78,7 +79,7 @@ export function parseCodexRollout(text: string, options: CodexRolloutOptions = {
         if (turnId !== undefined) open(turnId);
         break;
       case 'item_completed': {
-        const item = record(payload['item']);
+        const item = asRecord(payload['item']);
         const words = textOf(item?.['content']);
         if (turnId === undefined || words === '') break;
         const turn = open(turnId);
@@ -128,7 +129,7 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content.trim();
   if (!Array.isArray(content)) return '';
   return content
-    .map((part) => record(part)?.['text'])
+    .map((part) => asRecord(part)?.['text'])
     .filter((text): text is string => typeof text === 'string')
     .join('\n')
     .trim();
@@ -141,8 +142,4 @@ function parse(raw: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

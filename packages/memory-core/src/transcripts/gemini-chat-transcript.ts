@@ -8,6 +8,7 @@
 // Gemini puts our own hook context into the user's record as `<hook_context>…</hook_context>`
 // parts: those are removed, so our brief is never captured back as the user's words.
 import type { ChatTurn } from '../ports.js';
+import { asRecord } from './json-lines-reader.js';
 import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
 export const GEMINI_CLI_PARTICIPANT = 'gemini-cli';
@@ -29,7 +30,7 @@ export function withoutGeminiHookContext(text: string): string {
 
 /** True when the text is a Gemini CLI chat file: its first line is the header (`sessionId`, `projectHash`). */
 export function isGeminiChat(text: string): boolean {
-  const line = record(parse(text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'))));
+  const line = asRecord(parse(text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'))));
   return typeof line?.['sessionId'] === 'string' && typeof line['projectHash'] === 'string';
 }
 
@@ -54,7 +55,7 @@ export function parseGeminiChat(text: string, options: GeminiChatOptions = {}): 
     current = undefined;
   };
   for (const raw of text.split('\n')) {
-    const line = record(parse(raw));
+    const line = asRecord(parse(raw));
     if (line === undefined || '$set' in line) continue;
     if (typeof line['sessionId'] === 'string' && typeof line['projectHash'] === 'string') {
       sessionId ??= line['sessionId'];
@@ -86,7 +87,7 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content.trim();
   if (!Array.isArray(content)) return '';
   return content
-    .map((part) => record(part)?.['text'])
+    .map((part) => asRecord(part)?.['text'])
     .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
     .join('\n\n')
     .trim();
@@ -99,8 +100,4 @@ function parse(raw: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
