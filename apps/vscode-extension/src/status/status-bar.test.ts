@@ -87,7 +87,8 @@ describe('recall health', () => {
     const search = chatRegistrations().tools.get('graphiti_memory_search');
     const result = await search?.invoke({ input: { query: 'how do we deploy?' }, toolInvocationToken: undefined }, noCancellation());
     expect(JSON.stringify(result)).toContain('did not answer in time');
-    expect(item()?.text).toContain("can't reach Graphiti");
+    // The health probe may already have brought it back on a loaded machine: the item showed it.
+    expect(item()?.texts.some((text) => text.includes("can't reach Graphiti"))).toBe(true);
     // Its health check still answers: the probe brings the status back without another chat turn.
     await waitFor(() => item()?.text.includes('Memory: on') === true, 5000, 'the status back on after a health probe');
     expect(harness.emulator.requests.some((request) => request.path === '/healthcheck')).toBe(true);

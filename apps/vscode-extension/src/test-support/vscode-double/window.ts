@@ -5,7 +5,16 @@ import { CancellationTokenSource, EventEmitter, LogLevel, Position, Selection, t
 import { onTestHostReset, testHost, type MessageSeverity, type ShownMessage } from './test-host.js';
 
 export class StatusBarItemDouble {
-  text = '';
+  #text = '';
+  /** Every text the item showed, in order: a state the extension passes through quickly still counts. */
+  readonly texts: string[] = [];
+  get text(): string {
+    return this.#text;
+  }
+  set text(value: string) {
+    this.#text = value;
+    this.texts.push(value);
+  }
   tooltip: string | vscode.MarkdownString | undefined;
   command: string | vscode.Command | undefined;
   backgroundColor: vscode.ThemeColor | undefined;
