@@ -13,6 +13,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 import writeFileAtomic from 'write-file-atomic';
 import { BACKUP_SUFFIX } from './agent-hook-files.js';
 
@@ -121,17 +122,58 @@ export async function uninstallMcpServer(options: McpClientPlace & { readonly ta
   return write(options.target, file, current, next, false);
 }
 
-/** Whether our entry is in the client's file (and what it runs). */
-export async function mcpServerInstalled(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<{ readonly file: string; readonly installed: boolean }> {
+/** Whether our entry is in the client's file, and what it runs (when it is). */
+export interface McpServerInstallation {
+  readonly file: string;
+  readonly installed: boolean;
+  /** The program and arguments our entry runs (without the `--installed-by` marker). */
+  readonly command?: McpServerCommand;
+  /** Why the file could not be read as the client's configuration (it is left alone). */
+  readonly problem?: string;
+}
+
+export async function mcpServerInstalled(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<McpServerInstallation> {
   const facts = MCP_CLIENTS[options.target];
   const file = facts.file(options);
-  const current = await readText(file);
+  const current = await readText(file).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (current instanceof Error) return { file, installed: false, problem: current.message };
   if (current === undefined) return { file, installed: false };
-  if (facts.format === 'toml') return { file, installed: ourTomlBlock(current) !== undefined };
+  if (facts.format === 'toml') {
+    const block = ourTomlBlock(current);
+    if (block === undefined) return { file, installed: false };
+    const command = tomlCommand(block);
+    return { file, installed: true, ...(command === undefined ? {} : { command }) };
+  }
   try {
-    return { file, installed: isOurs(jsonServers(file, current, facts.key)[MCP_SERVER_ENTRY_NAME]) };
+    const entry = jsonServers(file, current, facts.key)[MCP_SERVER_ENTRY_NAME];
+    if (!isOurs(entry) || !isObject(entry)) return { file, installed: false };
+    const command = commandOf(entry['command'], entry['args']);
+    return { file, installed: true, ...(command === undefined ? {} : { command }) };
+  } catch (error) {
+    return { file, installed: false, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Our entry in every MCP client's file, in MCP_CLIENT_TARGETS order. */
+export async function mcpServersStatus(place: McpClientPlace): Promise<(McpServerInstallation & { readonly target: McpClientTarget; readonly label: string })[]> {
+  return Promise.all(MCP_CLIENT_TARGETS.map(async (target) => ({ target, label: MCP_CLIENTS[target].label, ...(await mcpServerInstalled({ ...place, target })) })));
+}
+
+/** The command of an entry, without our marker arguments; `undefined` when it is not a program and strings. */
+function commandOf(command: unknown, args: unknown): McpServerCommand | undefined {
+  if (typeof command !== 'string' || !Array.isArray(args) || !args.every((arg): arg is string => typeof arg === 'string')) return undefined;
+  const marker = args.findIndex((value, index) => value === MCP_INSTALLED_BY_ARGUMENTS[0] && args[index + 1] === MCP_INSTALLED_BY_ARGUMENTS[1]);
+  return { command, args: marker < 0 ? args : [...args.slice(0, marker), ...args.slice(marker + 2)] };
+}
+
+/** The command of our TOML table (only our lines are parsed: the rest of the file may be anything). */
+function tomlCommand(block: readonly string[]): McpServerCommand | undefined {
+  try {
+    const table = parseToml(block.join('\n')) as { mcp_servers?: Record<string, { command?: unknown; args?: unknown }> };
+    const ours = table.mcp_servers?.[MCP_SERVER_ENTRY_NAME];
+    return ours === undefined ? undefined : commandOf(ours.command, ours.args);
   } catch {
-    return { file, installed: false };
+    return undefined;
   }
 }
 
