@@ -218,7 +218,10 @@ async function stepForget(context: ClientScenarioContext): Promise<void> {
   checks.begin(`${client.title} 4. forget the decision: a new session's brief and recall carry none of it`);
   const holding = emulator.state.episodes().filter((episode) => episode.content.includes(DECISION_MARK));
   checks.check('the decision is held by the promoted episode and the stored turn', holding.length >= 2, `${holding.length} episodes hold it`);
-  for (const episode of holding) {
+  // Forgetting one copy of a captured turn forgets its other copies too: each round takes what is left.
+  for (let round = 0; round < holding.length; round += 1) {
+    const episode = emulator.state.episodes().find((each) => each.content.includes(DECISION_MARK));
+    if (episode === undefined) break;
     const run = await tools.harness(['forget', '--episode', episode.uuid, '--group', episode.group_id, '--yes', '--workspace', sandbox.workspace], 40_000);
     checks.check(`\`forget --episode\` of the ${isCapturedEpisodeName(episode.name) ? 'stored turn' : 'promoted decision'} exits 0`, run.status === 0, describeCommand(run));
   }
