@@ -132,7 +132,8 @@ export class ReviewQueue {
       return { status: 'not-applied', memory, reason: applied.reason, kept };
     }
     const [entry] = applied.entries;
-    // The gate closed between the plan and now: the loop is kept, its episode goes with a later change.
+    // Only when the gate closed in the moment since the plan above: the loop did change on this machine,
+    // but its episode could not be planned, so nothing is sent (a later change of the loop sends its state).
     if (entry === undefined) return { status: 'refused', memory, reason: 'gate-closed' };
     this.ingestion.enqueueEntries(applied.entries);
     return { status: 'sent', memory: { ...memory, text: loopEpisodeText(applied.loop) }, entry };
