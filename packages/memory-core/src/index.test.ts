@@ -12,7 +12,7 @@ const VALUES = [
   'CODING_ONTOLOGY_INSTRUCTIONS', 'MIRROR_CONSENT_TEXT', 'MIRROR_RECORD_FORMAT', 'TurnMirror', 'buildMirrorRecord', 'mirrorNodeUuid', 'mirrorStructure', 'writeMirrorEntry',
   'AGENT_TRANSCRIPT_FORMATS', 'agentLabelOf', 'agentTranscriptFormatOf', 'readAgentTranscript',
   'exportableMemories',
-  'inferInstructionKind', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
+  'inferInstructionKind', 'InstructionImports', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
   'parseLoopMarkers', 'boundedLoops', 'DEFAULT_LOOP_EXPIRE_DAYS', 'describeLoop', 'isStaleLoop', 'loopNudges', 'LoopService', 'LoopStore',
   'parseDirectives',
   'AUDIT_TOOLS', 'AuditLog', 'auditEndpointKey', 'auditEntryFrom', 'CONSENT_CATEGORIES', 'Clock', 'ConfiguredMemorySettings', 'ConsentStore', 'DEFAULT_ENDPOINT', 'DEFAULT_SETTINGS', 'describeDirectiveHandling', 'directiveHandling', 'FORGOTTEN_PENDING_REASON', 'pendingGroups', 'sourceForgetSummary',
