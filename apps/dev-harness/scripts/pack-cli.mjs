@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { englishZodLocalesOnly } from '@graphiti-memory/build-support/zod-english-locales';
+import { assertSelfContained, ESM_COMMONJS_BANNER, nodeBundleOptions } from '@graphiti-memory/build-support/node-bundle';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const repository = path.resolve(root, '..', '..');
@@ -51,46 +51,15 @@ fs.mkdirSync(path.join(folder, 'dist'), { recursive: true });
 fs.mkdirSync(path.join(folder, 'bin'), { recursive: true });
 
 const result = await esbuild.build({
+  ...nodeBundleOptions(root),
   entryPoints: { bin: path.join(root, 'src/bin.ts'), 'emulator-thread': path.join(root, 'src/benchmark/emulator-thread.ts') },
   outdir: path.join(folder, 'dist'),
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  conditions: ['@graphiti-memory/source'],
-  mainFields: ['module', 'main'],
-  tsconfig: path.join(root, 'tsconfig.json'),
-  jsx: 'transform',
-  jsxFactory: 'vscpp',
-  jsxFragment: 'vscppf',
-  minify: true,
-  // Class names stay as written: errors and logs name them.
-  keepNames: true,
-  legalComments: 'none',
-  // prompt-tsx requires `vscode` lazily, only inside VS Code; the CLI never reaches it.
-  external: ['vscode'],
-  plugins: [englishZodLocalesOnly],
-  // CommonJS libraries inside an ES module bundle still `require` node's built-ins and read
-  // `__filename` (write-file-atomic names its temporary files by it).
-  banner: {
-    js: [
-      "import { createRequire as __createRequire } from 'node:module';",
-      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-      'const require = __createRequire(import.meta.url);',
-      'const __filename = __fileURLToPath(import.meta.url);',
-      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
-    ].join(' '),
-  },
-  metafile: true,
-  logLevel: 'warning',
+  banner: { js: ESM_COMMONJS_BANNER },
 });
-// Nothing may stay outside the bundle but node's built-ins and `vscode` (never loaded by the CLI).
-const external = new Set();
-for (const output of Object.values(result.metafile.outputs)) {
-  for (const imported of output.imports) if (imported.external && !imported.path.startsWith('node:') && imported.path !== 'vscode' && !isBuiltin(imported.path)) external.add(imported.path);
-}
-if (external.size > 0) throw new Error(`the CLI bundle leaves ${[...external].join(', ')} outside: bundle it, or make it a dependency of the packed package`);
+// `vscode` is never loaded by the CLI (prompt-tsx requires it only inside VS Code).
+assertSelfContained(result, 'the CLI bundle', 'bundle it, or make it a dependency of the packed package');
 
 for (const name of ['hook-runner.cjs', ...runnerFiles]) fs.copyFileSync(path.join(path.dirname(hookRunner), name), path.join(folder, 'dist', name));
 // The one-file MCP server `mcp install` copies into the state folder, as the harness's build made it.
@@ -122,7 +91,3 @@ const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum
 console.log(`${path.relative(repository, folder)}: graphiti-harness@${packed.version}, bundle ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Object.keys(result.metafile.outputs).length} files, runner ${runnerFiles.join(', ')}`);
 const tarball = execFileSync('npm', ['pack', folder, '--pack-destination', out, '--silent'], { encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } }).trim().split('\n').at(-1);
 console.log(path.join(out, tarball));
-
-function isBuiltin(name) {
-  return createRequire(import.meta.url)('node:module').builtinModules.includes(name);
-}

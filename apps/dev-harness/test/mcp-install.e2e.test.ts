@@ -87,6 +87,44 @@ describe('graphiti-harness mcp install', () => {
     }
   });
 
+  it('removes the server copies no client runs, and the consent goes only with the last hook or MCP client', async () => {
+    // An upgrade leaves the previous copy behind; the next install removes it, unless a client runs it.
+    const old = path.join(state, 'mcp-server', '0.0.1+000000000000');
+    await fs.mkdir(old, { recursive: true });
+    await fs.writeFile(path.join(old, 'mcp-server.mjs'), '// an older copy\n');
+    const runByCursor = path.join(state, 'mcp-server', '0.0.2+111111111111');
+    await fs.mkdir(runByCursor, { recursive: true });
+    await fs.writeFile(path.join(runByCursor, 'mcp-server.mjs'), '// what Cursor still runs\n');
+    await fs.mkdir(path.join(home, '.cursor'), { recursive: true });
+    const cursorEntry = { command: process.execPath, args: [path.join(runByCursor, 'mcp-server.mjs'), '--installed-by', 'graphiti-harness'] };
+    await fs.writeFile(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'graphiti-memory': cursorEntry } }));
+    const installed = await harness(['mcp', 'install', '--target', 'claude']);
+    expect(installed.exitCode).toBe(0);
+    await expect(fs.stat(old)).rejects.toThrow();
+    expect((await fs.stat(runByCursor)).isDirectory()).toBe(true);
+    const current = (installed.json['command'] as { args: string[] }).args[0] ?? '';
+    expect((await fs.stat(current)).isFile()).toBe(true);
+
+    const status = await harness(['hooks', 'status']);
+    expect((status.json['mcp'] as Array<{ target: string; installed: boolean; command: { args: string[] } | null }>).filter((client) => client.installed).map((client) => [client.target, client.command?.args[0]])).toEqual([
+      ['claude', current],
+      ['cursor', path.join(runByCursor, 'mcp-server.mjs')],
+    ]);
+
+    // Hooks and MCP share one consent: removing the hooks keeps it while an MCP client runs our server.
+    const config = path.join(folder, 'config', 'config.json');
+    expect((await harness(['hooks', 'install', '--target', 'claude', '--endpoint', 'http://127.0.0.1:9'])).exitCode).toBe(0);
+    expect(await fs.readFile(config, 'utf8')).toContain('"consent"');
+    const hooksRemoved = await harness(['hooks', 'uninstall', '--target', 'claude']);
+    expect(hooksRemoved.json).toMatchObject({ ok: true, consentRevoked: false, mcpClients: ['Claude Code', 'Cursor'] });
+    expect(await fs.readFile(config, 'utf8')).toContain('"consent"');
+    expect((await harness(['mcp', 'uninstall', '--target', 'cursor'])).json).toMatchObject({ changed: true, consentRevoked: false });
+    // The last one: the consent goes with it, and so does every copy no client runs.
+    expect((await harness(['mcp', 'uninstall', '--target', 'claude'])).json).toMatchObject({ changed: true, consentRevoked: true });
+    expect(await fs.readFile(config, 'utf8')).not.toContain('"consent"');
+    expect(await fs.readdir(path.join(state, 'mcp-server'))).toEqual([]);
+  });
+
   it('refuses an unknown target as a usage error', async () => {
     const terminal = capturedTerminal({ cwd: folder, env: { HOME: home } });
     expect(await runHarness(['mcp', 'install', '--target', 'emacs'], { terminal })).toBe(2);

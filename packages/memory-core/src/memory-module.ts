@@ -16,6 +16,7 @@ import { DefaultPromotionService, MemoryPromotion, PromotionService, QueuedMemor
 import { DefaultRecallService, RecallService } from './recall/index.js';
 import { GroupRecorder, GroupRegistry, InMemoryGroupRegistry } from './registry/index.js';
 import { InMemoryLoopStore } from './loops/in-memory-loop-store.js';
+import { LoopProposals } from './loops/loop-proposals.js';
 import { LoopService } from './loops/loop-service.js';
 import { LoopStore } from './loops/open-loop.js';
 import { InMemoryPendingMemoryStore, PendingMemoryStore, ReviewQueue } from './review/index.js';
@@ -34,7 +35,8 @@ import { DefaultLocalTier, LocalTier } from './tier/local-tier.js';
  * keep forgotten; without one a forget deletes at once or reports the failure), GroupRecorderOptions (the tool
  * name the registry records and citations name), EpisodeSources (the record of delivered episodes
  * citations come from), WorkspaceFiles (the stale check), LocalTierStore (where the local tier is kept), DigestWriter (a chat model that writes
- * session digests, `capture.digestWriter: chatModel`) and QueuedGroups (rebinding the ingestion-based default). Without a
+ * session digests, `capture.digestWriter: chatModel`), LoopProposer (a chat model that proposes loops for review,
+ * `loops.proposeWithModel`) and QueuedGroups (rebinding the ingestion-based default). Without a
  * PendingMemoryStore, review-held directives are not kept (and never sent).
  */
 export function createMemoryModule(): ContainerModule {
@@ -50,6 +52,8 @@ export function createMemoryModule(): ContainerModule {
     bind(QueuedGroups).to(IngestionQueuedGroups).inSingletonScope();
     bind(ForgetService).toSelf().inSingletonScope();
     bind(LoopService).toSelf().inSingletonScope();
+    // Uses the app's LoopProposer when one is bound (VS Code's chat model, loops.proposeWithModel).
+    bind(LoopProposals).toSelf().inSingletonScope();
     bind(OwedDeletions).toSelf().inSingletonScope();
     bind(ReviewQueue).toSelf().inSingletonScope();
     bind(MemoryEditing).to(SupersedingMemoryEditing).inSingletonScope();

@@ -2,6 +2,7 @@
 // `hooks install --target <client>` and two promoted memories → a one-shot session whose model
 // request carries the brief (the decision, from the session-start hook) and the recall (the lesson,
 // from the prompt hook) exactly once each → the turn stored exactly once with no further command →
+// `forget --episode` of the decision → a new session's model request carries none of it →
 // after `hooks uninstall`, a new session runs none of ours. Assertions are recorded, never weakened.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -206,6 +207,40 @@ async function stepStored(context: ClientScenarioContext, hooksRan: boolean): Pr
   checks.check('each captured episode is stored exactly once', kept.length > 0 && kept.every(([, count]) => count === 1), kept.map(([key, count]) => `${key} ×${count}`).join(', ') || 'none stored');
 }
 
+/**
+ * Forget reaches every prompt: the decision's episode and every episode that repeats it (the stored
+ * turn's answer quotes it, in its session's and its workspace's group) are forgotten with
+ * `graphiti-harness forget --episode`; a new session's brief and recall then carry none of it,
+ * while the lesson, not forgotten, still reaches the model (the hooks did run).
+ */
+async function stepForget(context: ClientScenarioContext): Promise<void> {
+  const { checks, client, tools, sandbox, emulator, model } = context;
+  checks.begin(`${client.title} 4. forget the decision: a new session's brief and recall carry none of it`);
+  const holding = emulator.state.episodes().filter((episode) => episode.content.includes(DECISION_MARK));
+  checks.check('the decision is held by the promoted episode and the stored turn', holding.length >= 2, `${holding.length} episodes hold it`);
+  // Forgetting one copy of a captured turn forgets its other copies too: each round takes what is left.
+  for (let round = 0; round < holding.length; round += 1) {
+    const episode = emulator.state.episodes().find((each) => each.content.includes(DECISION_MARK));
+    if (episode === undefined) break;
+    const run = await tools.harness(['forget', '--episode', episode.uuid, '--group', episode.group_id, '--yes', '--workspace', sandbox.workspace], 40_000);
+    checks.check(`\`forget --episode\` of the ${isCapturedEpisodeName(episode.name) ? 'stored turn' : 'promoted decision'} exits 0`, run.status === 0, describeCommand(run));
+  }
+  const left = emulator.state.facts().filter((fact) => fact.fact.includes(DECISION_MARK)).length + emulator.state.episodes().filter((episode) => episode.content.includes(DECISION_MARK)).length;
+  checks.check('Graphiti keeps no episode or fact holding the decision', left === 0, `${left} left`);
+
+  const runsBefore = hookRuns(sandbox).length;
+  const first = model.requests.length;
+  const run = await runClient(context, 'after-forget', PROMPT);
+  checks.check(`${client.title} exits 0`, run.status === 0, describeCommand(run));
+  const calls = model.modelCalls(first);
+  const runs = hookRuns(sandbox).slice(runsBefore);
+  checks.check('our session-start and prompt hooks ran', runs.some((entry) => entry.event === 'SessionStart') && runs.some((entry) => entry.event === 'UserPromptSubmit'), `ran: ${describeRuns(runs)}`);
+  const allText = calls.map((body) => textOf(body)).join('\n');
+  checks.check('no model request carries the forgotten decision (brief, recall or anything else)', calls.length > 0 && !allText.includes(DECISION_MARK), `${calls.length} model calls; "${DECISION_MARK}" ${occurrences(allText, DECISION_MARK)} times`);
+  checks.check('the lesson, not forgotten, still reaches the model through memory', allText.includes(LESSON_MARK), `${calls.length} model calls`);
+  checks.check(`${client.title} answers without the decision`, run.stdout.includes(ANSWER_WITHOUT_MEMORY), `stdout: ${JSON.stringify(run.stdout.trim().slice(0, 200))}`);
+}
+
 function describeProcesses(pids: readonly number[]): string {
   return pids.map((pid) => {
     try {
@@ -218,7 +253,7 @@ function describeProcesses(pids: readonly number[]): string {
 
 async function stepUninstall(context: ClientScenarioContext): Promise<void> {
   const { checks, client, tools, sandbox, emulator, model } = context;
-  checks.begin(`${client.title} 4. hooks uninstall --target ${client.target}: a new session runs none of ours`);
+  checks.begin(`${client.title} 5. hooks uninstall --target ${client.target}: a new session runs none of ours`);
   const uninstall = await tools.harness(['hooks', 'uninstall', '--target', client.target]);
   checks.check(`\`hooks uninstall --target ${client.target}\` exits 0`, uninstall.status === 0, describeCommand(uninstall));
   const left = ourHookFiles(context);
@@ -262,6 +297,7 @@ export async function runClientScenario(context: ClientScenarioContext): Promise
   await stepInstall(context);
   const hooksRan = await stepSession(context);
   await stepStored(context, hooksRan);
+  await stepForget(context);
   await stepUninstall(context);
   checkLogsHoldNoContent(context);
 }

@@ -7,6 +7,8 @@ import type { RunningEmulator } from './types.js';
 describe('stand-in extraction', () => {
   it('splits sentences and skips one-word fragments', () => {
     expect(splitSentences('Alice likes tea. Bob uses npm!\nOk.\nWhy not?')).toEqual(['Alice likes tea', 'Bob uses npm', 'Why not']);
+    // A line that is only a tag frames the memory; it is no statement.
+    expect(splitSentences('<graphiti_episode kind="decision" scope="workspace">\nWe deploy with blue-green releases.\n</graphiti_episode>')).toEqual(['We deploy with blue-green releases']);
   });
 
   it('finds subject, relation and object', () => {

@@ -1,6 +1,7 @@
 // Stand-in for Graphiti's LLM extraction. Deliberately simple and predictable, so tests can
 // reason about it:
-// - Each sentence of a message (split on . ! ? and line breaks) with at least two words is a fact.
+// - Each sentence of a message (split on . ! ? and line breaks) with at least two words is a fact;
+//   a line that is only a tag (`<graphiti_episode …>`) frames the text and is none.
 // - Subject: the first word, or the first two when the first is a determiner ("the build").
 // - Relation (`name`): the first following word that is not an auxiliary or a change marker,
 //   uppercased ("Alice no longer likes tea" → LIKES); RELATES_TO when there is none.
@@ -36,8 +37,11 @@ export function splitSentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|[\r\n]+/)
     .map((sentence) => sentence.trim().replace(/[.!?]+$/, '').trim())
-    .filter((sentence) => words(sentence).length >= 2);
+    .filter((sentence) => words(sentence).length >= 2 && !MARKUP_LINE.test(sentence));
 }
+
+/** A line that is only an XML-like tag (`<graphiti_episode kind="decision" …>`, `</…>`): framing, not a statement. */
+const MARKUP_LINE = /^<\/?[A-Za-z_][\w.-]*(?:\s[^<>]*)?\/?>$/;
 
 export function extractStatements(text: string): Statement[] {
   return splitSentences(text).map((sentence) => {

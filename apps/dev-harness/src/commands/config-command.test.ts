@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHarness } from '../cli/program.js';
 import { capturedTerminal } from '../test-support/captured-terminal.js';
-import { CHAT_MODEL_DIGEST_NOTICE } from './config-command.js';
+import { CHAT_MODEL_DIGEST_NOTICE, CHAT_MODEL_LOOPS_NOTICE } from './config-command.js';
 
 let root: string;
 let workspace: string;
@@ -90,6 +90,17 @@ describe('config show', () => {
     expect(result.exitCode, result.err).toBe(0);
     expect(result.out).toMatch(/capture\.digestWriter\s+= "chatModel" {2}\(user: /);
     expect(result.out).toContain(CHAT_MODEL_DIGEST_NOTICE);
+  });
+
+  it('shows loops.proposeWithModel (off by default) and says that only VS Code proposes loops when it is on', async () => {
+    const before = await configShow();
+    expect(before.out).toMatch(/loops\.proposeWithModel\s+= false {2}\(default\)/);
+    expect(before.out).not.toContain(CHAT_MODEL_LOOPS_NOTICE);
+    await fs.writeFile(userFile, JSON.stringify({ loops: { proposeWithModel: true } }));
+    const result = await configShow();
+    expect(result.exitCode, result.err).toBe(0);
+    expect(result.out).toMatch(/loops\.proposeWithModel\s+= true {2}\(user: /);
+    expect(result.out).toContain(CHAT_MODEL_LOOPS_NOTICE);
   });
 
   it('shows the problems of a broken file (exit 1) instead of refusing to start', async () => {

@@ -30,6 +30,10 @@ import type { CommandRegistrar } from './command-registrar.js';
 export const CHAT_MODEL_DIGEST_NOTICE =
   'capture.digestWriter chatModel: only the VS Code extension has a chat model (vscode.lm); the hooks and graphiti-harness send the filtered digest.';
 
+/** What `config show` says when loops are to be proposed by a chat model. */
+export const CHAT_MODEL_LOOPS_NOTICE =
+  'loops.proposeWithModel true: only the VS Code extension has a chat model (vscode.lm); its proposals wait in pending memories, which graphiti-harness pending approves or rejects.';
+
 export const PRECEDENCE = 'flags > env > project .graphiti-memory.json > user config.json > defaults';
 
 export const registerConfigCommand: CommandRegistrar = (program, run) => {
@@ -113,6 +117,10 @@ async function show(context: CommandContext, raw: RawCommonOptions): Promise<Exi
     // Only VS Code has a chat model (vscode.lm): say so rather than let the value look as if it applied here.
     output.line();
     output.line(CHAT_MODEL_DIGEST_NOTICE);
+  }
+  if (config.settings.loops.proposeWithModel) {
+    output.line();
+    output.line(CHAT_MODEL_LOOPS_NOTICE);
   }
   if (config.ignored.length > 0) {
     output.line();

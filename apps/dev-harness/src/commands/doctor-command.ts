@@ -14,7 +14,7 @@ import { harnessPackage } from '../cli/harness-package.js';
 import { configurationCheck, consentCheck } from '../doctor/config-checks.js';
 import type { DoctorCheck, DoctorFacts } from '../doctor/doctor-check.js';
 import { endpointCheck } from '../doctor/endpoint-check.js';
-import { assistantHooksCheck, assistantStatuses, duplicateHooksCheck, hookRunsCheck, hookServerCheck, noAssistantCheck } from '../doctor/hook-checks.js';
+import { assistantHooksCheck, assistantStatuses, duplicateHooksCheck, hookRunsCheck, hookServerCheck, mcpClientStatuses, mcpServerCheck, noAssistantCheck } from '../doctor/hook-checks.js';
 import { outboxCheck } from '../doctor/outbox-check.js';
 import { nodeVersionCheck, stateFolderCheck } from '../doctor/runtime-checks.js';
 import { detectAgents } from '@graphiti-memory/agent-hooks';
@@ -49,6 +49,7 @@ async function doctor(context: CommandContext, raw: RawCommonOptions): Promise<E
   const facts = await readFacts(context, raw);
   const statuses = await assistantStatuses(facts);
   const detected = await detectAgents({ home: facts.home, env: facts.env });
+  const mcp = await mcpClientStatuses(facts);
   const { nodeEngines } = harnessPackage();
   const checks: DoctorCheck[] = [
     nodeVersionCheck(process.version, nodeEngines),
@@ -56,9 +57,10 @@ async function doctor(context: CommandContext, raw: RawCommonOptions): Promise<E
     configurationCheck(facts),
     await endpointCheck(facts),
     await consentCheck(facts),
-    noAssistantCheck(statuses),
+    noAssistantCheck(statuses, mcp),
     ...statuses.map((status) => assistantHooksCheck(status, detected.find((agent) => agent.target === status.target), facts.cliVersion)),
     await duplicateHooksCheck(facts, statuses),
+    mcpServerCheck(mcp),
     await hookServerCheck(facts),
     await outboxCheck(facts),
     await hookRunsCheck(facts),

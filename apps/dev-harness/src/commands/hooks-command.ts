@@ -21,6 +21,7 @@ import {
   endpointChangeLines,
   endpointDeliveryNotice,
   hookServerStatus,
+  mcpServersStatus,
   readHookRuns,
   runnerBuild,
   runningHookServers,
@@ -179,7 +180,7 @@ export function probeJson(probe: EndpointProbe): Record<string, unknown> {
 
 async function uninstall(context: CommandContext, raw: HooksOptions): Promise<ExitCode> {
   const { output, terminal } = context;
-  const { changes, consentRevoked, revokedEndpoints, stopped, configFile, removedRunners } = await disconnectAgents({
+  const { changes, consentRevoked, revokedEndpoints, stopped, configFile, removedRunners, mcpClients } = await disconnectAgents({
     env: terminal.env,
     home: homeFolder(context),
     targets: targets(raw.target),
@@ -187,7 +188,7 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
     endpoints: context.options.endpoint === undefined ? [] : [context.options.endpoint],
     stateDirectory: await stateFolder(context),
   });
-  output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped, removedRunners });
+  output.result({ ok: true, changes, consentRevoked, revokedEndpoints, stopped, removedRunners, mcpClients });
   for (const change of changes) {
     output.line(`${change.target}: ${change.changed ? 'removed from' : 'nothing to remove in'} ${change.file}`);
     if (change.trust?.manualStep !== undefined) output.warn(`${change.target}: ${change.trust.manualStep}`);
@@ -195,6 +196,9 @@ async function uninstall(context: CommandContext, raw: HooksOptions): Promise<Ex
   }
   for (const folder of removedRunners) output.line(`removed the hook runner copy ${folder}`);
   if (consentRevoked) output.line(`consent revoked in ${configFile}: hooks no longer send anything`);
+  else if (mcpClients.length > 0) {
+    output.line(`consent kept in ${configFile}: our MCP server still runs in ${mcpClients.join(', ')} (graphiti-harness mcp uninstall --target … removes it, and the consent with the last one)`);
+  }
   if (stopped.servers > 0 || stopped.drainer) output.line(`stopped ${stopped.servers} hook server(s)${stopped.drainer ? ' and the background drainer (queued messages stay on disk, unsent)' : ''}`);
   return ExitCode.ok;
 }
@@ -230,7 +234,12 @@ async function status(context: CommandContext): Promise<ExitCode> {
   const { output, terminal } = context;
   const home = homeFolder(context);
   const configFile = userConfigPath(terminal.env);
-  const [installed, config, salvaged] = await Promise.all([agentHooksStatus(home, terminal.env), readConfigFile(configFile), readConfigFile(configFile, 'project')]);
+  const [installed, mcp, config, salvaged] = await Promise.all([
+    agentHooksStatus(home, terminal.env),
+    mcpServersStatus({ home, env: terminal.env }),
+    readConfigFile(configFile),
+    readConfigFile(configFile, 'project'),
+  ]);
   // A file with a typo still holds its endpoint and consent: shown as they are, beside the problem.
   const values = config.ok ? config.values : salvaged.ok ? salvaged.values : undefined;
   const stateDir = await stateFolder(context);
@@ -250,6 +259,7 @@ async function status(context: CommandContext): Promise<ExitCode> {
   output.result({
     ok: true,
     installed,
+    mcp: mcp.map(({ target, file, installed: has, command, problem }) => ({ target, file, installed: has, command: command ?? null, problem: problem ?? null })),
     config: { file: configFile, enabled: values?.enabled ?? false, endpoint: values?.endpoint ?? null, consent: values?.consent ?? null, problems: config.ok ? [] : config.problems },
     stateDir,
     switches: switches.ok ? switches.switches : { problem: switches.problem },
@@ -265,6 +275,9 @@ async function status(context: CommandContext): Promise<ExitCode> {
     output.line(`${entry.target}: ${entry.entries.length === 0 ? 'not installed' : `installed (${events})`} — ${entry.file}${entry.problem === undefined ? '' : ` (${entry.problem})`}`);
     if (entry.trust !== undefined) output.line(`  ${entry.trust.trusted ? 'runs them' : 'will not run them'}: ${entry.trust.detail}`);
   }
+  const mcpInstalled = mcp.filter((client) => client.installed);
+  output.line(`MCP server (graphiti-harness mcp): ${mcpInstalled.length === 0 ? 'in no client' : `in ${mcpInstalled.map((client) => `${client.label} (${client.file})`).join(', ')}`}`);
+  for (const client of mcp.filter((each) => each.problem !== undefined)) output.line(`  ${client.label}: ${client.file} cannot be read: ${client.problem}`);
   if (!config.ok) output.line(`config: ${configFile} — has a problem, so the hooks stay silent (memory off) until it is fixed: ${config.problems.join('; ')}`);
   else output.line(`config: ${configFile} — ${values?.enabled === true ? 'enabled' : 'disabled'}, endpoint ${values?.endpoint ?? '(none)'}, consent ${values?.consent === undefined ? 'none' : `for ${values.consent.endpoint} since ${values.consent.grantedAt}`}`);
   for (const line of switchLines(switches, switchesFile.filePath)) output.line(line);

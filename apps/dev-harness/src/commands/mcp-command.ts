@@ -1,14 +1,14 @@
 // `graphiti-harness mcp`: memory as an MCP server on stdio (see mcp/mcp-server.ts), and
 // `mcp install|uninstall --target claude|codex|gemini|cursor|vscode`: our server in that client's
 // MCP configuration (agent-hooks' mcp-clients.ts knows each client's file and format).
-import { installMcpServer, MCP_CLIENT_TARGETS, MCP_CLIENTS, MCP_SERVER_ENTRY_NAME, uninstallMcpServer, type McpClientTarget, type McpServerCommand } from '@graphiti-memory/agent-hooks';
+import { disconnectAgents, installMcpServer, MCP_CLIENT_TARGETS, MCP_CLIENTS, MCP_SERVER_ENTRY_NAME, uninstallMcpServer, type McpClientTarget, type McpServerCommand } from '@graphiti-memory/agent-hooks';
 import { normaliseEndpoint } from '@graphiti-memory/memory-core';
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
 import { ExitCode, HarnessError } from '../cli/harness-errors.js';
 import { harnessBinary, harnessPackage } from '../cli/harness-package.js';
-import { copyMcpServer } from '../mcp/mcp-server-copy.js';
+import { copyMcpServer, pruneMcpServers } from '../mcp/mcp-server-copy.js';
 import type { CommandRegistrar } from './command-registrar.js';
 import { homeFolder, stateFolder } from './hooks-command.js';
 
@@ -95,6 +95,7 @@ async function install(context: CommandContext, target: McpClientTarget): Promis
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed.' });
   }
+  await pruneMcpServers(stateDirectory, homeFolder(context), terminal.env);
   const endpoint = configuration.endpoint === undefined ? undefined : normaliseEndpoint(configuration.endpoint);
   const setUp = configuration.enabled && endpoint !== undefined && configuration.consent !== undefined && normaliseEndpoint(configuration.consent.endpoint) === endpoint;
   if (!setUp) warnings.push('memory is not set up here yet (no endpoint, or no consent for it): until `graphiti-harness setup` has run, every tool answers that memory is not set up.');
@@ -114,7 +115,14 @@ async function uninstall(context: CommandContext, target: McpClientTarget): Prom
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Nothing was changed.' });
   }
-  output.result({ ok: true, target, file: change.file, changed: change.changed, backup: change.backup ?? null });
+  // The last connection gone (no hooks, no other MCP client): the consent goes with it, as with `hooks uninstall`.
+  const disconnected = change.changed
+    ? await disconnectAgents({ env: terminal.env, home: homeFolder(context), targets: [], by: 'graphiti-harness', stateDirectory: await stateFolder(context) })
+    : undefined;
+  const consentRevoked = disconnected?.consentRevoked ?? false;
+  output.result({ ok: true, target, file: change.file, changed: change.changed, backup: change.backup ?? null, consentRevoked });
   output.line(`${MCP_CLIENTS[target].label}: ${change.changed ? 'removed from' : 'not installed in'} ${change.file}${change.backup === undefined ? '' : ` (previous file kept as ${change.backup})`}`);
+  if (disconnected?.consentRevoked === true) output.line(`consent revoked in ${disconnected.configFile}: no hook and no MCP client uses memory any more`);
+  await pruneMcpServers(await stateFolder(context), homeFolder(context), terminal.env);
   return ExitCode.ok;
 }

@@ -2,7 +2,7 @@
 // the assistant's remember tool) would promote wait here; nothing pending is sent before approval.
 // `list` and `reject` stay on this machine; `approve` sends to the endpoint and waits until stored.
 import { FilePendingMemoryStore, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
-import { FORGOTTEN_PENDING_REASON, sanitiseReadableLine, type PendingMemory } from '@graphiti-memory/memory-core';
+import { describeLoopProposalMiss, FORGOTTEN_PENDING_REASON, sanitiseReadableLine, type PendingMemory } from '@graphiti-memory/memory-core';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -69,7 +69,7 @@ async function list(context: CommandContext): Promise<ExitCode> {
 }
 
 function describe(memory: PendingMemory): string {
-  const from = memory.source === 'directive' ? 'a directive' : 'the assistant';
+  const from = memory.source === 'directive' ? 'a directive' : memory.source === 'loop-proposal' ? 'the chat model (a loop proposal)' : 'the assistant';
   // The text is a pasted turn's (or the assistant's): printed only sanitised, like every user text.
   const field = (value: unknown): string => sanitiseReadableLine(String(value));
   return `${field(memory.id)}  ${field(memory.kind)} (${field(memory.scope)}) from ${from}, ${new Date(memory.createdAt).toISOString()}\n    ${field(memory.text)}`;
@@ -98,6 +98,13 @@ async function approve(context: CommandContext, id: string, raw: ApproveOptions)
     throw new HarnessError(`the memory ${id} was refused (${outcome.reason}); it stays pending and nothing was sent.`, {
       hint: outcome.reason === 'secret' ? 'Remove the secret from --text and approve again.' : 'Check the endpoint and settings, then approve again.',
       details: { id, reason: outcome.reason },
+    });
+  }
+  if (outcome.status === 'not-applied') {
+    await memory.close();
+    throw new HarnessError(`the loop proposal ${id} was not approved: ${describeLoopProposalMiss(outcome.reason)}.`, {
+      hint: 'Run graphiti-harness loops list to see the open loops, and graphiti-harness pending list for what still waits.',
+      details: { id, reason: outcome.reason, kept: outcome.kept },
     });
   }
   if (outcome.status !== 'sent') throw notFound(id);

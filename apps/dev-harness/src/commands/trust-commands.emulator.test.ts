@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { RunningEmulator } from '@graphiti-memory/graphiti-emulator';
+import { FilePendingMemoryStore } from '@graphiti-memory/memory-node-storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeEmulatorCommands, openEmulatorCommands, runCommand, type EmulatorCommandsFixture } from '../test-support/emulator-commands.js';
 import { SAMPLE_TRANSCRIPT } from '../test-support/sample-transcript.js';
@@ -106,6 +107,29 @@ describe('pending', () => {
     const missing = await harness(['pending', 'reject', 'nope']);
     expect(missing.exitCode).toBe(1);
     expect(missing.err).toContain('pending list');
+  });
+});
+
+describe('pending loop proposals (loops.proposeWithModel, proposed in VS Code)', () => {
+  it('approving an open proposal opens the loop and sends its task_update; a done proposal for a loop no longer open says why and is dropped', async () => {
+    const store = new FilePendingMemoryStore({ filePath: path.join(folder, 'state', 'pending-memories.json') });
+    const evidence = { tool: 'VS Code chat', sessionId: 'chat-1', at: '2026-11-25T10:00:00.000Z' };
+    await store.add({ id: 'a00000000001', kind: 'task_update', scope: 'workspace', text: 'Open loop: document the new flags', source: 'loop-proposal', createdAt: 1, loop: { action: 'open', text: 'document the new flags', evidence } });
+    await store.add({ id: 'a00000000002', kind: 'task_update', scope: 'workspace', text: 'Loop done: an old loop', source: 'loop-proposal', createdAt: 2, loop: { action: 'done', text: 'an old loop', loopId: 'ffffffffffff', evidence } });
+    const listed = await harness(['pending', 'list']);
+    expect(listed.out).toContain('from the chat model (a loop proposal)');
+
+    const approved = await harness(['pending', 'approve', 'a00000000001', '--json', '--endpoint', emulator.url]);
+    expect(approved.exitCode, approved.err).toBe(0);
+    expect(approved.json()).toMatchObject({ ok: true, confirmed: 1, kind: 'task_update', scope: 'workspace' });
+    const loops = (await harness(['loops', 'list', '--json', '--endpoint', emulator.url])).json()['loops'] as Array<{ text: string; evidence: { sessionId?: string; marker?: string } }>;
+    expect(loops.map((loop) => [loop.text, loop.evidence.sessionId, loop.evidence.marker])).toEqual([['document the new flags', 'chat-1', 'model']]);
+    expect(emulator.state.episodes().map((episode) => episode.content)).toContainEqual(expect.stringContaining('Open loop (VS Code chat): document the new flags'));
+
+    const refused = await harness(['pending', 'approve', 'a00000000002', '--endpoint', emulator.url]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.err).toContain('no longer open');
+    expect((await harness(['pending', 'list', '--json'])).json()['pending']).toEqual([]);
   });
 });
 

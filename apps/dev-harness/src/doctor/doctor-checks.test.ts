@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AgentHookStatus } from '@graphiti-memory/agent-hooks';
 import { hookCommandLine } from '@graphiti-memory/agent-hooks';
 import { describe, expect, it } from 'vitest';
-import { assistantHooksCheck, commandWords, installedRunner } from './hook-checks.js';
+import { assistantHooksCheck, commandWords, installedRunner, mcpServerCheck, noAssistantCheck, type McpClientStatus } from './hook-checks.js';
 import { nodeVersionCheck, satisfiesMinimum, stateFolderCheck } from './runtime-checks.js';
 
 describe('doctor checks', () => {
@@ -62,6 +62,26 @@ describe('doctor checks', () => {
       await fs.chmod(folder, 0o755);
       expect(await stateFolderCheck(folder)).toMatchObject({ ok: false, next: `chmod 700 ${folder}` });
       expect(await stateFolderCheck(folder, 12345)).toMatchObject({ ok: false });
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('names the MCP clients running our server, fails one whose server copy is gone, and counts an MCP-only setup as connected', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'doctor-mcp-'));
+    try {
+      const server = path.join(folder, 'mcp-server.mjs');
+      await fs.writeFile(server, '');
+      const client = (target: McpClientStatus['target'], label: string, installed: boolean, args: string[] = []): McpClientStatus => ({
+        target, label, file: path.join(folder, `${target}.json`), installed, ...(installed ? { command: { command: process.execPath, args } } : {}),
+      });
+      const cursor = client('cursor', 'Cursor', true, [server]);
+      expect(mcpServerCheck([client('claude', 'Claude Code', false), cursor])).toMatchObject({ id: 'mcp', ok: true, summary: expect.stringContaining('in Cursor') });
+      expect(mcpServerCheck([client('claude', 'Claude Code', false)])).toMatchObject({ ok: true, summary: expect.stringContaining('in no MCP client') });
+      await fs.rm(server);
+      expect(mcpServerCheck([cursor])).toMatchObject({ ok: false, summary: expect.stringContaining('does not exist'), next: 'graphiti-harness mcp install --target cursor (copies this CLI\'s server and points Cursor at it)' });
+      expect(noAssistantCheck([], [cursor])).toMatchObject({ ok: true, summary: expect.stringContaining('the MCP server only, in Cursor') });
+      expect(noAssistantCheck([], [client('cursor', 'Cursor', false)])).toMatchObject({ ok: false });
     } finally {
       await fs.rm(folder, { recursive: true, force: true });
     }

@@ -9,6 +9,7 @@ import {
   assistantDescriptor,
   hookServerStatus,
   isOurHookCommand,
+  mcpServersStatus,
   readHookRuns,
   runnerBuild,
   type AgentHookStatus,
@@ -164,11 +165,42 @@ export async function assistantStatuses(facts: DoctorFacts): Promise<AgentHookSt
   return agentHooksStatus(facts.home, facts.env);
 }
 
-export function noAssistantCheck(statuses: readonly AgentHookStatus[]): DoctorCheck {
+export function noAssistantCheck(statuses: readonly AgentHookStatus[], mcp: readonly McpClientStatus[] = []): DoctorCheck {
   const connected = statuses.filter((status) => status.entries.length > 0);
-  return connected.length > 0
-    ? passed('hooks', `connected: ${connected.map((status) => AGENT_DETECTION[status.target].name).join(', ')}`)
-    : failed('hooks', 'no assistant is connected: no hook sends or recalls anything', 'graphiti-harness setup');
+  if (connected.length > 0) return passed('hooks', `connected: ${connected.map((status) => AGENT_DETECTION[status.target].name).join(', ')}`);
+  const viaMcp = mcp.filter((client) => client.installed);
+  // Only the MCP server: recall and remember on the assistant's request, but no turn is captured.
+  if (viaMcp.length > 0) {
+    return passed('hooks', `no hooks; the MCP server only, in ${viaMcp.map((client) => client.label).join(', ')} (recall and remember when the assistant calls them; turns are not captured — graphiti-harness setup adds the hooks)`);
+  }
+  return failed('hooks', 'no assistant is connected: no hook sends or recalls anything', 'graphiti-harness setup');
+}
+
+export type McpClientStatus = Awaited<ReturnType<typeof mcpServersStatus>>[number];
+
+export function mcpClientStatuses(facts: DoctorFacts): Promise<McpClientStatus[]> {
+  return mcpServersStatus({ home: facts.home, env: facts.env });
+}
+
+/** Our MCP server in each client that has it: its file readable, the server copy it runs on disk. */
+export function mcpServerCheck(statuses: readonly McpClientStatus[]): DoctorCheck {
+  const unreadable = statuses.filter((client) => client.problem !== undefined);
+  const installed = statuses.filter((client) => client.installed);
+  const missing = installed.filter((client) => {
+    const script = client.command?.args.find((arg) => path.isAbsolute(arg) && /\.(?:mjs|cjs|js)$/.test(arg));
+    return script !== undefined && !existsSync(script);
+  });
+  if (missing.length > 0) {
+    const [first] = missing as [McpClientStatus];
+    return failed(
+      'mcp',
+      `${missing.map((client) => `${client.label} runs ${client.command?.args[0] ?? '?'}, which does not exist`).join('; ')}: its memory tools fail to start`,
+      `graphiti-harness mcp install --target ${first.target} (copies this CLI's server and points ${first.label} at it)`,
+    );
+  }
+  const problems = unreadable.map((client) => `${client.label}: ${client.file} cannot be read (${client.problem ?? ''})`).join('; ');
+  const where = installed.length === 0 ? 'in no MCP client (graphiti-harness mcp install --target … adds it)' : `in ${installed.map((client) => `${client.label} (${client.file})`).join(', ')}`;
+  return passed('mcp', `MCP server ${where}${problems === '' ? '' : `; ${problems}`}`);
 }
 
 export async function hookServerCheck(facts: DoctorFacts): Promise<DoctorCheck> {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { mcpServersStatus } from '@graphiti-memory/agent-hooks';
 import { harnessPackage } from '../cli/harness-package.js';
 
 export const MCP_SERVER_FILE_NAME = 'mcp-server.mjs';
@@ -43,4 +44,31 @@ export async function copyMcpServer(stateDirectory: string, source = bundledMcpS
     await fs.rm(partial, { recursive: true, force: true });
   }
   return { entry, copied: true };
+}
+
+/**
+ * Removes the server copies under `<state>/mcp-server/` that no MCP client's entry runs any more (an
+ * upgrade leaves the old one behind); resolves to the folders removed. A client file that cannot be
+ * read keeps every copy: what it runs is unknown.
+ */
+export async function pruneMcpServers(stateDirectory: string, home: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const statuses = await mcpServersStatus({ home, env });
+  if (statuses.some((status) => status.problem !== undefined)) return [];
+  const used = new Set(statuses.flatMap((status) => status.command?.args ?? []).filter((arg) => arg.endsWith(MCP_SERVER_FILE_NAME)).map((entry) => path.resolve(path.dirname(entry))));
+  const parent = path.join(stateDirectory, MCP_SERVER_FOLDER_NAME);
+  const names = await fs.readdir(parent).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of names) {
+    // `.partial-…`: a copy under way.
+    if (name.startsWith('.')) continue;
+    const folder = path.join(parent, name);
+    if (used.has(path.resolve(folder)) || !existsSync(path.join(folder, MCP_SERVER_FILE_NAME))) continue;
+    try {
+      await fs.rm(folder, { recursive: true, force: true });
+      removed.push(folder);
+    } catch {
+      // Busy (Windows): tried again next time.
+    }
+  }
+  return removed;
 }

@@ -6,6 +6,7 @@
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import {
   cachedLabel,
+  describeLoopProposalMiss,
   FORGOTTEN_PENDING_REASON,
   parseDirectives,
   sanitiseReadableLine,
@@ -258,6 +259,7 @@ export async function pendingTool(access: McpAccess, input: PendingInput): Promi
     if (outcome.status === 'not-found' || outcome.status === 'rejected') return notFound(id);
     if (outcome.status === 'forgotten') return { text: `Not approved: ${FORGOTTEN_PENDING_REASON}.`, data: { ok: false, id, reason: 'forgotten' }, isError: true };
     if (outcome.status === 'refused') return { text: `Not approved (it stays pending): ${REFUSALS[outcome.reason]}.`, data: { ok: false, id, reason: outcome.reason }, isError: true };
+    if (outcome.status === 'not-applied') return { text: `Not approved: ${describeLoopProposalMiss(outcome.reason)}.`, data: { ok: false, id, reason: outcome.reason }, isError: true };
     const accepted = await settleWrites(memory, access);
     return {
       text: `Approved and remembered as a ${outcome.memory.kind} in the ${outcome.memory.scope} scope.${accepted ? '' : ' Graphiti has not confirmed it stored yet: it is kept on this machine and the next drain sends or confirms it.'}`,
@@ -278,6 +280,6 @@ function pendingData(memory: PendingMemory): Record<string, unknown> {
 }
 
 function pendingLine(memory: PendingMemory): string {
-  const from = memory.source === 'directive' ? 'a directive' : 'the assistant';
+  const from = memory.source === 'directive' ? 'a directive' : memory.source === 'loop-proposal' ? 'the chat model (a loop proposal)' : 'the assistant';
   return `- ${sanitiseReadableLine(memory.id)}: ${memory.kind} (${memory.scope}) from ${from}: ${sanitiseReadableLine(memory.text)}`;
 }

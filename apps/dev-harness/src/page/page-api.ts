@@ -10,6 +10,8 @@ import type { Episode } from '@graphiti-memory/graphiti-client';
 import {
   annotateFacts,
   describeLoop,
+  describeLoopProposalMiss,
+  describePendingSource,
   guardRecalledFacts,
   isStaleLoop,
   isOwnTeamPromotion,
@@ -125,6 +127,7 @@ export class MemoryPageApi {
     if (outcome.status === 'sent') return { done: `approved: the ${outcome.memory.kind} is sent to your ${outcome.memory.scope} memory` };
     if (outcome.status === 'refused') throw new PageError(422, `not approved (${outcome.reason === 'secret' ? 'it holds something that looks like a secret' : outcome.reason}); it stays pending`);
     if (outcome.status === 'forgotten') throw new PageError(409, 'not approved: the memory it belongs to was forgotten since, so it was dropped');
+    if (outcome.status === 'not-applied') throw new PageError(409, `not approved: ${describeLoopProposalMiss(outcome.reason)}`);
     throw new PageError(404, 'no pending memory has that id (approved or rejected elsewhere?)');
   }
 
@@ -234,7 +237,7 @@ export class MemoryPageApi {
         const of = pendingGroups(memory);
         return of === undefined || of.some((group) => groups.has(group));
       })
-      .map((memory) => ({ id: memory.id, kind: memory.kind, scope: memory.scope, text: memory.text, source: memory.source === 'directive' ? 'said in a chat' : 'proposed by the assistant', createdAt: new Date(memory.createdAt).toISOString() }));
+      .map((memory) => ({ id: memory.id, kind: memory.kind, scope: memory.scope, text: memory.text, source: describePendingSource(memory.source), createdAt: new Date(memory.createdAt).toISOString() }));
   }
 
   private async audit(): Promise<unknown[]> {

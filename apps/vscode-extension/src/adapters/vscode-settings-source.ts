@@ -59,6 +59,7 @@ export const SETTING_KEYS = [
   'capture.digestWriter',
   'capture.digestModel',
   'loops.expireDays',
+  'loops.proposeWithModel',
   'filter',
   'mirror.enabled',
 ] as const;
@@ -67,7 +68,7 @@ export const SETTING_KEYS = [
  * Settings a workspace or folder setting may turn off but never on: only the user's own settings
  * (or config.json) turn them on, as a project file cannot (memory-node-storage's NEVER_ON_FROM_PROJECT).
  */
-const USER_ONLY_ON: ReadonlySet<SettingKey> = new Set(['mirror.enabled']);
+const USER_ONLY_ON: ReadonlySet<SettingKey> = new Set(['mirror.enabled', 'loops.proposeWithModel']);
 
 function explicitValue(key: SettingKey, inspected: { readonly globalValue?: unknown; readonly workspaceValue?: unknown; readonly workspaceFolderValue?: unknown } | undefined): unknown {
   if (!USER_ONLY_ON.has(key)) return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;

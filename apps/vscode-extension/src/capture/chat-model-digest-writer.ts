@@ -5,6 +5,7 @@
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
 import { errorClassOf, Logger, type DigestWriteRequest, type DigestWriter, type DigestWriteResult } from '@graphiti-memory/memory-core';
+import { selectChatModel } from './chat-model-choice.js';
 
 /** Shown by VS Code when it asks the user to let Graphiti Memory use a chat model. */
 export const DIGEST_JUSTIFICATION = 'Graphiti Memory asks the chat model to write a short digest of each finished chat session for your long-term memory (graphitiMemory.capture.digestWriter).';
@@ -37,7 +38,7 @@ export class ChatModelDigestWriter implements DigestWriter {
     const cancel = (): void => cancellation.cancel();
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      const model = await this.#select(request.model);
+      const model = await selectChatModel(request.model);
       if (model === undefined) return this.#noModel(request.model);
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(digestPrompt(request))], { justification: DIGEST_JUSTIFICATION }, cancellation.token);
       let text = '';
@@ -63,12 +64,6 @@ export class ChatModelDigestWriter implements DigestWriter {
       signal.removeEventListener('abort', cancel);
       cancellation.dispose();
     }
-  }
-
-  /** The model named by `capture.digestModel` (a family, else an id), or the first one when it is empty. */
-  async #select(wanted: string): Promise<vscode.LanguageModelChat | undefined> {
-    if (wanted === '') return (await vscode.lm.selectChatModels())[0];
-    return (await vscode.lm.selectChatModels({ family: wanted }))[0] ?? (await vscode.lm.selectChatModels({ id: wanted }))[0];
   }
 
   #noModel(wanted: string): DigestWriteResult {

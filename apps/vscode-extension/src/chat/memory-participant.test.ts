@@ -190,7 +190,11 @@ describe('@memory', () => {
   });
 
   it('completes the turn within the recall deadline when Graphiti hangs, and the status shows the failure', async () => {
-    const harness = await activateExtension({ settings: { ...ON, 'graphitiMemory.recall.timeoutMs': 200 }, consented: true, emulator: { faults: { search: { hangRate: 1 } } } });
+    const harness = await activateExtension({
+      settings: { ...ON, 'graphitiMemory.recall.timeoutMs': 200 },
+      consented: true,
+      // Its health check hangs too: otherwise the health probe may turn the status back on before it is read.
+      emulator: { faults: { search: { hangRate: 1 }, healthcheck: { hangRate: 1 } } } });
     const { stream, result } = await ask('How do we deploy?');
     expect(result.errorDetails).toBeUndefined();
     expect(stream.text()).toContain('Noted, thanks.');

@@ -6,6 +6,7 @@ import {
   AuditLog,
   Clock,
   DigestWriter,
+  LoopProposer,
   ConsentStore,
   GroupRecorderOptions,
   categoriesInUse,
@@ -37,6 +38,7 @@ import { VsCodeSettingsSource } from '../adapters/vscode-settings-source.js';
 import { VsCodeWorkspaceContext } from '../adapters/vscode-workspace-context.js';
 import { CaptureContribution, CaptureTiming, DEFAULT_CAPTURE_TIMING } from '../capture/capture-contribution.js';
 import { ChatModelDigestWriter } from '../capture/chat-model-digest-writer.js';
+import { ChatModelLoopProposer } from '../capture/chat-model-loop-proposer.js';
 import { ChatSessionFacts } from '../chat/chat-session-facts.js';
 import { ForgetEvents } from '../memory/forget-events.js';
 import { MemoryParticipant } from '../chat/memory-participant.js';
@@ -190,6 +192,8 @@ export function createExtensionModule({ context, channel }: ExtensionModuleOptio
     bind(AgentConnection).toSelf().inSingletonScope();
     // Only VS Code has a chat model: with capture.digestWriter chatModel it writes session digests.
     bind(DigestWriter).to(ChatModelDigestWriter).inSingletonScope();
+    // With loops.proposeWithModel it proposes loops from closed sessions, for review.
+    bind(LoopProposer).to(ChatModelLoopProposer).inSingletonScope();
 
     for (const contribution of CONTRIBUTIONS) {
       bind(contribution).toSelf().inSingletonScope();

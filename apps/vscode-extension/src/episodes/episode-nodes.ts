@@ -1,7 +1,7 @@
 // The nodes of the "Graphiti Memory" view and how each one looks.
 import * as vscode from 'vscode';
 import type { Episode } from '@graphiti-memory/graphiti-client';
-import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory } from '@graphiti-memory/memory-core';
+import { parsePromotionEpisode, scopeLabel, type GroupRecord, type PendingMemory, type PendingMemorySource } from '@graphiti-memory/memory-core';
 import { formatDay } from '@graphiti-memory/prompt-elements';
 import { digestTurnsOf, factDates, type CuratedMemory, type DigestTurnText, type Turn } from './memory-tree.js';
 import type { LocalMemory } from './cached-memories.js';
@@ -62,7 +62,7 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
     case 'pending': {
       const { memory } = node;
       const item = new vscode.TreeItem(shortened(`${kindWords(memory.kind)} (${memory.scope}): ${memory.text}`), vscode.TreeItemCollapsibleState.None);
-      item.description = memory.source === 'remember-tool' ? 'suggested by the assistant' : 'from a line you wrote (decision: …)';
+      item.description = pendingDescription(memory.source);
       item.tooltip = new vscode.MarkdownString().appendText(memory.text);
       item.contextValue = 'graphitiMemory.pending';
       item.iconPath = new vscode.ThemeIcon('question');
@@ -208,4 +208,16 @@ export function episodeTitle(episode: Episode): string {
   if (promotion !== undefined) return promotion.text.split('\n').find((line) => line.trim() !== '')?.trim() ?? kindWords(promotion.kind);
   // Never the episode's name (`graphiti-memory.digest.<uuid>…`): a row without words says what it is.
   return plainText(episode.content).split('\n').find((line) => line.trim() !== '')?.trim() ?? 'A memory without text';
+}
+
+/** Who proposed a pending memory, as the view says it. */
+function pendingDescription(source: PendingMemorySource): string {
+  switch (source) {
+    case 'remember-tool':
+      return 'suggested by the assistant';
+    case 'directive':
+      return 'from a line you wrote (decision: …)';
+    case 'loop-proposal':
+      return 'proposed by the chat model from a session';
+  }
 }

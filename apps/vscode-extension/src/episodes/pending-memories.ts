@@ -4,7 +4,7 @@
 // state folder's file): the view refreshes when the harness or an agent hook adds one.
 import { inject, injectable } from 'inversify';
 import * as vscode from 'vscode';
-import { errorClassOf, FORGOTTEN_PENDING_REASON, GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
+import { describeLoopProposalMiss, errorClassOf, FORGOTTEN_PENDING_REASON, GroupIdResolver, Logger, MemoryGate, ReviewQueue, type ReviewOutcome } from '@graphiti-memory/memory-core';
 import { sharedStateDirectory, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import type { Contribution } from '../composition/tokens.js';
 import { REFUSALS } from '../memory/promotion-refusals.js';
@@ -81,7 +81,10 @@ export class PendingMemoriesContribution implements Contribution {
     let result: ReviewResult;
     switch (outcome.status) {
       case 'sent':
-        result = { ok: true, status: 'sent', message: `Graphiti Memory: the ${outcome.memory.kind} is stored in ${outcome.memory.scope} memory.` };
+        result = { ok: true, status: 'sent', message: outcome.memory.loop === undefined ? `Graphiti Memory: the ${outcome.memory.kind} is stored in ${outcome.memory.scope} memory.` : `Graphiti Memory: ${outcome.memory.loop.action === 'open' ? 'the loop is open' : 'the loop is done'}.` };
+        break;
+      case 'not-applied':
+        result = { ok: false, status: 'not-applied', message: `Graphiti Memory: not approved: ${describeLoopProposalMiss(outcome.reason)}.` };
         break;
       case 'rejected':
         result = { ok: true, status: 'rejected', message: `Graphiti Memory: the ${outcome.memory.kind} was rejected; nothing was sent.` };

@@ -23,7 +23,7 @@ const KEYS = [
   'maxAgeHours', 'maxAttempts', 'maxBatchSize', 'maxMessageChars', 'maxQueueSize', 'recall.enabled', 'recall.maxFacts', 'recall.scopes', 'recall.stale', 'recall.timeoutMs',
   'scopes', 'serverKind', 'team.consent', 'team.displayName', 'timeoutMs',
   // Since 0.1.0: open loops (issue 33) and the structured mirror (issue 34).
-  'loops.expireDays', 'mirror.enabled',
+  'loops.expireDays', 'loops.proposeWithModel', 'mirror.enabled',
 ];
 
 describe('the settings, as the Settings editor lists them', () => {

@@ -2,7 +2,7 @@
 // the descriptor (adding a field to the interface fails to compile until it is listed here), and
 // each is checked at run time over the registry (assistant-registry.test.ts), so a descriptor built
 // loosely (a cast, a spread of something partial) cannot leave one out either.
-import { HANDLER_EVENTS, TRUST_STEPS, type AssistantDescriptor, type HookFileFormat, type HookInputDescriptor, type HookOutputDescriptor, type TranscriptDescriptor, type DetectionDescriptor } from './assistant-descriptor.js';
+import { HANDLER_EVENTS, TRUST_STEPS, type AssistantDescriptor, type HookFileFormat, type HookInputDescriptor, type HookOutputDescriptor, type TranscriptDescriptor, type DetectionDescriptor, type McpClientDescriptor } from './assistant-descriptor.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -87,6 +87,7 @@ const FIELDS: { readonly [K in keyof Required<AssistantDescriptor>]: Check } = {
     commands: strings(false),
   }),
   trust: (value) => (value === null ? undefined : object<NonNullable<AssistantDescriptor['trust']>>({ step: oneOf(...TRUST_STEPS), manualStep: text })(value)),
+  mcp: (value) => (value === null ? undefined : object<McpClientDescriptor>({ target: text, label: text, format: oneOf('json', 'toml'), key: text, file: fn, entry: fn })(value)),
 };
 
 /** What the descriptor lacks or gets wrong, one line each (`<field> …`); empty when complete. */

@@ -11,6 +11,11 @@ export type HandlerEvent = (typeof HANDLER_EVENTS)[number];
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+/** A variable's value, `undefined` when unset or blank. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
 /**
  * Where the assistant reads hooks and how the file is laid out.
  * - `grouped`: `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": …, "timeout": N}]}]}}`
@@ -129,6 +134,33 @@ export interface TrustRecorded {
   readonly manualStep?: string;
 }
 
+/** Where an MCP client's files are looked for (tests pass temporary ones). */
+export interface McpClientPlace {
+  readonly home: string;
+  readonly env?: Environment;
+  readonly platform?: NodeJS.Platform;
+}
+
+/** What an MCP client runs: an absolute program and its arguments (no shell, no PATH lookup). */
+export interface McpServerCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** The assistant's user-level list of MCP servers, where `graphiti-harness mcp install --target <target>` puts ours. */
+export interface McpClientDescriptor {
+  /** `mcp install --target <target>`. */
+  readonly target: string;
+  /** How messages name it. */
+  readonly label: string;
+  readonly format: 'json' | 'toml';
+  /** The key holding the servers (`mcpServers`, `servers`; the TOML table `mcp_servers`). */
+  readonly key: string;
+  file(place: McpClientPlace): string;
+  /** Our entry's value. */
+  entry(command: McpServerCommand): Record<string, unknown>;
+}
+
 export interface AssistantDescriptor<Target extends string = string> {
   /** `--target <target>`. */
   readonly target: Target;
@@ -150,4 +182,6 @@ export interface AssistantDescriptor<Target extends string = string> {
   readonly detection: DetectionDescriptor;
   /** `null`: it runs what its hook file says. */
   readonly trust: TrustDescriptor | null;
+  /** Its MCP server list; `null`: we do not install our MCP server into it. */
+  readonly mcp: McpClientDescriptor | null;
 }

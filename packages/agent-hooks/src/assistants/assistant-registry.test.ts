@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HANDLER_EVENTS } from './assistant-descriptor.js';
 import { descriptorProblems } from './assistant-completeness.js';
+import { claudeCode } from './claude-code.js';
 import { AGENT_HOOK_TARGETS, ASSISTANTS, assistantDescriptor, assistantOfCommandLine, handlerOfEvent } from './assistant-registry.js';
 
 describe('the assistant registry', () => {
@@ -20,6 +21,9 @@ describe('the assistant registry', () => {
     expect(descriptorProblems({ ...claude, events: { ...claude.events, Stop: null } })).toEqual(['events must name session start, prompt and turn end (only the session end may be null)']);
     expect(descriptorProblems({ ...claude, output: { ...claude.output, shape: 'xml' } })).toEqual(['output shape must be one of hook-specific, flat']);
     expect(descriptorProblems({ ...claude, detection: { homeFolders: [], homeFolderPrefixes: [], commands: [] } })).toEqual(['detection must name a home folder or a command']);
+    const { entry: _entry, ...mcpWithoutEntry } = claudeCode.mcp;
+    expect(descriptorProblems({ ...claude, mcp: mcpWithoutEntry })).toEqual(['mcp lacks entry']);
+    expect(descriptorProblems({ ...claude, mcp: null })).toEqual([]);
   });
 
   it('has one descriptor per target, and each maps its own event names onto our handlers', () => {

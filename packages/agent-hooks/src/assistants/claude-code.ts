@@ -3,7 +3,7 @@
 // stopped with (`last_assistant_message`), which its lazily written transcript may not hold yet.
 // VS Code's Copilot runs this file too (chat.useClaudeHooks): its events carry Copilot's transcript.
 import path from 'node:path';
-import type { AssistantDescriptor } from './assistant-descriptor.js';
+import { nonEmpty, type AssistantDescriptor } from './assistant-descriptor.js';
 import { vscodeContextLifetime } from './copilot-vscode.js';
 
 export const claudeCode = {
@@ -38,4 +38,13 @@ export const claudeCode = {
   },
   detection: { homeFolders: ['.claude'], homeFolderPrefixes: [], commands: ['claude'] },
   trust: null,
+  // Claude Code's user scope: `mcpServers` at the root of ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json).
+  mcp: {
+    target: 'claude',
+    label: 'Claude Code',
+    format: 'json',
+    key: 'mcpServers',
+    file: ({ home, env }) => path.join(nonEmpty(env?.['CLAUDE_CONFIG_DIR']) ?? home, '.claude.json'),
+    entry: ({ command, args }) => ({ type: 'stdio', command, args: [...args] }),
+  },
 } as const satisfies AssistantDescriptor<'claude'>;

@@ -42,4 +42,13 @@ export const codex = {
   detection: { homeFolders: ['.codex'], homeFolderPrefixes: [], commands: ['codex'] },
   // The key and hash Codex persists: codex-hook-trust.ts.
   trust: { step: 'codex-hooks-state', manualStep: CODEX_TRUST_STEP },
+  // A `[mcp_servers.<name>]` table in $CODEX_HOME/config.toml.
+  mcp: {
+    target: 'codex',
+    label: 'Codex',
+    format: 'toml',
+    key: 'mcp_servers',
+    file: ({ home, env }) => path.join(codexHome(home, env ?? {}), 'config.toml'),
+    entry: ({ command, args }) => ({ command, args: [...args] }),
+  },
 } as const satisfies AssistantDescriptor<'codex'>;

@@ -47,6 +47,8 @@ export const copilotCli = {
   },
   detection: { homeFolders: ['.copilot'], homeFolderPrefixes: [], commands: ['copilot'] },
   trust: null,
+  // Not offered: its MCP configuration was not checked against the pinned client.
+  mcp: null,
 } as const satisfies AssistantDescriptor<'copilot-cli'>;
 
 /** Where Copilot CLI keeps a session's events (for events that do not name it: sessionEnd). */

@@ -5,7 +5,7 @@
 // the workspace's storage. VS Code also runs `~/.claude/settings.json` (chat.useClaudeHooks), so
 // its events may arrive through Claude Code's entries too.
 import path from 'node:path';
-import type { AssistantDescriptor, ContextLifetime } from './assistant-descriptor.js';
+import { nonEmpty, type AssistantDescriptor, type ContextLifetime, type Environment } from './assistant-descriptor.js';
 
 export const COPILOT_HOOKS_FILE_NAME = 'graphiti-memory.json';
 
@@ -55,4 +55,20 @@ export const copilotVscode = {
   // VS Code's folders (`copilot` on PATH and ~/.copilot are Copilot CLI's: copilot-cli.ts).
   detection: { homeFolders: [], homeFolderPrefixes: ['.vscode'], commands: [] },
   trust: null,
+  // VS Code's own user-level mcp.json (`servers`), which Copilot's agent mode uses.
+  mcp: {
+    target: 'vscode',
+    label: 'VS Code',
+    format: 'json',
+    key: 'servers',
+    file: ({ home, env, platform }) => path.join(vscodeUserFolder(home, env ?? {}, platform ?? process.platform), 'mcp.json'),
+    entry: ({ command, args }) => ({ type: 'stdio', command, args: [...args] }),
+  },
 } as const satisfies AssistantDescriptor<'copilot'>;
+
+/** VS Code's user folder (the stable build's), as VS Code places it on each system. */
+export function vscodeUserFolder(home: string, env: Environment, platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User');
+  if (platform === 'win32') return path.join(nonEmpty(env['APPDATA']) ?? path.join(home, 'AppData', 'Roaming'), 'Code', 'User');
+  return path.join(nonEmpty(env['XDG_CONFIG_HOME']) ?? path.join(home, '.config'), 'Code', 'User');
+}

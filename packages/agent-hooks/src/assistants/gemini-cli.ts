@@ -40,4 +40,12 @@ export const geminiCli = {
   },
   detection: { homeFolders: ['.gemini'], homeFolderPrefixes: [], commands: ['gemini'] },
   trust: null,
+  mcp: {
+    target: 'gemini',
+    label: 'Gemini CLI',
+    format: 'json',
+    key: 'mcpServers',
+    file: ({ home }) => path.join(home, '.gemini', 'settings.json'),
+    entry: ({ command, args }) => ({ command, args: [...args] }),
+  },
 } as const satisfies AssistantDescriptor<'gemini'>;

@@ -73,10 +73,10 @@ export async function uninstallAgentHooks(options: { readonly target: AgentHookT
 async function withoutOurs(target: AgentHookTarget, assistant: AssistantDescriptor, file: string, current: JsonObject): Promise<AgentHookChange> {
   const next = withoutOurEntries(current);
   if (!assistant.hookFile.format.shared && Object.keys(hooksOf(next)).length === 0) {
-    const backup = `${file}${BACKUP_SUFFIX}`;
-    await fs.copyFile(file, backup);
+    // Nothing but ours was in it: no copy is worth keeping, and the backup of our last write (ours too) goes with it.
     await fs.rm(file, { force: true });
-    return { target, file, changed: true, backup, entries: 0 };
+    await fs.rm(`${file}${BACKUP_SUFFIX}`, { force: true });
+    return { target, file, changed: true, entries: 0 };
   }
   return writeIfChanged(target, file, current, next);
 }

@@ -110,8 +110,11 @@ describe('Copilot CLI beside Copilot in VS Code', () => {
       ['gemini', 0],
       ['copilot-cli', 4],
     ]);
+    // A second install (another runner) leaves a backup of our own file; uninstall takes both.
+    await installAgentHooks({ target: 'copilot-cli', home, command: { ...command, scriptPath: '/opt/graphiti-2/hook-runner.cjs' } });
     await uninstallAgentHooks({ target: 'copilot-cli', home });
     await expect(fs.access(change.file)).rejects.toThrow();
+    expect((await fs.readdir(path.dirname(change.file))).filter((name) => name.startsWith('graphiti-memory-cli'))).toEqual([]);
     expect((await agentHooksStatus(home)).find((status) => status.target === 'copilot')?.entries).toHaveLength(4);
   });
 

@@ -21,6 +21,7 @@ import { drainerRunning, stopDrainer } from '../hook/drainer-info.js';
 import { stopHookProcesses, type StoppedHookProcesses } from '../hook/stop-hook-processes.js';
 import { agentHooksStatus, installAgentHooks, uninstallAgentHooks, type AgentHookChange, type AgentHookStatus, type AgentHookTarget } from './agent-hook-files.js';
 import type { AgentHookCommand } from './hook-command.js';
+import { mcpServersStatus } from './mcp-clients.js';
 import { installRunner, pruneRunners, stateFolderOfCopy, type InstalledRunner } from './runner-install.js';
 
 export type ConfigPatch = Partial<Record<keyof ConfigValues, unknown>>;
@@ -134,6 +135,11 @@ export interface AgentsDisconnected {
   readonly stopped: StoppedHookProcesses;
   /** Runner copies removed from the state folder: no hook file runs them any more. */
   readonly removedRunners: readonly string[];
+  /**
+   * The MCP clients that still run our server (`graphiti-harness mcp install`): they use the same
+   * consent, so it is kept while any remains.
+   */
+  readonly mcpClients: readonly string[];
 }
 
 export async function disconnectAgents(options: DisconnectAgentsOptions): Promise<AgentsDisconnected> {
@@ -150,7 +156,8 @@ export async function disconnectAgents(options: DisconnectAgentsOptions): Promis
   for (const folder of new Set([stateDirectory, ...before.flatMap((entry) => stateFolderOfCopy(entry) ?? [])])) {
     removedRunners.push(...(await pruneRunners({ stateDirectory: folder, inUse: runnersRun(statuses) })));
   }
-  if (remaining > 0) return { configFile, changes, consentRevoked: false, revokedEndpoints: [], stopped: { servers: 0, drainer: false }, removedRunners };
+  const mcpClients = (await mcpServersStatus({ home: options.home, env: options.env })).filter((status) => status.installed).map((status) => status.label);
+  if (remaining > 0 || mcpClients.length > 0) return { configFile, changes, consentRevoked: false, revokedEndpoints: [], stopped: { servers: 0, drainer: false }, removedRunners, mcpClients };
   const config = await readConfigFile(configFile);
   let consentRevoked = false;
   if (config.ok) {
@@ -171,5 +178,5 @@ export async function disconnectAgents(options: DisconnectAgentsOptions): Promis
   for (const endpoint of revokedEndpoints) await switches.mark({ endpoint, switch: 'revoked' }, options.by);
   // At once: no hook server keeps serving and no drainer keeps sending (what is queued stays on disk).
   const stopped = await stopHookProcesses(options.env, stateDirectory);
-  return { configFile, changes, consentRevoked, revokedEndpoints, stopped: { ...stopped, drainer: stopped.drainer || drainerWasRunning }, removedRunners };
+  return { configFile, changes, consentRevoked, revokedEndpoints, stopped: { ...stopped, drainer: stopped.drainer || drainerWasRunning }, removedRunners, mcpClients };
 }

@@ -80,6 +80,8 @@ export {
   MCP_SERVER_ENTRY_NAME,
   mcpClientFile,
   mcpServerInstalled,
+  mcpServersStatus,
+  type McpServerInstallation,
   uninstallMcpServer,
   type McpClientChange,
   type McpClientPlace,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installMcpServer, MCP_CLIENT_TARGETS, mcpClientFile, mcpServerInstalled, uninstallMcpServer, type McpClientTarget } from './mcp-clients.js';
+import { installMcpServer, MCP_CLIENT_TARGETS, mcpClientFile, mcpServerInstalled, mcpServersStatus, uninstallMcpServer, type McpClientTarget } from './mcp-clients.js';
 
 let home: string;
 const command = { command: '/usr/bin/node', args: ['/state/mcp-server/0.1.0+abc/mcp-server.mjs'] };
@@ -52,7 +52,7 @@ describe.each(jsonTargets)('%s (JSON)', (target, key, entry) => {
     expect(value[key]?.['graphiti-memory']).toEqual(entry);
     expect(await fs.readFile(`${file}.graphiti-memory-backup`, 'utf8')).toBe(own);
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
-    expect(await mcpServerInstalled({ ...place(), target })).toEqual({ file, installed: true });
+    expect(await mcpServerInstalled({ ...place(), target })).toEqual({ file, installed: true, command });
 
     // Twice adds nothing and writes nothing.
     const again = await installMcpServer({ ...place(), target, command });
@@ -92,7 +92,9 @@ describe.each(jsonTargets)('%s (JSON)', (target, key, entry) => {
     await expect(installMcpServer({ ...place(), target, command })).rejects.toThrow(/did not write.*left untouched/);
     expect(await uninstallMcpServer({ ...place(), target })).toMatchObject({ changed: false });
     expect(await fs.readFile(file, 'utf8')).toBe(theirs);
+    expect(await mcpServerInstalled({ ...place(), target })).toEqual({ file, installed: false });
     await fs.writeFile(file, '{ "broken": ');
+    expect(await mcpServerInstalled({ ...place(), target })).toMatchObject({ file, installed: false, problem: expect.stringContaining('not valid JSON') });
     await expect(installMcpServer({ ...place(), target, command })).rejects.toThrow(/not valid JSON.*left untouched/);
     expect(await fs.readFile(file, 'utf8')).toBe('{ "broken": ');
   });
@@ -121,7 +123,7 @@ describe('codex (TOML)', () => {
     const text = await fs.readFile(file, 'utf8');
     expect(text.startsWith(own.trimEnd())).toBe(true);
     expect(text).toContain('[mcp_servers.graphiti-memory]\ncommand = "/usr/bin/node"\nargs = ["C:\\\\state\\\\mcp \\"server\\".mjs", "--installed-by", "graphiti-harness"]\n');
-    expect(await mcpServerInstalled({ ...place(), target: 'codex' })).toEqual({ file, installed: true });
+    expect(await mcpServerInstalled({ ...place(), target: 'codex' })).toEqual({ file, installed: true, command: { command: '/usr/bin/node', args: ['C:\\state\\mcp "server".mjs'] } });
     expect(await installMcpServer({ ...place(), target: 'codex', command: { command: '/usr/bin/node', args: ['C:\\state\\mcp "server".mjs'] } })).toMatchObject({ changed: false });
     expect(await fs.readFile(file, 'utf8')).toBe(text);
 
@@ -160,6 +162,14 @@ describe('codex (TOML)', () => {
     await fs.writeFile(file, 'mcp_servers = { graphiti-memory = { command = "inline" } }\n');
     await expect(installMcpServer({ ...place(), target: 'codex', command })).rejects.toThrow(/did not write/);
   });
+});
+
+it('lists our server in every client, with what it runs', async () => {
+  await installMcpServer({ ...place(), target: 'cursor', command });
+  await installMcpServer({ ...place(), target: 'codex', command });
+  const statuses = await mcpServersStatus(place());
+  expect(statuses.map((status) => [status.target, status.installed])).toEqual([['claude', false], ['codex', true], ['gemini', false], ['cursor', true], ['vscode', false]]);
+  expect(statuses.find((status) => status.target === 'codex')).toMatchObject({ label: 'Codex', command });
 });
 
 it('knows every target the CLI offers', () => {

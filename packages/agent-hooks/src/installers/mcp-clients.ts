@@ -1,6 +1,7 @@
-// Where each MCP client keeps its user-level server list, and our one entry in it (`graphiti-memory`,
-// running `graphiti-harness mcp`). Everything known about a client's MCP configuration is in
-// MCP_CLIENTS, so it can move into that assistant's descriptor as one block:
+// Our one entry (`graphiti-memory`, running `graphiti-harness mcp`) in each MCP client's user-level
+// server list. What a client's list is (file, format, key, entry shape) is that assistant's fact, in
+// its descriptor's `mcp` (claude-code.ts, codex.ts, gemini-cli.ts, copilot-vscode.ts); Cursor, an MCP
+// client with no hooks of ours, is described here:
 //   claude  ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json), `mcpServers` at the root: Claude Code's user scope
 //   codex   $CODEX_HOME/config.toml (default ~/.codex), a `[mcp_servers.<name>]` table
 //   gemini  ~/.gemini/settings.json, `mcpServers`
@@ -13,8 +14,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 import writeFileAtomic from 'write-file-atomic';
+import type { McpClientDescriptor, McpClientPlace, McpServerCommand } from '../assistants/assistant-descriptor.js';
+import { ASSISTANTS } from '../assistants/assistant-registry.js';
 import { BACKUP_SUFFIX } from './agent-hook-files.js';
+
+export type { McpClientPlace, McpServerCommand } from '../assistants/assistant-descriptor.js';
 
 export const MCP_CLIENT_TARGETS = ['claude', 'codex', 'gemini', 'cursor', 'vscode'] as const;
 export type McpClientTarget = (typeof MCP_CLIENT_TARGETS)[number];
@@ -24,67 +30,27 @@ export const MCP_SERVER_ENTRY_NAME = 'graphiti-memory';
 /** The arguments that mark an entry as ours (the server ignores them). */
 export const MCP_INSTALLED_BY_ARGUMENTS = ['--installed-by', 'graphiti-harness'] as const;
 
-/** What the client runs: an absolute program and its arguments (no shell, no PATH lookup). */
-export interface McpServerCommand {
-  readonly command: string;
-  readonly args: readonly string[];
-}
-
-/** Where a client's files are looked for (tests pass temporary ones). */
-export interface McpClientPlace {
-  readonly home: string;
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly platform?: NodeJS.Platform;
-}
-
-interface McpClientFacts {
-  /** How messages name it. */
-  readonly label: string;
-  readonly format: 'json' | 'toml';
-  /** The JSON key holding the servers (JSON files). */
-  readonly key: string;
-  file(place: McpClientPlace): string;
-  /** Our entry's JSON value. */
-  entry(command: McpServerCommand): Record<string, unknown>;
-}
-
-export const MCP_CLIENTS: Readonly<Record<McpClientTarget, McpClientFacts>> = {
-  claude: {
-    label: 'Claude Code',
-    format: 'json',
-    key: 'mcpServers',
-    file: ({ home, env }) => path.join(nonEmpty(env?.['CLAUDE_CONFIG_DIR']) ?? home, '.claude.json'),
-    entry: ({ command, args }) => ({ type: 'stdio', command, args: [...args] }),
-  },
-  codex: {
-    label: 'Codex',
-    format: 'toml',
-    key: 'mcp_servers',
-    file: ({ home, env }) => path.join(nonEmpty(env?.['CODEX_HOME']) ?? path.join(home, '.codex'), 'config.toml'),
-    entry: ({ command, args }) => ({ command, args: [...args] }),
-  },
-  gemini: {
-    label: 'Gemini CLI',
-    format: 'json',
-    key: 'mcpServers',
-    file: ({ home }) => path.join(home, '.gemini', 'settings.json'),
-    entry: ({ command, args }) => ({ command, args: [...args] }),
-  },
-  cursor: {
-    label: 'Cursor',
-    format: 'json',
-    key: 'mcpServers',
-    file: ({ home }) => path.join(home, '.cursor', 'mcp.json'),
-    entry: ({ command, args }) => ({ command, args: [...args] }),
-  },
-  vscode: {
-    label: 'VS Code',
-    format: 'json',
-    key: 'servers',
-    file: ({ home, env, platform }) => path.join(vscodeUserFolder(home, env ?? {}, platform ?? process.platform), 'mcp.json'),
-    entry: ({ command, args }) => ({ type: 'stdio', command, args: [...args] }),
-  },
+/** Cursor: an MCP client only (no hooks of ours), so no assistant descriptor holds it. */
+const CURSOR: McpClientDescriptor = {
+  target: 'cursor',
+  label: 'Cursor',
+  format: 'json',
+  key: 'mcpServers',
+  file: ({ home }) => path.join(home, '.cursor', 'mcp.json'),
+  entry: ({ command, args }) => ({ command, args: [...args] }),
 };
+
+/** Every MCP client `mcp install` offers, by target: the registered assistants' lists, and Cursor's. */
+export const MCP_CLIENTS: Readonly<Record<McpClientTarget, McpClientDescriptor>> = mcpClientsByTarget([...ASSISTANTS.flatMap((assistant) => (assistant.mcp === null ? [] : [assistant.mcp])), CURSOR]);
+
+function mcpClientsByTarget(clients: readonly McpClientDescriptor[]): Record<McpClientTarget, McpClientDescriptor> {
+  const byTarget = new Map(clients.map((client) => [client.target, client]));
+  const missing = MCP_CLIENT_TARGETS.filter((target) => !byTarget.has(target));
+  const extra = [...byTarget.keys()].filter((target) => !(MCP_CLIENT_TARGETS as readonly string[]).includes(target));
+  // A broken invariant of this package (a descriptor's mcp.target without its place in MCP_CLIENT_TARGETS, or the reverse).
+  if (missing.length + extra.length > 0) throw new Error(`MCP_CLIENT_TARGETS and the MCP clients described disagree: missing ${missing.join(', ') || 'none'}, not listed ${extra.join(', ') || 'none'}`);
+  return Object.fromEntries(MCP_CLIENT_TARGETS.map((target) => [target, byTarget.get(target)])) as Record<McpClientTarget, McpClientDescriptor>;
+}
 
 export function mcpClientFile(target: McpClientTarget, place: McpClientPlace): string {
   return MCP_CLIENTS[target].file(place);
@@ -121,17 +87,58 @@ export async function uninstallMcpServer(options: McpClientPlace & { readonly ta
   return write(options.target, file, current, next, false);
 }
 
-/** Whether our entry is in the client's file (and what it runs). */
-export async function mcpServerInstalled(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<{ readonly file: string; readonly installed: boolean }> {
+/** Whether our entry is in the client's file, and what it runs (when it is). */
+export interface McpServerInstallation {
+  readonly file: string;
+  readonly installed: boolean;
+  /** The program and arguments our entry runs (without the `--installed-by` marker). */
+  readonly command?: McpServerCommand;
+  /** Why the file could not be read as the client's configuration (it is left alone). */
+  readonly problem?: string;
+}
+
+export async function mcpServerInstalled(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<McpServerInstallation> {
   const facts = MCP_CLIENTS[options.target];
   const file = facts.file(options);
-  const current = await readText(file);
+  const current = await readText(file).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (current instanceof Error) return { file, installed: false, problem: current.message };
   if (current === undefined) return { file, installed: false };
-  if (facts.format === 'toml') return { file, installed: ourTomlBlock(current) !== undefined };
+  if (facts.format === 'toml') {
+    const block = ourTomlBlock(current);
+    if (block === undefined) return { file, installed: false };
+    const command = tomlCommand(block);
+    return { file, installed: true, ...(command === undefined ? {} : { command }) };
+  }
   try {
-    return { file, installed: isOurs(jsonServers(file, current, facts.key)[MCP_SERVER_ENTRY_NAME]) };
+    const entry = jsonServers(file, current, facts.key)[MCP_SERVER_ENTRY_NAME];
+    if (!isOurs(entry) || !isObject(entry)) return { file, installed: false };
+    const command = commandOf(entry['command'], entry['args']);
+    return { file, installed: true, ...(command === undefined ? {} : { command }) };
+  } catch (error) {
+    return { file, installed: false, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Our entry in every MCP client's file, in MCP_CLIENT_TARGETS order. */
+export async function mcpServersStatus(place: McpClientPlace): Promise<(McpServerInstallation & { readonly target: McpClientTarget; readonly label: string })[]> {
+  return Promise.all(MCP_CLIENT_TARGETS.map(async (target) => ({ target, label: MCP_CLIENTS[target].label, ...(await mcpServerInstalled({ ...place, target })) })));
+}
+
+/** The command of an entry, without our marker arguments; `undefined` when it is not a program and strings. */
+function commandOf(command: unknown, args: unknown): McpServerCommand | undefined {
+  if (typeof command !== 'string' || !Array.isArray(args) || !args.every((arg): arg is string => typeof arg === 'string')) return undefined;
+  const marker = args.findIndex((value, index) => value === MCP_INSTALLED_BY_ARGUMENTS[0] && args[index + 1] === MCP_INSTALLED_BY_ARGUMENTS[1]);
+  return { command, args: marker < 0 ? args : [...args.slice(0, marker), ...args.slice(marker + 2)] };
+}
+
+/** The command of our TOML table (only our lines are parsed: the rest of the file may be anything). */
+function tomlCommand(block: readonly string[]): McpServerCommand | undefined {
+  try {
+    const table = parseToml(block.join('\n')) as { mcp_servers?: Record<string, { command?: unknown; args?: unknown }> };
+    const ours = table.mcp_servers?.[MCP_SERVER_ENTRY_NAME];
+    return ours === undefined ? undefined : commandOf(ours.command, ours.args);
   } catch {
-    return { file, installed: false };
+    return undefined;
   }
 }
 
@@ -252,17 +259,6 @@ async function readText(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/** VS Code's user folder (the stable build's), as VS Code places it on each system. */
-function vscodeUserFolder(home: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): string {
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User');
-  if (platform === 'win32') return path.join(nonEmpty(env['APPDATA']) ?? path.join(home, 'AppData', 'Roaming'), 'Code', 'User');
-  return path.join(nonEmpty(env['XDG_CONFIG_HOME']) ?? path.join(home, '.config'), 'Code', 'User');
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 function ensureNewline(text: string): string {

@@ -15,6 +15,7 @@ import type { MemorySettings } from '../settings/memory-settings.js';
 import { MAX_SOURCE_CONTENTS } from '../sources/episode-sources.js';
 import { digestMessage } from './digest-format.js';
 import type { DigestWriting } from './digest-writing.js';
+import type { ClosedSessionDigest, LoopProposals } from '../loops/loop-proposals.js';
 import { InMemoryDigestSegmentStore, type DigestSegment, type DigestSegmentStore, type DigestTurn } from './digest-segment-store.js';
 
 /** A digest to admit, with the turns it carries (dropped from their segment once it is admitted). */
@@ -53,6 +54,8 @@ export class SessionDigests {
     private readonly writing?: DigestWriting,
     /** Aborted when the host shuts down: a digest's writer is no longer waited for. */
     private readonly stopping?: AbortSignal,
+    /** Asks the chat model about the closing sessions' loops (`loops.proposeWithModel`), in the background. */
+    private readonly proposals?: Pick<LoopProposals, 'offer'>,
   ) {}
 
   /** Milliseconds until an open segment falls idle (0: now); `undefined` when none is known. */
@@ -121,6 +124,8 @@ export class SessionDigests {
       return { ...(joined.length > 0 ? { next } : {}), result: { added: joined, closing: closed, nextDueAt: due } };
     });
     this.#nextDueAt = nextDueAt;
+    // The filtered text, not the chat model's digest: the turns as said, for the loops they hold.
+    if (closing.length > 0) this.proposals?.offer(closing.map(proposalDigest), this.stopping);
     const written = await this.#written(closing);
     return { admit: [...admit, ...written.map((digest) => digest.entry)], closing: written, added };
   }
@@ -228,6 +233,21 @@ export function turnTime(turn: DigestTurn): number | undefined {
     if (!Number.isNaN(at)) newest = Math.max(newest ?? at, at);
   }
   return newest;
+}
+
+/** What the loop proposals read of a closing digest. */
+function proposalDigest(digest: ClosingDigest): ClosedSessionDigest {
+  const { message } = digest.entry;
+  const tool = digest.entry.source?.tool;
+  return {
+    name: message.name ?? `${digest.entry.groupId}\n${digest.sessionId}`,
+    sessionId: digest.sessionId,
+    groupId: digest.entry.groupId,
+    transcript: message.content,
+    turns: digest.turns,
+    ...(typeof message.timestamp === 'string' ? { at: message.timestamp } : {}),
+    ...(tool === undefined ? {} : { tool }),
+  };
 }
 
 /** An entry's fields besides the group and the message, when it has any. */

@@ -1,5 +1,6 @@
 import { inject, injectable, optional } from 'inversify';
 import { DigestWriting } from '../digest/digest-writing.js';
+import { LoopProposals } from '../loops/loop-proposals.js';
 import { SessionDigests } from '../digest/session-digests.js';
 import { errorClassOf } from '../errors/graphiti-failure.js';
 import { ForgetLedger, recordForgotten } from '../forget/forget-ledger.js';
@@ -87,6 +88,7 @@ export class IngestionService implements Ingestion {
     @inject(DigestWriting) @optional() digestWriting?: DigestWriting,
     @inject(LocalTier) @optional() tier?: LocalTier,
     @inject(TurnMirror) @optional() private readonly mirror?: TurnMirror,
+    @inject(LoopProposals) @optional() loopProposals?: LoopProposals,
   ) {
     this.options = resolveIngestionOptions(options);
     const createdAt = clock.now();
@@ -131,7 +133,7 @@ export class IngestionService implements Ingestion {
       },
       clock,
     );
-    this.digests = new SessionDigests(() => configuration.current(), digestWriting, this.stopping.signal);
+    this.digests = new SessionDigests(() => configuration.current(), digestWriting, this.stopping.signal, loopProposals);
     this.staging = new TurnStaging(
       planner,
       this.storage,

@@ -22,5 +22,8 @@ export {
   type LoopChange,
   type LoopNudges,
 } from './loop-policy.js';
-export { LoopService, type LoopClosing } from './loop-service.js';
+export { loopProposalPrompt, MAX_PROPOSAL_OPEN_LOOPS, MAX_PROPOSED_OPEN, parseLoopProposal, type LoopProposal } from './loop-proposal-format.js';
+export { LoopProposals, proposalText, type ClosedSessionDigest, type LoopProposalOutcome } from './loop-proposals.js';
+export { DEFAULT_LOOP_PROPOSAL_OPTIONS, LoopProposalOptions, LoopProposer, type LoopProposalAnswer, type LoopProposalRequest } from './loop-proposer.js';
+export { LoopService, type LoopClosing, type LoopProposalApplied, type LoopProposalMiss } from './loop-service.js';
 export { LoopStore, type LoopEvidence, type LoopStatus, type OpenLoop } from './open-loop.js';

@@ -82,7 +82,8 @@ export async function applyLoopMarkers(
     if (marker.action === 'open') {
       const id = await loopId(groupId, marker.text);
       const known = current.find((loop) => loop.id === id);
-      const said = { ...evidence, marker: marker.marker };
+      // Evidence that names its marker (`model`: an approved proposal) keeps it.
+      const said = { ...evidence, marker: evidence.marker ?? marker.marker };
       if (known === undefined) {
         const loop: OpenLoop = { id, text: marker.text, scope: 'workspace', groupId, status: 'open', evidence: said, createdAt: evidence.at, updatedAt: evidence.at, mentions: 1 };
         current.push(loop);

@@ -7,14 +7,23 @@ import { inject, injectable, optional } from 'inversify';
 import { isoTimestamp } from '../mapping/turn-mapping.js';
 import { Clock, type ChatTurn, type OutboxEntry } from '../ports.js';
 import { PromotionService } from '../promotion/promotion-service.js';
+import type { PendingLoop } from '../review/pending-memory-store.js';
 import { GroupRecorderOptions } from '../registry/group-recorder.js';
 import { GroupIdResolver } from '../scopes/group-id-resolver.js';
 import { SecretGuard } from '../secrets/secret-guard.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
 import { toolLabel } from '../sources/message-source-stamp.js';
-import { parseLoopMarkers, type LoopMarker } from './loop-markers.js';
+import { MAX_LOOP_TEXT_CHARS, parseLoopMarkers, type LoopMarker } from './loop-markers.js';
 import { applyLoopMarkers, boundedLoops, closeLoop, loopEpisodeText, loopNudges, type LoopChange, type LoopNudges } from './loop-policy.js';
-import { LoopStore, type OpenLoop } from './open-loop.js';
+import { LoopStore, type LoopEvidence, type OpenLoop } from './open-loop.js';
+
+/** Why an approved loop proposal changed nothing. */
+export type LoopProposalMiss = 'no-workspace' | 'other-workspace' | 'not-open' | 'already-open' | 'secret' | 'empty';
+
+/** What approving a loop proposal did. */
+export type LoopProposalApplied =
+  | { readonly ok: true; readonly loop: OpenLoop; readonly entries: readonly OutboxEntry[] }
+  | { readonly ok: false; readonly reason: LoopProposalMiss };
 
 /** What closing a loop by hand did. */
 export type LoopClosing =
@@ -84,11 +93,42 @@ export class LoopService {
    * `task_update` entry returned says so to Graphiti (hand it to ingestion; none when the gate is closed).
    */
   async close(idPrefix: string, status: 'done' | 'dropped', tool?: string): Promise<LoopClosing> {
+    return this.#close(idPrefix, status, { tool: tool ?? toolLabel(this.tool), at: new Date(this.clock.now()).toISOString(), marker: 'hand' });
+  }
+
+  /**
+   * Applies a loop proposal the user approved (the chat model's, `loops.proposeWithModel`): opens
+   * the loop (`text`: the user's edit, else the proposal's) or closes the loop it names as done,
+   * with the proposal's evidence (tool, session, date; marker `model`). Returns the `task_update`
+   * entries to hand to ingestion. Only in the workspace it was proposed for (`groupId`).
+   */
+  async applyProposal(proposal: PendingLoop, groupId: string | undefined, text?: string): Promise<LoopProposalApplied> {
+    const current = await this.groups.resolve('workspace');
+    if (current === undefined || this.store === undefined) return { ok: false, reason: 'no-workspace' };
+    if (groupId !== undefined && groupId !== current) return { ok: false, reason: 'other-workspace' };
+    const evidence = { ...proposal.evidence, marker: 'model' as const };
+    if (proposal.action === 'done') {
+      const closed = await this.#close(proposal.loopId ?? '', 'done', evidence);
+      if (closed.ok) return closed;
+      return { ok: false, reason: closed.reason === 'no-workspace' ? 'no-workspace' : 'not-open' };
+    }
+    const loopText = oneLine((text ?? proposal.text).replace(/^\s*open loop\s*:/i, ''));
+    if (loopText === '') return { ok: false, reason: 'empty' };
+    if ((await this.secretGuard.redact(loopText)).findings.length > 0) return { ok: false, reason: 'secret' };
+    const marker = { action: 'open' as const, marker: 'task_update' as const, text: loopText };
+    const applied = await applyLoopMarkers(await this.store.list(), [marker], current, evidence);
+    const written = await this.store.update((loops) => ({ next: boundedLoops(mergeChanges(loops, applied.changes), new Date(this.clock.now())), result: applied.changes }));
+    const [change] = written;
+    if (change === undefined) return { ok: false, reason: 'empty' };
+    if (change.change === 'repeated') return { ok: false, reason: 'already-open' };
+    return { ok: true, loop: change.loop, entries: await this.entriesOf([change]) };
+  }
+
+  async #close(idPrefix: string, status: 'done' | 'dropped', evidence: LoopEvidence): Promise<LoopClosing> {
     const store = this.store;
     const groupId = await this.groups.resolve('workspace');
     if (groupId === undefined || store === undefined) return { ok: false, reason: 'no-workspace' };
     const wanted = idPrefix.trim().toLowerCase();
-    const evidence = { tool: tool ?? toolLabel(this.tool), at: new Date(this.clock.now()).toISOString(), marker: 'hand' as const };
     const outcome = await store.update<LoopClosing | { ok: true; loop: OpenLoop }>((current) => {
       const matches = wanted === '' ? [] : current.filter((loop) => loop.groupId === groupId && loop.id.startsWith(wanted));
       if (matches.length === 0) return { result: { ok: false, reason: 'not-found' } };
@@ -123,4 +163,10 @@ function mergeChanges(current: readonly OpenLoop[], changes: readonly LoopChange
   const byId = new Map(current.map((loop) => [loop.id, loop]));
   for (const { loop } of changes) byId.set(loop.id, loop);
   return [...byId.values()];
+}
+
+/** `text` as one loop line: spaces collapsed, cut as a marker's text is. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_LOOP_TEXT_CHARS ? `${line.slice(0, MAX_LOOP_TEXT_CHARS - 1)}…` : line;
 }

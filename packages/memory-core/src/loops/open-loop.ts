@@ -13,7 +13,8 @@ export interface LoopEvidence {
   readonly turnId?: string;
   /** ISO 8601. */
   readonly at: string;
-  readonly marker?: LoopMarkerKind | 'hand';
+  /** `hand`: closed by the user; `model`: proposed by the chat model and approved by the user. */
+  readonly marker?: LoopMarkerKind | 'hand' | 'model';
 }
 
 export interface OpenLoop {

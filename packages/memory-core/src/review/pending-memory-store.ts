@@ -1,9 +1,34 @@
 // Memories waiting for review: what the assistant (`graphiti_memory_remember`) or a directive
 // would promote stays on this machine until the user approves or rejects it.
+import type { LoopEvidence } from '../loops/open-loop.js';
 import type { PromotionScope } from '../promotion/episode-format.js';
 import { sha256Hex } from '../scopes/sha256.js';
 
-export type PendingMemorySource = 'remember-tool' | 'directive';
+/** `loop-proposal`: the chat model proposed opening or closing a loop (`loops.proposeWithModel`). */
+export type PendingMemorySource = 'remember-tool' | 'directive' | 'loop-proposal';
+
+/** What approving a loop proposal does: open a loop, or close the open loop `loopId` as done. */
+export interface PendingLoop {
+  readonly action: 'open' | 'done';
+  /** The new loop's text, or the text of the loop it closes. */
+  readonly text: string;
+  /** `done`: the id of the loop it closes. */
+  readonly loopId?: string;
+  /** The session it was proposed from: its tool, session and date (the loop's evidence when approved). */
+  readonly evidence: LoopEvidence;
+}
+
+/** Who proposed a pending memory, in the words every surface shows. */
+export function describePendingSource(source: PendingMemorySource): string {
+  switch (source) {
+    case 'remember-tool':
+      return 'proposed by the assistant';
+    case 'directive':
+      return 'said in a chat';
+    case 'loop-proposal':
+      return 'proposed by the chat model from a session';
+  }
+}
 
 export interface PendingMemory {
   /** Stable for the same kind, scope and text: proposing a memory twice keeps one entry. */
@@ -25,6 +50,8 @@ export interface PendingMemory {
    * (see `pendingGroups`).
    */
   readonly groupIds?: readonly string[];
+  /** A loop proposal's action (source `loop-proposal`): approving it opens or closes that loop. */
+  readonly loop?: PendingLoop;
 }
 
 /** The groups `memory` belongs to; `undefined` for a record kept before pending memories named them. */

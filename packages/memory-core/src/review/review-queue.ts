@@ -4,11 +4,13 @@
 import { inject, injectable, optional } from 'inversify';
 import { ForgetLedger } from '../forget/forget-ledger.js';
 import { Ingestion } from '../ingestion/ingestion.js';
+import { loopEpisodeText } from '../loops/loop-policy.js';
+import { LoopService, type LoopProposalMiss } from '../loops/loop-service.js';
 import { Clock, type OutboxEntry } from '../ports.js';
 import { PromotionService, type PromotionRefusal, type PromotionRequest } from '../promotion/promotion-service.js';
 import { LocalTier } from '../tier/local-tier.js';
 import { MemoryConfiguration } from '../settings/memory-configuration.js';
-import { PendingMemoryStore, pendingGroups, pendingMemoryId, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
+import { PendingMemoryStore, pendingGroups, pendingMemoryId, type PendingLoop, type PendingMemory, type PendingMemorySource } from './pending-memory-store.js';
 
 export interface ProposedMemory extends PromotionRequest {
   readonly source: PendingMemorySource;
@@ -26,7 +28,30 @@ export type ReviewOutcome =
   | { readonly status: 'refused'; readonly memory: PendingMemory; readonly reason: PromotionRefusal }
   /** A group it belongs to was forgotten after it was proposed: dropped, nothing sent. */
   | { readonly status: 'forgotten'; readonly memory: PendingMemory; readonly groupIds: readonly string[] }
-  | { readonly status: 'not-found'; readonly id: string };
+  | { readonly status: 'not-found'; readonly id: string }
+  /**
+   * A loop proposal that could not be applied: the loop it closes is no longer open (dropped,
+   * nothing sent), or it belongs to another workspace or none is open (kept pending).
+   */
+  | { readonly status: 'not-applied'; readonly memory: PendingMemory; readonly reason: LoopProposalMiss; readonly kept: boolean };
+
+/** Why a loop proposal was not applied, in the words every tool shows. */
+export function describeLoopProposalMiss(reason: LoopProposalMiss): string {
+  switch (reason) {
+    case 'not-open':
+      return 'the loop it closes is no longer open (closed, dropped or forgotten since), so the proposal was dropped and nothing was sent';
+    case 'other-workspace':
+      return 'it was proposed for another workspace; approve it with that workspace open (it stays pending)';
+    case 'no-workspace':
+      return 'no workspace is open (or loops are not kept here); open the workspace it came from and approve it there (it stays pending)';
+    case 'secret':
+      return 'the text looks like it holds a secret; edit it out and approve again (it stays pending)';
+    case 'empty':
+      return 'the loop text is empty; give it a text and approve again (it stays pending)';
+    case 'already-open':
+      return 'that loop is already open (it now counts as said once more), so nothing was sent';
+  }
+}
 
 /** Why an approval after a forget is refused, in the words every tool shows. */
 export const FORGOTTEN_PENDING_REASON =
@@ -42,6 +67,7 @@ export class ReviewQueue {
     @inject(Clock) private readonly clock: Clock,
     @inject(ForgetLedger) @optional() private readonly forgotten?: ForgetLedger,
     @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'recordPromotion'>,
+    @inject(LoopService) @optional() private readonly loops?: Pick<LoopService, 'applyProposal'>,
   ) {}
 
   /** Keeps the memory for review (or sends it when review is off); refused ones are neither. */
@@ -91,9 +117,26 @@ export class ReviewQueue {
       await this.store.add(memory);
       return { status: 'refused', memory, reason: plan.reason };
     }
+    if (memory.loop !== undefined) return this.approveLoop(memory, memory.loop, edit.text);
     this.ingestion.enqueueEntries([plan.entry]);
     await this.tier?.recordPromotion({ kind: memory.kind, scope: memory.scope, text }, plan.entry);
     return { status: 'sent', memory: { ...memory, text: text.trim() }, entry: plan.entry };
+  }
+
+  /** A loop proposal goes in through LoopService (the store, then its `task_update` episode), never as a plain promotion. */
+  private async approveLoop(memory: PendingMemory, loop: PendingLoop, text: string | undefined): Promise<ReviewOutcome> {
+    const applied = this.loops === undefined ? ({ ok: false, reason: 'no-workspace' } as const) : await this.loops.applyProposal(loop, memory.groupId, loop.action === 'open' ? text : undefined);
+    if (!applied.ok) {
+      const kept = applied.reason !== 'not-open' && applied.reason !== 'already-open';
+      if (kept) await this.store.add(memory);
+      return { status: 'not-applied', memory, reason: applied.reason, kept };
+    }
+    const [entry] = applied.entries;
+    // Only when the gate closed in the moment since the plan above: the loop did change on this machine,
+    // but its episode could not be planned, so nothing is sent (a later change of the loop sends its state).
+    if (entry === undefined) return { status: 'refused', memory, reason: 'gate-closed' };
+    this.ingestion.enqueueEntries(applied.entries);
+    return { status: 'sent', memory: { ...memory, text: loopEpisodeText(applied.loop) }, entry };
   }
 
   /** The groups of `memory` (else `fallback`) forgotten at or after it was proposed. */

@@ -22,7 +22,7 @@ describe('DEFAULT_SETTINGS', () => {
       recall: { enabled: false, timeoutMs: 750, maxFacts: 10, scopes: 'both', stale: 'mark' },
       team: { consent: false, displayName: '' },
       capture: { vscodeChat: false, claudeCode: false, backfillTurns: 20, granularity: 'session', idleMinutes: 5, digestTurns: 10, digestWriter: 'filtered', digestModel: '' },
-      loops: { expireDays: 30 },
+      loops: { expireDays: 30, proposeWithModel: false },
       filter: 'compact',
       mirror: { enabled: false },
     } satisfies MemorySettings);
@@ -32,6 +32,13 @@ describe('DEFAULT_SETTINGS', () => {
     expect(parseMemorySettings({ 'loops.expireDays': 7 }).settings.loops.expireDays).toBe(7);
     const refused = parseMemorySettings({ loops: { expireDays: 0 } });
     expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^graphitiMemory\.loops\.expireDays: /)]);
+  });
+
+  it('takes loops.proposeWithModel as a boolean, off by default, and names it when it is not one', () => {
+    expect(parseMemorySettings({}).settings.loops.proposeWithModel).toBe(false);
+    expect(parseMemorySettings({ 'loops.proposeWithModel': true }).settings.loops.proposeWithModel).toBe(true);
+    const refused = parseMemorySettings({ loops: { proposeWithModel: 'yes' } });
+    expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^graphitiMemory\.loops\.proposeWithModel: /)]);
   });
 
   it('takes capture.digestWriter filtered or chatModel (filtered by default) and refuses anything else, naming the setting', () => {

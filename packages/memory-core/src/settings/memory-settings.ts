@@ -153,7 +153,9 @@ export const memorySettingsSchema = z.object({
     })
     .prefault({}),
   // Open loops (TODO:, next:, follow-up: lines): one untouched this many days is no longer nudged and shows as stale.
-  loops: z.object({ expireDays: boundedInteger(SETTING_BOUNDS.loopExpireDays, 30) }).prefault({}),
+  // proposeWithModel: opt-in (it sends a session's filtered digest to the user's chat model, VS Code
+  // only); what the model proposes waits in pending review, never goes in straight.
+  loops: z.object({ expireDays: boundedInteger(SETTING_BOUNDS.loopExpireDays, 30), proposeWithModel: z.boolean().default(false) }).prefault({}),
   filter: transcriptFilterSchema,
   // The structured mirror (seed 001): each finalized turn as structure, into a group of its own.
   mirror: z.object({ enabled: z.boolean().default(false) }).prefault({}),

@@ -8,6 +8,7 @@
 // re-reading dedupes. Our hook context never counts as the user's words (it is a developer message).
 import type { ChatTurn } from '../ports.js';
 import { asRecord } from './json-lines-reader.js';
+import { firstLine, parseJsonObject } from './line-splitter.js';
 import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
 export const CODEX_PARTICIPANT = 'codex';
@@ -30,7 +31,7 @@ interface TurnInProgress {
 
 /** True when the text is a Codex rollout: its first line is a `session_meta` record. */
 export function isCodexRollout(text: string): boolean {
-  const line = asRecord(parse(text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'))));
+  const line = parseJsonObject(firstLine(text));
   return line?.['type'] === 'session_meta' && asRecord(line['payload']) !== undefined;
 }
 
@@ -63,7 +64,7 @@ export function parseCodexRollout(text: string, options: CodexRolloutOptions = {
     return current;
   };
   for (const raw of text.split('\n')) {
-    const line = asRecord(parse(raw));
+    const line = parseJsonObject(raw);
     const payload = asRecord(line?.['payload']);
     if (line === undefined || payload === undefined) continue;
     const timestamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : undefined;
@@ -133,13 +134,4 @@ function textOf(content: unknown): string {
     .filter((text): text is string => typeof text === 'string')
     .join('\n')
     .trim();
-}
-
-function parse(raw: string): unknown {
-  if (raw.trim() === '') return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

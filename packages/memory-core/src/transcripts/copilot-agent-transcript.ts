@@ -10,6 +10,8 @@
 // beside): `user.message`'s `content` is the user's words (`transformedContent`, with our context
 // in `<system_reminder>`, is never read).
 import type { ChatTurn } from '../ports.js';
+import { asRecord } from './json-lines-reader.js';
+import { firstLine, parseJsonObject } from './line-splitter.js';
 import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
 /** The participant recorded on turns of this format. */
@@ -46,10 +48,9 @@ interface TurnInProgress {
 
 /** True when the text looks like this format: its first line is a `session.start` of `copilot-agent`. */
 export function isCopilotAgentTranscript(text: string): boolean {
-  const firstLine = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
-  const line = parseLine(firstLine);
+  const line = parseJsonObject(firstLine(text));
   if (line === undefined) return false;
-  const data = record(line['data']);
+  const data = asRecord(line['data']);
   return line['type'] === 'session.start' && (data?.['producer'] === COPILOT_AGENT_PARTICIPANT || typeof data?.['sessionId'] === 'string');
 }
 
@@ -76,13 +77,13 @@ export function parseCopilotAgentTranscript(text: string, options: CopilotAgentT
   const lines = text.split('\n');
   for (const [index, raw] of lines.entries()) {
     if (raw.trim() === '') continue;
-    const line = parseLine(raw);
+    const line = parseJsonObject(raw);
     if (line === undefined) {
       // A last line without its line break is a write in progress, not damage.
       if (index !== lines.length - 1) malformedLines++;
       continue;
     }
-    const data = record(line['data']) ?? {};
+    const data = asRecord(line['data']) ?? {};
     const timestamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : new Date(0).toISOString();
     switch (line['type']) {
       case 'session.start':
@@ -126,16 +127,4 @@ export function parseCopilotAgentTranscript(text: string, options: CopilotAgentT
   }
   finish();
   return { turns, sessionId, malformedLines };
-}
-
-function parseLine(raw: string): Record<string, unknown> | undefined {
-  try {
-    return record(JSON.parse(raw));
-  } catch {
-    return undefined;
-  }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

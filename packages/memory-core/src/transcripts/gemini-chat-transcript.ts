@@ -9,6 +9,7 @@
 // parts: those are removed, so our brief is never captured back as the user's words.
 import type { ChatTurn } from '../ports.js';
 import { asRecord } from './json-lines-reader.js';
+import { firstLine, parseJsonObject } from './line-splitter.js';
 import { filterPrompt, filterReply, resolveTranscriptFilter, type TranscriptFilterOption } from './transcript-filter.js';
 
 export const GEMINI_CLI_PARTICIPANT = 'gemini-cli';
@@ -30,7 +31,7 @@ export function withoutGeminiHookContext(text: string): string {
 
 /** True when the text is a Gemini CLI chat file: its first line is the header (`sessionId`, `projectHash`). */
 export function isGeminiChat(text: string): boolean {
-  const line = asRecord(parse(text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'))));
+  const line = parseJsonObject(firstLine(text));
   return typeof line?.['sessionId'] === 'string' && typeof line['projectHash'] === 'string';
 }
 
@@ -55,7 +56,7 @@ export function parseGeminiChat(text: string, options: GeminiChatOptions = {}): 
     current = undefined;
   };
   for (const raw of text.split('\n')) {
-    const line = asRecord(parse(raw));
+    const line = parseJsonObject(raw);
     if (line === undefined || '$set' in line) continue;
     if (typeof line['sessionId'] === 'string' && typeof line['projectHash'] === 'string') {
       sessionId ??= line['sessionId'];
@@ -91,13 +92,4 @@ function textOf(content: unknown): string {
     .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
     .join('\n\n')
     .trim();
-}
-
-function parse(raw: string): unknown {
-  if (raw.trim() === '') return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

@@ -72,3 +72,9 @@ export function parseJsonObject(line: string): Record<string, unknown> | undefin
 export function isCompleteJsonObject(line: string): boolean {
   return parseJsonObject(line) !== undefined;
 }
+
+/** The text up to its first newline (all of it when there is none): where a transcript says what it is. */
+export function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
+}

@@ -99,7 +99,8 @@ const configFileSchema = z.strictObject({
   brief: z.strictObject({ budget: z.number().int().min(100).max(20_000).optional() }).optional(),
   // The structured mirror (seed 001): on only from the user's own sources; a project file may only turn it off.
   mirror: z.strictObject({ enabled: z.boolean().optional() }).optional(),
-  loops: z.strictObject({ expireDays: z.number().optional() }).optional(),
+  // proposeWithModel: the VS Code chat model proposes loops for review; on only from the user's own sources.
+  loops: z.strictObject({ expireDays: z.number().optional(), proposeWithModel: z.boolean().optional() }).optional(),
   stateDir: z.string().min(1).optional(),
   userKey: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -').optional(),
   consent: consentSchema.optional(),

@@ -1,6 +1,6 @@
 // `mirror.enabled`: on only from the user's own sources. A project file may turn it off; it can
 // never turn it on, not even when the user trusts that file; a project list of recall scopes may not
-// add the mirror to what the user searches.
+// add the mirror to what the user searches. `loops.proposeWithModel` (sessions to the chat model) too.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,5 +79,19 @@ describe('mirror.enabled', () => {
     const config = await resolved();
     expect(config.settings.recall.scopes).toBe('both');
     expect(config.ignored.map((entry) => entry.key)).toContain('recall.scopes');
+  });
+});
+
+describe('loops.proposeWithModel', () => {
+  it('is off by default, on from the user config (reaching memory-core), never on from a project file, trusted or not', async () => {
+    expect((await resolved()).settings.loops.proposeWithModel).toBe(false);
+    await writeJson(userConfigPath(env), { loops: { proposeWithModel: true } });
+    expect(memorySettingsFor(await resolved()).loops.proposeWithModel).toBe(true);
+    await writeJson(userConfigPath(env), {});
+    await writeJson(projectFile, { loops: { proposeWithModel: true } });
+    await trustProjectFile(path.join(root, 'state'), projectFile);
+    const trusted = await resolved();
+    expect(trusted.settings.loops.proposeWithModel).toBe(false);
+    expect(trusted.ignored).toContainEqual(expect.objectContaining({ key: 'loops.proposeWithModel', why: expect.stringMatching(/may only turn it off/) }));
   });
 });

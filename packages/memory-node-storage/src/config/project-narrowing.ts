@@ -73,6 +73,8 @@ export const NARROWING_RULES: Readonly<Record<ConfigKey, Rule>> = {
   'brief.budget': 'at-most',
   // Fewer days only makes loops go quiet sooner.
   'loops.expireDays': 'at-most',
+  // Never on from a project file (NEVER_ON_FROM_PROJECT): a repository may not send your chats to a model.
+  'loops.proposeWithModel': 'only-false',
   stateDir: 'never',
 };
 

@@ -88,7 +88,8 @@ export interface ConfigSettings {
   /** The structured mirror: on only by the user's own sources (a project file, trusted or not, may only turn it off). */
   readonly mirror: { readonly enabled: boolean };
   /** Open loops: one untouched `expireDays` is no longer nudged and shows as stale. */
-  readonly loops: { readonly expireDays: number };
+  /** `proposeWithModel`: the chat model proposes loops for review (VS Code only; a project file may only turn it off). */
+  readonly loops: { readonly expireDays: number; readonly proposeWithModel: boolean };
   /** `undefined` = the tool's default state folder. */
   readonly stateDir: string | undefined;
 }
@@ -241,7 +242,7 @@ function userFileKind(options: ResolveConfigOptions): 'user' | 'project' {
 export const DELIVERY_KEYS = ['maxAttempts', 'maxAgeHours', 'maxQueueSize', 'maxBatchSize'] as const;
 
 /** Switches a project file may turn off but never on, even when the user trusts it. */
-export const NEVER_ON_FROM_PROJECT: readonly string[] = ['mirror.enabled'];
+export const NEVER_ON_FROM_PROJECT: readonly string[] = ['mirror.enabled', 'loops.proposeWithModel'];
 
 function filesOf(options: ResolveConfigOptions): SourceFiles {
   const env = options.env ?? process.env;
@@ -301,7 +302,7 @@ function merge(options: ResolveConfigOptions, sourceFiles: SourceFiles, reads: S
       if (value === undefined) continue;
       let applied = value;
       if (origin === 'project' && projectFile !== undefined && NEVER_ON_FROM_PROJECT.includes(key) && value !== false) {
-        // Trusted or not: mirroring every chat turn is the user's own decision.
+        // Trusted or not: mirroring every chat turn, or sending sessions to a chat model, is the user's own decision.
         ignored.push({ file: projectFile, key, why: 'a project file may only turn it off; turn it on in your own config.json (or the VS Code setting)' });
         continue;
       }

@@ -22,6 +22,19 @@ describe('FilePendingMemoryStore', () => {
     if (process.platform !== 'win32') expect((await fs.stat(filePath)).mode & 0o777).toBe(0o600);
   });
 
+  it('keeps a loop proposal with its action across processes, and leaves out one that lost it', async () => {
+    const filePath = path.join(await temporaryDirectory(), 'pending-memories.json');
+    const evidence = { tool: 'VS Code chat', sessionId: 'session-7', at: '2026-11-21T10:00:00.000Z' };
+    const done: PendingMemory = { ...memory('d', 1), kind: 'task_update', text: 'Loop done: add a test', source: 'loop-proposal', loop: { action: 'done', text: 'add a test', loopId: 'a1b2c3d4e5f6', evidence } };
+    const open: PendingMemory = { ...memory('o', 2), kind: 'task_update', text: 'Open loop: write docs', source: 'loop-proposal', loop: { action: 'open', text: 'write docs', evidence } };
+    await new FilePendingMemoryStore({ filePath }).add(done);
+    await new FilePendingMemoryStore({ filePath }).add(open);
+    const raw = JSON.parse(await fs.readFile(filePath, 'utf8')) as { memories: Record<string, unknown>[] };
+    raw.memories.push({ ...raw.memories[1], id: 'x', loop: undefined }, { ...raw.memories[0], id: 'y', loop: { action: 'done', text: 'add a test', evidence } });
+    await fs.writeFile(filePath, JSON.stringify(raw));
+    expect(await new FilePendingMemoryStore({ filePath }).list()).toEqual([done, open]);
+  });
+
   it('keeps a team memory held for review (a `decision (team): …` directive) across processes', async () => {
     const filePath = path.join(await temporaryDirectory(), 'pending-memories.json');
     const team: PendingMemory = { ...memory('t', 1), scope: 'team' };

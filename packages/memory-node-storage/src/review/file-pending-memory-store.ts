@@ -101,10 +101,20 @@ function isPendingMemory(value: unknown): value is PendingMemory {
     typeof value['kind'] === 'string' &&
     (value['scope'] === 'workspace' || value['scope'] === 'user' || value['scope'] === 'team') &&
     typeof value['text'] === 'string' &&
-    (value['source'] === 'remember-tool' || value['source'] === 'directive') &&
+    (value['source'] === 'remember-tool' || value['source'] === 'directive' || value['source'] === 'loop-proposal') &&
     typeof value['createdAt'] === 'number' &&
     (value['sessionId'] === undefined || typeof value['sessionId'] === 'string') &&
     (value['groupId'] === undefined || typeof value['groupId'] === 'string') &&
-    (value['groupIds'] === undefined || (Array.isArray(value['groupIds']) && value['groupIds'].every((groupId) => typeof groupId === 'string')))
+    (value['groupIds'] === undefined || (Array.isArray(value['groupIds']) && value['groupIds'].every((groupId) => typeof groupId === 'string'))) &&
+    // A loop proposal is only one with its action: without it, approving would promote it as plain text.
+    (value['source'] === 'loop-proposal' ? isPendingLoop(value['loop']) : value['loop'] === undefined)
   );
+}
+
+function isPendingLoop(value: unknown): boolean {
+  if (!isRecord(value) || typeof value['text'] !== 'string') return false;
+  const evidence = value['evidence'];
+  const evidenceOk = isRecord(evidence) && typeof evidence['tool'] === 'string' && typeof evidence['at'] === 'string' && (evidence['sessionId'] === undefined || typeof evidence['sessionId'] === 'string');
+  if (value['action'] === 'open') return evidenceOk && value['loopId'] === undefined;
+  return value['action'] === 'done' && evidenceOk && typeof value['loopId'] === 'string';
 }

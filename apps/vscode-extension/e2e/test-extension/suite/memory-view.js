@@ -328,8 +328,11 @@ const tests = [
         const contents = (await control('GET /emulator/episodes')).map((episode) => episode.content);
         return contents.some((content) => content.includes(EDITED)) && !contents.some((content) => content.includes(MEMORY) && !content.includes(EDITED));
       }, 90_000, 500).catch(async (error) => {
-        const contents = (await control('GET /emulator/episodes')).map((episode) => episode.content.slice(0, 120));
-        throw new Error(`${error.message}; Graphiti holds: ${JSON.stringify(contents)}`);
+        const contents = (await control('GET /emulator/episodes')).map((episode) => episode.content.slice(0, 160));
+        // An edit whose delete of the old version failed says so in a notification ("old version could not be deleted").
+        const { texts: notifications } = await control('POST /ui/text', { selector: '.notification-list-item-message', timeoutMs: 1_000 });
+        const deletes = (await networkRequests()).filter((request) => request.method === 'DELETE' || /delete_episode/.test(JSON.stringify(request.body ?? ''))).map((request) => `${request.method} ${request.path} ${request.status}`);
+        throw new Error(`${error.message}; Graphiti holds: ${JSON.stringify(contents)}; notifications: ${notifications.join(' | ') || 'none'}; deletes Graphiti got: ${deletes.join(', ') || 'none'}; log: ${await memoryLog('edit')}`);
       });
       const rows = await waitFor('the edited memory in the view', async () => {
         const texts = await rowTexts();
