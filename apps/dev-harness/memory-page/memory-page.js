@@ -126,6 +126,23 @@ function renderPending(pending) {
   }
 }
 
+function renderLoops(loops) {
+  const list = document.getElementById('loops');
+  list.replaceChildren();
+  if (loops.length === 0) return empty(list, 'No open loop in this workspace (TODO:, next: and follow-up: lines of your sessions open one).');
+  for (const loop of loops) {
+    const meta = element('p', { className: 'meta' });
+    if (loop.stale) meta.append(element('span', { className: 'mark stale', text: 'stale' }));
+    meta.append(document.createTextNode(loop.age));
+    list.append(element('li', { attributes: { 'data-loop': loop.id } },
+      meta,
+      element('p', { className: 'text', text: loop.text }),
+      element('div', { className: 'actions' },
+        button('Done', () => change('/api/loops/done', { id: loop.id }, 'Closing')),
+        button('Drop', () => change('/api/loops/drop', { id: loop.id }, 'Dropping'), 'danger'))));
+  }
+}
+
 function renderMemories(memories) {
   const list = document.getElementById('memories');
   list.replaceChildren();
@@ -206,6 +223,7 @@ function render(data) {
   cached.hidden = !notice;
   cached.textContent = notice ?? '';
   renderPending(data.pending);
+  renderLoops(data.loops ?? []);
   renderMemories(data.memories);
   renderFacts(data.facts);
   renderConversations(data.conversations);

@@ -2,7 +2,8 @@
 // cache, against the emulator (not Graphiti) and the BUILT CLI and hook runner: the page lists a
 // promoted decision with its citation and a stale mark, approves one pending memory and approves
 // another edited, edits a curated memory, forgets one — gone from the emulator and from the next
-// SessionStart brief — and renders a fact holding `<script>` as text. Screenshots go to
+// SessionStart brief — renders a fact holding `<script>` as text, and marks an open loop done (gone
+// from the page and the next brief, its task_update episode sent; issue 33). Screenshots go to
 // apps/dev-harness/.e2e-artifacts/memory-page/ (CI artifacts). Runs with `pnpm test:ui` (which sets
 // GRAPHITI_MEMORY_PAGE_E2E=1 and installs Chromium and playwright-core once); skipped otherwise.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -126,6 +127,13 @@ describe.skipIf(!ENABLED)('the memory page in Chromium', { timeout: 300_000 }, (
       { role: 'assistant', content: 'Noted.', timestamp: '2026-11-28T10:00:05Z' },
     ].map((line) => JSON.stringify(line)).join('\n'));
     await tools.harness('ingest', transcript, '--session', 'chat-1', '--wait', '60');
+    // A session that leaves two open loops (issue 33's markers).
+    const loopsTranscript = path.join(test.root, 'loops.jsonl');
+    await fs.writeFile(loopsTranscript, [
+      { role: 'user', content: 'Wrap up for today.', timestamp: '2026-11-28T11:00:00Z' },
+      { role: 'assistant', content: 'Done for today.\nTODO: add a migration test for the retry budget\nnext: check why the staging deploy is slow', timestamp: '2026-11-28T11:00:05Z' },
+    ].map((line) => JSON.stringify(line)).join('\n'));
+    await tools.harness('ingest', loopsTranscript, '--session', 'chat-2', '--wait', '60');
     await test.emulator.idle();
 
     const url = await startUi();
@@ -192,6 +200,19 @@ describe.skipIf(!ENABLED)('the memory page in Chromium', { timeout: 300_000 }, (
     expect(brief).not.toContain('Fly.io');
     expect(brief).toContain('release every Friday');
     await shot('4-forgotten');
+
+    // An open loop marked done from the page: gone from the page and from the next brief, and
+    // Graphiti is told with a task_update episode; the other loop stays.
+    await refreshUntil('#loops', 'add a migration test for the retry budget');
+    expect(await page.locator('#loops').innerText()).toContain('check why the staging deploy is slow');
+    await page.locator('#loops li').filter({ hasText: 'retry budget' }).getByRole('button', { name: 'Done', exact: true }).click();
+    await refreshUntil('#loops', 'retry budget', false);
+    expect(await page.locator('#loops').innerText()).toContain('check why the staging deploy is slow');
+    await waitFor(() => test.emulator.state.episodes().some((episode) => episode.content.includes('Loop done (memory page): add a migration test for the retry budget')), 'the task_update episode stored');
+    const loopsBrief = printedContext(await tools.hook('SessionStart', 'session-loops', { source: 'startup' }));
+    expect(loopsBrief).not.toContain('retry budget');
+    expect(loopsBrief).toContain('check why the staging deploy is slow');
+    await shot('5-loop-done');
 
     // Ctrl-C stops it.
     const exited = new Promise<number | null>((resolve) => ui?.once('exit', (code) => resolve(code)));

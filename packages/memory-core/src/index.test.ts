@@ -12,7 +12,7 @@ const VALUES = [
   'CODING_ONTOLOGY_INSTRUCTIONS', 'MIRROR_CONSENT_TEXT', 'MIRROR_RECORD_FORMAT', 'TurnMirror', 'buildMirrorRecord', 'mirrorNodeUuid', 'mirrorStructure', 'writeMirrorEntry',
   'AGENT_TRANSCRIPT_FORMATS', 'agentLabelOf', 'agentTranscriptFormatOf', 'readAgentTranscript',
   'exportableMemories',
-  'inferInstructionKind', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
+  'inferInstructionKind', 'InstructionImports', 'INSTRUCTION_KINDS', 'INSTRUCTION_SECTION_END', 'INSTRUCTION_SECTION_START', 'instructionLines', 'lineEndingOf', 'renderInstructionSection', 'replaceInstructionSection',
   'parseLoopMarkers', 'boundedLoops', 'DEFAULT_LOOP_EXPIRE_DAYS', 'describeLoop', 'isStaleLoop', 'loopNudges', 'LoopService', 'LoopStore',
   'loopProposalPrompt', 'parseLoopProposal', 'LoopProposals', 'proposalText', 'DEFAULT_LOOP_PROPOSAL_OPTIONS', 'LoopProposalOptions', 'LoopProposer', 'describePendingSource', 'describeLoopProposalMiss',
   'parseDirectives',

@@ -39,6 +39,7 @@ export { IngestionService } from './ingestion/ingestion-service.js';
 export type { ConfirmationResult, IngestionCounters, IngestionState, IngestionStats } from './ingestion/ingestion-stats.js';
 export { Ingestion } from './ingestion/ingestion.js';
 export { exportableMemories } from './instructions/exportable-memories.js';
+export { InstructionImports } from './instructions/instruction-imports.js';
 export { inferInstructionKind, INSTRUCTION_KINDS, INSTRUCTION_SECTION_END, INSTRUCTION_SECTION_START, instructionLines, lineEndingOf, renderInstructionSection, replaceInstructionSection, type CuratedMemory, type InstructionLine, type SectionReplacement } from './instructions/instruction-section.js';
 export { parseLoopMarkers, type LoopMarker } from './loops/loop-markers.js';
 export { boundedLoops, DEFAULT_LOOP_EXPIRE_DAYS, describeLoop, isStaleLoop, loopNudges, type LoopNudges } from './loops/loop-policy.js';

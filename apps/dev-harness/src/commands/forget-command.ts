@@ -10,7 +10,6 @@
 // Without a terminal to ask on and without --yes it refuses: exit 2.
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { sanitiseReadableLine, sourceForgetSummary, type ForgetFailure, type SourceForgetResult, type ForgetRequest, type ForgetResult, type ForgetTarget } from '@graphiti-memory/memory-core';
-import { FileInstructionLedger, sharedStateFiles } from '@graphiti-memory/memory-node-storage';
 import { Command } from 'commander';
 import type { CommandContext } from '../cli/command-runner.js';
 import { addCommonOptions, type RawCommonOptions } from '../cli/common-options.js';
@@ -125,8 +124,6 @@ async function forget(context: CommandContext, raw: ForgetOptions): Promise<Exit
   } catch (error) {
     throw new HarnessError(error instanceof Error ? error.message : String(error), { hint: 'Pass --endpoint URL of the Graphiti to delete from.' });
   }
-  // What import-instructions sent to those groups is gone: importing the file again sends it again.
-  await new FileInstructionLedger(sharedStateFiles(memory.stateDirectory).instructionImports).forgetGroups(targets.map((target) => target.groupId)).catch(() => 0);
   const ok = deferredOnly(result);
   output.result({
     ok,

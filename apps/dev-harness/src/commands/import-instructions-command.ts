@@ -4,7 +4,10 @@
 // folder's ledger keeps each imported line by the hash of its content, so an unchanged line sends
 // nothing again; a line changed in place (same line number, new text) supersedes the memory it came
 // from through memory-core's MemoryEditing (the new version promoted, the old episode forgotten).
-// Lines inside the generated section of `export` are never imported back.
+// A line removed from the file forgets the memory it became (every copy, and on REST the facts only
+// it supported): the file no longer says it, so no memory may claim it does. A removed line whose
+// memory could not be forgotten now (Graphiti unreachable) stays in the ledger and the next import
+// tries again. Lines inside the generated section of `export` are never imported back.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { instructionLines, isPromotionKind, PROMOTION_KINDS, sanitiseReadableLine, type InstructionLine, type PromotionKind } from '@graphiti-memory/memory-core';
@@ -34,8 +37,10 @@ interface FileReport {
   readonly superseded: number;
   /** Changed lines whose earlier memory was not found on the server (sent as new; the old one stays). */
   readonly oldNotFound: number;
-  /** Lines no longer in the file: their memories stay (forget them by hand), the ledger lets them go. */
+  /** Lines of the earlier import no longer in the file. */
   readonly removed: number;
+  /** Of those, the lines whose memories were forgotten now (or were no longer on the server). */
+  readonly forgotten: number;
   readonly refused: ReadonlyArray<{ readonly line: number; readonly reason: string }>;
 }
 
@@ -51,9 +56,10 @@ export const registerImportInstructionsCommand: CommandRegistrar = (program, run
           [
             '',
             'Each memory cites its file and line ("Run pnpm test (CLAUDE.md:12)"). Re-importing an unchanged line',
-            'sends nothing; a line changed in place supersedes the memory it came from. Lines between',
+            'sends nothing; a line changed in place supersedes the memory it came from; a line removed from the file',
+            'forgets the memory it became. Lines between',
             '<!-- graphiti-memory:start --> and <!-- graphiti-memory:end --> (what export writes) are skipped.',
-            '--json prints { "files": [{ "file", "lines", "sent", "unchanged", "superseded", "removed", "refused" }] }.',
+            '--json prints { "files": [{ "file", "lines", "sent", "unchanged", "superseded", "removed", "forgotten", "refused" }] }.',
             '',
             'Examples:',
             '  graphiti-harness import-instructions',
@@ -102,7 +108,7 @@ async function importInstructions(context: CommandContext, given: readonly strin
   const counts = deliveryCounts(delivery.stats);
   output.result({ ok: delivery.complete, files: reports, ...counts });
   for (const report of reports) {
-    output.line(`${output.colors.green('✔')} ${report.file}: ${report.sent} sent, ${report.unchanged} unchanged, ${report.superseded} superseded${report.removed > 0 ? `, ${report.removed} no longer in the file (their memories stay)` : ''}`);
+    output.line(`${output.colors.green('✔')} ${report.file}: ${report.sent} sent, ${report.unchanged} unchanged, ${report.superseded} superseded${describeRemoved(report)}`);
     for (const refusal of report.refused) output.line(`  line ${refusal.line} not imported: ${refusal.reason}`);
   }
   if (!delivery.complete) output.error(`sent, but not confirmed stored within ${WAIT_SECONDS} s.`, 'Run graphiti-harness doctor to see what waits.');
@@ -122,7 +128,7 @@ async function importFile(memory: HarnessMemory, ledger: FileInstructionLedger, 
   let unchanged = 0;
   let superseded = 0;
   let oldNotFound = 0;
-  let episodes: Array<{ uuid: string; name: string }> | undefined;
+  let episodes: Promise<ReadonlyArray<{ uuid: string; name: string }>> | undefined;
   for (const line of lines) {
     const hash = hashOf(line.text);
     const before = known.get(hash);
@@ -135,8 +141,8 @@ async function importFile(memory: HarnessMemory, ledger: FileInstructionLedger, 
     const replaced = gone.get(line.line);
     if (replaced !== undefined) {
       gone.delete(line.line);
-      episodes ??= await memory.client.getEpisodes(groupId, { lastN: EPISODE_LISTING }).catch(() => []);
-      const old = episodes.find((episode) => episode.name === replaced.episodeName);
+      episodes ??= memory.client.getEpisodes(groupId, { lastN: EPISODE_LISTING });
+      const old = (await episodes.catch(() => [])).find((episode) => episode.name === replaced.episodeName);
       if (old !== undefined) {
         const edited = await memory.editing.edit({ episode: old.uuid, groupId, text });
         if (edited.status === 'edited' || edited.status === 'old-kept') {
@@ -160,8 +166,39 @@ async function importFile(memory: HarnessMemory, ledger: FileInstructionLedger, 
     sent++;
     next.push({ hash, line: line.line, text: line.text, kind: line.kind, groupId: promoted.groupId, episodeName: promoted.episodeName, importedAt: new Date().toISOString() });
   }
-  await ledger.replace(key, next);
-  return { file, lines: lines.length, sent, unchanged, superseded, oldNotFound, removed: gone.size, refused: refused.map((refusal) => ({ ...refusal, reason: sanitiseReadableLine(refusal.reason) })) };
+  // What is left of the earlier import is no longer in the file: its memories go.
+  const removed = [...gone.values()];
+  const kept = await forgetRemoved(memory, removed, () => (episodes ??= memory.client.getEpisodes(groupId, { lastN: EPISODE_LISTING })));
+  await ledger.replace(key, [...next, ...kept]);
+  return { file, lines: lines.length, sent, unchanged, superseded, oldNotFound, removed: removed.length, forgotten: removed.length - kept.length, refused: refused.map((refusal) => ({ ...refusal, reason: sanitiseReadableLine(refusal.reason) })) };
+}
+
+/**
+ * Forgets the memories of lines removed from the file; returns the lines whose memory could not be
+ * forgotten now (kept in the ledger: the next import tries again). A memory no longer on the server
+ * (forgotten or edited by hand since) has nothing left to forget.
+ */
+async function forgetRemoved(memory: HarnessMemory, removed: readonly ImportedLine[], listing: () => Promise<ReadonlyArray<{ uuid: string; name: string }>>): Promise<ImportedLine[]> {
+  if (removed.length === 0) return [];
+  const episodes = await listing().catch(() => undefined);
+  if (episodes === undefined) return [...removed];
+  const kept: ImportedLine[] = [];
+  for (const line of removed) {
+    const episode = episodes.find((candidate) => candidate.name === line.episodeName);
+    if (episode === undefined) continue;
+    try {
+      await memory.forget.forgetSource(episode.uuid, { groupId: line.groupId });
+    } catch {
+      kept.push(line);
+    }
+  }
+  return kept;
+}
+
+function describeRemoved(report: FileReport): string {
+  if (report.removed === 0) return '';
+  const left = report.removed - report.forgotten;
+  return `, ${report.removed} no longer in the file (${left === 0 ? 'their memories forgotten' : `${report.forgotten} forgotten; ${left} could not be forgotten now, the next import tries again`})`;
 }
 
 function describeRefusal(reason: string): string {

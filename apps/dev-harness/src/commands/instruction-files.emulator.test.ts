@@ -1,7 +1,9 @@
 // `export` and `import-instructions` in-process against the emulator over HTTP (not Graphiti): the
 // generated section of AGENTS.md keeps the hand-written text around it byte for byte, a second
 // export changes nothing, `--check` fails after a new promotion, a secret in a memory never reaches
-// the file; importing a CLAUDE.md twice sends each line once, a changed line supersedes its memory.
+// the file; importing a CLAUDE.md twice sends each line once, a changed line supersedes its memory,
+// a removed line's memory is forgotten, and a forget (of the workspace, of one source) lets a later
+// import send what it deleted again.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -136,6 +138,43 @@ describe('import-instructions', () => {
     await client.close();
     expect(episodes.some((episode) => episode.content.includes('Run pnpm test and pnpm lint before pushing. (CLAUDE.md:4)'))).toBe(true);
     expect(episodes.some((episode) => episode.content.includes('Run pnpm test before pushing.'))).toBe(false);
+  }, 120_000);
+
+  it("forgets the memory of a line removed from the file, and keeps the others'", async () => {
+    const claude = ['## Testing', '- Run pnpm test before pushing.', '- Never commit to main directly.', ''].join('\n');
+    await fs.writeFile(workspaceFile('CLAUDE.md'), claude);
+    expect((await run('import-instructions', '--json')).json()).toMatchObject({ files: [{ sent: 3 }] });
+    const groupId = (await run('loops', 'list', '--json')).json()['groupId'] as string;
+    const stored = (): string[] => fixture.emulator.state.episodes().filter((episode) => episode.group_id === groupId).map((episode) => episode.content);
+    expect(stored().some((content) => content.includes('Never commit to main directly.'))).toBe(true);
+
+    await fs.writeFile(workspaceFile('CLAUDE.md'), claude.replace('- Never commit to main directly.\n', ''));
+    const removed = await run('import-instructions', '--json');
+    expect(removed.exitCode, removed.err).toBe(0);
+    expect(removed.json()).toMatchObject({ files: [{ sent: 0, unchanged: 2, removed: 1, forgotten: 1 }] });
+    expect(stored().some((content) => content.includes('Never commit to main directly.'))).toBe(false);
+    expect(stored().some((content) => content.includes('Run pnpm test before pushing. (CLAUDE.md:2)'))).toBe(true);
+    // Out of the local tier too: the brief no longer says it.
+    const brief = await run('recall', 'commit to main', '--json');
+    expect(brief.out).not.toContain('Never commit to main directly.');
+    // Said once: the next import has nothing left to forget.
+    expect((await run('import-instructions', '--json')).json()).toMatchObject({ files: [{ sent: 0, unchanged: 2, removed: 0 }] });
+  }, 120_000);
+
+  it('a forget of the workspace, or of one imported memory, lets a later import send those lines again', async () => {
+    await fs.writeFile(workspaceFile('CLAUDE.md'), ['- Run pnpm test before pushing.', '- Use conventional commits.', ''].join('\n'));
+    expect((await run('import-instructions', '--json')).json()).toMatchObject({ files: [{ sent: 2 }] });
+    const groupId = (await run('loops', 'list', '--json')).json()['groupId'] as string;
+    const conventional = fixture.emulator.state.episodes().find((episode) => episode.group_id === groupId && episode.content.includes('Use conventional commits.'));
+    expect(conventional).toBeDefined();
+
+    const forgotOne = await run('forget', '--episode', conventional!.uuid, '--group', groupId, '--yes', '--json');
+    expect(forgotOne.exitCode, forgotOne.err).toBe(0);
+    expect((await run('import-instructions', '--json')).json()).toMatchObject({ files: [{ sent: 1, unchanged: 1 }] });
+
+    const forgotAll = await run('forget', '--scope', 'workspace', '--yes', '--json');
+    expect(forgotAll.exitCode, forgotAll.err).toBe(0);
+    expect((await run('import-instructions', '--json')).json()).toMatchObject({ files: [{ sent: 2, unchanged: 0 }] });
   }, 120_000);
 
   it('never imports the generated section back', async () => {

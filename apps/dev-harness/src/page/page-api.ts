@@ -1,16 +1,19 @@
 // The memory page's JSON API: each answer comes from the services every other tool uses — episodes
 // and facts read through the audited connection, recall for search, the review queue for pending
 // memories, memory-core's forget and edit, the audit log, the local tier when Graphiti does not
-// answer. No policy is decided here: what a forget covers, what an edit refuses, what is a curated
-// memory, what is stale or cited — all of it is memory-core's. Writes stop the hook processes first,
+// answer, the workspace's open loops (closed or dropped through LoopService, which sends their
+// task_update episode). No policy is decided here: what a forget covers, what an edit refuses, what is
+// a curated memory, what is stale or cited — all of it is memory-core's. Writes stop the hook processes first,
 // as `forget` does, so a drainer lets go of what it holds before the queue is searched.
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import type { Episode } from '@graphiti-memory/graphiti-client';
 import {
   annotateFacts,
+  describeLoop,
   describeLoopProposalMiss,
   describePendingSource,
   guardRecalledFacts,
+  isStaleLoop,
   isOwnTeamPromotion,
   pendingGroups,
   sourceForgetSummary,
@@ -54,13 +57,13 @@ export class MemoryPageApi {
   async overview(scope: PageScope): Promise<Record<string, unknown>> {
     const groupId = await this.groupOf(scope);
     const base = { endpoint: this.memory.endpoint.label, emulator: this.memory.endpoint.emulator !== undefined, workspace: this.options.workspaceFolder, scope, scopes: await this.scopes() };
-    const [pending, audit] = await Promise.all([this.pending(), this.audit()]);
-    if (groupId === undefined) return { ...base, available: false, why: this.unavailableWhy(scope), memories: [], facts: [], conversations: [], pending, audit };
+    const [pending, audit, loops] = await Promise.all([this.pending(), this.audit(), this.openLoops()]);
+    if (groupId === undefined) return { ...base, available: false, why: this.unavailableWhy(scope), memories: [], facts: [], conversations: [], pending, loops, audit };
     let episodes: Episode[];
     try {
       episodes = [...(await this.memory.api.getEpisodes(groupId, { lastN: EPISODES_LISTED }, this.call()))];
     } catch (error) {
-      return { ...base, available: true, ...(await this.cached(scope, error)), pending, audit };
+      return { ...base, available: true, ...(await this.cached(scope, error)), pending, loops, audit };
     }
     const sources = await this.memory.episodeSources.find(episodes.map((episode) => episode.uuid));
     const ownUser = await this.memory.groups.resolve('user');
@@ -68,7 +71,7 @@ export class MemoryPageApi {
     for (const episode of episodes) if (await isOwnTeamPromotion(episode, ownUser)) own.add(episode.uuid);
     const memories = await this.guarded(curatedMemories(episodes, sources, (episode) => own.has(episode.uuid)));
     const facts = await this.factsOf(episodes, scope);
-    return { ...base, available: true, memories, facts, conversations: scope === 'workspace' ? conversationDays(episodes, sources) : [], pending, audit };
+    return { ...base, available: true, memories, facts, conversations: scope === 'workspace' ? conversationDays(episodes, sources) : [], pending, loops, audit };
   }
 
   async search(query: string, scope: PageScope): Promise<Record<string, unknown>> {
@@ -132,6 +135,32 @@ export class MemoryPageApi {
     const outcome = await this.memory.review.reject(text(body['id'], 'id'));
     if (outcome.status !== 'rejected') throw new PageError(404, 'no pending memory has that id (approved or rejected elsewhere?)');
     return { done: 'rejected; nothing was sent' };
+  }
+
+  /**
+   * Closes (`done`) or drops one open loop of this workspace, by its id: every tool's next brief stops
+   * naming it, and its task_update episode goes to Graphiti (waiting in the outbox while it is down).
+   */
+  async closeLoop(body: Record<string, unknown>, status: 'done' | 'dropped'): Promise<Record<string, unknown>> {
+    const id = text(body['id'], 'id');
+    if (!/^[0-9a-f]{12}$/.test(id)) throw new PageError(400, 'id must be the 12 hex characters of a loop (as the page lists it)');
+    const closed = await this.memory.loops.close(id, status, 'memory page');
+    if (!closed.ok) {
+      if (closed.reason === 'not-open') throw new PageError(409, `that loop is already ${closed.matches?.[0]?.status ?? 'closed'} (in another tool?)`);
+      if (closed.reason === 'no-workspace') throw new PageError(409, 'this folder has no workspace scope, so it has no loops');
+      throw new PageError(404, 'no open loop of this workspace has that id (forgotten, or closed long ago?)');
+    }
+    this.memory.ingestion.enqueueEntries(closed.entries);
+    const told = closed.entries.length > 0 ? '; Graphiti is told with a task_update episode' : '';
+    return { done: `${status === 'done' ? 'marked done' : 'dropped'}: “${closed.loop.text}” — briefs no longer name it${told}` };
+  }
+
+  /** This workspace's open loops, newest first (a local file: listed with Graphiti down too). */
+  private async openLoops(): Promise<unknown[]> {
+    const listed = await this.memory.loops.list().catch(() => undefined);
+    const expireDays = this.memory.configuration.current().loops.expireDays;
+    const now = new Date();
+    return (listed?.loops ?? []).map((loop) => ({ id: loop.id, text: loop.text, tool: loop.evidence.tool, createdAt: loop.createdAt, stale: isStaleLoop(loop, now, expireDays), age: describeLoop(loop, now, expireDays) }));
   }
 
   private async forgetConversation(body: Record<string, unknown>, confirm: boolean): Promise<Record<string, unknown>> {

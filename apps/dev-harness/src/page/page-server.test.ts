@@ -1,7 +1,8 @@
 // The memory page is safe by construction (issue 32 item 2), proven over plain HTTP: loopback only;
 // no token, a wrong token, a foreign Host (DNS rebinding) or a cross-site Origin on a write are
 // refused before any memory service is reached; the token becomes an HttpOnly, SameSite=Strict
-// cookie; answers carry a strict CSP and never a CORS header.
+// cookie; answers carry a strict CSP and never a CORS header. The open loops' Done / Drop routes are
+// behind the same guard.
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryPageApi } from './page-api.js';
@@ -40,6 +41,10 @@ beforeEach(async () => {
     forget: async () => {
       calls.push('forget');
       return { done: 'forgot' };
+    },
+    closeLoop: async (body: Record<string, unknown>, status: string) => {
+      calls.push(`loop ${status} ${String(body['id'])}`);
+      return { done: status };
     },
   } as unknown as MemoryPageApi;
   server = await startPageServer({ api, port: 0, assets: await pageAssetsFolder() });
@@ -112,6 +117,26 @@ describe('the memory page server', () => {
     expect(same.status).toBe(200);
     expect(same.headers['access-control-allow-origin']).toBeUndefined();
     expect(calls).toEqual(['forget']);
+  });
+
+  it("closes or drops a loop through /api/loops/done and /api/loops/drop, behind the token, Host and Origin checks", async () => {
+    const host = `127.0.0.1:${server.port}`;
+    const cookie = `${tokenCookieName(server.port)}=${server.token}`;
+    const close = (path: string, headers: Record<string, string>) =>
+      send(server.port, { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ id: '3f2a9c01b7de' }) });
+    // No token, a foreign Host, another origin, no Origin: refused before the API is reached.
+    expect((await close('/api/loops/done', { host, origin: `http://${host}` })).status).toBe(403);
+    expect((await close('/api/loops/done', { host: `attacker.example:${server.port}`, cookie, origin: `http://attacker.example:${server.port}` })).status).toBe(421);
+    expect((await close('/api/loops/drop', { host, cookie, origin: 'https://attacker.example' })).status).toBe(403);
+    expect((await close('/api/loops/drop', { host, cookie })).status).toBe(403);
+    // Reading is not closing: a GET of the route changes nothing.
+    expect((await send(server.port, { path: '/api/loops/done', headers: { host, cookie } })).status).toBe(404);
+    expect(calls).toEqual([]);
+    const done = await close('/api/loops/done', { host, cookie, origin: `http://${host}` });
+    expect(done.status).toBe(200);
+    expect(JSON.parse(done.body)).toEqual({ done: 'done' });
+    expect((await close('/api/loops/drop', { host, cookie, origin: `http://${host}` })).status).toBe(200);
+    expect(calls).toEqual(['loop done 3f2a9c01b7de', 'loop dropped 3f2a9c01b7de']);
   });
 
   it('listens on 127.0.0.1 only', async () => {

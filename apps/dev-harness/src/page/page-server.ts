@@ -107,6 +107,8 @@ async function handle(guard: PageGuard, options: PageServerOptions, request: htt
     if (url.pathname === '/api/edit') return answer(response, 200, await api.edit(body));
     if (url.pathname === '/api/pending/approve') return answer(response, 200, await api.approve(body));
     if (url.pathname === '/api/pending/reject') return answer(response, 200, await api.reject(body));
+    if (url.pathname === '/api/loops/done') return answer(response, 200, await api.closeLoop(body, 'done'));
+    if (url.pathname === '/api/loops/drop') return answer(response, 200, await api.closeLoop(body, 'dropped'));
   }
   answer(response, 404, { error: 'not found' });
 }

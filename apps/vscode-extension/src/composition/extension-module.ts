@@ -55,6 +55,7 @@ import { ConsentEvents } from '../consent/consent-events.js';
 import { ConsentHistory } from '../consent/consent-history.js';
 import { ConsentFlow } from '../consent/consent-flow.js';
 import { PendingMemoriesContribution } from '../episodes/pending-memories.js';
+import { OpenLoopsContribution } from '../episodes/open-loops.js';
 import { PendingBadgeContribution } from '../episodes/pending-badge.js';
 import { ShowWhatWasSentCommand } from '../trust/show-what-was-sent-command.js';
 import { auditConnection } from '../trust/trust-services.js';
@@ -99,6 +100,7 @@ export const CONTRIBUTIONS = [
   CaptureContribution,
   UserKeyContribution,
   PendingMemoriesContribution,
+  OpenLoopsContribution,
   ShowWhatWasSentCommand,
   TeamConsentContribution,
   StatusMenuCommand,

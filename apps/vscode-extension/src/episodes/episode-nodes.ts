@@ -6,12 +6,16 @@ import { formatDay } from '@graphiti-memory/prompt-elements';
 import { digestTurnsOf, factDates, type CuratedMemory, type DigestTurnText, type Turn } from './memory-tree.js';
 import type { LocalMemory } from './cached-memories.js';
 import { kindWords, memoryText, plainText, scopeWords } from './memory-text.js';
+import { loopItem, loopsRootItem, type ShownLoop } from './open-loop-nodes.js';
 
 export type EpisodeScope = 'workspace' | 'user' | 'session' | 'team';
 
 export type EpisodeNode =
   | { readonly type: 'pendingRoot'; readonly count: number }
   | { readonly type: 'pending'; readonly memory: PendingMemory }
+  /** This workspace's open loops (the shared loops file), each closed or dropped from its menu. */
+  | { readonly type: 'loopsRoot'; readonly loops: readonly ShownLoop[] }
+  | { readonly type: 'loop'; readonly loop: ShownLoop }
   | { readonly type: 'curatedRoot'; readonly memories: readonly CuratedMemory[]; readonly local?: readonly LocalMemory[] }
   /** A memory this machine keeps that Graphiti did not show: waiting to be sent, or cached while Graphiti is down. */
   | { readonly type: 'localMemory'; readonly memory: LocalMemory }
@@ -65,6 +69,10 @@ export function treeItemOf(node: EpisodeNode): vscode.TreeItem {
       item.id = `pending:${memory.id}`;
       return item;
     }
+    case 'loopsRoot':
+      return loopsRootItem(node.loops);
+    case 'loop':
+      return loopItem(node.loop);
     case 'curatedRoot': {
       const local = node.local ?? [];
       const item = new vscode.TreeItem(`Curated memories (${node.memories.length + local.length})`, vscode.TreeItemCollapsibleState.Expanded);

@@ -1,11 +1,12 @@
-// The "Graphiti Memory" view, in the order a user looks for things: pending memories (review),
+// The "Graphiti Memory" view, in the order a user looks for things: pending memories (review), open
+// loops (to-dos and follow-ups of every tool's sessions, closed or dropped here: open-loops.ts),
 // curated memories (promoted and approved, each once; the team's too, with their authors, once the
 // user consented to the team scope, never deletable here), what memory knows (facts, searchable, with
 // the episode each came from when the server cites it) and conversations (chat sessions with their
 // turns inside). Refresh, delete an episode, forget one source, a session or a scope (all confirmed). Empty while the gate
 // is closed or nothing is stored, so the welcome view (package.json viewsWelcome, keyed on
 // `graphitiMemory.state`) says what to do.
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import * as vscode from 'vscode';
 import type { Episode, FactResult } from '@graphiti-memory/graphiti-client';
 import {
@@ -14,6 +15,7 @@ import {
   GroupRegistry,
   LocalTier,
   Logger,
+  LoopService,
   MemoryConfiguration,
   MemoryGate,
   RecallService,
@@ -27,6 +29,7 @@ import { errorClass } from '../commands/describe-error.js';
 import { episodeTitle, treeItemOf, type EpisodeNode, type EpisodeScope, type ShownFact } from './episode-nodes.js';
 import { localMemories, waitingConversation, type LocalMemory } from './cached-memories.js';
 import { markStep } from '../status/walkthrough-progress.js';
+import { shownLoops, type ShownLoop } from './open-loop-nodes.js';
 import { curatedMemories, digestTurnsOf, factSource, isPromotion, turnsOf, type CuratedMemory, type EpisodeSource, type ScopedEpisodes, type Turn } from './memory-tree.js';
 
 export { episodeTitle, type EpisodeNode } from './episode-nodes.js';
@@ -75,6 +78,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     @inject(RecallService) private readonly recall: RecallService,
     @inject(MemoryConfiguration) private readonly configuration: MemoryConfiguration,
     @inject(LocalTier) private readonly tier: LocalTier,
+    @inject(LoopService) @optional() private readonly loops?: LoopService,
   ) {}
 
   /** Whether this machine's local tier keeps at least one memory (never rejects). */
@@ -109,6 +113,8 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     switch (node.type) {
       case 'pendingRoot':
         return (await this.#pending()).map((memory) => ({ type: 'pending' as const, memory }));
+      case 'loopsRoot':
+        return node.loops.map((loop) => ({ type: 'loop' as const, loop }));
       case 'curatedRoot': {
         const local = (node.local ?? []).map((memory) => ({ type: 'localMemory' as const, memory }));
         if (node.memories.length === 0 && local.length === 0) {
@@ -169,7 +175,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
   }
 
   async #roots(): Promise<EpisodeNode[]> {
-    const [resolved, sessions, pending] = await Promise.all([this.groups.resolveMany(['workspace', 'user', ...this.#teamScope()]), this.sessionsOfWorkspace(), this.#pending()]);
+    const [resolved, sessions, pending, loops] = await Promise.all([this.groups.resolveMany(['workspace', 'user', ...this.#teamScope()]), this.sessionsOfWorkspace(), this.#pending(), this.#openLoops()]);
     const scopes: ScopedEpisodes[] = [];
     let unreachable = false;
     await Promise.all(
@@ -188,6 +194,7 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const local = await this.#localMemories(curated, !unreachable && this.connection.current() !== undefined);
     const workspaceTurns = sessions.length > 0 ? [] : turnsOf(scopes.find((group) => group.scope === 'workspace')?.episodes ?? []);
     const roots: EpisodeNode[] = pending.length > 0 ? [{ type: 'pendingRoot', count: pending.length }] : [];
+    if (loops.length > 0) roots.push({ type: 'loopsRoot', loops });
     if (unreachable) roots.push({ type: 'message', text: SHOWING_CACHED, command: TEST_CONNECTION_COMMAND, icon: 'warning' });
     // Nothing stored and nothing searched: the welcome view says what to do.
     if (roots.length === 0 && curated.length === 0 && local.length === 0 && sessions.length === 0 && workspaceTurns.length === 0 && this.#search === undefined) return [];
@@ -205,6 +212,17 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
       return localMemories((tier?.promoted ?? []).filter((promotion) => scopes.has(promotion.scope)), shown, reachable);
     } catch (error) {
       this.logger.info('episodes view: reading the local tier failed', { errorClass: errorClass(error) });
+      return [];
+    }
+  }
+
+  /** This workspace's open loops (a local file: shown with Graphiti down too); `[]` when it cannot be read. */
+  async #openLoops(): Promise<ShownLoop[]> {
+    if (this.loops === undefined) return [];
+    try {
+      return await shownLoops(this.loops, this.configuration.current().loops.expireDays, new Date());
+    } catch (error) {
+      this.logger.warn('episodes view: reading open loops failed', { errorClass: errorClass(error) });
       return [];
     }
   }

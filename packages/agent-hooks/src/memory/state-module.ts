@@ -2,8 +2,8 @@
 // (each harness command, each hook run) and the extension's runtime load these modules. Each store
 // opens on first use, in the folder `stateDirectory()` names and (for delivery state) for the
 // endpoint the settings name at that moment: nothing touches the disk while memory is off.
-import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, LocalTierStore, Logger, LoopStore, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
-import { createNodeStorageModule, FileLocalTierStore, FileLoopStore, relocateOutboxJournals, sharedStateFiles, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
+import { AuditLog, EpisodeSources, ForgetLedger, GroupRegistry, InstructionImports, LocalTierStore, Logger, LoopStore, MemoryConfiguration, normaliseEndpoint, PendingMemoryStore, type MemorySettings } from '@graphiti-memory/memory-core';
+import { createNodeStorageModule, FileInstructionLedger, FileLocalTierStore, FileLoopStore, relocateOutboxJournals, sharedStateFiles, stateLayout, type FileOutboxOptions } from '@graphiti-memory/memory-node-storage';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { EndpointEpisodeSources } from './endpoint-episode-sources.js';
@@ -88,6 +88,8 @@ export function createSharedStoresModule(options: Omit<StateModuleOptions, 'outb
     bind(LoopStore)
       .toResolvedValue((logger: Logger) => new FileLoopStore({ filePath: async () => sharedStateFiles(await stateDirectory()).loops, logger: options.logger ?? logger }), [Logger])
       .inSingletonScope();
+    // What import-instructions sent: every tool's forget lets go of what it deletes (a later import sends it again).
+    bind(InstructionImports).toConstantValue(new FileInstructionLedger(async () => sharedStateFiles(await stateDirectory()).instructionImports));
   });
 }
 

@@ -22,6 +22,7 @@ import { groupsDeliveredTo, relatedGroups, sourceCopies } from './source-copies.
 import { LocalTier } from '../tier/local-tier.js';
 import { forgottenLoop } from '../loops/loop-policy.js';
 import { LoopStore } from '../loops/open-loop.js';
+import { InstructionImports } from '../instructions/instruction-imports.js';
 
 import type { ForgetFailure } from './owed-deletions.js';
 export type { ForgetFailure } from './owed-deletions.js';
@@ -95,6 +96,7 @@ export class ForgetService {
     @inject(LocalTier) @optional() private readonly tier?: Pick<LocalTier, 'forgetGroups' | 'forgetEpisodes'>,
     @inject(MemoryConfiguration) @optional() private readonly configuration?: MemoryConfiguration,
     @inject(LoopStore) @optional() private readonly loops?: LoopStore,
+    @inject(InstructionImports) @optional() private readonly imports?: InstructionImports,
   ) {}
 
   /** The groups `request` covers; nothing is changed. */
@@ -135,6 +137,8 @@ export class ForgetService {
     const forgottenTurns = await this.forgetTurns(groupIds, removedSources.flatMap((source) => source.contents ?? []));
     const droppedPending = await this.forgetPending(targets);
     const droppedLoops = await this.forgetLoops(groupIds, sessions);
+    // A later import-instructions sends those lines again: their memories are gone.
+    await this.imports?.forgetGroups(groupIds).catch((error: unknown) => this.logger.warn('forget: the instruction import record was not updated', { errorClass: errorClassOf(error) }));
     const earlier = (await this.owedDeletions?.owed())?.filter((groupId) => !groupIds.includes(groupId)) ?? [];
     const now = await this.deleteGroups(api, wholeGroups, options);
     const deletedGroups = [...now.deleted];
@@ -242,7 +246,11 @@ export class ForgetService {
         if ((error as { status?: number }).status !== 404 || copy.episode === episode) throw error;
       }
     }
-    if (name !== undefined) await this.forgetTurnsOfNames([name]);
+    if (name !== undefined) {
+      await this.forgetTurnsOfNames([name]);
+      // An imported instruction line whose memory this was is imported again by the next import.
+      await this.imports?.forgetEpisodes([name]).catch((error: unknown) => this.logger.warn('forget: the instruction import record was not updated', { errorClass: errorClassOf(error) }));
+    }
     this.logger.info('forget: source forgotten', { episodes: deleted.length, facts: deletedFacts.length, face });
     return { face, episodes: deleted, deletedFacts: face === 'mcp' ? undefined : deletedFacts, keptFacts, unknownFacts };
   }

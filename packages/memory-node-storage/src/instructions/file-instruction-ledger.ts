@@ -2,6 +2,7 @@
 // and instruction file, each imported line by the hash of its content, with the episode it became.
 // Re-importing an unchanged line sends nothing; a changed line's record names the memory it
 // supersedes. Changed under the cross-process lock and written atomically (LockedJsonFile).
+import type { InstructionImports } from '@graphiti-memory/memory-core';
 import { isRecord, LockedJsonFile } from '../stores/locked-json-file.js';
 
 /** One line imported from an instruction file. */
@@ -30,11 +31,19 @@ const MAX_FILES = 200;
 /** Lines kept per file. */
 const MAX_LINES = 2_000;
 
-export class FileInstructionLedger {
-  readonly #file: LockedJsonFile<LedgerFile>;
+export class FileInstructionLedger implements InstructionImports {
+  readonly #filePath: string | (() => Promise<string>);
+  #file: Promise<LockedJsonFile<LedgerFile>> | undefined;
 
-  constructor(filePath: string) {
-    this.#file = new LockedJsonFile(filePath, parseLedger);
+  /** `filePath`: the file, or how to find it (a forget bound before the state folder is known). */
+  constructor(filePath: string | (() => Promise<string>)) {
+    this.#filePath = filePath;
+  }
+
+  #open(): Promise<LockedJsonFile<LedgerFile>> {
+    const filePath = this.#filePath;
+    this.#file ??= (typeof filePath === 'string' ? Promise.resolve(filePath) : filePath()).then((found) => new LockedJsonFile(found, parseLedger));
+    return this.#file;
   }
 
   static key(groupId: string, relativeFile: string): string {
@@ -43,12 +52,12 @@ export class FileInstructionLedger {
 
   /** The lines imported from that file; `[]` for none. */
   async lines(key: string): Promise<readonly ImportedLine[]> {
-    return (await this.#file.read()).files[key] ?? [];
+    return (await (await this.#open()).read()).files[key] ?? [];
   }
 
   /** Replaces the file's record with `lines`. */
   async replace(key: string, lines: readonly ImportedLine[]): Promise<void> {
-    await this.#file.update((current) => {
+    await (await this.#open()).update((current) => {
       const { [key]: _replaced, ...others } = current.files;
       const kept = Object.entries(others).slice(-(MAX_FILES - 1));
       return { next: { version: 1, files: { ...Object.fromEntries(kept), [key]: lines.slice(0, MAX_LINES) } }, result: undefined };
@@ -58,10 +67,27 @@ export class FileInstructionLedger {
   /** Drops the records of these workspace groups (a forget of the workspace); how many files went. */
   async forgetGroups(groupIds: readonly string[]): Promise<number> {
     const groups = new Set(groupIds);
-    return this.#file.update((current) => {
+    return (await this.#open()).update((current) => {
       const kept = Object.entries(current.files).filter(([key]) => !groups.has(key.split('\n')[0] ?? ''));
       const dropped = Object.keys(current.files).length - kept.length;
       return dropped === 0 ? { result: 0 } : { next: { version: 1, files: Object.fromEntries(kept) }, result: dropped };
+    });
+  }
+
+  /** Drops the lines whose memories are these episodes (a forgotten source); how many lines went. */
+  async forgetEpisodes(episodeNames: readonly string[]): Promise<number> {
+    const names = new Set(episodeNames);
+    if (names.size === 0) return 0;
+    return (await this.#open()).update((current) => {
+      let dropped = 0;
+      const files = Object.fromEntries(
+        Object.entries(current.files).map(([key, lines]) => {
+          const kept = lines.filter((line) => !names.has(line.episodeName));
+          dropped += lines.length - kept.length;
+          return [key, kept];
+        }),
+      );
+      return dropped === 0 ? { result: 0 } : { next: { version: 1, files }, result: dropped };
     });
   }
 }
