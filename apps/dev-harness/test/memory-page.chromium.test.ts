@@ -104,8 +104,16 @@ function startUi(): Promise<string> {
 /** Clicks Refresh until the section shows `text` (what was sent is stored by Graphiti in the background). */
 async function refreshUntil(selector: string, text: string, present = true): Promise<void> {
   await waitFor(async () => {
+    // Waits for this refresh's own load: the attribute of the previous one is there already. A load
+    // that failed sets nothing (the page says why): looked at all the same after a while, and clicked again.
+    const loaded = () => page.evaluate<string | null>('document.body.dataset.loaded ?? null');
+    const before = await loaded();
     await page.locator('#refresh').click();
-    await page.waitForSelector('body[data-loaded]');
+    for (const started = Date.now(); Date.now() - started < 15_000; ) {
+      const now = await loaded();
+      if (now !== null && now !== before) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const shown = await page.locator(selector).innerText();
     return shown.includes(text) === present;
   }, `${selector} ${present ? 'shows' : 'no longer shows'} "${text}"`, 90_000);
