@@ -174,7 +174,12 @@ export async function installWithFact(test: Pick<HookTestHome, 'env' | 'workspac
   await harnessSucceeds(test, ['hooks', 'install', '--target', 'claude', '--endpoint', emulator.url, '--state-dir', stateDir]);
   await harnessSucceeds(test, ['promote', 'We always use pnpm as the package manager in this repository.', '--kind', 'decision', '--scope', 'workspace', '--endpoint', emulator.url, '--state-dir', stateDir, '--workspace', workspace]);
   await emulator.idle();
-  const file = userConfigPath(test.env);
+  await generousRecallDeadline(test.env);
+}
+
+/** A recall deadline of 5 s in the user config `env` names: a busy machine must not turn an answer into a missed deadline. */
+export async function generousRecallDeadline(env: NodeJS.ProcessEnv): Promise<void> {
+  const file = userConfigPath(env);
   const current = await readConfigFile(file);
   await updateConfigFile(file, { recall: { ...(current.ok ? current.values.recall : {}), timeoutMs: 5_000 } });
 }

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { stopHookProcesses } from '@graphiti-memory/agent-hooks';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claudeTranscriptLine, hookTestTools, loggedRuns, messagesSent, printedContext, waitFor } from './hook-processes.js';
+import { claudeTranscriptLine, generousRecallDeadline, hookTestTools, loggedRuns, messagesSent, printedContext, waitFor } from './hook-processes.js';
 import { capturePerMessage, ensureBuilt, stopHookServer, temporaryHookHome, type HookTest } from './hook-server-fixture.js';
 
 const git = promisify(execFile);
@@ -51,6 +51,8 @@ describe('a team on one Graphiti', () => {
     // Alice even lists team among her capture scopes: captured chat still never goes there.
     await a.harness('hooks', 'install', '--target', 'claude', '--scopes', 'session,workspace,team');
     await b.harness('hooks', 'install', '--target', 'claude');
+    // This is about who sees what: a busy machine must not empty a recall by its deadline.
+    for (const test of [alice, bob]) await generousRecallDeadline(test.env);
     const consent = await a.harness('team', 'enable', '--yes-share-with-team', '--display-name', 'Alice', '--json');
     expect(JSON.parse(consent.stdout)).toMatchObject({ consent: true, audience: 'anyone who uses this Graphiti server with this repository' });
     await b.harness('team', 'enable', '--yes-share-with-team');
