@@ -1,6 +1,7 @@
 // One source, every copy: a captured turn or digest is sent under one stable name (`<app>.turn.<id>.<role>`,
 // `<app>.digest.<session>.<first turn>`) to its session group and its workspace group, so forgetting
-// the source means deleting the episode of that name in each group it went to. Those groups come
+// the source means deleting every episode of that name in each group it went to (twice in one group
+// when a resend was stored as well as the send it replaced). Those groups come
 // from the delivery ledger (its keys are `<group>:<name>`), else from the group registry (a session
 // group and its workspace's group); neither face looks an episode up by name, so each group is listed.
 import type { Episode } from '@graphiti-memory/graphiti-client';
@@ -69,6 +70,9 @@ export async function sourceCopies(api: Pick<GraphitiApi, 'getEpisodes'>, reques
   const copies: SourceCopy[] = [copyOf(own, request.groupId)];
   // Unnamed episodes (written by another client) cannot be matched: only the one named is forgotten.
   if (own.name === '') return { name: undefined, copies };
+  // The same message stored twice in its own group (a resend whose first send was stored after all;
+  // delivery is at least once) is a copy too: left behind, the forgotten text would still be recalled.
+  for (const episode of listing) if (episode.name === own.name && episode.uuid !== own.uuid) copies.push(copyOf(episode, request.groupId));
   for (const groupId of await request.candidates(own.name)) {
     if (groupId === request.groupId) continue;
     const episodes = await api.getEpisodes(groupId, { lastN: SOURCE_COPY_LISTING }, call);

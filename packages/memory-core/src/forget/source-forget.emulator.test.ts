@@ -87,4 +87,19 @@ describe.each(['rest', 'mcp'] as const)('forgetting a source (%s face)', (face) 
     // Another source stays.
     expect(emulator.state.episodes().filter((episode) => episode.content.includes('02:00 UTC'))).toHaveLength(2);
   });
+
+  it('deletes a message stored twice in one group (a resend stored beside the send it replaced)', async () => {
+    const container = await compose();
+    const message = { content: 'The staging database password rotates on Mondays.', role_type: 'user' as const, role: null, name: 'graphiti-harness.turn.t-7.user', timestamp: '2026-11-20T10:00:00Z' };
+    for (let copy = 0; copy < 2; copy++) await client.addMessages({ group_id: 'gm_workspace_twice', messages: [message] });
+    await emulator.idle();
+    const twice = emulator.state.episodes().filter((episode) => episode.name === message.name);
+    expect(twice).toHaveLength(2);
+
+    const result = await container.get(ForgetService).forgetSource(twice[0]!.uuid, { groupId: 'gm_workspace_twice' });
+
+    expect(result.episodes.map((copy) => copy.episode).sort()).toEqual(twice.map((episode) => episode.uuid).sort());
+    expect(emulator.state.episodes().filter((episode) => episode.name === message.name)).toEqual([]);
+    expect(emulator.state.facts().filter((fact) => fact.fact.includes('rotates on Mondays'))).toEqual([]);
+  });
 });
