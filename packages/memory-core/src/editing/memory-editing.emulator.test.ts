@@ -3,18 +3,12 @@
 // it supports, and recall and the brief show only the new one. On each face of Graphiti.
 import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { Container } from 'inversify';
+import type { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
-import { SystemClock } from '../clock/system-clock.js';
-import { IngestionOptions } from '../ingestion/index.js';
+import { composeWithEmulator } from '../../test-support/emulator-container.js';
 import { Ingestion } from '../ingestion/ingestion.js';
-import { createInMemoryStorageModule, createMemoryModule } from '../memory-module.js';
 import { MemoryPromotion } from '../promotion/memory-promotion.js';
 import { RecallService } from '../recall/index.js';
-import { GroupRecorderOptions } from '../registry/index.js';
-import { EpisodeSources } from '../sources/episode-sources.js';
-import { InMemoryEpisodeSources } from '../sources/in-memory-episode-sources.js';
 import { LocalTier } from '../tier/local-tier.js';
 import { InMemoryLocalTierStore, LocalTierStore } from '../tier/local-tier-store.js';
 import { editedMemory, MemoryEditing } from './memory-editing.js';
@@ -22,20 +16,13 @@ import { editedMemory, MemoryEditing } from './memory-editing.js';
 let emulator: RunningEmulator;
 let client: GraphitiApi;
 
-async function compose(): Promise<Container> {
-  const container = new Container();
-  bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, scopes: 'both', recall: { enabled: true, scopes: 'all', timeoutMs: 5000 } },
-    consentFor: emulator.url,
-    connection: { current: () => client },
-    clock: new SystemClock(),
+function compose(): Promise<Container> {
+  return composeWithEmulator({
+    emulator,
+    client,
+    settings: { scopes: 'both', recall: { enabled: true, scopes: 'all', timeoutMs: 5000 } },
+    bind: (container) => container.bind(LocalTierStore).toConstantValue(new InMemoryLocalTierStore()),
   });
-  container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
-  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
-  container.bind(EpisodeSources).toConstantValue(new InMemoryEpisodeSources());
-  container.bind(LocalTierStore).toConstantValue(new InMemoryLocalTierStore());
-  await container.load(createMemoryModule(), createInMemoryStorageModule());
-  return container;
 }
 
 async function promoted(container: Container, text: string): Promise<string> {

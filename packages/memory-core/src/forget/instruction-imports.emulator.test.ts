@@ -4,19 +4,13 @@
 // line whose memory it was — so a later import sends those lines again instead of skipping them.
 import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { Container } from 'inversify';
+import type { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
-import { SystemClock } from '../clock/system-clock.js';
-import { IngestionOptions } from '../ingestion/index.js';
+import { composeWithEmulator } from '../../test-support/emulator-container.js';
 import { Ingestion } from '../ingestion/ingestion.js';
 import { InstructionImports } from '../instructions/instruction-imports.js';
-import { createInMemoryStorageModule, createMemoryModule } from '../memory-module.js';
 import { MemoryPromotion } from '../promotion/memory-promotion.js';
-import { GroupRecorderOptions } from '../registry/index.js';
 import { GroupIdResolver } from '../scopes/index.js';
-import { EpisodeSources } from '../sources/episode-sources.js';
-import { InMemoryEpisodeSources } from '../sources/in-memory-episode-sources.js';
 import { ForgetService } from './forget-service.js';
 
 let emulator: RunningEmulator;
@@ -36,20 +30,15 @@ class RecordingImports implements InstructionImports {
   }
 }
 
-async function compose(imports: InstructionImports | undefined): Promise<Container> {
-  const container = new Container();
-  bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, recall: { enabled: true } },
-    consentFor: emulator.url,
-    connection: { current: () => client },
-    clock: new SystemClock(),
+function compose(imports: InstructionImports | undefined): Promise<Container> {
+  return composeWithEmulator({
+    emulator,
+    client,
+    settings: { recall: { enabled: true } },
+    bind: (container) => {
+      if (imports !== undefined) container.bind(InstructionImports).toConstantValue(imports);
+    },
   });
-  container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
-  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
-  container.bind(EpisodeSources).toConstantValue(new InMemoryEpisodeSources());
-  if (imports !== undefined) container.bind(InstructionImports).toConstantValue(imports);
-  await container.load(createMemoryModule(), createInMemoryStorageModule());
-  return container;
 }
 
 describe('forget and the instruction import record', () => {

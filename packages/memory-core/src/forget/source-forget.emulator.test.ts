@@ -4,36 +4,19 @@
 // either, and the result counts what was really deleted. On each face of Graphiti.
 import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { Container } from 'inversify';
+import type { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
-import { SystemClock } from '../clock/system-clock.js';
-import { IngestionOptions } from '../ingestion/index.js';
+import { composeWithEmulator } from '../../test-support/emulator-container.js';
 import { Ingestion } from '../ingestion/ingestion.js';
-import { createInMemoryStorageModule, createMemoryModule } from '../memory-module.js';
 import type { ChatTurn } from '../ports.js';
 import { RecallService } from '../recall/index.js';
-import { GroupRecorderOptions } from '../registry/index.js';
-import { EpisodeSources } from '../sources/episode-sources.js';
-import { InMemoryEpisodeSources } from '../sources/in-memory-episode-sources.js';
 import { ForgetService } from './forget-service.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiApi;
 
-async function compose(): Promise<Container> {
-  const container = new Container();
-  bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, scopes: 'both', recall: { enabled: true, scopes: 'both', timeoutMs: 5000 } },
-    consentFor: emulator.url,
-    connection: { current: () => client },
-    clock: new SystemClock(),
-  });
-  container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
-  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
-  container.bind(EpisodeSources).toConstantValue(new InMemoryEpisodeSources());
-  await container.load(createMemoryModule(), createInMemoryStorageModule());
-  return container;
+function compose(): Promise<Container> {
+  return composeWithEmulator({ emulator, client, settings: { scopes: 'both', recall: { enabled: true, scopes: 'both', timeoutMs: 5000 } } });
 }
 
 const session = (id: string, text: string): ChatTurn => ({

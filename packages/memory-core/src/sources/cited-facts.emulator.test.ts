@@ -4,40 +4,29 @@
 // episode and the facts only it supports.
 import { createGraphitiClient, type GraphitiApi } from '@graphiti-memory/graphiti-client';
 import { startEmulator, type RunningEmulator } from '@graphiti-memory/graphiti-emulator';
-import { Container } from 'inversify';
+import type { Container } from 'inversify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bindFakeHostPorts } from '../../test-support/fake-host-ports.js';
+import { composeWithEmulator } from '../../test-support/emulator-container.js';
 import { InMemoryKeyValueStore } from '../../test-support/fakes.js';
 import { USER_KEY_STORAGE_KEY } from '../scopes/group-id-resolver.js';
-import { SystemClock } from '../clock/system-clock.js';
 import { forgetEpisode } from '../forget/episode-forgetting.js';
-import { IngestionOptions } from '../ingestion/index.js';
 import { Ingestion } from '../ingestion/ingestion.js';
-import { createInMemoryStorageModule, createMemoryModule } from '../memory-module.js';
 import type { ChatTurn } from '../ports.js';
 import { RecallService } from '../recall/index.js';
-import { GroupRecorderOptions } from '../registry/index.js';
-import { EpisodeSources } from './episode-sources.js';
 import { InMemoryEpisodeSources } from './in-memory-episode-sources.js';
 
 let emulator: RunningEmulator;
 let client: GraphitiApi;
 
-async function compose(sources: InMemoryEpisodeSources): Promise<Container> {
-  const container = new Container();
-  bindFakeHostPorts(container, {
-    settings: { enabled: true, endpoint: emulator.url, scopes: 'workspace', recall: { enabled: true, scopes: 'workspace', timeoutMs: 5000 } },
-    consentFor: emulator.url,
-    connection: { current: () => client },
-    clock: new SystemClock(),
+function compose(sources: InMemoryEpisodeSources): Promise<Container> {
+  return composeWithEmulator({
+    emulator,
+    client,
+    settings: { scopes: 'workspace', recall: { enabled: true, scopes: 'workspace', timeoutMs: 5000 } },
     // One person: the workspace group is theirs (issue 21), on this machine and on another with the same user key.
     globalStore: new InMemoryKeyValueStore({ [USER_KEY_STORAGE_KEY]: 'alice-key-0001' }),
+    episodeSources: sources,
   });
-  container.bind(IngestionOptions).toConstantValue({ pollIntervalMs: 20, maxPollIntervalMs: 100 });
-  container.bind(GroupRecorderOptions).toConstantValue({ tool: 'graphiti-harness' });
-  container.bind(EpisodeSources).toConstantValue(sources);
-  await container.load(createMemoryModule(), createInMemoryStorageModule());
-  return container;
 }
 
 const turn: ChatTurn = {
