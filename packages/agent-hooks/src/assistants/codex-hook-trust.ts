@@ -18,6 +18,7 @@ import { parse as parseToml } from 'smol-toml';
 import writeFileAtomic from 'write-file-atomic';
 import type { Environment, TrustRecorded, TrustStatus, TrustStep } from './assistant-descriptor.js';
 import { CODEX_TRUST_STEP, codexHome } from './codex-home.js';
+import { readTextIfPresent } from '../installers/text-file.js';
 
 
 const EVENT_LABELS: Readonly<Record<string, string>> = {
@@ -193,17 +194,8 @@ function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 async function ourHooksIn(hooksFile: string, isOurs: (command: unknown) => boolean): Promise<CodexHookIdentity[]> {
-  const text = await readText(hooksFile);
+  const text = await readTextIfPresent(hooksFile);
   if (text === undefined || text.trim() === '') return [];
   try {
     return ourCodexHooks(hooksFile, JSON.parse(text), isOurs);
@@ -216,7 +208,7 @@ async function ourHooksIn(hooksFile: string, isOurs: (command: unknown) => boole
 export function codexTrustStep(isOurs: (command: unknown) => boolean): TrustStep {
   const configOf = (options: { home: string; env: Environment }) => path.join(codexHome(options.home, options.env), 'config.toml');
   const edit = async (configFile: string, trust: readonly CodexHookIdentity[], forget: readonly string[]): Promise<TrustRecorded> => {
-    const text = (await readText(configFile)) ?? '';
+    const text = (await readTextIfPresent(configFile)) ?? '';
     const edited = withTrustedHashes(text, trust, forget);
     if (!edited.ok) return { file: configFile, changed: false, manualStep: `${configFile} was left untouched: ${edited.problem}. Instead, ${CODEX_TRUST_STEP}.` };
     if (edited.text === text) return { file: configFile, changed: false };
@@ -233,7 +225,7 @@ export function codexTrustStep(isOurs: (command: unknown) => boolean): TrustStep
     // at its place with its hash go (a user's own hook's trust is never touched).
     async forget(options) {
       const configFile = configOf(options);
-      const text = (await readText(configFile)) ?? '';
+      const text = (await readTextIfPresent(configFile)) ?? '';
       let state: Record<string, unknown> = {};
       try {
         state = record(record((parseToml(text) as Record<string, unknown>)['hooks'])?.['state']) ?? {};
@@ -249,7 +241,7 @@ export function codexTrustStep(isOurs: (command: unknown) => boolean): TrustStep
       if (ours.length === 0) return { trusted: false, detail: 'no hooks of ours to trust' };
       let state: Record<string, unknown> = {};
       try {
-        state = record(record((parseToml((await readText(configFile)) ?? '') as Record<string, unknown>)['hooks'])?.['state']) ?? {};
+        state = record(record((parseToml((await readTextIfPresent(configFile)) ?? '') as Record<string, unknown>)['hooks'])?.['state']) ?? {};
       } catch {
         return { trusted: false, detail: `${configFile} is not valid TOML: Codex runs none of them` };
       }

@@ -12,6 +12,7 @@ import { trustStep } from './trust-steps.js';
 import { AGENT_HOOK_TARGETS, assistantDescriptor, type AgentHookTarget } from '../assistants/assistant-registry.js';
 import { runnerStatus, type RunnerStatus } from './runner-install.js';
 import { hookCommandLine, hookCommandScript, isOurHookCommand, type AgentHookCommand } from './hook-command.js';
+import { readTextIfPresent } from './text-file.js';
 
 export { AGENT_HOOK_TARGETS, type AgentHookTarget };
 export { COPILOT_HOOKS_FILE_NAME } from '../assistants/copilot-vscode.js';
@@ -121,13 +122,8 @@ export async function agentHookStatus(target: AgentHookTarget, home: string, env
 type JsonObject = Record<string, unknown>;
 
 async function readJsonObject(file: string): Promise<JsonObject | undefined> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfPresent(file);
+  if (text === undefined) return undefined;
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

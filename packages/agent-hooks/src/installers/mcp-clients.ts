@@ -19,6 +19,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { McpClientDescriptor, McpClientPlace, McpServerCommand } from '../assistants/assistant-descriptor.js';
 import { ASSISTANTS } from '../assistants/assistant-registry.js';
 import { BACKUP_SUFFIX } from './agent-hook-files.js';
+import { readTextIfPresent } from './text-file.js';
 
 export type { McpClientPlace, McpServerCommand } from '../assistants/assistant-descriptor.js';
 
@@ -71,7 +72,7 @@ export interface McpClientChange {
 export async function installMcpServer(options: McpClientPlace & { readonly target: McpClientTarget; readonly command: McpServerCommand }): Promise<McpClientChange> {
   const facts = MCP_CLIENTS[options.target];
   const file = facts.file(options);
-  const current = await readText(file);
+  const current = await readTextIfPresent(file);
   const command = { command: options.command.command, args: [...options.command.args, ...MCP_INSTALLED_BY_ARGUMENTS] };
   const next = facts.format === 'json' ? withJsonEntry(file, current ?? '', facts.key, facts.entry(command)) : withTomlEntry(file, current ?? '', command);
   return write(options.target, file, current, next, true);
@@ -81,7 +82,7 @@ export async function installMcpServer(options: McpClientPlace & { readonly targ
 export async function uninstallMcpServer(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<McpClientChange> {
   const facts = MCP_CLIENTS[options.target];
   const file = facts.file(options);
-  const current = await readText(file);
+  const current = await readTextIfPresent(file);
   if (current === undefined) return { target: options.target, file, changed: false, installed: false };
   const next = facts.format === 'json' ? withoutJsonEntry(file, current, facts.key) : withoutTomlEntry(current);
   return write(options.target, file, current, next, false);
@@ -100,7 +101,7 @@ export interface McpServerInstallation {
 export async function mcpServerInstalled(options: McpClientPlace & { readonly target: McpClientTarget }): Promise<McpServerInstallation> {
   const facts = MCP_CLIENTS[options.target];
   const file = facts.file(options);
-  const current = await readText(file).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  const current = await readTextIfPresent(file).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   if (current instanceof Error) return { file, installed: false, problem: current.message };
   if (current === undefined) return { file, installed: false };
   if (facts.format === 'toml') {
@@ -250,15 +251,6 @@ async function write(target: McpClientTarget, file: string, current: string | un
   const mode = await fs.stat(file).then((stat) => stat.mode & 0o777, () => 0o600);
   await writeFileAtomic(file, next, { mode });
   return { target, file, changed: true, installed, ...(backup === undefined ? {} : { backup }) };
-}
-
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 function ensureNewline(text: string): string {
