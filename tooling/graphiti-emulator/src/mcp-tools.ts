@@ -9,7 +9,7 @@ import type { GroupQueues } from './group-queues.js';
 import { isValidGroupId } from './group-id.js';
 import { searchFacts } from './search.js';
 import { searchTerms } from './text-tokens.js';
-import { answer, failure } from './mcp-answers.js';
+import { answer, failure, nodeResult } from './mcp-answers.js';
 import { registerAddTriplet } from './mcp-triplet.js';
 import type { FactRecord, McpRelease } from './types.js';
 
@@ -192,15 +192,7 @@ export function createMcpServer(context: McpToolContext): McpServer {
       if (nodes.length === 0) return answer({ message: 'No relevant nodes found', nodes: [] });
       return answer({
         message: 'Nodes retrieved successfully',
-        nodes: nodes.map((node) => ({
-          uuid: node.uuid,
-          name: node.name,
-          labels: node.labels,
-          created_at: node.created_at,
-          summary: node.summary,
-          group_id: node.group_id,
-          attributes: node.attributes,
-        })),
+        nodes: nodes.map(nodeResult),
       });
     },
   );

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { nameEmbedding } from './extraction.js';
-import { answer, failure } from './mcp-answers.js';
+import { answer, failure, nodeResult } from './mcp-answers.js';
 import type { McpToolContext } from './mcp-tools.js';
 import { toPythonIsoFormat } from './time-format.js';
 import type { EntityNodeRecord, FactRecord } from './types.js';
@@ -17,18 +17,6 @@ import type { EntityNodeRecord, FactRecord } from './types.js';
 /** graphiti-core's `_normalize_string_exact`: lower case, whitespace collapsed. */
 function normalizedFact(fact: string): string {
   return fact.toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-function nodeResult(node: EntityNodeRecord): Record<string, unknown> {
-  return {
-    uuid: node.uuid,
-    name: node.name,
-    labels: node.labels,
-    created_at: node.created_at,
-    summary: node.summary,
-    group_id: node.group_id,
-    attributes: node.attributes,
-  };
 }
 
 function edgeResult(edge: FactRecord, groupId: string): Record<string, unknown> {
